@@ -1,0 +1,90 @@
+// swift-tools-version: 6.0
+//
+// ArchiveHarness proves that historical NSKeyedArchiver archives still read
+// through the legacy and secure decode paths, and migrates stored data only
+// after a verified round trip.
+//
+// Targets follow the pipeline; imports point down it, never back up:
+//
+//   PropertyList -> KeyedArchive -> Decoding -> Verification -> HarnessCLI
+//                         \-> Manifest ------/         Migration -/
+
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+  name: "ArchiveHarness",
+  products: [
+    .executable(name: "archive-harness", targets: ["archive-harness"]),
+    .library(name: "ArchiveHarness", targets: ["HarnessCLI"]),
+  ],
+  targets: [
+    // C libraries, through system-library targets with a small shim each.
+    .systemLibrary(
+      name: "CLibXML2",
+      pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+    ),
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+
+    // The pipeline.
+    .target(name: "PropertyList", swiftSettings: strictSettings),
+    .target(name: "KeyedArchive", dependencies: ["PropertyList"], swiftSettings: strictSettings),
+    .target(name: "Decoding", dependencies: ["KeyedArchive", "PropertyList"], swiftSettings: strictSettings),
+    .target(
+      name: "Manifest",
+      dependencies: ["KeyedArchive", "PropertyList", "CLibXML2"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "Verification",
+      dependencies: ["Decoding", "Manifest", "KeyedArchive"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "Migration",
+      dependencies: ["Decoding", "Manifest", "KeyedArchive", "PropertyList", "CSQLite"],
+      swiftSettings: strictSettings
+    ),
+    .target(
+      name: "HarnessCLI",
+      dependencies: ["Verification", "Migration", "Decoding", "Manifest", "KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings
+    ),
+
+    // The worked example: v1 (NSCoding) and v2 (NSSecureCoding) of a sample app.
+    .target(name: "ProfilesApp", swiftSettings: strictSettings),
+    .target(name: "ProfileKit", swiftSettings: strictSettings),
+
+    .executableTarget(
+      name: "archive-harness",
+      dependencies: ["HarnessCLI", "ProfileKit", "ProfilesApp"],
+      swiftSettings: strictSettings
+    ),
+
+    // Tests.
+    .testTarget(
+      name: "SystemLibraryTests",
+      dependencies: ["CLibXML2", "CSQLite"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "PropertyListTests",
+      dependencies: ["PropertyList"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "KeyedArchiveTests",
+      dependencies: ["KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings
+    ),
+  ]
+)
