@@ -73,6 +73,11 @@ let package = Package(
     ),
 
     // Tests.
+    .target(
+      name: "HarnessTestSupport",
+      dependencies: ["KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings
+    ),
     .testTarget(
       name: "SystemLibraryTests",
       dependencies: ["CLibXML2", "CSQLite"],
@@ -80,12 +85,12 @@ let package = Package(
     ),
     .testTarget(
       name: "PropertyListTests",
-      dependencies: ["PropertyList"],
+      dependencies: ["PropertyList", "JSONOutput", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "KeyedArchiveTests",
-      dependencies: ["KeyedArchive", "PropertyList"],
+      dependencies: ["KeyedArchive", "PropertyList", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
   ]

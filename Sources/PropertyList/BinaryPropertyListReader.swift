@@ -247,7 +247,7 @@ struct BinaryPropertyListReader: ~Copyable {
         let (key, _) = try child(at: keyOffset, depth: depth)
         guard case .string(let name) = key else {
           throw PropertyListError(
-            .invalidKey, at: keyOffset, "dictionary key \(position) is a \(key.typeName), not a string")
+            .invalidKey, at: keyOffset, "dictionary key \(position) is \(key.typeNameWithArticle), not a string")
         }
         let (value, valueSize) = try child(
           at: keyOffset + count * referenceSize, depth: depth)
