@@ -160,7 +160,10 @@ private struct KeyPathParser {
   private mutating func parseBracket() throws(KeyPathError) -> KeyPath.Component {
     let start = position
     position += 1
-    guard position < text.count else { throw error("unterminated '['") }
+    guard position < text.count else {
+      position = start
+      throw error("unterminated '['")
+    }
     if text[position] == "*" {
       position += 1
       guard position < text.count, text[position] == "]" else { throw error("expected ']' after '*'") }
