@@ -72,6 +72,13 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // Benchmarks (run by scripts/bench-reader; never by the tests).
+    .executableTarget(
+      name: "harness-bench",
+      dependencies: ["KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings
+    ),
+
     // Tests.
     .target(
       name: "HarnessTestSupport",

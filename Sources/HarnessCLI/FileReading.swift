@@ -20,7 +20,7 @@ enum FileReading {
         message: "file of \(size.intValue) bytes exceeds the limit of \(limit) bytes")
     }
     do {
-      return Array(try Data(contentsOf: url))
+      return try Data(contentsOf: url).withUnsafeBytes { Array($0) }
     } catch {
       throw CommandFailure(place: path, category: "unreadable", message: "cannot read the file")
     }

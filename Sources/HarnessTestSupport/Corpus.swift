@@ -47,7 +47,7 @@ public enum Corpus {
 
   /// The bytes of a corpus file.
   public static func bytes(_ relativePath: String) throws -> [UInt8] {
-    Array(try Data(contentsOf: directory.appendingPathComponent(relativePath)))
+    try Data(contentsOf: directory.appendingPathComponent(relativePath)).withUnsafeBytes { Array($0) }
   }
 }
 

@@ -285,12 +285,11 @@ struct XMLPropertyListReader: ~Copyable {
   private func hasPrefix(_ prefix: StaticString) -> Bool {
     let count = prefix.utf8CodeUnitCount
     guard position + count <= bytes.count else { return false }
-    return prefix.withUTF8Buffer { buffer in
-      for offset in 0..<count where bytes[position + offset] != buffer[offset] {
-        return false
-      }
-      return true
+    let start = prefix.utf8Start
+    for offset in 0..<count where bytes[position + offset] != start[offset] {
+      return false
     }
+    return true
   }
 
   private func atEndTag() throws(PropertyListError) -> Bool {
@@ -366,8 +365,31 @@ struct XMLPropertyListReader: ~Copyable {
 
   /// Reads character data up to `</closing>`, decoding references and CDATA sections.
   private mutating func readText(closing: String) throws(PropertyListError) -> String {
-    var output: [UInt8] = []
     let start = position
+    // Fast path: plain text up to '<' with no references, the common case.
+    var scan = position
+    while scan < bytes.count, bytes[scan] != UInt8(ascii: "<"), bytes[scan] != UInt8(ascii: "&") {
+      scan += 1
+    }
+    if scan < bytes.count, bytes[scan] == UInt8(ascii: "<"), scan + 1 < bytes.count,
+      bytes[scan + 1] == UInt8(ascii: "/")
+    {
+      guard scan - start <= limits.maximumStringLength else {
+        throw error(
+          at: start, "text longer than the limit of \(limits.maximumStringLength) bytes",
+          code: .limitExceeded)
+      }
+      guard
+        let text = String(
+          validating: UnsafeRawBufferPointer(rebasing: bytes[start..<scan]), as: UTF8.self)
+      else {
+        throw error(at: start, "text is not valid UTF-8", code: .invalidString)
+      }
+      position = scan
+      try readEndTag(closing)
+      return text
+    }
+    var output: [UInt8] = []
     while true {
       guard position < bytes.count else {
         throw error(at: start, "unterminated <\(closing)> element", code: .truncated)
