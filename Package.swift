@@ -39,8 +39,11 @@ let package = Package(
     .target(name: "JSONOutput", swiftSettings: strictSettings),
     .target(name: "PropertyList", dependencies: ["JSONOutput"], swiftSettings: strictSettings),
     .target(
-      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput"], swiftSettings: strictSettings),
-    .target(name: "Decoding", dependencies: ["KeyedArchive", "PropertyList"], swiftSettings: strictSettings),
+      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput"],
+      swiftSettings: strictSettings),
+    .target(
+      name: "Decoding", dependencies: ["KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings),
     .target(
       name: "Manifest",
       dependencies: ["KeyedArchive", "PropertyList", "CLibXML2"],
@@ -58,7 +61,9 @@ let package = Package(
     ),
     .target(
       name: "HarnessCLI",
-      dependencies: ["Verification", "Migration", "Decoding", "Manifest", "KeyedArchive", "PropertyList"],
+      dependencies: [
+        "Verification", "Migration", "Decoding", "Manifest", "KeyedArchive", "PropertyList",
+      ],
       swiftSettings: strictSettings
     ),
 

@@ -10,7 +10,8 @@ enum FileReading {
       throw CommandFailure(place: path, category: "unreadable", message: "no such file")
     }
     guard !isDirectory.boolValue else {
-      throw CommandFailure(place: path, category: "unreadable", message: "is a directory, not a file")
+      throw CommandFailure(
+        place: path, category: "unreadable", message: "is a directory, not a file")
     }
     if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
       size.intValue > limit

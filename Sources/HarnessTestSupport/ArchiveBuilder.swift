@@ -50,7 +50,10 @@ public struct ArchiveBuilder: Sendable {
 
   /// Returns the reference to a class description, adding it once per name.
   ///
-  /// - Parameter chain: The `$classes` to write; by default the name then `NSObject`.
+  /// - Parameters:
+  ///   - name: The class name.
+  ///   - chain: The `$classes` to write; by default the name then `NSObject`.
+  /// - Returns: The UID of the class description.
   public mutating func classReference(_ name: String, chain: [String]? = nil) -> PropertyListValue {
     let fullChain = chain ?? (name == "NSObject" ? ["NSObject"] : [name, "NSObject"])
     let key = name + "|" + fullChain.joined(separator: ",")
@@ -75,7 +78,7 @@ public struct ArchiveBuilder: Sendable {
     return .dictionary(dictionary)
   }
 
-  /// Adds an instance and returns a reference to it. Fields keep the order given.
+  /// Adds an instance, with its fields in the order given, and returns a reference to it.
   public mutating func object(
     _ className: String, chain: [String]? = nil, _ fields: [(String, PropertyListValue)]
   ) -> PropertyListValue {

@@ -47,7 +47,9 @@ public enum Corpus {
 
   /// The bytes of a corpus file.
   public static func bytes(_ relativePath: String) throws -> [UInt8] {
-    try Data(contentsOf: directory.appendingPathComponent(relativePath)).withUnsafeBytes { Array($0) }
+    try Data(contentsOf: directory.appendingPathComponent(relativePath)).withUnsafeBytes {
+      Array($0)
+    }
   }
 }
 

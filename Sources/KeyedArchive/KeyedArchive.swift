@@ -74,7 +74,8 @@ public struct KeyedArchive: Hashable, Sendable {
     }
     guard case .string(let archiver) = archiverValue else {
       throw KeyedArchiveError(
-        .invalidType, at: "$archiver", "$archiver is \(archiverValue.typeNameWithArticle), not a string")
+        .invalidType, at: "$archiver",
+        "$archiver is \(archiverValue.typeNameWithArticle), not a string")
     }
     guard archiver == Self.archiverName else {
       throw KeyedArchiveError(
@@ -107,7 +108,8 @@ public struct KeyedArchive: Hashable, Sendable {
     }
     guard case .array(let rawObjects) = objectsValue else {
       throw KeyedArchiveError(
-        .invalidType, at: "$objects", "$objects is \(objectsValue.typeNameWithArticle), not an array")
+        .invalidType, at: "$objects",
+        "$objects is \(objectsValue.typeNameWithArticle), not an array")
     }
     guard rawObjects.count <= limits.propertyList.maximumObjectCount else {
       throw KeyedArchiveError(

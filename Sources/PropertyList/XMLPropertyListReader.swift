@@ -196,7 +196,8 @@ struct XMLPropertyListReader: ~Copyable {
     }
     if negative {
       guard magnitude <= UInt64(Int64.max) + 1 else {
-        throw error(at: start, "'\(text.prefix(40))' is below the 64-bit range", code: .invalidNumber)
+        throw error(
+          at: start, "'\(text.prefix(40))' is below the 64-bit range", code: .invalidNumber)
       }
       return .integer(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
     }
@@ -360,7 +361,8 @@ struct XMLPropertyListReader: ~Copyable {
       }
       position += 1
     }
-    return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    return String(
+      decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
   }
 
   /// Reads character data up to `</closing>`, decoding references and CDATA sections.
@@ -456,7 +458,8 @@ struct XMLPropertyListReader: ~Copyable {
       }
     }
     guard let scalar else {
-      throw error(at: start, "character reference '&\(name);' is not a Unicode scalar", code: .invalidString)
+      throw error(
+        at: start, "character reference '&\(name);' is not a Unicode scalar", code: .invalidString)
     }
     output.append(contentsOf: String(Character(scalar)).utf8)
   }

@@ -13,7 +13,9 @@ struct Measurement {
   var bytes: Int
 }
 
-func measure(_ name: String, iterations: Int, inputs: [[UInt8]], _ body: ([UInt8]) -> Bool) -> Measurement {
+func measure(_ name: String, iterations: Int, inputs: [[UInt8]], _ body: ([UInt8]) -> Bool)
+  -> Measurement
+{
   // One warm-up pass, then the timed passes.
   if iterations > 0 {
     for input in inputs { _ = body(input) }
@@ -27,10 +29,12 @@ func measure(_ name: String, iterations: Int, inputs: [[UInt8]], _ body: ([UInt8
   }
   let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
   if failures > 0 {
-    FileHandle.standardError.write(Data("harness-bench: \(name) failed on \(failures / iterations) inputs\n".utf8))
+    FileHandle.standardError.write(
+      Data("harness-bench: \(name) failed on \(failures / iterations) inputs\n".utf8))
   }
   let totalBytes = inputs.reduce(0) { $0 + $1.count } * iterations
-  return Measurement(name: name, seconds: seconds, archives: inputs.count * iterations, bytes: totalBytes)
+  return Measurement(
+    name: name, seconds: seconds, archives: inputs.count * iterations, bytes: totalBytes)
 }
 
 func report(_ measurements: [Measurement], baseline: String) {
@@ -68,18 +72,22 @@ if arguments.first == "--iterations", arguments.count >= 2, let count = Int(argu
 let inputs = arguments.compactMap { path in
   (try? Data(contentsOf: URL(fileURLWithPath: path)))?.withUnsafeBytes { [UInt8]($0) }
 }
-  .filter { (try? KeyedArchive(bytes: $0)) != nil }
-print("harness-bench: \(inputs.count) archives, \(inputs.reduce(0) { $0 + $1.count }) bytes, \(iterations) iterations")
+.filter { (try? KeyedArchive(bytes: $0)) != nil }
+print(
+  "harness-bench: \(inputs.count) archives, \(inputs.reduce(0) { $0 + $1.count }) bytes, \(iterations) iterations"
+)
 
 let foundation = measure(
-  "Foundation PropertyListSerialization", iterations: includeFoundation ? iterations : 0, inputs: inputs
+  "Foundation PropertyListSerialization", iterations: includeFoundation ? iterations : 0,
+  inputs: inputs
 ) { bytes in
   (try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)) != nil
 }
 let plistOnly = measure("archive-harness plist", iterations: iterations, inputs: inputs) { bytes in
   (try? PropertyListReader().read(bytes)) != nil
 }
-let graph = measure("archive-harness plist+graph", iterations: iterations, inputs: inputs) { bytes in
+let graph = measure("archive-harness plist+graph", iterations: iterations, inputs: inputs) {
+  bytes in
   (try? KeyedArchive(bytes: bytes)) != nil
 }
 report([foundation, plistOnly, graph], baseline: "Foundation PropertyListSerialization")

@@ -54,16 +54,21 @@ struct ArchiveStructureTests {
     #expect(paths == ["tags[0]", "tags[1]", "tags[2]"])
   }
 
-  @Test("Key paths print back to the text they were parsed from", arguments: [
-    "address.city", "tags[2]", "tags.@count", "items[*].id", #"settings["ui.theme"]"#, "$top.other.x",
-  ])
+  @Test(
+    "Key paths print back to the text they were parsed from",
+    arguments: [
+      "address.city", "tags[2]", "tags.@count", "items[*].id", #"settings["ui.theme"]"#,
+      "$top.other.x",
+    ])
   func keyPathRoundTrip(text: String) throws {
     #expect(try KeyPath(text).description == text)
   }
 
-  @Test("Malformed key paths are rejected with their position", arguments: [
-    ("", 0), ("a..b", 2), ("a[", 1), ("a[x]", 2), ("a.", 1), (#"a["b"#, 1), ("$top", 0),
-  ])
+  @Test(
+    "Malformed key paths are rejected with their position",
+    arguments: [
+      ("", 0), ("a..b", 2), ("a[", 1), ("a[x]", 2), ("a.", 1), (#"a["b"#, 1), ("$top", 0),
+    ])
   func malformedKeyPaths(text: String, offset: Int) {
     #expect {
       _ = try KeyPath(text)
@@ -86,7 +91,8 @@ struct ArchiveStructureTests {
   func selfReferencingContainer() throws {
     var builder = ArchiveBuilder()
     let slot = builder.reserve()
-    builder.fill(slot, with: builder.instanceValue("NSMutableArray", [("NS.objects", .array([slot]))]))
+    builder.fill(
+      slot, with: builder.instanceValue("NSMutableArray", [("NS.objects", .array([slot]))]))
     builder.setRoot(slot)
     let archive = try KeyedArchive(bytes: builder.bytes())
     let tree = ArchiveTreePrinter().render(archive)
@@ -148,9 +154,12 @@ struct ArchiveStructureTests {
   func foundationForms() throws {
     var builder = ArchiveBuilder()
     let date = builder.object("NSDate", [("NS.time", .real(10.5))])
-    let data = builder.object("NSMutableData", chain: ["NSMutableData", "NSData", "NSObject"], [("NS.data", .data([1, 2]))])
+    let data = builder.object(
+      "NSMutableData", chain: ["NSMutableData", "NSData", "NSObject"], [("NS.data", .data([1, 2]))])
     let uuid = builder.object("NSUUID", [("NS.uuidbytes", .data(Array(0..<16)))])
-    let base = builder.object("NSURL", [("NS.base", ArchiveBuilder.null), ("NS.relative", builder.string("https://example.com/"))])
+    let base = builder.object(
+      "NSURL",
+      [("NS.base", ArchiveBuilder.null), ("NS.relative", builder.string("https://example.com/"))])
     let url = builder.object("NSURL", [("NS.base", base), ("NS.relative", builder.string("path"))])
     let null = builder.object("NSNull", [])
     let root = builder.array([date, data, uuid, url, null])

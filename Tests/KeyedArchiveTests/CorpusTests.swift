@@ -48,8 +48,10 @@ struct CorpusTests {
     "danielpaulus-nskeyedarchiver/broken/wrong_version.xml": .unknownVersion,
     "kiler129-NSKeyedUnarchiver/broken/invalidContainer.bin.plist": .invalidType,
     "kiler129-NSKeyedUnarchiver/broken/invalidContainer.xml.plist": .invalidType,
-    "kiler129-NSKeyedUnarchiver/broken/invalidObjectDeclarationContainer.bin.plist": .invalidClassReference,
-    "kiler129-NSKeyedUnarchiver/broken/invalidObjectDeclarationContainer.xml.plist": .invalidClassReference,
+    "kiler129-NSKeyedUnarchiver/broken/invalidObjectDeclarationContainer.bin.plist":
+      .invalidClassReference,
+    "kiler129-NSKeyedUnarchiver/broken/invalidObjectDeclarationContainer.xml.plist":
+      .invalidClassReference,
     "kiler129-NSKeyedUnarchiver/broken/invalidReference.bin.plist": .uidOutOfRange,
     "kiler129-NSKeyedUnarchiver/broken/invalidReference.xml.plist": .uidOutOfRange,
     "kiler129-NSKeyedUnarchiver/broken/missingRoot.bin.plist": nil,
@@ -67,7 +69,8 @@ struct CorpusTests {
     .enabled(if: Corpus.isPresent, Comment(rawValue: Corpus.absentMessage)),
     arguments: Corpus.brokenFiles)
   func brokenArchiveIsRejected(file: String) throws {
-    let expected = try #require(Self.brokenExpectations[file], "no expectation recorded for \(file)")
+    let expected = try #require(
+      Self.brokenExpectations[file], "no expectation recorded for \(file)")
     let bytes = try Corpus.bytes(file)
     if let code = expected {
       #expect {
