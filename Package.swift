@@ -56,7 +56,9 @@ let package = Package(
     ),
     .target(
       name: "Migration",
-      dependencies: ["Decoding", "Manifest", "KeyedArchive", "PropertyList", "CSQLite"],
+      dependencies: [
+        "Decoding", "Manifest", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
+      ],
       swiftSettings: strictSettings
     ),
     .target(
@@ -98,6 +100,11 @@ let package = Package(
     .testTarget(
       name: "PropertyListTests",
       dependencies: ["PropertyList", "JSONOutput", "HarnessTestSupport"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "MigrationTests",
+      dependencies: ["Migration", "KeyedArchive", "PropertyList", "HarnessTestSupport", "CSQLite"],
       swiftSettings: strictSettings
     ),
     .testTarget(

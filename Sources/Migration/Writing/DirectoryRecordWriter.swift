@@ -1,0 +1,107 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+import JSONOutput
+
+/// Writes verified rewrites into a directory store: original to the backup, journal line, then an atomic replace.
+///
+/// Per batch: each original is copied into `RUN/originals/RELATIVE` and
+/// synced; the journal lines are appended and synced; then each file is
+/// replaced by writing `.NAME.archive-harness-tmp` beside it, syncing it and
+/// renaming it over the original; finally each touched folder is synced. A
+/// file whose bytes changed since they were read is not replaced.
+final class DirectoryRecordWriter: RecordWriter {
+  private let store: DirectoryStore
+  private let runDirectory: String?
+  private let requestedJournalPath: String?
+  private var journal: MigrationJournal?
+  private var started = false
+  private var rewritten = 0
+  private(set) var backupPath: String?
+
+  init(store: DirectoryStore, runDirectory: String?, journalPath: String?) {
+    self.store = store
+    self.runDirectory = runDirectory
+    self.requestedJournalPath = journalPath
+  }
+
+  var journalPath: String? { journal?.path }
+
+  private func start() throws(MigrationError) {
+    started = true
+    var backup: JSONValue = .null
+    if let runDirectory {
+      let originals = runDirectory + "/originals"
+      try DurableFile.makeDirectories(originals)
+      backupPath = originals
+      backup = .string(DurableFile.canonical(originals))
+    }
+    if let path = requestedJournalPath ?? runDirectory.map({ $0 + "/journal.jsonl" }) {
+      journal = try MigrationJournal(
+        creatingAt: path,
+        header: [
+          ("kind", .string("directory")), ("store", .string(DurableFile.canonical(store.path))),
+          ("backup", backup),
+        ])
+    }
+  }
+
+  func write(_ batch: [PendingRewrite]) throws(MigrationError) -> [RecordRefusal?] {
+    guard !batch.isEmpty else { return [] }
+    if !started { try start() }
+    var results: [RecordRefusal?] = Array(repeating: nil, count: batch.count)
+    var lines: [JSONValue] = []
+    var backupFolders: Set<String> = []
+    for (index, rewrite) in batch.enumerated() {
+      guard case .file(let path, let relative) = rewrite.record.id.kind else {
+        results[index] = RecordRefusal(.write, "not a file of this store")
+        continue
+      }
+      let current = try DurableFile.readFile(path, limit: store.maximumFileSize).bytes
+      guard current == rewrite.original else {
+        results[index] = RecordRefusal(
+          .write, "the file changed since it was read; the newer contents are kept")
+        continue
+      }
+      var members: [(String, JSONValue)] = [
+        ("op", .string("replace")), ("path", .string(relative)),
+        ("old", .string(SHA256.hex(rewrite.original))),
+        ("new", .string(SHA256.hex(rewrite.replacement))),
+      ]
+      if let backupPath {
+        let target = backupPath + "/" + relative
+        let folder = DurableFile.directory(of: target)
+        if !backupFolders.contains(folder) { try DurableFile.makeDirectories(folder) }
+        backupFolders.insert(folder)
+        unlink(target)
+        try DurableFile.create(target, bytes: rewrite.original)
+        members.append(("backup", .string(relative)))
+      }
+      lines.append(.object(members))
+    }
+    for folder in backupFolders { try DurableFile.syncDirectory(folder) }
+    try journal?.append(lines)
+
+    var touchedFolders: Set<String> = []
+    for (index, rewrite) in batch.enumerated() where results[index] == nil {
+      guard case .file(let path, _) = rewrite.record.id.kind else { continue }
+      try DurableFile.replace(path, with: rewrite.replacement)
+      touchedFolders.insert(DurableFile.directory(of: path))
+      rewritten += 1
+    }
+    for folder in touchedFolders { try DurableFile.syncDirectory(folder) }
+    return results
+  }
+
+  func finish(interrupted: Bool) throws(MigrationError) {
+    try journal?.append([
+      .object([
+        ("op", .string("end")), ("rewritten", .integer(Int64(rewritten))),
+        ("interrupted", .bool(interrupted)),
+      ])
+    ])
+  }
+}
