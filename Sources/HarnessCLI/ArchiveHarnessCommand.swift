@@ -15,7 +15,7 @@ public enum ArchiveHarnessCommand {
     "Proves that historical NSKeyedArchiver archives still read, and migrates them safely."
 
   static var commands: [Command] {
-    [InspectCommand.command]
+    [InspectCommand.command, MigrateDryRunCommand.command, MigrateCommand.command]
   }
 
   /// Runs the command line and returns the exit status.
