@@ -86,6 +86,13 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // Builds test stores for migration tests, scripts/bench-migrate and scripts/crash-test.
+    .executableTarget(
+      name: "store-generator",
+      dependencies: ["HarnessTestSupport", "Migration", "PropertyList", "CSQLite"],
+      swiftSettings: strictSettings
+    ),
+
     // Tests.
     .target(
       name: "HarnessTestSupport",

@@ -45,7 +45,7 @@ enum MigrateCommand {
     let options = try MigrateOptions(arguments, spec: spec)
     let backup = arguments.option("backup", spec: spec)
     let noBackup = arguments.flag("no-backup")
-    guard (backup == nil) != noBackup else {
+    guard (backup != nil) != noBackup else {
       throw UsageError(
         message: backup == nil
           ? "Missing expected option '--backup <dir>' (or pass --no-backup)"

@@ -67,7 +67,7 @@ public final class MigrationReportWriter {
       emit("\(verb) \(store) (\(mode))\n")
     case .json:
       emit(
-        "{\"mode\":\(JSONValue.string(mode).render(sortedKeys: true)),\"operation\":\"\(operation.rawValue)\",\"records\":["
+        "{\"mode\":\(JSONValue.string(mode).render(sortedKeys: true, pretty: false)),\"operation\":\"\(operation.rawValue)\",\"records\":["
       )
     case .junit:
       let path = NSTemporaryDirectory() + "archive-harness-junit-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).xml"
@@ -83,21 +83,21 @@ public final class MigrationReportWriter {
     let place = plan.record.id.description
     switch format {
     case .text:
-      var line = plan.outcome.name.padding(toLength: 16, withPad: " ", startingAt: 0) + place
+      var line = plan.outcome.name.padding(toLength: 17, withPad: " ", startingAt: 0) + place
       switch plan.outcome {
       case .willRewrite(let summary), .rewritten(let summary):
         line += "  " + summary
       case .alreadyCurrent:
         break
       case .refused(let refusal):
-        line += "  \(refusal)\n" + String(repeating: " ", count: 16)
+        line += "  \(refusal)\n" + String(repeating: " ", count: 17)
         line += "today: \(refusal.currentReadConsequence)"
       case .skipped(let reason):
         line += "  " + reason
       }
       emit(line + "\n")
     case .json:
-      emit((firstRecord ? "\n" : ",\n") + Self.json(plan).render(sortedKeys: true))
+      emit((firstRecord ? "\n" : ",\n") + Self.json(plan).render(sortedKeys: true, pretty: false))
       firstRecord = false
     case .junit:
       var text = "    <testcase classname=\"\(xml(store))\" name=\"\(xml(place))\" time=\"0\">"
@@ -146,7 +146,7 @@ public final class MigrationReportWriter {
       for (name, value) in notes { members.append((name, .string(value))) }
       emit(
         (firstRecord ? "" : "\n")
-          + "],\"serializationVersion\":\(Self.serializationVersion),\"store\":\(JSONValue.string(store).render(sortedKeys: true)),\"summary\":\(JSONValue.object(members).render(sortedKeys: true))}\n"
+          + "],\"serializationVersion\":\(Self.serializationVersion),\"store\":\(JSONValue.string(store).render(sortedKeys: true, pretty: false)),\"summary\":\(JSONValue.object(members).render(sortedKeys: true, pretty: false))}\n"
       )
     case .junit:
       let seconds = String(format: "%.3f", Date().timeIntervalSince(started))

@@ -54,7 +54,7 @@ public final class MigrationJournal {
     guard !lines.isEmpty else { return }
     var text = ""
     for line in lines {
-      text += line.render(sortedKeys: true)
+      text += line.render(sortedKeys: true, pretty: false)
       text += "\n"
     }
     do {
