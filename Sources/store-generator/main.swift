@@ -56,7 +56,10 @@ func profileArchive(_ index: Int, module: String) -> [UInt8] {
       ("isActive", .bool(index % 3 != 0)),
       ("address", address),
       ("tags", tagArray),
-      ("note", builder.string("Profile \(index) created by the store generator for migration tests.")),
+      (
+        "note",
+        builder.string("Profile \(index) created by the store generator for migration tests.")
+      ),
     ])
   builder.setRoot(profile)
   return builder.bytes()
@@ -101,11 +104,13 @@ func makeSQLite(_ path: String, records: Int, table: String, wal: Bool, mixed: B
   execute(database, "BEGIN")
   var statement: OpaquePointer?
   guard
-    sqlite3_prepare_v2(database, "INSERT INTO \"\(table)\" (key, value) VALUES (?1, ?2)", -1, &statement, nil)
+    sqlite3_prepare_v2(
+      database, "INSERT INTO \"\(table)\" (key, value) VALUES (?1, ?2)", -1, &statement, nil)
       == SQLITE_OK
   else { fail("cannot prepare the insert") }
   for index in 0..<records {
-    sqlite3_bind_text(statement, 1, String(format: "profile-%08d", index), -1, harness_sqlite_transient())
+    sqlite3_bind_text(
+      statement, 1, String(format: "profile-%08d", index), -1, harness_sqlite_transient())
     if let bytes = value(index, mixed: mixed) {
       _ = bytes.withUnsafeBytes {
         sqlite3_bind_blob(statement, 2, $0.baseAddress, Int32($0.count), harness_sqlite_transient())
@@ -138,7 +143,9 @@ func makeDirectory(_ path: String, records: Int, mixed: Bool) {
     }
     let bytes = value(index, mixed: mixed) ?? []
     let file = "\(folder)/profile-\(String(format: "%08d", index)).archive"
-    guard manager.createFile(atPath: file, contents: Data(bytes)) else { fail("cannot write \(file)") }
+    guard manager.createFile(atPath: file, contents: Data(bytes)) else {
+      fail("cannot write \(file)")
+    }
   }
 }
 
@@ -179,7 +186,9 @@ func checksums(_ path: String, table: String?) -> [String: String] {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let mode = arguments.first else {
-  fail("usage: store-generator sqlite|directory PATH --records N | check --original A --expected B --current C")
+  fail(
+    "usage: store-generator sqlite|directory PATH --records N | check --original A --expected B --current C"
+  )
 }
 switch mode {
 case "sqlite", "directory":

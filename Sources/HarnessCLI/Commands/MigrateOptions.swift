@@ -55,7 +55,8 @@ struct MigrateOptions {
   static let commonFlags: [CommandSpec.Flag] = [
     .init(
       name: "rename-only",
-      help: "Rewrite class names in place (no user types needed), verified by re-reading the graph.")
+      help: "Rewrite class names in place (no user types needed), verified by re-reading the graph."
+    )
   ]
 
   /// Reads the options; `--store` is required.
@@ -96,7 +97,8 @@ struct MigrateOptions {
   /// Opens the store: a folder, or an SQLite table (which needs `--table`).
   func openStore(readOnly: Bool) throws -> any RecordStore {
     guard FileManager.default.fileExists(atPath: storePath) else {
-      throw CommandFailure(place: storePath, category: "store-not-found", message: "no such file or folder")
+      throw CommandFailure(
+        place: storePath, category: "store-not-found", message: "no such file or folder")
     }
     do {
       if storeIsDirectory {
@@ -110,7 +112,8 @@ struct MigrateOptions {
       guard let table else {
         throw CommandFailure(
           place: storePath, category: "invalid-options",
-          message: "an SQLite store needs --table (and --key-column, --value-column unless 'key' and 'value')"
+          message:
+            "an SQLite store needs --table (and --key-column, --value-column unless 'key' and 'value')"
         )
       }
       return try SQLiteStore(
@@ -156,7 +159,8 @@ struct MigrateOptions {
   {
     throw CommandFailure(
       place: manifestPath ?? "migrate", category: "unsupported",
-      message: "typed migration (decode, secure re-encode) is not in this build yet; use --rename-only"
+      message:
+        "typed migration (decode, secure re-encode) is not in this build yet; use --rename-only"
     )
   }
 
@@ -168,7 +172,8 @@ struct MigrateOptions {
     guard FileManager.default.createFile(atPath: outputPath, contents: nil),
       let handle = FileHandle(forWritingAtPath: outputPath)
     else {
-      throw CommandFailure(place: outputPath, category: "unwritable", message: "cannot create the report file")
+      throw CommandFailure(
+        place: outputPath, category: "unwritable", message: "cannot create the report file")
     }
     let report = MigrationReportWriter(format: format) { text in handle.write(Data(text.utf8)) }
     return (report, { try? handle.close() })

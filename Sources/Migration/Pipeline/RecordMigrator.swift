@@ -44,7 +44,8 @@ public struct RecordMigrator: Sendable {
       if [.notAnArchive, .missingArchiver, .wrongArchiver].contains(error.code) {
         return RecordPlan(
           record: record,
-          outcome: .skipped("not an archive: a property list but not a keyed archive (\(error.message))"))
+          outcome: .skipped(
+            "not an archive: a property list but not a keyed archive (\(error.message))"))
       }
       return RecordPlan(
         record: record,
@@ -85,7 +86,8 @@ public struct RecordMigrator: Sendable {
     }
     guard archive.top.entries.contains(where: { !isNil($0.value, in: archive) }) else {
       return RecordRefusal(
-        .decode, "the new archive's root is nil (an empty decode); it is never written over a record")
+        .decode,
+        "the new archive's root is nil (an empty decode); it is never written over a record")
     }
     for entry in original.top.entries where !isNil(entry.value, in: original) {
       guard let counterpart = archive.top[entry.key], !isNil(counterpart, in: archive) else {

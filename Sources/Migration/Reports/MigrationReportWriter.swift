@@ -70,7 +70,9 @@ public final class MigrationReportWriter {
         "{\"mode\":\(JSONValue.string(mode).render(sortedKeys: true, pretty: false)),\"operation\":\"\(operation.rawValue)\",\"records\":["
       )
     case .junit:
-      let path = NSTemporaryDirectory() + "archive-harness-junit-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).xml"
+      let path =
+        NSTemporaryDirectory()
+        + "archive-harness-junit-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).xml"
       if FileManager.default.createFile(atPath: path, contents: nil) {
         junitPath = path
         junitBody = FileHandle(forWritingAtPath: path)
@@ -122,7 +124,9 @@ public final class MigrationReportWriter {
     switch format {
     case .text:
       var parts: [String] = []
-      if operation == .dryRun { parts.append("\(summary.willRewrite) will-rewrite") } else {
+      if operation == .dryRun {
+        parts.append("\(summary.willRewrite) will-rewrite")
+      } else {
         parts.append("\(summary.rewritten) rewritten")
       }
       parts.append("\(summary.alreadyCurrent) already-current")
@@ -229,7 +233,9 @@ public final class MigrationReportWriter {
       case "\"": result += "&quot;"
       case "\n": result += "&#10;"
       default:
-        if scalar.value < 0x20 && scalar != "\t" { result += "&#\(scalar.value);" } else {
+        if scalar.value < 0x20 && scalar != "\t" {
+          result += "&#\(scalar.value);"
+        } else {
           result.unicodeScalars.append(scalar)
         }
       }

@@ -108,6 +108,7 @@ public final class DirectoryStore: RecordStore {
   /// - Parameters:
   ///   - runDirectory: Where originals are copied and the journal goes; `nil` with `--no-backup`.
   ///   - journalPath: The journal file; by default `RUN/journal.jsonl`.
+  /// - Returns: A writer that copies each original before replacing it.
   public func makeWriter(runDirectory: String?, journalPath: String?) -> any RecordWriter {
     DirectoryRecordWriter(store: self, runDirectory: runDirectory, journalPath: journalPath)
   }
@@ -123,7 +124,8 @@ public final class DirectoryStore: RecordStore {
     -> [(name: String, kind: EntryKind)]
   {
     guard let handle = opendir(folder) else {
-      throw MigrationError(.unreadable, place: folder, "cannot list the folder: \(MigrationError.systemMessage())")
+      throw MigrationError(
+        .unreadable, place: folder, "cannot list the folder: \(MigrationError.systemMessage())")
     }
     defer { closedir(handle) }
     var entries: [(name: String, kind: EntryKind)] = []

@@ -12,6 +12,7 @@ final class SQLiteDatabase {
   ///   - path: The database file.
   ///   - readOnly: Opens with `SQLITE_OPEN_READONLY`: nothing, not even a checkpoint, can change the file.
   ///   - create: Creates the file when it is missing (only with `readOnly` false).
+  /// - Throws: ``MigrationError`` naming the file when SQLite cannot open it.
   init(path: String, readOnly: Bool, create: Bool = false) throws(MigrationError) {
     self.path = path
     var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
@@ -99,7 +100,8 @@ final class SQLiteStatement {
     switch value {
     case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
     case .real(let number): status = sqlite3_bind_double(statement, index, number)
-    case .text(let text): status = sqlite3_bind_text(statement, index, text, -1, harness_sqlite_transient())
+    case .text(let text):
+      status = sqlite3_bind_text(statement, index, text, -1, harness_sqlite_transient())
     case .blob(let bytes): status = bindBlob(bytes, at: index)
     case .null: status = sqlite3_bind_null(statement, index)
     }
@@ -112,7 +114,8 @@ final class SQLiteStatement {
       let status = bytes.withUnsafeBufferPointer { buffer in
         buffer.baseAddress.map { base in
           base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { text in
-            sqlite3_bind_text(statement, index, text, Int32(buffer.count), harness_sqlite_transient())
+            sqlite3_bind_text(
+              statement, index, text, Int32(buffer.count), harness_sqlite_transient())
           }
         } ?? sqlite3_bind_text(statement, index, "", 0, harness_sqlite_transient())
       }
@@ -126,7 +129,8 @@ final class SQLiteStatement {
     bytes.withUnsafeBytes { buffer in
       // A zero-length blob needs a non-null pointer to stay a blob rather than NULL.
       sqlite3_bind_blob(
-        statement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count),
+        statement, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1),
+        Int32(buffer.count),
         harness_sqlite_transient())
     }
   }
@@ -136,7 +140,8 @@ final class SQLiteStatement {
     let status = sqlite3_step(statement)
     if status == SQLITE_ROW { return true }
     if status == SQLITE_DONE { return false }
-    throw MigrationError(.sqlite, place: database.path, "\(database.lastMessage) (in: \(sql.prefix(120)))")
+    throw MigrationError(
+      .sqlite, place: database.path, "\(database.lastMessage) (in: \(sql.prefix(120)))")
   }
 
   /// Resets the statement and clears its bindings.
@@ -180,7 +185,8 @@ final class SQLiteStatement {
 
   private func check(_ status: Int32) throws(MigrationError) {
     guard status == SQLITE_OK else {
-      throw MigrationError(.sqlite, place: database.path, "\(database.lastMessage) (binding in: \(sql.prefix(120)))")
+      throw MigrationError(
+        .sqlite, place: database.path, "\(database.lastMessage) (binding in: \(sql.prefix(120)))")
     }
   }
 }

@@ -46,9 +46,12 @@ public final class SQLiteStore: RecordStore {
     throws(MigrationError)
   {
     try Self.checkHeader(path)
-    for (role, name) in [("table", table), ("key column", keyColumn), ("value column", valueColumn)]
+    for (role, name) in [
+      ("table", table), ("key column", keyColumn), ("value column", valueColumn),
+    ]
     where name.isEmpty || name.utf8.contains(0) {
-      throw MigrationError(.invalidIdentifier, place: path, "the \(role) name is empty or holds NUL")
+      throw MigrationError(
+        .invalidIdentifier, place: path, "the \(role) name is empty or holds NUL")
     }
     let database = try SQLiteDatabase(path: path, readOnly: readOnly)
     self.database = database
@@ -184,7 +187,7 @@ public final class SQLiteStore: RecordStore {
   ///   - runDirectory: Where the backup copy and the journal go; `nil` with
   ///     `--no-backup` (then `journalPath` may still name a journal).
   ///   - journalPath: The journal file; by default `RUN/journal.jsonl`.
-  ///   - batchSize: The most rows per transaction.
+  /// - Returns: A writer that backs up the database before its first change.
   public func makeWriter(runDirectory: String?, journalPath: String?) -> any RecordWriter {
     SQLiteRecordWriter(store: self, runDirectory: runDirectory, journalPath: journalPath)
   }

@@ -1,10 +1,10 @@
+import JSONOutput
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-import JSONOutput
 
 /// Writes verified rewrites into a directory store: original to the backup, journal line, then an atomic replace.
 ///

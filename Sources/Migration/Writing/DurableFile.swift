@@ -7,15 +7,19 @@
 /// File operations that either complete durably or throw an error naming the path.
 enum DurableFile {
   /// Reads a whole file, refusing one larger than `limit` bytes; `nil` and a reason for a too-large file.
-  static func readFile(_ path: String, limit: Int) throws(MigrationError) -> (bytes: [UInt8]?, size: Int) {
+  static func readFile(_ path: String, limit: Int) throws(MigrationError) -> (
+    bytes: [UInt8]?, size: Int
+  ) {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw MigrationError(.unreadable, place: path, "cannot open: \(MigrationError.systemMessage())")
+      throw MigrationError(
+        .unreadable, place: path, "cannot open: \(MigrationError.systemMessage())")
     }
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
-      throw MigrationError(.unreadable, place: path, "cannot stat: \(MigrationError.systemMessage())")
+      throw MigrationError(
+        .unreadable, place: path, "cannot stat: \(MigrationError.systemMessage())")
     }
     let size = Int(status.st_size)
     guard size <= limit else { return (nil, size) }
@@ -27,7 +31,8 @@ enum DurableFile {
       }
       if count < 0 {
         if errno == EINTR { continue }
-        throw MigrationError(.unreadable, place: path, "cannot read: \(MigrationError.systemMessage())")
+        throw MigrationError(
+          .unreadable, place: path, "cannot read: \(MigrationError.systemMessage())")
       }
       if count == 0 { break }
       offset += count
@@ -37,7 +42,8 @@ enum DurableFile {
   }
 
   /// Writes all bytes to an open descriptor.
-  static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(MigrationError) {
+  static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(MigrationError)
+  {
     var offset = 0
     while offset < bytes.count {
       let count = bytes.withUnsafeBytes { buffer in
@@ -45,7 +51,8 @@ enum DurableFile {
       }
       if count < 0 {
         if errno == EINTR { continue }
-        throw MigrationError(.writeFailed, place: path, "cannot write: \(MigrationError.systemMessage())")
+        throw MigrationError(
+          .writeFailed, place: path, "cannot write: \(MigrationError.systemMessage())")
       }
       offset += count
     }
@@ -55,12 +62,14 @@ enum DurableFile {
   static func create(_ path: String, bytes: [UInt8], mode: mode_t = 0o644) throws(MigrationError) {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
     guard descriptor >= 0 else {
-      throw MigrationError(.writeFailed, place: path, "cannot create: \(MigrationError.systemMessage())")
+      throw MigrationError(
+        .writeFailed, place: path, "cannot create: \(MigrationError.systemMessage())")
     }
     do throws(MigrationError) {
       try writeAll(bytes, to: descriptor, path: path)
       guard fsync(descriptor) == 0 else {
-        throw MigrationError(.writeFailed, place: path, "cannot fsync: \(MigrationError.systemMessage())")
+        throw MigrationError(
+          .writeFailed, place: path, "cannot fsync: \(MigrationError.systemMessage())")
       }
     } catch {
       close(descriptor)
@@ -80,7 +89,8 @@ enum DurableFile {
     guard rename(temporary, path) == 0 else {
       let message = MigrationError.systemMessage()
       unlink(temporary)
-      throw MigrationError(.writeFailed, place: path, "cannot rename the new file into place: \(message)")
+      throw MigrationError(
+        .writeFailed, place: path, "cannot rename the new file into place: \(message)")
     }
   }
 
@@ -98,11 +108,14 @@ enum DurableFile {
   static func syncDirectory(_ path: String) throws(MigrationError) {
     let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw MigrationError(.writeFailed, place: path, "cannot open the folder to sync it: \(MigrationError.systemMessage())")
+      throw MigrationError(
+        .writeFailed, place: path,
+        "cannot open the folder to sync it: \(MigrationError.systemMessage())")
     }
     defer { close(descriptor) }
     guard fsync(descriptor) == 0 else {
-      throw MigrationError(.writeFailed, place: path, "cannot fsync the folder: \(MigrationError.systemMessage())")
+      throw MigrationError(
+        .writeFailed, place: path, "cannot fsync the folder: \(MigrationError.systemMessage())")
     }
   }
 
@@ -118,7 +131,8 @@ enum DurableFile {
     let parent = directory(of: path)
     if parent != path && !parent.isEmpty { try makeDirectories(parent) }
     if mkdir(path, 0o755) != 0 && errno != EEXIST {
-      throw MigrationError(.writeFailed, place: path, "cannot create the folder: \(MigrationError.systemMessage())")
+      throw MigrationError(
+        .writeFailed, place: path, "cannot create the folder: \(MigrationError.systemMessage())")
     }
     if !parent.isEmpty { try syncDirectory(parent) }
   }
@@ -150,11 +164,13 @@ extension DurableFile {
   static func syncFile(_ path: String) throws(MigrationError) {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw MigrationError(.writeFailed, place: path, "cannot open to sync: \(MigrationError.systemMessage())")
+      throw MigrationError(
+        .writeFailed, place: path, "cannot open to sync: \(MigrationError.systemMessage())")
     }
     defer { close(descriptor) }
     guard fsync(descriptor) == 0 else {
-      throw MigrationError(.writeFailed, place: path, "cannot fsync: \(MigrationError.systemMessage())")
+      throw MigrationError(
+        .writeFailed, place: path, "cannot fsync: \(MigrationError.systemMessage())")
     }
   }
 }
@@ -169,13 +185,15 @@ extension DurableFile {
     if kind.isDirectory { return nil }
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw MigrationError(.unreadable, place: path, "cannot open: \(MigrationError.systemMessage())")
+      throw MigrationError(
+        .unreadable, place: path, "cannot open: \(MigrationError.systemMessage())")
     }
     defer { close(descriptor) }
     var bytes = [UInt8](repeating: 0, count: count)
     let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, count) }
     guard got >= 0 else {
-      throw MigrationError(.unreadable, place: path, "cannot read: \(MigrationError.systemMessage())")
+      throw MigrationError(
+        .unreadable, place: path, "cannot read: \(MigrationError.systemMessage())")
     }
     return Array(bytes.prefix(got))
   }

@@ -86,7 +86,8 @@ public final class MigrationJournal {
       guard
         let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
       else {
-        throw MigrationError(.journal, place: "\(path):\(number + 1)", "the line is not a JSON object")
+        throw MigrationError(
+          .journal, place: "\(path):\(number + 1)", "the line is not a JSON object")
       }
       if header == nil {
         guard object["journal"] as? String == formatName else {

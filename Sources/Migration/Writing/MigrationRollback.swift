@@ -90,7 +90,8 @@ public enum MigrationRollback {
       }
       let path = store + "/" + relative
       let outcome: Outcome
-      let current = DurableFile.kind(of: path).exists
+      let current =
+        DurableFile.kind(of: path).exists
         ? try DurableFile.readFile(path, limit: Int.max).bytes : nil
       let currentSum = current.map(SHA256.hex)
       if currentSum == old {
@@ -123,7 +124,8 @@ public enum MigrationRollback {
     guard let table = header["table"] as? String, let keyColumn = header["keyColumn"] as? String,
       let valueColumn = header["valueColumn"] as? String
     else {
-      throw MigrationError(.journal, place: "\(journalPath):1", "the header names no table or columns")
+      throw MigrationError(
+        .journal, place: "\(journalPath):1", "the header names no table or columns")
     }
     let target = try SQLiteStore(
       path: store, table: table, keyColumn: keyColumn, valueColumn: valueColumn, readOnly: false)
@@ -146,7 +148,8 @@ public enum MigrationRollback {
     try target.database.execute("BEGIN IMMEDIATE")
     do throws(MigrationError) {
       for entry in entries.reversed() where entry["op"] as? String == "update" {
-        guard let key = MigrationJournal.sqliteValue(entry["key"]), let old = entry["old"] as? String,
+        guard let key = MigrationJournal.sqliteValue(entry["key"]),
+          let old = entry["old"] as? String,
           let new = entry["new"] as? String
         else {
           throw MigrationError(.journal, place: journalPath, "an update entry is malformed")
@@ -165,7 +168,9 @@ public enum MigrationRollback {
           outcome = .alreadyOriginal
         } else if let current, currentSum == new {
           try readOriginal.bind(key, at: 1)
-          if let rowid, source.hasRowid, target.hasRowid { try readOriginal.bind(.integer(rowid), at: 2) }
+          if let rowid, source.hasRowid, target.hasRowid {
+            try readOriginal.bind(.integer(rowid), at: 2)
+          }
           var original: [UInt8]?
           var originalIsText = false
           if try readOriginal.step() {
@@ -188,7 +193,8 @@ public enum MigrationRollback {
           }
         } else {
           outcome = .conflict(
-            current == nil ? "the row is gone" : "the row changed after the migration; left as it is")
+            current == nil
+              ? "the row is gone" : "the row changed after the migration; left as it is")
         }
         summary.count(outcome)
         onRecord(place, outcome)

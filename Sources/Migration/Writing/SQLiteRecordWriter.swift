@@ -35,7 +35,8 @@ final class SQLiteRecordWriter: RecordWriter {
       do {
         try store.database.execute("VACUUM INTO \(SQLiteDatabase.literal(target))")
       } catch {
-        throw MigrationError(.backupFailed, place: target, "cannot back up \(store.path): \(error.message)")
+        throw MigrationError(
+          .backupFailed, place: target, "cannot back up \(store.path): \(error.message)")
       }
       try DurableFile.syncFile(target)
       try DurableFile.syncDirectory(runDirectory)
