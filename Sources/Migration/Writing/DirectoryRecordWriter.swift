@@ -8,8 +8,8 @@ import JSONOutput
 
 /// Writes verified rewrites into a directory store: original to the backup, journal line, then an atomic replace.
 ///
-/// Per batch: each original is copied into `RUN/originals/RELATIVE` and
-/// synced; the journal lines are appended and synced; then each file is
+/// Per batch: each original is hard-linked (or, across file systems, copied)
+/// into `RUN/originals/RELATIVE` and synced; the journal lines are appended and synced; then each file is
 /// replaced by writing `.NAME.archive-harness-tmp` beside it, syncing it and
 /// renaming it over the original; finally each touched folder is synced. A
 /// file whose bytes changed since they were read is not replaced.
@@ -52,6 +52,8 @@ final class DirectoryRecordWriter: RecordWriter {
   func write(_ batch: [PendingRewrite]) throws(MigrationError) -> [RecordRefusal?] {
     guard !batch.isEmpty else { return [] }
     if !started { try start() }
+    // With syncfs, one flush per phase replaces an fsync per file and folder.
+    let batched = DurableFile.canSyncFileSystem
     var results: [RecordRefusal?] = Array(repeating: nil, count: batch.count)
     var lines: [JSONValue] = []
     var backupFolders: Set<String> = []
@@ -77,22 +79,51 @@ final class DirectoryRecordWriter: RecordWriter {
         if !backupFolders.contains(folder) { try DurableFile.makeDirectories(folder) }
         backupFolders.insert(folder)
         unlink(target)
-        try DurableFile.create(target, bytes: rewrite.original)
+        // A hard link keeps the original inode, untouched because the store file is
+        // replaced by rename, never rewritten in place; it also spares the file
+        // system freeing the old blocks at the rename. Across file systems, copy.
+        if link(path, target) != 0 {
+          try DurableFile.create(target, bytes: rewrite.original, sync: !batched)
+        } else if !batched {
+          try DurableFile.syncFile(target)
+        }
         members.append(("backup", .string(relative)))
       }
       lines.append(.object(members))
     }
-    for folder in backupFolders { try DurableFile.syncDirectory(folder) }
+    // 1. The originals are on disk before the journal names them.
+    if let backupPath, !backupFolders.isEmpty {
+      if batched {
+        try DurableFile.syncFileSystem(containing: backupPath)
+      } else {
+        for folder in backupFolders { try DurableFile.syncDirectory(folder) }
+      }
+    }
+    // 2. The journal is on disk before any file changes.
     try journal?.append(lines)
 
-    var touchedFolders: Set<String> = []
+    // 3. The new contents are on disk before they are renamed into place.
+    var temporaries: [(index: Int, temporary: String, path: String)] = []
     for (index, rewrite) in batch.enumerated() where results[index] == nil {
       guard case .file(let path, _) = rewrite.record.id.kind else { continue }
-      try DurableFile.replace(path, with: rewrite.replacement)
-      touchedFolders.insert(DurableFile.directory(of: path))
+      let temporary = try DurableFile.writeTemporary(
+        for: path, bytes: rewrite.replacement, sync: !batched)
+      temporaries.append((index, temporary, path))
+    }
+    if batched, !temporaries.isEmpty { try DurableFile.syncFileSystem(containing: store.path) }
+
+    // 4. Atomic renames, then the folders are synced so the renames survive a crash.
+    var touchedFolders: Set<String> = []
+    for entry in temporaries {
+      try DurableFile.moveIntoPlace(entry.temporary, entry.path)
+      touchedFolders.insert(DurableFile.directory(of: entry.path))
       rewritten += 1
     }
-    for folder in touchedFolders { try DurableFile.syncDirectory(folder) }
+    if batched {
+      if !temporaries.isEmpty { try DurableFile.syncFileSystem(containing: store.path) }
+    } else {
+      for folder in touchedFolders { try DurableFile.syncDirectory(folder) }
+    }
     return results
   }
 

@@ -58,8 +58,10 @@ enum DurableFile {
     }
   }
 
-  /// Creates a new file (failing if it exists), writes the bytes, syncs it and closes it.
-  static func create(_ path: String, bytes: [UInt8], mode: mode_t = 0o644) throws(MigrationError) {
+  /// Creates a new file (failing if it exists), writes the bytes, syncs it (unless `sync` is false) and closes it.
+  static func create(_ path: String, bytes: [UInt8], mode: mode_t = 0o644, sync: Bool = true)
+    throws(MigrationError)
+  {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
     guard descriptor >= 0 else {
       throw MigrationError(
@@ -67,7 +69,7 @@ enum DurableFile {
     }
     do throws(MigrationError) {
       try writeAll(bytes, to: descriptor, path: path)
-      guard fsync(descriptor) == 0 else {
+      guard !sync || fsync(descriptor) == 0 else {
         throw MigrationError(
           .writeFailed, place: path, "cannot fsync: \(MigrationError.systemMessage())")
       }
@@ -81,11 +83,24 @@ enum DurableFile {
 
   /// Replaces `path` atomically: a temporary file in the same folder, fsync, rename; the folder is synced later by the caller.
   static func replace(_ path: String, with bytes: [UInt8]) throws(MigrationError) {
+    let temporary = try writeTemporary(for: path, bytes: bytes, sync: true)
+    try moveIntoPlace(temporary, path)
+  }
+
+  /// Writes the temporary file that will replace `path`, with `path`'s permissions; returns its path.
+  static func writeTemporary(for path: String, bytes: [UInt8], sync: Bool) throws(MigrationError)
+    -> String
+  {
     var status = stat()
     let mode: mode_t = stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
     let temporary = temporaryPath(for: path)
     unlink(temporary)
-    try create(temporary, bytes: bytes, mode: mode)
+    try create(temporary, bytes: bytes, mode: mode, sync: sync)
+    return temporary
+  }
+
+  /// Renames a temporary file over its target (atomic on POSIX file systems).
+  static func moveIntoPlace(_ temporary: String, _ path: String) throws(MigrationError) {
     guard rename(temporary, path) == 0 else {
       let message = MigrationError.systemMessage()
       unlink(temporary)
@@ -196,5 +211,43 @@ extension DurableFile {
         .unreadable, place: path, "cannot read: \(MigrationError.systemMessage())")
     }
     return Array(bytes.prefix(got))
+  }
+}
+
+extension DurableFile {
+  private typealias SyncFileSystem = @convention(c) (Int32) -> Int32
+
+  /// Linux's `syncfs(2)`, looked up at run time because Glibc's module map does not export it.
+  private static let syncFileSystemFunction: SyncFileSystem? = {
+    #if os(Linux)
+      guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "syncfs") else {
+        return nil
+      }
+      return unsafeBitCast(symbol, to: SyncFileSystem.self)
+    #else
+      return nil
+    #endif
+  }()
+
+  /// Whether ``syncFileSystem(containing:)`` is available; without it, callers sync file by file.
+  static var canSyncFileSystem: Bool { syncFileSystemFunction != nil }
+
+  /// Flushes every written file and folder of the file system holding `path` to disk (`syncfs`).
+  ///
+  /// One call replaces an `fsync` per file and per folder for a whole batch.
+  static func syncFileSystem(containing path: String) throws(MigrationError) {
+    guard let function = syncFileSystemFunction else {
+      throw MigrationError(.writeFailed, place: path, "syncfs is not available on this system")
+    }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw MigrationError(
+        .writeFailed, place: path, "cannot open to sync: \(MigrationError.systemMessage())")
+    }
+    defer { close(descriptor) }
+    guard function(descriptor) == 0 else {
+      throw MigrationError(
+        .writeFailed, place: path, "cannot sync the file system: \(MigrationError.systemMessage())")
+    }
   }
 }

@@ -1,11 +1,16 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Undoes a `migrate` run from its journal, record by record, only where the record still holds what the run wrote.
 ///
 /// For each journaled change, the record's current bytes are checksummed:
 /// - equal to the journal's `new`: the original is taken from the backup,
 ///   checked against the journal's `old`, and put back (atomically for files,
-///   compare-and-swap in a transaction for rows);
+///   compare-and-swap in a transaction for rows); a folder's migrated files
+///   are kept under `RUN/rolled-back/`;
 /// - equal to `old`: the change never happened (a crash before it) or was
 ///   already undone; nothing to do;
 /// - anything else: someone changed the record since; it is left alone and
@@ -80,40 +85,80 @@ public enum MigrationRollback {
     onRecord: (String, Outcome) -> Void
   ) throws(MigrationError) -> Summary {
     var summary = Summary()
-    var touched: Set<String> = []
-    for entry in entries.reversed() where entry["op"] as? String == "replace" {
-      guard let relative = entry["path"] as? String, let old = entry["old"] as? String,
-        let new = entry["new"] as? String, let backupName = entry["backup"] as? String,
-        !relative.split(separator: "/").contains("..")
-      else {
-        throw MigrationError(.journal, place: journalPath, "a replace entry is malformed")
-      }
-      let path = store + "/" + relative
-      let outcome: Outcome
-      let current =
-        DurableFile.kind(of: path).exists
-        ? try DurableFile.readFile(path, limit: Int.max).bytes : nil
-      let currentSum = current.map(SHA256.hex)
-      if currentSum == old {
-        outcome = .alreadyOriginal
-      } else if currentSum == new {
-        let original = try? DurableFile.readFile(backup + "/" + backupName, limit: Int.max).bytes
-        if let original, SHA256.hex(original) == old {
-          try DurableFile.replace(path, with: original)
-          touched.insert(DurableFile.directory(of: path))
-          outcome = .restored
-        } else {
-          outcome = .conflict("the backup \(backup)/\(backupName) is missing or not the original")
+    let replaces = entries.reversed().filter { $0["op"] as? String == "replace" }
+    let batched = DurableFile.canSyncFileSystem
+    var start = 0
+    while start < replaces.count {
+      let chunk = replaces[start..<min(start + 256, replaces.count)]
+      start += 256
+      // Decide every record of the chunk, writing the originals to temporary files.
+      var decided: [(path: String, outcome: Outcome, temporary: String?)] = []
+      for entry in chunk {
+        guard let relative = entry["path"] as? String, let old = entry["old"] as? String,
+          let new = entry["new"] as? String, let backupName = entry["backup"] as? String,
+          !relative.split(separator: "/").contains("..")
+        else {
+          throw MigrationError(.journal, place: journalPath, "a replace entry is malformed")
         }
-      } else {
-        outcome = .conflict(
-          current == nil
-            ? "the file is gone" : "the file changed after the migration; left as it is")
+        let path = store + "/" + relative
+        let current =
+          DurableFile.kind(of: path).exists
+          ? try DurableFile.readFile(path, limit: Int.max).bytes : nil
+        let currentSum = current.map(SHA256.hex)
+        if currentSum == old {
+          decided.append((path, .alreadyOriginal, nil))
+        } else if currentSum == new {
+          let original = try? DurableFile.readFile(backup + "/" + backupName, limit: Int.max).bytes
+          if let original, SHA256.hex(original) == old {
+            let temporary = try DurableFile.writeTemporary(
+              for: path, bytes: original, sync: !batched)
+            decided.append((path, .restored, temporary))
+          } else {
+            decided.append(
+              (
+                path,
+                .conflict("the backup \(backup)/\(backupName) is missing or not the original"),
+                nil
+              ))
+          }
+        } else {
+          decided.append(
+            (
+              path,
+              .conflict(
+                current == nil
+                  ? "the file is gone" : "the file changed after the migration; left as it is"),
+              nil
+            ))
+        }
       }
-      summary.count(outcome)
-      onRecord(path, outcome)
+      // Originals on disk, then renamed into place, then the renames on disk.
+      let temporaries = decided.filter { $0.temporary != nil }
+      if batched, !temporaries.isEmpty { try DurableFile.syncFileSystem(containing: store) }
+      var touched: Set<String> = []
+      for item in temporaries {
+        if let temporary = item.temporary {
+          // Keep the migrated version beside the originals (RUN/rolled-back/…): a
+          // record of what was undone, and a rename that frees no blocks is fast.
+          let relative = String(item.path.dropFirst(store.count + 1))
+          let kept = DurableFile.directory(of: backup) + "/rolled-back/" + relative
+          try DurableFile.makeDirectories(DurableFile.directory(of: kept))
+          unlink(kept)
+          _ = link(item.path, kept)
+          try DurableFile.moveIntoPlace(temporary, item.path)
+          touched.insert(DurableFile.directory(of: item.path))
+        }
+      }
+      if batched {
+        if !temporaries.isEmpty { try DurableFile.syncFileSystem(containing: store) }
+      } else {
+        for folder in touched { try DurableFile.syncDirectory(folder) }
+      }
+      for item in decided {
+        summary.count(item.outcome)
+        onRecord(item.path, item.outcome)
+      }
     }
-    for folder in touched { try DurableFile.syncDirectory(folder) }
     return summary
   }
 
