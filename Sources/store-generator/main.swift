@@ -160,7 +160,7 @@ func checksums(_ path: String, table: String?) -> [String: String] {
       store = try DirectoryStore(path: path)
     } else {
       store = try SQLiteStore(
-        path: path, table: table ?? "t", keyColumn: "key", valueColumn: "value", readOnly: true)
+        path: path, table: table ?? "t", keyColumn: "key", valueColumn: "value", readOnly: false)
     }
     while true {
       let batch = try store.nextBatch(maximumCount: 1000)
