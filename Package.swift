@@ -86,5 +86,10 @@ let package = Package(
       dependencies: ["KeyedArchive", "PropertyList"],
       swiftSettings: strictSettings
     ),
+    .testTarget(
+      name: "ManifestTests",
+      dependencies: ["Manifest", "KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings
+    ),
   ]
 )
