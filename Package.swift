@@ -36,8 +36,10 @@ let package = Package(
     ),
 
     // The pipeline.
-    .target(name: "PropertyList", swiftSettings: strictSettings),
-    .target(name: "KeyedArchive", dependencies: ["PropertyList"], swiftSettings: strictSettings),
+    .target(name: "JSONOutput", swiftSettings: strictSettings),
+    .target(name: "PropertyList", dependencies: ["JSONOutput"], swiftSettings: strictSettings),
+    .target(
+      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput"], swiftSettings: strictSettings),
     .target(name: "Decoding", dependencies: ["KeyedArchive", "PropertyList"], swiftSettings: strictSettings),
     .target(
       name: "Manifest",
@@ -71,6 +73,11 @@ let package = Package(
     ),
 
     // Tests.
+    .target(
+      name: "HarnessTestSupport",
+      dependencies: ["KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings
+    ),
     .testTarget(
       name: "SystemLibraryTests",
       dependencies: ["CLibXML2", "CSQLite"],
@@ -78,12 +85,12 @@ let package = Package(
     ),
     .testTarget(
       name: "PropertyListTests",
-      dependencies: ["PropertyList"],
+      dependencies: ["PropertyList", "JSONOutput", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "KeyedArchiveTests",
-      dependencies: ["KeyedArchive", "PropertyList"],
+      dependencies: ["KeyedArchive", "PropertyList", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
