@@ -1,3 +1,5 @@
+import KeyedArchive
+
 /// What must hold for the value at one key path of an archive.
 public struct FieldExpectation: Sendable, Hashable {
   /// The kinds of expectation a manifest can state.
@@ -36,10 +38,15 @@ public struct FieldExpectation: Sendable, Hashable {
     case matches(String)
   }
 
-  /// The key path as written (empty for the root object).
+  /// The key path as written (empty for the entry's top object).
+  ///
+  /// The syntax is the keyed-archive reader's ``KeyPath``: `address.city`,
+  /// `tags[0]`, `tags.@count`, `items[*].id`, `settings["a.b"]`, and
+  /// `$top.NAME…` to start from another `$top` key than the entry's.
   public var keyPathText: String
-  /// The parsed key path; nil when the text is malformed (a diagnostic says why).
-  public var keyPath: ManifestKeyPath?
+  /// The parsed key path, starting at the entry's `topKey` unless it names
+  /// `$top`; nil when the text is malformed (a diagnostic says why).
+  public var keyPath: KeyPath?
   /// What must hold.
   public var kind: Kind
   /// The element name the expectation was written with, such as `string` or `maxLength`.

@@ -1,4 +1,5 @@
-import Foundation
+import KeyedArchive
+import PropertyList
 
 /// Builds the manifest model from a schema-valid tree and checks the rules that need only the text.
 ///
@@ -75,7 +76,7 @@ struct ManifestModelBuilder {
       case .real: parses = XSDValue.double(defaultValue) != nil
       case .bool: parses = XSDValue.bool(defaultValue) != nil
       case .date: parses = XSDValue.dateTime(defaultValue) != nil
-      case .data: parses = Data(base64Encoded: defaultValue, options: .ignoreUnknownCharacters) != nil
+      case .data: parses = Base64.decode(defaultValue) != nil
       case .null: parses = defaultValue.isEmpty
       }
       if !parses {
@@ -90,6 +91,7 @@ struct ManifestModelBuilder {
   }
 
   private mutating func archive(_ element: XMLTree) -> ArchiveEntry {
+    let topKey = element[attribute: "topKey"] ?? "root"
     var outcomes: [OutcomeExpectation] = []
     var expectations: [FieldExpectation] = []
     var allowed: [Manifest.ClassReference]?
@@ -103,7 +105,9 @@ struct ManifestModelBuilder {
           outcomes.append(outcome)
         }
       default:
-        if let expectation = expectation(child) { expectations.append(expectation) }
+        if let expectation = expectation(child, topKey: topKey) {
+          expectations.append(expectation)
+        }
       }
     }
     let maxSize = element[attribute: "maxSize"].flatMap { XSDValue.count($0) }
@@ -113,7 +117,7 @@ struct ManifestModelBuilder {
     return ArchiveEntry(
       path: element[attribute: "path"] ?? "",
       sha256: (element[attribute: "sha256"] ?? "").lowercased(),
-      maxSize: maxSize, topKey: element[attribute: "topKey"] ?? "root",
+      maxSize: maxSize, topKey: topKey,
       allowedClasses: allowed, rootClass: root, outcomes: outcomes, expectations: expectations,
       location: element.location, pathLocation: element.location(ofAttribute: "path"),
       sha256Location: element.location(ofAttribute: "sha256"))
@@ -146,14 +150,21 @@ struct ManifestModelBuilder {
     }
   }
 
-  private mutating func expectation(_ element: XMLTree) -> FieldExpectation? {
+  private mutating func expectation(_ element: XMLTree, topKey: String) -> FieldExpectation? {
     let keyText = element[attribute: "key"] ?? ""
-    var keyPath: ManifestKeyPath?
-    do {
-      keyPath = try ManifestKeyPath(parsing: keyText)
-    } catch {
-      self.error(
-        at: element.location(ofAttribute: "key"), "malformed key path '\(keyText)': \(error)")
+    var keyPath: KeyPath?
+    if keyText.isEmpty {
+      keyPath = KeyPath(topKey: topKey, components: [])
+    } else {
+      do {
+        var parsed = try KeyPath(keyText)
+        if !keyText.hasPrefix("$top") { parsed.topKey = topKey }
+        keyPath = parsed
+      } catch {
+        self.error(
+          at: element.location(ofAttribute: "key"),
+          "malformed key path '\(keyText)': at character \(error.offset + 1): \(error.message)")
+      }
     }
     guard let kind = kind(of: element) else { return nil }
     return FieldExpectation(
@@ -181,13 +192,11 @@ struct ManifestModelBuilder {
       let tolerance = element[attribute: "tolerance"].flatMap(XSDValue.double) ?? 0.001
       return .date(value, tolerance: tolerance)
     case "data":
-      guard
-        let data = Data(base64Encoded: element.text, options: .ignoreUnknownCharacters)
-      else {
+      guard let bytes = Base64.decode(element.text) else {
         error(at: element.location, "the content is not base64")
         return nil
       }
-      return .data(Array(data))
+      return .data(bytes)
     case "dataDigest":
       return .dataDigest(
         sha256: (element[attribute: "sha256"] ?? "").lowercased(),
