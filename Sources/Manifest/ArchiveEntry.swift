@@ -23,6 +23,27 @@ public struct ArchiveEntry: Sendable {
   /// Where the `sha256` attribute was written.
   public var sha256Location: ManifestLocation
 
+  /// Creates an entry.
+  public init(
+    path: String, sha256: String, maxSize: Int? = nil, topKey: String = "root",
+    allowedClasses: [Manifest.ClassReference]? = nil, rootClass: Manifest.ClassReference? = nil,
+    outcomes: [OutcomeExpectation] = [], expectations: [FieldExpectation] = [],
+    location: ManifestLocation, pathLocation: ManifestLocation? = nil,
+    sha256Location: ManifestLocation? = nil
+  ) {
+    self.path = path
+    self.sha256 = sha256
+    self.maxSize = maxSize
+    self.topKey = topKey
+    self.allowedClasses = allowedClasses
+    self.rootClass = rootClass
+    self.outcomes = outcomes
+    self.expectations = expectations
+    self.location = location
+    self.pathLocation = pathLocation ?? location
+    self.sha256Location = sha256Location ?? location
+  }
+
   /// Returns the expected outcome for a decode path, if the entry names one.
   public func outcome(for path: DecodePath) -> OutcomeExpectation? {
     outcomes.first { $0.path == path }
@@ -85,4 +106,11 @@ public struct OutcomeExpectation: Sendable, Hashable {
   public var outcome: Outcome
   /// Where the expectation was written.
   public var location: ManifestLocation
+
+  /// Creates an outcome expectation.
+  public init(path: DecodePath, outcome: Outcome, location: ManifestLocation) {
+    self.path = path
+    self.outcome = outcome
+    self.location = location
+  }
 }

@@ -53,4 +53,16 @@ public struct FieldExpectation: Sendable, Hashable {
   public var elementName: String
   /// Where the expectation was written.
   public var location: ManifestLocation
+
+  /// Creates an expectation.
+  public init(
+    keyPathText: String, keyPath: KeyPath?, kind: Kind, elementName: String,
+    location: ManifestLocation
+  ) {
+    self.keyPathText = keyPathText
+    self.keyPath = keyPath
+    self.kind = kind
+    self.elementName = elementName
+    self.location = location
+  }
 }

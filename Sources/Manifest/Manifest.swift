@@ -37,6 +37,13 @@ public struct Manifest: Sendable {
     public var currentName: String
     /// Where the row was written, in the manifest or in a mapping file.
     public var location: ManifestLocation
+
+    /// Creates a mapping row.
+    public init(archivedName: String, currentName: String, location: ManifestLocation) {
+      self.archivedName = archivedName
+      self.currentName = currentName
+      self.location = location
+    }
   }
 
   /// A class named by a manifest, such as an allowed class or the root class.
@@ -45,6 +52,12 @@ public struct Manifest: Sendable {
     public var name: String
     /// Where it was written.
     public var location: ManifestLocation
+
+    /// Creates a class reference.
+    public init(name: String, location: ManifestLocation) {
+      self.name = name
+      self.location = location
+    }
   }
 
   /// A field that a newer version adds, with the default a rewrite may fill in.
