@@ -24,6 +24,7 @@ enum XMLDocumentReader {
   ///   - file: The name diagnostics give the document.
   ///   - schemaPath: The XSD to validate against.
   ///   - rootName: The local name the root element must have.
+  /// - Returns: The tree when the document is usable, its source map, and every diagnostic.
   static func read(bytes: [UInt8], file: String, schemaPath: String, rootName: String) -> Result {
     libxml2Initialized()
     let start = ManifestLocation(file: file, line: 1, column: 1)
@@ -205,8 +206,9 @@ enum XMLDocumentReader {
     while let current = attribute {
       let name = String(cString: current.pointee.name)
       var value = ""
-      if let text = xmlNodeGetContent(UnsafeMutableRawPointer(current).assumingMemoryBound(
-        to: xmlNode.self))
+      if let text = xmlNodeGetContent(
+        UnsafeMutableRawPointer(current).assumingMemoryBound(
+          to: xmlNode.self))
       {
         value = String(cString: text)
         harness_xml_free(text)
@@ -256,8 +258,7 @@ struct XMLRawError {
   var node: UnsafeMutableRawPointer?
   var isWarning: Bool
 
-  func diagnostic(file: String, nodes: [UnsafeMutableRawPointer: NodePlace]) -> ManifestDiagnostic
-  {
+  func diagnostic(file: String, nodes: [UnsafeMutableRawPointer: NodePlace]) -> ManifestDiagnostic {
     var location = ManifestLocation(file: file, line: line, column: column)
     if let node, let place = nodes[node] {
       location = place.location

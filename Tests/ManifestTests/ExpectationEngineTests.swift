@@ -46,7 +46,8 @@ struct ExpectationEngineTests {
     Case(element: #"<null key="name"/>"#, passes: false, actual: #"string "Alice""#),
     Case(element: #"<class name="ProfilesApp.UserProfile"/>"#, passes: true),
     Case(element: #"<class name="ProfileKit.UserProfile"/>"#, passes: true),
-    Case(element: #"<class key="address" name="ProfilesApp.UserProfile"/>"#, passes: false,
+    Case(
+      element: #"<class key="address" name="ProfilesApp.UserProfile"/>"#, passes: false,
       actual: "class 'ProfilesApp.Address'"),
     Case(element: #"<class key="tags" name="NSMutableArray"/>"#, passes: true),
     Case(element: #"<present key="address.owner.address.city"/>"#, passes: true),
@@ -62,13 +63,16 @@ struct ExpectationEngineTests {
     Case(element: #"<count key="tags" min="4"/>"#, passes: false, actual: "3 elements"),
     Case(element: #"<count key="name" max="5"/>"#, passes: true),
     Case(element: #"<integer key="tags.@count">3</integer>"#, passes: true),
-    Case(element: #"<oneOf key="tags[0]"><value>swift</value><value>kotlin</value></oneOf>"#, passes: true),
+    Case(
+      element: #"<oneOf key="tags[0]"><value>swift</value><value>kotlin</value></oneOf>"#,
+      passes: true),
     Case(element: #"<oneOf key="age"><value>42.0</value></oneOf>"#, passes: true),
     Case(element: #"<oneOf key="name"><value>Bob</value></oneOf>"#, passes: false),
     Case(element: #"<matches key="address.city" pattern="[A-Z][a-z]+"/>"#, passes: true),
     Case(element: #"<matches key="address.city" pattern="[a-z]+"/>"#, passes: false),
     Case(element: #"<matches key="tags[*]" pattern="[a-z]+"/>"#, passes: true),
-    Case(element: #"<string key="tags[*]">swift</string>"#, passes: false,
+    Case(
+      element: #"<string key="tags[*]">swift</string>"#, passes: false,
       actual: #"string "archives" (1 of 3 elements fail)"#),
     Case(element: #"<string key="me.me.me.address.owner.name">Alice</string>"#, passes: true),
     Case(element: #"<string key="$top.root.name">Alice</string>"#, passes: true),
@@ -90,7 +94,8 @@ struct ExpectationEngineTests {
     #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
     let manifest = try #require(result.manifest)
     let entry = try #require(manifest.archives.first)
-    let findings = ExpectationEngine(manifest: manifest).evaluate(entry, archivesDirectory: archives)
+    let findings = ExpectationEngine(manifest: manifest).evaluate(
+      entry, archivesDirectory: archives)
     try #require(findings.count == 1)
     let finding = try #require(findings.first)
     #expect(finding.location.line == 6)
@@ -113,7 +118,10 @@ struct ExpectationEngineTests {
       top: ["root": .uid(1)],
       objects: [
         .null,
-        .instance(ArchiveInstance(classIndex: 2, archiveClass: SampleArchive.arrayClass, fields: ["NS.objects": .array([])])),
+        .instance(
+          ArchiveInstance(
+            classIndex: 2, archiveClass: SampleArchive.arrayClass,
+            fields: ["NS.objects": .array([])])),
         .classDescription(SampleArchive.arrayClass),
       ])
     let engine = ExpectationEngine()
@@ -132,7 +140,8 @@ struct ExpectationEngineTests {
     limits.maximumKeyPathMatches = 2
     let engine = ExpectationEngine(limits: limits)
     let expectation = FieldExpectation(
-      keyPathText: "tags[*]", keyPath: try KeyPath("tags[*]"), kind: .present, elementName: "present",
+      keyPathText: "tags[*]", keyPath: try KeyPath("tags[*]"), kind: .present,
+      elementName: "present",
       location: ManifestLocation(file: "m.xml", line: 1, column: 1))
     let finding = engine.evaluate(expectation, in: SampleArchive.archive())
     #expect(!finding.passed)
@@ -185,9 +194,11 @@ struct ExpectationEngineTests {
         </archive>
       """
     let manifest = try #require(
-      try ManifestTestSupport.load(ManifestTestSupport.manifest(body), archivesDirectory: archives).manifest)
+      try ManifestTestSupport.load(ManifestTestSupport.manifest(body), archivesDirectory: archives)
+        .manifest)
     let entry = try #require(manifest.archives.first)
-    let findings = ExpectationEngine(manifest: manifest).evaluate(entry, archivesDirectory: archives)
+    let findings = ExpectationEngine(manifest: manifest).evaluate(
+      entry, archivesDirectory: archives)
     #expect(findings.first?.actual == "an archive of \(bytes.count) bytes, over maxSize 10")
   }
 }
