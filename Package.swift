@@ -77,6 +77,13 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // Writes LegacyArchives/ once (scripts/make-legacy-archives).
+    .executableTarget(
+      name: "make-legacy-archives",
+      dependencies: ["KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings
+    ),
+
     // Benchmarks (run by scripts/bench-reader; never by the tests).
     .executableTarget(
       name: "harness-bench",
