@@ -51,7 +51,7 @@ let package = Package(
     ),
     .target(
       name: "Verification",
-      dependencies: ["Decoding", "Manifest", "KeyedArchive"],
+      dependencies: ["Decoding", "Manifest", "KeyedArchive", "JSONOutput"],
       swiftSettings: strictSettings
     ),
     .target(
