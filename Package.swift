@@ -103,6 +103,11 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "HarnessCLITests",
+      dependencies: ["HarnessCLI", "HarnessTestSupport"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "PropertyListTests",
       dependencies: ["PropertyList", "JSONOutput", "HarnessTestSupport"],
       swiftSettings: strictSettings
