@@ -86,5 +86,10 @@ let package = Package(
       dependencies: ["KeyedArchive", "PropertyList"],
       swiftSettings: strictSettings
     ),
+    .testTarget(
+      name: "DecodingTests",
+      dependencies: ["Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp"],
+      swiftSettings: strictSettings
+    ),
   ]
 )
