@@ -36,8 +36,10 @@ let package = Package(
     ),
 
     // The pipeline.
-    .target(name: "PropertyList", swiftSettings: strictSettings),
-    .target(name: "KeyedArchive", dependencies: ["PropertyList"], swiftSettings: strictSettings),
+    .target(name: "JSONOutput", swiftSettings: strictSettings),
+    .target(name: "PropertyList", dependencies: ["JSONOutput"], swiftSettings: strictSettings),
+    .target(
+      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput"], swiftSettings: strictSettings),
     .target(name: "Decoding", dependencies: ["KeyedArchive", "PropertyList"], swiftSettings: strictSettings),
     .target(
       name: "Manifest",

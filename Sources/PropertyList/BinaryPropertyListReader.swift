@@ -1,0 +1,410 @@
+/// Reads `bplist00` binary property lists, bounds-checking every byte it touches.
+///
+/// Objects are decoded once each and memoised, so an object that many
+/// containers share costs its size once. Shared references still make the
+/// logical tree larger than the file; that logical size is counted and bounded
+/// by ``PropertyListLimits/maximumObjectCount``, so no later walk of the tree
+/// can be made exponential by the input.
+struct BinaryPropertyListReader: ~Copyable {
+  private let bytes: UnsafeRawBufferPointer
+  private let limits: PropertyListLimits
+  private var offsetTable: (start: Int, entrySize: Int) = (0, 1)
+  private var objectCount = 0
+  private var referenceSize = 1
+  private var objectsEnd = 0
+  /// Per object: nil until read; the memoised value after.
+  private var cache: [PropertyListValue?] = []
+  /// Per object: its logical node count once read, or -1 while it is being read.
+  private var logicalSize: [Int] = []
+
+  private static let trailerSize = 32
+  private static let magic: [UInt8] = Array("bplist00".utf8)
+
+  init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) {
+    self.bytes = bytes
+    self.limits = limits
+  }
+
+  /// Whether the bytes start with the binary property list magic.
+  static func hasMagic(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard bytes.count >= 8 else { return false }
+    for index in 0..<6 where bytes[index] != magic[index] {
+      return false
+    }
+    return true
+  }
+
+  mutating func read() throws(PropertyListError) -> PropertyListValue {
+    let count = bytes.count
+    guard count >= 8 + Self.trailerSize else {
+      throw PropertyListError(
+        .truncated, at: count,
+        "binary property list of \(count) bytes is shorter than its header and trailer (40 bytes)")
+    }
+    guard bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
+      throw PropertyListError(
+        .unsupported, at: 6, "binary property list version '\(Character(UnicodeScalar(bytes[6])))\(Character(UnicodeScalar(bytes[7])))' is not supported (only 00)")
+    }
+    let trailer = count - Self.trailerSize
+    let offsetSize = Int(bytes[trailer + 6])
+    let referenceSize = Int(bytes[trailer + 7])
+    let declaredObjects = readUnsigned(at: trailer + 8, size: 8)
+    let declaredTop = readUnsigned(at: trailer + 16, size: 8)
+    let declaredTable = readUnsigned(at: trailer + 24, size: 8)
+
+    guard (1...8).contains(offsetSize) else {
+      throw PropertyListError(
+        .invalidTrailer, at: trailer + 6, "offset size \(offsetSize) is not between 1 and 8")
+    }
+    guard (1...8).contains(referenceSize) else {
+      throw PropertyListError(
+        .invalidTrailer, at: trailer + 7, "object reference size \(referenceSize) is not between 1 and 8")
+    }
+    guard declaredObjects >= 1 else {
+      throw PropertyListError(.invalidTrailer, at: trailer + 8, "object count is 0")
+    }
+    guard declaredObjects <= UInt64(limits.maximumObjectCount) else {
+      throw PropertyListError(
+        .limitExceeded, at: trailer + 8,
+        "object count \(declaredObjects) exceeds the limit of \(limits.maximumObjectCount) objects")
+    }
+    guard declaredTable >= 8, declaredTable < UInt64(trailer) else {
+      throw PropertyListError(
+        .invalidTrailer, at: trailer + 24,
+        "offset table at \(declaredTable) is outside the file (objects end before byte \(trailer))")
+    }
+    let table = Int(declaredTable)
+    let objects = Int(declaredObjects)
+    // Both factors are bounded (<= 2^22 and <= 8), so the product cannot overflow.
+    guard objects * offsetSize <= trailer - table else {
+      throw PropertyListError(
+        .invalidTrailer, at: trailer + 8,
+        "object count \(objects) needs an offset table of \(objects * offsetSize) bytes, but only \(trailer - table) bytes lie between it and the trailer")
+    }
+    guard declaredTop < declaredObjects else {
+      throw PropertyListError(
+        .invalidTrailer, at: trailer + 16,
+        "top object \(declaredTop) is not below the object count \(objects)")
+    }
+    if referenceSize < 8 && UInt64(objects) > (UInt64(1) << UInt64(referenceSize * 8)) {
+      throw PropertyListError(
+        .invalidTrailer, at: trailer + 7,
+        "object reference size \(referenceSize) cannot address \(objects) objects")
+    }
+
+    self.offsetTable = (table, offsetSize)
+    self.objectCount = objects
+    self.referenceSize = referenceSize
+    self.objectsEnd = table
+    self.cache = Array(repeating: nil, count: objects)
+    self.logicalSize = Array(repeating: 0, count: objects)
+    return try readObject(Int(declaredTop), depth: 0, referencedFrom: trailer + 16)
+  }
+
+  // MARK: - Objects
+
+  private func readUnsigned(at offset: Int, size: Int) -> UInt64 {
+    var value: UInt64 = 0
+    for index in offset..<(offset + size) {
+      value = value << 8 | UInt64(bytes[index])
+    }
+    return value
+  }
+
+  private func offset(ofObject index: Int) throws(PropertyListError) -> Int {
+    let entry = offsetTable.start + index * offsetTable.entrySize
+    let offset = readUnsigned(at: entry, size: offsetTable.entrySize)
+    guard offset >= 8, offset < UInt64(objectsEnd) else {
+      throw PropertyListError(
+        .invalidOffset, at: entry,
+        "offset table entry \(index) points to byte \(offset), outside the objects (8..<\(objectsEnd))")
+    }
+    return Int(offset)
+  }
+
+  private mutating func readObject(
+    _ index: Int, depth: Int, referencedFrom origin: Int
+  ) throws(PropertyListError) -> PropertyListValue {
+    if let cached = cache[index] {
+      return cached
+    }
+    if logicalSize[index] < 0 {
+      throw PropertyListError(
+        .cyclicReference, at: origin, "object \(index) contains itself")
+    }
+    guard depth <= limits.maximumDepth else {
+      throw PropertyListError(
+        .limitExceeded, at: origin,
+        "nesting deeper than the limit of \(limits.maximumDepth) levels")
+    }
+    logicalSize[index] = -1
+    let start = try offset(ofObject: index)
+    let (value, size) = try decodeObject(at: start, depth: depth)
+    cache[index] = value
+    logicalSize[index] = size
+    return value
+  }
+
+  /// Decodes the object at `start`, returning it with its logical node count.
+  private mutating func decodeObject(
+    at start: Int, depth: Int
+  ) throws(PropertyListError) -> (PropertyListValue, Int) {
+    let marker = bytes[start]
+    let low = Int(marker & 0x0F)
+    switch marker >> 4 {
+    case 0x0:
+      switch marker {
+      case 0x08: return (.bool(false), 1)
+      case 0x09: return (.bool(true), 1)
+      default:
+        throw PropertyListError(
+          .unsupported, at: start, "marker 0x\(hex(marker)) (null or fill) is not supported")
+      }
+    case 0x1:
+      guard low <= 4 else {
+        throw PropertyListError(
+          .invalidMarker, at: start, "integer of \(1 << low) bytes is not supported")
+      }
+      return (try readInteger(at: start + 1, size: 1 << low, markerAt: start), 1)
+    case 0x2:
+      let size = 1 << low
+      try require(start + 1, size, at: start)
+      switch size {
+      case 4:
+        return (.real(Double(Float(bitPattern: UInt32(readUnsigned(at: start + 1, size: 4))))), 1)
+      case 8:
+        return (.real(Double(bitPattern: readUnsigned(at: start + 1, size: 8))), 1)
+      default:
+        throw PropertyListError(.invalidMarker, at: start, "real of \(size) bytes is not supported")
+      }
+    case 0x3:
+      guard marker == 0x33 else {
+        throw PropertyListError(.invalidMarker, at: start, "date marker 0x\(hex(marker)) is not 0x33")
+      }
+      try require(start + 1, 8, at: start)
+      return (.date(Double(bitPattern: readUnsigned(at: start + 1, size: 8))), 1)
+    case 0x4:
+      let (count, payload) = try readCount(low, after: start)
+      try require(payload, count, at: start)
+      return (.data(Array(bytes[payload..<(payload + count)])), 1)
+    case 0x5:
+      let (count, payload) = try readCount(low, after: start)
+      try checkStringLength(count, at: start)
+      try require(payload, count, at: start)
+      let slice = UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + count)])
+      for byte in slice where byte >= 0x80 {
+        throw PropertyListError(
+          .invalidString, at: start, "ASCII string holds the non-ASCII byte 0x\(hex(byte))")
+      }
+      return (.string(String(decoding: slice, as: UTF8.self)), 1)
+    case 0x6:
+      let (count, payload) = try readCount(low, after: start)
+      try checkStringLength(count, at: start)
+      // count <= maximumStringLength, so doubling cannot overflow.
+      try require(payload, count * 2, at: start)
+      return (.string(try decodeUTF16(at: payload, units: count, markerAt: start)), 1)
+    case 0x7:
+      let (count, payload) = try readCount(low, after: start)
+      try checkStringLength(count, at: start)
+      try require(payload, count, at: start)
+      let slice = UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + count)])
+      guard let string = String(validating: slice, as: UTF8.self) else {
+        throw PropertyListError(.invalidString, at: start, "UTF-8 string is not valid UTF-8")
+      }
+      return (.string(string), 1)
+    case 0x8:
+      let size = low + 1
+      guard size <= 8 else {
+        throw PropertyListError(.invalidMarker, at: start, "UID of \(size) bytes is not supported")
+      }
+      try require(start + 1, size, at: start)
+      return (.uid(readUnsigned(at: start + 1, size: size)), 1)
+    case 0xA:
+      let (count, payload) = try readCount(low, after: start)
+      try checkContainerCount(count, at: start)
+      try require(payload, count * referenceSize, at: start)
+      var elements: [PropertyListValue] = []
+      elements.reserveCapacity(count)
+      var size = 1
+      for position in 0..<count {
+        let referenceOffset = payload + position * referenceSize
+        let (element, elementSize) = try child(at: referenceOffset, depth: depth)
+        elements.append(element)
+        size = try addLogicalSize(size, elementSize, at: start)
+      }
+      return (.array(elements), size)
+    case 0xD:
+      let (count, payload) = try readCount(low, after: start)
+      try checkContainerCount(count, at: start)
+      try require(payload, 2 * count * referenceSize, at: start)
+      var dictionary = PropertyListDictionary()
+      dictionary.reserveCapacity(count)
+      var size = 1
+      for position in 0..<count {
+        let keyOffset = payload + position * referenceSize
+        let (key, _) = try child(at: keyOffset, depth: depth)
+        guard case .string(let name) = key else {
+          throw PropertyListError(
+            .invalidKey, at: keyOffset, "dictionary key \(position) is a \(key.typeName), not a string")
+        }
+        let (value, valueSize) = try child(
+          at: keyOffset + count * referenceSize, depth: depth)
+        if dictionary.count > 0 && dictionary[name] != nil {
+          dictionary[name] = value
+        } else {
+          dictionary.appendUnchecked(key: name, value: value)
+        }
+        size = try addLogicalSize(size, valueSize + 1, at: start)
+      }
+      return (.dictionary(dictionary), size)
+    case 0xB, 0xC:
+      throw PropertyListError(
+        .unsupported, at: start, "marker 0x\(hex(marker)) (ordered set or set) is not supported")
+    default:
+      throw PropertyListError(.invalidMarker, at: start, "unknown object marker 0x\(hex(marker))")
+    }
+  }
+
+  private mutating func child(
+    at referenceOffset: Int, depth: Int
+  ) throws(PropertyListError) -> (PropertyListValue, Int) {
+    let reference = readUnsigned(at: referenceOffset, size: referenceSize)
+    guard reference < UInt64(objectCount) else {
+      throw PropertyListError(
+        .invalidOffset, at: referenceOffset,
+        "object reference \(reference) is not below the object count \(objectCount)")
+    }
+    let index = Int(reference)
+    let value = try readObject(index, depth: depth + 1, referencedFrom: referenceOffset)
+    return (value, logicalSize[index])
+  }
+
+  private func addLogicalSize(_ total: Int, _ part: Int, at offset: Int) throws(PropertyListError)
+    -> Int
+  {
+    let sum = total + part
+    guard sum <= limits.maximumObjectCount else {
+      throw PropertyListError(
+        .limitExceeded, at: offset,
+        "shared references expand to more than the limit of \(limits.maximumObjectCount) values")
+    }
+    return sum
+  }
+
+  private func readInteger(
+    at offset: Int, size: Int, markerAt marker: Int
+  ) throws(PropertyListError) -> PropertyListValue {
+    try require(offset, size, at: marker)
+    switch size {
+    case 1, 2, 4:
+      return .integer(Int64(readUnsigned(at: offset, size: size)))
+    case 8:
+      return .integer(Int64(bitPattern: readUnsigned(at: offset, size: 8)))
+    default:
+      let high = readUnsigned(at: offset, size: 8)
+      let low = readUnsigned(at: offset + 8, size: 8)
+      if high == 0 {
+        return .integer(unsigned: low)
+      }
+      if high == UInt64.max, Int64(bitPattern: low) < 0 {
+        return .integer(Int64(bitPattern: low))
+      }
+      throw PropertyListError(
+        .invalidNumber, at: marker, "128-bit integer does not fit in 64 bits")
+    }
+  }
+
+  /// Reads the count that follows a marker: the low nibble, or an integer object when it is 0xF.
+  private func readCount(_ low: Int, after marker: Int) throws(PropertyListError) -> (Int, Int) {
+    if low != 0x0F {
+      return (low, marker + 1)
+    }
+    try require(marker + 1, 1, at: marker)
+    let intMarker = bytes[marker + 1]
+    guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
+      throw PropertyListError(
+        .invalidMarker, at: marker + 1, "count marker 0x\(hex(intMarker)) is not an integer of up to 8 bytes")
+    }
+    let size = 1 << Int(intMarker & 0x0F)
+    try require(marker + 2, size, at: marker)
+    let raw = readUnsigned(at: marker + 2, size: size)
+    guard raw <= UInt64(objectsEnd) else {
+      throw PropertyListError(
+        .truncated, at: marker,
+        "declared count \(Int64(bitPattern: raw)) is larger than the file")
+    }
+    return (Int(raw), marker + 2 + size)
+  }
+
+  private func require(_ offset: Int, _ length: Int, at marker: Int) throws(PropertyListError) {
+    guard length >= 0, length <= objectsEnd - offset else {
+      throw PropertyListError(
+        .truncated, at: marker,
+        "object needs \(length) bytes at offset \(offset), past the end of the objects (\(objectsEnd))")
+    }
+  }
+
+  private func checkStringLength(_ count: Int, at offset: Int) throws(PropertyListError) {
+    guard count <= limits.maximumStringLength else {
+      throw PropertyListError(
+        .limitExceeded, at: offset,
+        "string of \(count) units exceeds the limit of \(limits.maximumStringLength)")
+    }
+  }
+
+  private func checkContainerCount(_ count: Int, at offset: Int) throws(PropertyListError) {
+    guard count <= limits.maximumContainerCount else {
+      throw PropertyListError(
+        .limitExceeded, at: offset,
+        "container of \(count) elements exceeds the limit of \(limits.maximumContainerCount)")
+    }
+  }
+
+  private func decodeUTF16(
+    at offset: Int, units count: Int, markerAt marker: Int
+  ) throws(PropertyListError) -> String {
+    var scalars = String.UnicodeScalarView()
+    var index = 0
+    while index < count {
+      let position = offset + index * 2
+      let unit = UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1])
+      index += 1
+      if unit < 0xD800 || unit > 0xDFFF {
+        // Not a surrogate: always a valid scalar.
+        scalars.append(Unicode.Scalar(UInt32(unit)).unsafelyUnwrappedScalar)
+        continue
+      }
+      guard unit < 0xDC00, index < count else {
+        throw PropertyListError(
+          .invalidString, at: position, "UTF-16 string has an unpaired surrogate 0x\(hex16(unit))")
+      }
+      let nextPosition = offset + index * 2
+      let next = UInt16(bytes[nextPosition]) << 8 | UInt16(bytes[nextPosition + 1])
+      guard next >= 0xDC00, next <= 0xDFFF else {
+        throw PropertyListError(
+          .invalidString, at: position, "UTF-16 string has an unpaired surrogate 0x\(hex16(unit))")
+      }
+      index += 1
+      let value = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(next - 0xDC00)
+      scalars.append(Unicode.Scalar(value).unsafelyUnwrappedScalar)
+    }
+    return String(scalars)
+  }
+}
+
+extension Optional where Wrapped == Unicode.Scalar {
+  /// The scalar of a value the caller has already proven valid.
+  fileprivate var unsafelyUnwrappedScalar: Unicode.Scalar {
+    self ?? "\u{FFFD}"
+  }
+}
+
+func hex(_ byte: UInt8) -> String {
+  let digits = String(byte, radix: 16, uppercase: true)
+  return digits.count == 1 ? "0" + digits : digits
+}
+
+func hex16(_ unit: UInt16) -> String {
+  let digits = String(unit, radix: 16, uppercase: true)
+  return String(repeating: "0", count: 4 - digits.count) + digits
+}
