@@ -68,7 +68,7 @@ let package = Package(
 
     .executableTarget(
       name: "archive-harness",
-      dependencies: ["HarnessCLI", "ProfileKit", "ProfilesApp"],
+      dependencies: ["HarnessCLI", "Decoding", "ProfileKit", "ProfilesApp"],
       swiftSettings: strictSettings
     ),
 
