@@ -240,6 +240,8 @@ struct BinaryPropertyListReader: ~Copyable {
       var dictionary = PropertyListDictionary()
       dictionary.reserveCapacity(count)
       var size = 1
+      // Large dictionaries check for repeated keys with a set, small ones by scanning.
+      var seen: Set<String> = count > 16 ? Set(minimumCapacity: count) : []
       for position in 0..<count {
         let keyOffset = payload + position * referenceSize
         let (key, _) = try child(at: keyOffset, depth: depth)
@@ -249,7 +251,8 @@ struct BinaryPropertyListReader: ~Copyable {
         }
         let (value, valueSize) = try child(
           at: keyOffset + count * referenceSize, depth: depth)
-        if dictionary.count > 0 && dictionary[name] != nil {
+        let repeated = count > 16 ? !seen.insert(name).inserted : dictionary[name] != nil
+        if repeated {
           dictionary[name] = value
         } else {
           dictionary.appendUnchecked(key: name, value: value)

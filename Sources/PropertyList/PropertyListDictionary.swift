@@ -50,12 +50,13 @@ public struct PropertyListDictionary: Hashable, Sendable {
     }
   }
 
-  /// Appends an entry without checking for a repeated key; readers use it after checking.
-  mutating func appendUnchecked(key: String, value: PropertyListValue) {
+  /// Appends an entry without checking for a repeated key: the caller guarantees the key is new.
+  public mutating func appendUnchecked(key: String, value: PropertyListValue) {
     entries.append((key, value))
   }
 
-  mutating func reserveCapacity(_ capacity: Int) {
+  /// Reserves room for entries.
+  public mutating func reserveCapacity(_ capacity: Int) {
     entries.reserveCapacity(capacity)
   }
 

@@ -35,11 +35,11 @@ public struct PropertyListReader: Sendable {
   /// - Returns: The top-level value.
   /// - Throws: ``PropertyListError`` with a byte offset (binary) or line and column (XML).
   public func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
-    try read(bytes).value
+    try readWithFormat(bytes).value
   }
 
   /// Reads a property list in either format, returning the format too.
-  public func read(_ bytes: [UInt8]) throws(PropertyListError) -> (
+  public func readWithFormat(_ bytes: [UInt8]) throws(PropertyListError) -> (
     value: PropertyListValue, format: PropertyListFormat
   ) {
     guard bytes.count <= limits.maximumInputSize else {

@@ -134,6 +134,7 @@ struct XMLPropertyListReader: ~Copyable {
   ) throws(PropertyListError) -> PropertyListValue {
     var dictionary = PropertyListDictionary()
     if selfClosing { return .dictionary(dictionary) }
+    var seen: Set<String> = []
     while true {
       try skipMisc(allowDoctype: false)
       if try atEndTag() {
@@ -155,7 +156,11 @@ struct XMLPropertyListReader: ~Copyable {
       }
       let value = try readValue(
         named: valueTag, selfClosing: valueClosing, at: valueStart, depth: depth + 1)
-      dictionary[key] = value
+      if seen.insert(key).inserted {
+        dictionary.appendUnchecked(key: key, value: value)
+      } else {
+        dictionary[key] = value
+      }
     }
     // The XML form of a keyed-archive UID: <dict><key>CF$UID</key><integer>n</integer></dict>.
     if dictionary.count == 1, let only = dictionary.entries.first, only.key == "CF$UID" {

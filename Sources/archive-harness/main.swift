@@ -1,10 +1,17 @@
 import Decoding
-import Foundation
+import HarnessCLI
 import ProfileKit
 import ProfilesApp
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 // Worker mode for the decode paths: the sample app's v2 classes by default, and v1 under
 // "ProfilesApp-1" (to run its trapping `as!` decoder where a trap is contained).
+// The lead may move this into HarnessCLI; until then it lives here.
 if CommandLine.arguments.dropFirst().first == FoundationReferenceWorker.modeArgument {
   exit(
     FoundationReferenceWorker.run(registries: [
@@ -13,4 +20,4 @@ if CommandLine.arguments.dropFirst().first == FoundationReferenceWorker.modeArgu
       "ProfilesApp-1": ClassRegistry(modelClasses: ProfilesAppModel.classes),
     ]))
 }
-print("archive-harness")
+exit(ArchiveHarnessCommand.main(CommandLine.arguments))

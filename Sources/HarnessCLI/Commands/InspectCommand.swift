@@ -1,0 +1,66 @@
+import JSONOutput
+import KeyedArchive
+import PropertyList
+
+/// `archive-harness inspect FILE`: the archive as a tree, its graph as JSON, or the raw property list as JSON.
+enum InspectCommand {
+  static let spec = CommandSpec(
+    name: "inspect",
+    abstract: "Show a keyed archive as a tree of key paths, classes and values.",
+    discussion: """
+        The tree prints each object once; later references show '→ #N (shared)'
+        and references back into an object being printed show '→ #N (cycle)'.
+        Text output may change between versions; --format json is stable.
+      """,
+    arguments: [.init(name: "file", help: "The archive to read (binary or XML property list).")],
+    options: [
+      .init(
+        name: "format", valueName: "FORMAT", help: "Output format.", allowedValues: ["text", "json"],
+        defaultValue: "text")
+    ],
+    flags: [
+      .init(name: "raw", help: "Show the property list itself rather than the archive graph.")
+    ])
+
+  static let command = Command(spec: spec) { arguments, context in
+    guard let path = arguments.argument("file") else {
+      throw UsageError(message: "Missing expected argument '<file>'")
+    }
+    let limits = ArchiveLimits.default
+    let bytes = try FileReading.bytes(at: path, limit: limits.propertyList.maximumInputSize)
+    let json = arguments.option("format", spec: spec) == "json"
+    if arguments.flag("raw") {
+      let value: PropertyListValue
+      do throws(PropertyListError) {
+        value = try PropertyListReader(limits: limits.propertyList).read(bytes)
+      } catch {
+        throw CommandFailure(
+          place: "\(path):\(error.location)", category: error.code.name, message: error.message)
+      }
+      if json {
+        context.console.output(value.jsonValue.render(sortedKeys: false) + "\n")
+      } else {
+        context.console.output(XMLPropertyListWriter().write(value))
+      }
+      return .success
+    }
+    let archive = try readArchive(bytes, path: path, limits: limits)
+    if json {
+      context.console.output(ArchiveJSON.document(for: archive).render(sortedKeys: false) + "\n")
+    } else {
+      context.console.output(ArchiveTreePrinter(limits: limits).render(archive))
+    }
+    return .success
+  }
+
+  /// Reads an archive, turning its error into a diagnostic at `FILE:PLACE`.
+  static func readArchive(_ bytes: [UInt8], path: String, limits: ArchiveLimits) throws -> KeyedArchive {
+    do throws(KeyedArchiveError) {
+      return try KeyedArchive(bytes: bytes, limits: limits)
+    } catch {
+      throw CommandFailure(
+        place: "\(path):\(error.location)",
+        category: (error.propertyListError?.code.name) ?? error.code.name, message: error.message)
+    }
+  }
+}

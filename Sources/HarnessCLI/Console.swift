@@ -1,0 +1,66 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where a command writes: the report to standard output, diagnostics and progress to standard error.
+///
+/// Tests capture both by giving their own sinks.
+public struct Console: Sendable {
+  /// Receives report text.
+  public var output: @Sendable (String) -> Void
+  /// Receives diagnostics and progress.
+  public var error: @Sendable (String) -> Void
+  /// Whether standard error is a terminal (colour and progress lines).
+  public var errorIsTerminal: Bool
+  /// Whether standard output is a terminal (colour).
+  public var outputIsTerminal: Bool
+
+  /// Creates a console over custom sinks.
+  public init(
+    output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void,
+    outputIsTerminal: Bool = false, errorIsTerminal: Bool = false
+  ) {
+    self.output = output
+    self.error = error
+    self.outputIsTerminal = outputIsTerminal
+    self.errorIsTerminal = errorIsTerminal
+  }
+
+  /// The process's standard output and standard error.
+  public static var standard: Console {
+    Console(
+      output: { text in writeAll(text, to: 1) },
+      error: { text in writeAll(text, to: 2) },
+      outputIsTerminal: isatty(1) == 1,
+      errorIsTerminal: isatty(2) == 1)
+  }
+
+  /// Writes a diagnostic line: `PLACE: error: [category] message`.
+  public func diagnose(_ severity: String, place: String, category: String?, _ message: String) {
+    let tag = category.map { "[\($0)] " } ?? ""
+    var label = severity + ":"
+    if errorIsTerminal {
+      let colour = severity == "error" ? "\u{1B}[1;31m" : severity == "warning" ? "\u{1B}[1;33m" : "\u{1B}[1m"
+      label = colour + label + "\u{1B}[0m"
+    }
+    error("\(place): \(label) \(tag)\(message)\n")
+  }
+}
+
+private func writeAll(_ text: String, to descriptor: Int32) {
+  var bytes = Array(text.utf8)
+  var offset = 0
+  while offset < bytes.count {
+    let written = bytes.withUnsafeMutableBytes { buffer in
+      write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+    }
+    if written <= 0 {
+      if written < 0 && errno == EINTR { continue }
+      return
+    }
+    offset += written
+  }
+  bytes.removeAll()
+}

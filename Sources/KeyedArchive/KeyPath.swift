@@ -1,0 +1,288 @@
+import PropertyList
+
+/// A path into an archive's graph, such as `address.city`, `tags[2]`, `tags.@count` or `items[*].id`.
+///
+/// Paths start at `$top.root`; `$top.NAME` starts at another top-level key.
+/// A key that holds `.`, `[`, `]` or `"` is written in brackets:
+/// `settings["ui.theme"]`.
+///
+/// ```swift
+/// let path = try KeyPath("items[*].id")
+/// for match in try archive.evaluate(path) { print(match.path, archive.leaf(of: match.node)) }
+/// ```
+public struct KeyPath: Hashable, Sendable, CustomStringConvertible {
+  /// One step of a path.
+  public enum Component: Hashable, Sendable {
+    /// A field of an instance, or a string key of a dictionary.
+    case key(String)
+    /// An element of an array, set or ordered set, or of a dictionary's values.
+    case index(Int)
+    /// Every element (`[*]`).
+    case wildcard
+    /// The element count of a collection (`@count`).
+    case count
+  }
+
+  /// The `$top` key the path starts from (`root` unless the path starts with `$top.NAME`).
+  public var topKey: String
+  /// The steps, in order.
+  public var components: [Component]
+
+  /// Creates a path from parts.
+  public init(topKey: String = "root", components: [Component]) {
+    self.topKey = topKey
+    self.components = components
+  }
+
+  /// Parses a key path.
+  ///
+  /// - Throws: ``KeyPathError`` naming the character offset of the problem.
+  public init(_ text: String) throws(KeyPathError) {
+    var parser = KeyPathParser(text: Array(text.unicodeScalars))
+    let (top, components) = try parser.parse()
+    self.init(topKey: top, components: components)
+  }
+
+  /// The path as text; parsing it gives the same path.
+  public var description: String {
+    var text = topKey == "root" ? "" : "$top." + Self.keyText(topKey, first: true)
+    for component in components {
+      switch component {
+      case .key(let key):
+        text += text.isEmpty ? Self.keyText(key, first: true) : Self.keyText(key, first: false)
+      case .index(let index):
+        text += "[\(index)]"
+      case .wildcard:
+        text += "[*]"
+      case .count:
+        text += text.isEmpty ? "@count" : ".@count"
+      }
+    }
+    return text
+  }
+
+  /// The path with one more step.
+  public func appending(_ component: Component) -> KeyPath {
+    KeyPath(topKey: topKey, components: components + [component])
+  }
+
+  private static func keyText(_ key: String, first: Bool) -> String {
+    let plain =
+      !key.isEmpty && key != "@count"
+      && key.unicodeScalars.allSatisfy { !".[]\"\\ ".unicodeScalars.contains($0) }
+      && !(first && key.hasPrefix("$top"))
+    if plain {
+      return first ? key : "." + key
+    }
+    var escaped = "[\""
+    for scalar in key.unicodeScalars {
+      if scalar == "\"" || scalar == "\\" { escaped += "\\" }
+      escaped.unicodeScalars.append(scalar)
+    }
+    return escaped + "\"]"
+  }
+}
+
+/// A key path that does not parse, with the character offset of the problem.
+public struct KeyPathError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The path as given.
+  public let path: String
+  /// The offset, in Unicode scalars, where the problem is.
+  public let offset: Int
+  /// A lowercase description.
+  public let message: String
+
+  public var description: String {
+    "key path '\(path)': at character \(offset + 1): \(message)"
+  }
+}
+
+private struct KeyPathParser {
+  let text: [Unicode.Scalar]
+  var position = 0
+
+  private var source: String {
+    var string = ""
+    string.unicodeScalars.append(contentsOf: text)
+    return string
+  }
+
+  private func error(_ message: String) -> KeyPathError {
+    KeyPathError(path: source, offset: position, message: message)
+  }
+
+  mutating func parse() throws(KeyPathError) -> (String, [KeyPath.Component]) {
+    guard !text.isEmpty else { throw error("empty key path") }
+    var components: [KeyPath.Component] = []
+    var expectingName = true
+    while position < text.count {
+      let scalar = text[position]
+      if scalar == "[" {
+        components.append(try parseBracket())
+        expectingName = false
+      } else if scalar == "." {
+        guard !expectingName, position + 1 < text.count else {
+          throw error("a '.' must come between two steps")
+        }
+        position += 1
+        expectingName = true
+      } else {
+        guard expectingName else { throw error("expected '.' or '[' before '\(scalar)'") }
+        let name = parseName()
+        guard !name.isEmpty else { throw error("expected a name") }
+        components.append(name == "@count" ? .count : .key(name))
+        expectingName = false
+      }
+    }
+    guard !expectingName || components.isEmpty == false else {
+      throw error("the key path ends where a step is expected")
+    }
+    var top = "root"
+    if case .key("$top")? = components.first {
+      guard components.count >= 2, case .key(let name) = components[1] else {
+        throw KeyPathError(path: source, offset: 0, message: "'$top' must be followed by a key")
+      }
+      top = name
+      components.removeFirst(2)
+    }
+    return (top, components)
+  }
+
+  private mutating func parseName() -> String {
+    var name = ""
+    while position < text.count, text[position] != ".", text[position] != "[" {
+      name.unicodeScalars.append(text[position])
+      position += 1
+    }
+    return name
+  }
+
+  private mutating func parseBracket() throws(KeyPathError) -> KeyPath.Component {
+    let start = position
+    position += 1
+    guard position < text.count else { throw error("unterminated '['") }
+    if text[position] == "*" {
+      position += 1
+      guard position < text.count, text[position] == "]" else { throw error("expected ']' after '*'") }
+      position += 1
+      return .wildcard
+    }
+    if text[position] == "\"" {
+      position += 1
+      var key = ""
+      while position < text.count, text[position] != "\"" {
+        if text[position] == "\\" {
+          position += 1
+          guard position < text.count else { break }
+        }
+        key.unicodeScalars.append(text[position])
+        position += 1
+      }
+      guard position + 1 < text.count, text[position] == "\"", text[position + 1] == "]" else {
+        position = start
+        throw error("unterminated quoted key")
+      }
+      position += 2
+      return .key(key)
+    }
+    var digits = ""
+    while position < text.count, text[position] != "]" {
+      digits.unicodeScalars.append(text[position])
+      position += 1
+    }
+    guard position < text.count else {
+      position = start
+      throw error("unterminated '['")
+    }
+    guard let index = Int(digits), index >= 0, digits.count <= 18 else {
+      position = start + 1
+      throw error("'\(digits)' is not an index, '*' or a quoted key")
+    }
+    position += 1
+    return .index(index)
+  }
+}
+
+/// One node a key path reached, with the concrete path that reached it (wildcards resolved).
+public struct KeyPathMatch: Hashable, Sendable {
+  /// The concrete path, such as `items[3].id`.
+  public var path: KeyPath
+  /// The node reached.
+  public var node: ArchiveNode
+}
+
+extension KeyedArchive {
+  /// Evaluates a key path from its `$top` key.
+  ///
+  /// - Returns: The nodes reached; empty when the path leads nowhere (a missing
+  ///   field, an index past the end). `[*]` gives one match per element.
+  /// - Throws: ``KeyedArchiveError`` with code `limit-exceeded` when wildcards
+  ///   fan out past ``ArchiveLimits/maximumKeyPathMatches``.
+  public func evaluate(_ path: KeyPath, limits: ArchiveLimits = .default) throws(KeyedArchiveError)
+    -> [KeyPathMatch]
+  {
+    guard let start = top[path.topKey] else { return [] }
+    var current = [KeyPathMatch(path: KeyPath(topKey: path.topKey, components: []), node: node(for: start))]
+    for component in path.components {
+      var next: [KeyPathMatch] = []
+      for match in current {
+        switch component {
+        case .count:
+          if let count = elementCount(of: match.node) {
+            next.append(
+              KeyPathMatch(path: match.path.appending(.count), node: .value(.integer(Int64(count)))))
+          }
+        case .key(let key):
+          for child in children(of: match.node) where child.component == .key(key) {
+            next.append(KeyPathMatch(path: match.path.appending(.key(key)), node: node(for: child.value)))
+            break
+          }
+        case .index(let index):
+          let elements = children(of: match.node)
+          if index < elements.count, case .index = elements[index].component {
+            next.append(
+              KeyPathMatch(path: match.path.appending(.index(index)), node: node(for: elements[index].value)))
+          }
+        case .wildcard:
+          for child in children(of: match.node) {
+            guard case .index(let index) = child.component else { continue }
+            next.append(
+              KeyPathMatch(path: match.path.appending(.index(index)), node: node(for: child.value)))
+            guard next.count <= limits.maximumKeyPathMatches else {
+              throw KeyedArchiveError(
+                .limitExceeded, at: path.description,
+                "key path '\(path)' matches more than \(limits.maximumKeyPathMatches) values")
+            }
+          }
+        }
+      }
+      current = next
+      if current.isEmpty { break }
+    }
+    return current
+  }
+
+  /// The element count of a collection node, or `nil` when the node is not a collection.
+  public func elementCount(of node: ArchiveNode) -> Int? {
+    switch node {
+    case .null:
+      return nil
+    case .value(.array(let elements)):
+      return elements.count
+    case .value(.dictionary(let dictionary)):
+      return dictionary.count
+    case .value(.string(let string)):
+      return string.utf16.count
+    case .value:
+      return nil
+    case .object(let index):
+      guard let instance = instance(at: index) else { return nil }
+      switch foundationForm(of: instance) {
+      case .string(let string)?: return string.utf16.count
+      case .data(let bytes)?: return bytes.count
+      case let form?: return form.elements?.count
+      case nil: return nil
+      }
+    }
+  }
+}
