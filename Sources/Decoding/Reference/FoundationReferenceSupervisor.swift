@@ -10,7 +10,7 @@ import Foundation
 /// ``DecodeOutcome/crashed(_:)`` outcome for that archive, then goes on with a fresh worker.
 ///
 /// The worker is the `archive-harness` binary (or any executable that calls
-/// ``FoundationReferenceWorker/run(registries:harnessDecode:)`` for ``arguments``). Requests
+/// ``FoundationReferenceWorker/run(registries:)`` for ``arguments``). Requests
 /// are answered one at a time; an archive that takes longer than ``timeout`` has its worker
 /// killed and is recorded as crashed with ``CrashReport/timedOut`` set.
 ///

@@ -25,10 +25,6 @@ public enum FoundationReferenceWorker {
   /// The name under which ``run(registry:)`` registers its registry.
   public static let defaultRegistryName = "default"
 
-  /// A decoder for the harness paths, which a later module layer installs; `nil` answers those
-  /// paths with a `malformed` rejection saying they are unavailable.
-  public typealias HarnessDecode = @Sendable (WorkerRequest, ClassRegistry) -> DecodeOutcome
-
   /// Serves requests with one registry, named ``defaultRegistryName``.
   ///
   /// - Parameter registry: The app's classes.
@@ -40,14 +36,12 @@ public enum FoundationReferenceWorker {
   /// Serves requests with several named registries, such as two versions of an app.
   ///
   /// Standard output is kept for answers: anything user code prints goes to standard error.
+  /// The `legacy` and `secure` paths run ``HarnessDecoder``, so app code that traps in
+  /// `init?(coder:)` is contained too.
   ///
-  /// - Parameters:
-  ///   - registries: Registries by the name requests give.
-  ///   - harnessDecode: The decoder for the `legacy` and `secure` paths.
+  /// - Parameter registries: Registries by the name requests give.
   /// - Returns: The process exit status: 0 at the end of input, 2 on a protocol error.
-  public static func run(
-    registries: [String: ClassRegistry], harnessDecode: HarnessDecode? = nil
-  ) -> Int32 {
+  public static func run(registries: [String: ClassRegistry]) -> Int32 {
     let answers = dup(STDOUT_FILENO)
     guard answers >= 0 else {
       FileHandle.standardError.write(Data("decode worker: cannot duplicate stdout\n".utf8))
@@ -73,7 +67,7 @@ public enum FoundationReferenceWorker {
         report("cannot parse a request: \(error)")
         return 2
       }
-      let response = answer(request, registries: registries, harnessDecode: harnessDecode)
+      let response = answer(request, registries: registries)
       do {
         let payload = try encoder.encode(response)
         try channel.writeFrame([UInt8](payload))
@@ -89,12 +83,10 @@ public enum FoundationReferenceWorker {
   /// - Parameters:
   ///   - request: The archive and how to read it.
   ///   - registries: Registries by name.
-  ///   - harnessDecode: The decoder for the harness paths.
   /// - Returns: The response to send.
-  public static func answer(
-    _ request: WorkerRequest, registries: [String: ClassRegistry],
-    harnessDecode: HarnessDecode? = nil
-  ) -> WorkerResponse {
+  public static func answer(_ request: WorkerRequest, registries: [String: ClassRegistry])
+    -> WorkerResponse
+  {
     guard let registry = registries[request.registryName] else {
       let known = registries.keys.sorted().joined(separator: ", ")
       let message =
@@ -108,13 +100,11 @@ public enum FoundationReferenceWorker {
       let result = FoundationReferenceDecoder(registry: registry).decode(request)
       return WorkerResponse(id: request.id, outcome: result.outcome, notes: result.notes)
     }
-    guard let harnessDecode else {
-      let message = "\(request.path.rawValue): this worker cannot run the harness coder"
-      return WorkerResponse(
-        id: request.id,
-        outcome: .rejected(.init(category: .malformed, keyPath: "root", message: message)))
-    }
-    return WorkerResponse(id: request.id, outcome: harnessDecode(request, registry))
+    let decoder = HarnessDecoder(registry: registry, classMap: request.classMap)
+    let result = decoder.decode(
+      [UInt8](request.archive), secure: request.path.isSecure,
+      allowedClasses: request.allowedClasses)
+    return WorkerResponse(id: request.id, outcome: result.outcome, notes: result.warnings)
   }
 
   private static func report(_ message: String) {
