@@ -587,10 +587,13 @@ public final class HarnessUnarchiver: NSCoder {
   private func decodeElements(
     _ fields: PropertyListDictionary, allowed: AllowedClassList?, keyPath: String
   ) -> [AnyObject]? {
-    let values: [PropertyListValue]
+    var values: [PropertyListValue]
     switch fields["NS.objects"] {
     case .array(let elements)?: values = elements
-    case nil: values = []
+    case nil:
+      // NSOrderedSet writes one key per element: NS.object.0, NS.object.1, ...
+      values = []
+      while let element = fields["NS.object.\(values.count)"] { values.append(element) }
     case let other?:
       fail(.malformed, keyPath + ".NS.objects", "NS.objects is a \(other.typeName), not an array")
       return nil
