@@ -22,6 +22,10 @@ struct FoundationReferenceDecoder {
         allowed.append(registered.type)
       }
     }
+    let variant = request.variant ?? .standard
+    if variant == .unarchiveTopLevelObject || variant == .unarchiveObject {
+      return (decodeWithConvenience(request.archive, variant: variant, mode: mode), notes)
+    }
     let unarchiver: NSKeyedUnarchiver
     do {
       unarchiver = try NSKeyedUnarchiver(forReadingFrom: request.archive)
@@ -29,7 +33,9 @@ struct FoundationReferenceDecoder {
       let message = "\(mode): NSKeyedUnarchiver(forReadingFrom:) threw: \(Self.describe(error))"
       return (.rejected(.init(category: .malformed, keyPath: "root", message: message)), notes)
     }
-    unarchiver.decodingFailurePolicy = .setErrorAndReturn
+    if variant != .defaultFailurePolicy {
+      unarchiver.decodingFailurePolicy = .setErrorAndReturn
+    }
     unarchiver.requiresSecureCoding = request.path.isSecure
     var unmapped: [String] = []
     for entry in ArchivedClassTable(archive: [UInt8](request.archive)).entries {
@@ -53,6 +59,9 @@ struct FoundationReferenceDecoder {
     } else {
       root = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey)
     }
+    if variant == .policyChangeAfterDecoding {
+      unarchiver.decodingFailurePolicy = .setErrorAndReturn
+    }
     let error = unarchiver.error
     unarchiver.finishDecoding()
     if let error {
@@ -73,6 +82,29 @@ struct FoundationReferenceDecoder {
     }
     var describer = ObjectDescriber()
     return (.decoded(describer.describe(root)), notes)
+  }
+
+  private func decodeWithConvenience(
+    _ archive: Data, variant: FoundationReferenceVariant, mode: String
+  ) -> DecodeOutcome {
+    let unarchiving: any DeprecatedUnarchiving.Type = NSKeyedUnarchiver.self
+    let root: Any?
+    if variant == .unarchiveObject {
+      root = unarchiving.unarchiveObject(with: archive)
+    } else {
+      do {
+        root = try unarchiving.unarchiveTopLevelObjectWithData(archive)
+      } catch {
+        let message = "\(mode): unarchiveTopLevelObjectWithData threw: \(Self.describe(error))"
+        return .rejected(.init(category: .malformed, keyPath: "root", message: message))
+      }
+    }
+    guard let root else {
+      let message = "\(mode): root: \(variant.rawValue) returned nil"
+      return .rejected(.init(category: .initReturnedNil, keyPath: "root", message: message))
+    }
+    var describer = ObjectDescriber()
+    return .decoded(describer.describe(root))
   }
 
   /// Classifies an error by the code and the debug descriptions corelibs and Apple use.
@@ -110,3 +142,12 @@ struct FoundationReferenceDecoder {
     return "\(nsError.domain) \(nsError.code): \(nsError.localizedDescription)"
   }
 }
+
+/// The deprecated unarchiving entry points, reached through a protocol so that probing them on
+/// purpose does not warn at every use.
+protocol DeprecatedUnarchiving {
+  static func unarchiveTopLevelObjectWithData(_ data: Data) throws -> Any?
+  static func unarchiveObject(with data: Data) -> Any?
+}
+
+extension NSKeyedUnarchiver: DeprecatedUnarchiving {}

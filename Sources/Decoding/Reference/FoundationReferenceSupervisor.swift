@@ -77,15 +77,17 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
   ///   - classMap: The class-name map.
   ///   - guardsUnmappedClasses: Whether unmatched archived names reach Foundation as a failing
   ///     placeholder (`true`) or are left for Foundation to look up (`false`).
+  ///   - variant: How a Foundation path calls the unarchiver.
   /// - Returns: The outcome; ``DecodeOutcome/crashed(_:)`` when the worker died or timed out.
   /// - Throws: ``WorkerProtocolError`` when a worker cannot be started or answers nonsense.
   public func decode(
     _ archive: [UInt8], path: DecodePath, allowedClasses: [String] = [],
-    classMap: ClassNameMap = .empty, guardsUnmappedClasses: Bool = true
+    classMap: ClassNameMap = .empty, guardsUnmappedClasses: Bool = true,
+    variant: FoundationReferenceVariant = .standard
   ) throws(WorkerProtocolError) -> DecodeOutcome {
     try decodeWithNotes(
       archive, path: path, allowedClasses: allowedClasses, classMap: classMap,
-      guardsUnmappedClasses: guardsUnmappedClasses
+      guardsUnmappedClasses: guardsUnmappedClasses, variant: variant
     ).outcome
   }
 
@@ -98,11 +100,13 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
   ///   - classMap: The class-name map.
   ///   - guardsUnmappedClasses: Whether unmatched archived names reach Foundation as a failing
   ///     placeholder.
+  ///   - variant: How a Foundation path calls the unarchiver.
   /// - Returns: The response; a crash has no notes.
   /// - Throws: ``WorkerProtocolError`` when a worker cannot be started or answers nonsense.
   public func decodeWithNotes(
     _ archive: [UInt8], path: DecodePath, allowedClasses: [String] = [],
-    classMap: ClassNameMap = .empty, guardsUnmappedClasses: Bool = true
+    classMap: ClassNameMap = .empty, guardsUnmappedClasses: Bool = true,
+    variant: FoundationReferenceVariant = .standard
   ) throws(WorkerProtocolError) -> WorkerResponse {
     lock.lock()
     defer { lock.unlock() }
@@ -111,7 +115,8 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
     let request = WorkerRequest(
       id: id, path: path, registryName: registryName, archive: Data(archive),
       allowedClasses: allowedClasses, classMap: classMap,
-      guardsUnmappedClasses: guardsUnmappedClasses)
+      guardsUnmappedClasses: guardsUnmappedClasses,
+      variant: variant == .standard ? nil : variant)
     let payload: [UInt8]
     do {
       payload = [UInt8](try JSONEncoder().encode(request))

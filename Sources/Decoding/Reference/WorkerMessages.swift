@@ -17,11 +17,14 @@ public struct WorkerRequest: Sendable, Hashable, Codable {
   /// Whether archived names that match no registered class are handed to Foundation as a
   /// placeholder class that fails to decode (the default), rather than looked up by Foundation.
   public var guardsUnmappedClasses: Bool
+  /// How a Foundation path calls the unarchiver; `nil` means ``FoundationReferenceVariant/standard``.
+  public var variant: FoundationReferenceVariant?
 
   /// Creates a request.
   public init(
     id: Int, path: DecodePath, registryName: String, archive: Data, allowedClasses: [String],
-    classMap: ClassNameMap, guardsUnmappedClasses: Bool = true
+    classMap: ClassNameMap, guardsUnmappedClasses: Bool = true,
+    variant: FoundationReferenceVariant? = nil
   ) {
     self.id = id
     self.path = path
@@ -30,6 +33,7 @@ public struct WorkerRequest: Sendable, Hashable, Codable {
     self.allowedClasses = allowedClasses
     self.classMap = classMap
     self.guardsUnmappedClasses = guardsUnmappedClasses
+    self.variant = variant
   }
 }
 
