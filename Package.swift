@@ -73,7 +73,7 @@ let package = Package(
 
     .executableTarget(
       name: "archive-harness",
-      dependencies: ["HarnessCLI", "ProfileKit", "ProfilesApp"],
+      dependencies: ["HarnessCLI", "Decoding", "ProfileKit", "ProfilesApp"],
       swiftSettings: strictSettings
     ),
 
@@ -115,6 +115,11 @@ let package = Package(
     .testTarget(
       name: "KeyedArchiveTests",
       dependencies: ["KeyedArchive", "PropertyList", "HarnessTestSupport"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "DecodingTests",
+      dependencies: ["Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp"],
       swiftSettings: strictSettings
     ),
   ]
