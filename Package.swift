@@ -122,5 +122,10 @@ let package = Package(
       dependencies: ["Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp"],
       swiftSettings: strictSettings
     ),
+    .testTarget(
+      name: "ManifestTests",
+      dependencies: ["Manifest", "KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings
+    ),
   ]
 )
