@@ -23,6 +23,7 @@ public enum ArchiveHarnessCommand {
   /// - Parameters:
   ///   - arguments: The full argument vector, the executable path first.
   ///   - console: Where to write; the process's standard streams by default.
+  /// - Returns: The exit status: 0 success, 1 findings, 2 could not proceed.
   public static func main(_ arguments: [String], console: Console = .standard) -> Int32 {
     let executable = arguments.first ?? toolName
     let context = CommandContext(console: console, executablePath: executable)
@@ -110,7 +111,8 @@ public enum ArchiveHarnessCommand {
   private static func groupHelp(_ group: String, _ members: [Command]) -> String {
     var text = "USAGE: \(toolName) \(group) <subcommand>\n\nSUBCOMMANDS:\n"
     for command in members {
-      text += HelpFormatter.row(String(command.spec.name.dropFirst(group.count + 1)), command.spec.abstract)
+      text += HelpFormatter.row(
+        String(command.spec.name.dropFirst(group.count + 1)), command.spec.abstract)
     }
     return text
   }

@@ -74,7 +74,8 @@ public struct KeyedArchive: Hashable, Sendable {
     }
     guard case .string(let archiver) = archiverValue else {
       throw KeyedArchiveError(
-        .invalidType, at: "$archiver", "$archiver is \(archiverValue.typeNameWithArticle), not a string")
+        .invalidType, at: "$archiver",
+        "$archiver is \(archiverValue.typeNameWithArticle), not a string")
     }
     guard archiver == Self.archiverName else {
       throw KeyedArchiveError(
@@ -107,7 +108,8 @@ public struct KeyedArchive: Hashable, Sendable {
     }
     guard case .array(let rawObjects) = objectsValue else {
       throw KeyedArchiveError(
-        .invalidType, at: "$objects", "$objects is \(objectsValue.typeNameWithArticle), not an array")
+        .invalidType, at: "$objects",
+        "$objects is \(objectsValue.typeNameWithArticle), not an array")
     }
     guard rawObjects.count <= limits.propertyList.maximumObjectCount else {
       throw KeyedArchiveError(
@@ -159,9 +161,11 @@ public struct KeyedArchive: Hashable, Sendable {
     }
 
     for (index, raw) in rawObjects.enumerated() {
-      switch raw {
-      case .string("$null") where index == 0:
+      if index == 0, case .string("$null") = raw {
         objects.append(.null)
+        continue
+      }
+      switch raw {
       case .dictionary(let dictionary):
         if let classValue = dictionary["$class"] {
           guard case .uid(let classUID) = classValue else {
@@ -184,11 +188,14 @@ public struct KeyedArchive: Hashable, Sendable {
             )
           }
           let archiveClass = try classDescription(rawClass, at: classIndex)
-          var fields = dictionary
-          fields["$class"] = nil
-          for entry in fields.entries {
-            try Self.checkReferences(
-              entry.value, count: count, at: "$objects[\(index)].\(entry.key)", object: index)
+          var fields = PropertyListDictionary()
+          fields.reserveCapacity(dictionary.count - 1)
+          for entry in dictionary.entries where entry.key != "$class" {
+            if !Self.referencesAreValid(entry.value, count: count) {
+              try Self.checkReferences(
+                entry.value, count: count, at: "$objects[\(index)].\(entry.key)", object: index)
+            }
+            fields.appendUnchecked(key: entry.key, value: entry.value)
           }
           objects.append(
             .instance(
@@ -205,9 +212,11 @@ public struct KeyedArchive: Hashable, Sendable {
           .invalidObject, at: "$objects[\(index)]", object: index,
           "a UID cannot stand directly in $objects")
       case .array(let elements):
-        for (position, element) in elements.enumerated() {
-          try Self.checkReferences(
-            element, count: count, at: "$objects[\(index)][\(position)]", object: index)
+        if !Self.referencesAreValid(raw, count: count) {
+          for (position, element) in elements.enumerated() {
+            try Self.checkReferences(
+              element, count: count, at: "$objects[\(index)][\(position)]", object: index)
+          }
         }
         objects.append(.value(raw))
       default:
@@ -220,6 +229,27 @@ public struct KeyedArchive: Hashable, Sendable {
     self.init(archiver: archiver, version: version, top: top, objects: objects)
   }
 
+  /// Whether every UID in a value is in range; the fast check before ``checkReferences``.
+  private static func referencesAreValid(_ value: PropertyListValue, count: Int) -> Bool {
+    switch value {
+    case .uid(let uid):
+      return uid < UInt64(count)
+    case .array(let elements):
+      for element in elements where !referencesAreValid(element, count: count) {
+        return false
+      }
+      return true
+    case .dictionary(let dictionary):
+      for entry in dictionary.entries where !referencesAreValid(entry.value, count: count) {
+        return false
+      }
+      return true
+    default:
+      return true
+    }
+  }
+
+  /// Throws for the first UID out of range, naming its key path.
   private static func checkReferences(
     _ value: PropertyListValue, count: Int, at path: String, object: Int?
   ) throws(KeyedArchiveError) {

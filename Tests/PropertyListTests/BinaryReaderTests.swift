@@ -4,12 +4,15 @@ import Testing
 
 @Suite("Binary property-list reader")
 struct BinaryReaderTests {
-  private func read(_ bytes: [UInt8], limits: PropertyListLimits = .default) throws -> PropertyListValue {
+  private func read(_ bytes: [UInt8], limits: PropertyListLimits = .default) throws
+    -> PropertyListValue
+  {
     try PropertyListReader(limits: limits).read(bytes)
   }
 
   private func error(
-    _ bytes: [UInt8], limits: PropertyListLimits = .default, sourceLocation: SourceLocation = #_sourceLocation
+    _ bytes: [UInt8], limits: PropertyListLimits = .default,
+    sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> PropertyListError {
     do {
       let value = try PropertyListReader(limits: limits).read(bytes)
@@ -162,7 +165,9 @@ struct BinaryReaderTests {
   @Test("Rejects shared references that expand without bound")
   func rejectsReferenceBomb() throws {
     // Object i is an array holding object i+1 twice: 2^40 leaves from 41 objects.
-    var objects: [[UInt8]] = (0..<40).map { BinaryPlistBuilder.array([UInt8($0 + 1), UInt8($0 + 1)]) }
+    var objects: [[UInt8]] = (0..<40).map {
+      BinaryPlistBuilder.array([UInt8($0 + 1), UInt8($0 + 1)])
+    }
     objects.append(BinaryPlistBuilder.ascii("leaf"))
     let failure = try error(BinaryPlistBuilder(objects: objects).build())
     #expect(failure.code == .limitExceeded)
@@ -238,7 +243,8 @@ struct BinaryReaderTests {
   func rejectsLargeContainer() throws {
     var limits = PropertyListLimits()
     limits.maximumContainerCount = 3
-    let bytes = BinaryPropertyListWriter().write(.array([.integer(1), .integer(2), .integer(3), .integer(4)]))
+    let bytes = BinaryPropertyListWriter().write(
+      .array([.integer(1), .integer(2), .integer(3), .integer(4)]))
     #expect(try error(bytes, limits: limits).code == .limitExceeded)
   }
 

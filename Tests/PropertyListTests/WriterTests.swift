@@ -39,7 +39,8 @@ struct WriterTests {
   @Test("Strings shared by several containers are written once")
   func scalarsAreShared() {
     let once = BinaryPropertyListWriter().write(.array([.string("shared-string")]))
-    let twice = BinaryPropertyListWriter().write(.array([.string("shared-string"), .string("shared-string")]))
+    let twice = BinaryPropertyListWriter().write(
+      .array([.string("shared-string"), .string("shared-string")]))
     #expect(twice.count - once.count <= 2)
   }
 
@@ -54,10 +55,12 @@ struct WriterTests {
 
 @Suite("ISO 8601 and base64")
 struct TextFormatTests {
-  @Test("Formats and parses dates in UTC", arguments: [
-    (0.0, "2001-01-01T00:00:00Z"), (-978_307_200.0, "1970-01-01T00:00:00Z"),
-    (86_400.0 * 59, "2001-03-01T00:00:00Z"), (-31_622_400.0, "2000-01-01T00:00:00Z"),
-  ])
+  @Test(
+    "Formats and parses dates in UTC",
+    arguments: [
+      (0.0, "2001-01-01T00:00:00Z"), (-978_307_200.0, "1970-01-01T00:00:00Z"),
+      (86_400.0 * 59, "2001-03-01T00:00:00Z"), (-31_622_400.0, "2000-01-01T00:00:00Z"),
+    ])
   func dates(seconds: Double, text: String) {
     #expect(ISO8601.format(seconds) == text)
     #expect(ISO8601.parse(text) == seconds)

@@ -7,7 +7,9 @@ struct XMLReaderTests {
     try PropertyListReader().read(Array(text.utf8))
   }
 
-  private func error(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> PropertyListError? {
+  private func error(_ text: String, sourceLocation: SourceLocation = #_sourceLocation)
+    -> PropertyListError?
+  {
     do {
       let value = try PropertyListReader().read(Array(text.utf8))
       Issue.record("expected an error, read \(value)", sourceLocation: sourceLocation)
@@ -54,7 +56,8 @@ struct XMLReaderTests {
 
   @Test("Reports line and column of a syntax error")
   func reportsLineAndColumn() throws {
-    let failure = error("<plist version=\"1.0\">\n<dict>\n  <key>k</key>\n  <strin>v</strin>\n</dict></plist>")
+    let failure = error(
+      "<plist version=\"1.0\">\n<dict>\n  <key>k</key>\n  <strin>v</strin>\n</dict></plist>")
     #expect(failure?.line == 4)
     #expect(failure?.column == 3)
   }
@@ -62,13 +65,15 @@ struct XMLReaderTests {
   @Test("Rejects an internal DTD subset, so no entity is ever declared")
   func rejectsInternalSubset() {
     let failure = error(
-      "<?xml version=\"1.0\"?><!DOCTYPE plist [<!ENTITY a \"aaaa\">]><plist><string>&a;</string></plist>")
+      "<?xml version=\"1.0\"?><!DOCTYPE plist [<!ENTITY a \"aaaa\">]><plist><string>&a;</string></plist>"
+    )
     #expect(failure?.message.contains("internal DTD subset") == true)
   }
 
   @Test("Rejects an undeclared entity")
   func rejectsUnknownEntity() {
-    #expect(error("<plist><string>&xxe;</string></plist>")?.message.contains("unknown entity") == true)
+    #expect(
+      error("<plist><string>&xxe;</string></plist>")?.message.contains("unknown entity") == true)
   }
 
   @Test("Rejects invalid UTF-8 in text")
@@ -87,7 +92,8 @@ struct XMLReaderTests {
   @Test("Rejects 100,000-deep nesting without overflowing the stack")
   func rejectsDeepXMLNesting() {
     let text =
-      "<plist>" + String(repeating: "<array>", count: 100_000) + String(repeating: "</array>", count: 100_000)
+      "<plist>" + String(repeating: "<array>", count: 100_000)
+      + String(repeating: "</array>", count: 100_000)
       + "</plist>"
     let failure = error(text)
     #expect(failure?.code == .limitExceeded)
@@ -110,7 +116,8 @@ struct XMLReaderTests {
 
   @Test("Rejects an integer beyond 64 bits")
   func rejectsHugeInteger() {
-    #expect(error("<plist><integer>99999999999999999999999</integer></plist>")?.code == .invalidNumber)
+    #expect(
+      error("<plist><integer>99999999999999999999999</integer></plist>")?.code == .invalidNumber)
   }
 
   @Test("Rejects a malformed date")

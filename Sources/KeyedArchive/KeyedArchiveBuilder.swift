@@ -1,4 +1,3 @@
-import KeyedArchive
 import PropertyList
 
 /// Writes Apple-shaped keyed archives from a compact description, with the project's own writer.
@@ -8,12 +7,13 @@ import PropertyList
 /// Apple platforms writes them.
 ///
 /// ```swift
-/// var builder = ArchiveBuilder()
-/// let address = builder.object("ProfilesApp.Address", ["street": builder.string("1 Main St")])
+/// var builder = KeyedArchiveBuilder()
+/// let street = builder.string("1 Main St")
+/// let address = builder.object("ProfilesApp.Address", [("street", street)])
 /// builder.setRoot(address)
 /// let bytes = builder.bytes()
 /// ```
-public struct ArchiveBuilder: Sendable {
+public struct KeyedArchiveBuilder: Sendable {
   /// The objects written so far (index 0 is `$null`).
   public private(set) var objects: [PropertyListValue] = [.string("$null")]
   /// The `$top` entries.
@@ -50,7 +50,10 @@ public struct ArchiveBuilder: Sendable {
 
   /// Returns the reference to a class description, adding it once per name.
   ///
-  /// - Parameter chain: The `$classes` to write; by default the name then `NSObject`.
+  /// - Parameters:
+  ///   - name: The class name.
+  ///   - chain: The `$classes` to write; by default the name then `NSObject`.
+  /// - Returns: The UID of the class description.
   public mutating func classReference(_ name: String, chain: [String]? = nil) -> PropertyListValue {
     let fullChain = chain ?? (name == "NSObject" ? ["NSObject"] : [name, "NSObject"])
     let key = name + "|" + fullChain.joined(separator: ",")
@@ -75,7 +78,7 @@ public struct ArchiveBuilder: Sendable {
     return .dictionary(dictionary)
   }
 
-  /// Adds an instance and returns a reference to it. Fields keep the order given.
+  /// Adds an instance, with its fields in the order given, and returns a reference to it.
   public mutating func object(
     _ className: String, chain: [String]? = nil, _ fields: [(String, PropertyListValue)]
   ) -> PropertyListValue {

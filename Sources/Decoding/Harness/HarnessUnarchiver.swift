@@ -1,0 +1,742 @@
+import Foundation
+import KeyedArchive
+import PropertyList
+
+/// The harness's own keyed unarchiver: an `NSCoder` over a validated ``KeyedArchive`` graph
+/// that runs the app's `init?(coder:)` and reports every failure as a value.
+///
+/// Use it through ``HarnessDecoder``. Its policy is always `.setErrorAndReturn`: a failure
+/// records the first ``DecodeRejection``, sets ``error``, and makes every later decode return
+/// `nil` or zero, as Apple's unarchiver does after `failWithError(_:)`.
+///
+/// Rules it follows in secure mode:
+/// - the root's class must pass the read's allowed classes (`wrong-root-class`);
+/// - each `decodeObject(of:forKey:)` checks against that call's classes (`class-not-allowed`);
+/// - container elements check against the set that decoded the container;
+/// - a class passes when the registered class's real hierarchy contains a listed class;
+/// - inline property-list leaves (strings, numbers, data, dates) are implicitly allowed;
+///   container and string objects are not;
+/// - the class must return `true` from `supportsSecureCoding` (`not-secure-coding`);
+/// - a plain `decodeObject(forKey:)` is an error (`not-secure-coding`).
+///
+/// Shared references decode once. A reference back to an object still being decoded is a
+/// `cycle`: Swift's `init?(coder:)` cannot hand out an object before it is initialised.
+public final class HarnessUnarchiver: NSCoder {
+  private enum Origin {
+    case root
+    case call
+    case element
+  }
+
+  private struct Context {
+    let fields: PropertyListDictionary
+    let keyPath: String
+    let className: String
+    var missingKeys: [String] = []
+    var leafMismatch: String?
+  }
+
+  private let archive: KeyedArchive
+  private let registry: ClassRegistry
+  private let classMap: ClassNameMap
+  private let secure: Bool
+  private let maximumDepth: Int
+  private let mode: String
+
+  private var contexts: [Context] = []
+  private var callAllowed: [AllowedClassList?] = []
+  private var topLevelAllowed: AllowedClassList?
+  private var cache: [Int: (object: AnyObject, registered: RegisteredClass)] = [:]
+  private var inProgress: Set<Int> = []
+  private var resolutions: [Int: ClassResolution] = [:]
+  private var failure: DecodeRejection?
+  private var failureError: NSError?
+  private var warnings: [String] = []
+  private var warned: Set<String> = []
+  private var instantiated: [String] = []
+  private var instantiatedSet: Set<String> = []
+
+  init(
+    archive: KeyedArchive, registry: ClassRegistry, classMap: ClassNameMap, secure: Bool,
+    maximumDepth: Int
+  ) {
+    self.archive = archive
+    self.registry = registry
+    self.classMap = classMap
+    self.secure = secure
+    self.maximumDepth = maximumDepth
+    self.mode = secure ? "secure" : "legacy"
+    super.init()
+  }
+
+  // MARK: - Root
+
+  func decodeRoot(allowedClasses: [String]) -> HarnessDecodeResult {
+    let allowed = secure ? AllowedClassList(names: allowedClasses) : nil
+    topLevelAllowed = allowed
+    var object: AnyObject?
+    if let rootValue = archive.top["root"] {
+      object = decodeValue(rootValue, allowed: allowed, keyPath: "root", origin: .root)
+      if failure == nil, object == nil {
+        fail(.missingField, "root", "the root object is $null")
+      }
+      if failure == nil, let allowed, let leaf = leafClassName(of: rootValue),
+        !admitsLeaf(leaf, allowed)
+      {
+        fail(
+          .wrongRootClass, "root",
+          "root is an inline \(leaf), not one of the allowed classes \(allowed.rendered); "
+            + "Apple's unarchiver returns it and a typed read sees nil")
+      }
+    } else {
+      fail(.missingField, "root", "the archive has no $top.root")
+    }
+    if let failure {
+      object = nil
+      return HarnessDecodeResult(
+        outcome: .rejected(failure), object: nil, warnings: warnings,
+        instantiatedClassNames: instantiated)
+    }
+    var describer = ObjectDescriber()
+    return HarnessDecodeResult(
+      outcome: .decoded(describer.describe(object)), object: object, warnings: warnings,
+      instantiatedClassNames: instantiated)
+  }
+
+  // MARK: - NSCoder
+
+  public override var allowsKeyedCoding: Bool { true }
+
+  public override var requiresSecureCoding: Bool { secure }
+
+  public override var decodingFailurePolicy: NSCoder.DecodingFailurePolicy { .setErrorAndReturn }
+
+  public override var error: (any Error)? { failureError }
+
+  public override var allowedClasses: [AnyClass]? {
+    guard let current = callAllowed.last ?? topLevelAllowed else { return nil }
+    return current.names.compactMap { registry.registeredClass(named: $0)?.type }
+  }
+
+  public override func failWithError(_ error: any Error) {
+    guard failure == nil else { return }
+    let keyPath = contexts.last?.keyPath ?? "root"
+    let className = contexts.last?.className ?? "?"
+    let nsError = error as NSError
+    let reason =
+      (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
+    fail(.initFailed, keyPath, "init?(coder:) of '\(className)' failed: \(reason)", error: nsError)
+  }
+
+  public override func containsValue(forKey key: String) -> Bool {
+    contexts.last?.fields[key] != nil
+  }
+
+  public override func decodeObject(forKey key: String) -> Any? {
+    if secure {
+      fail(
+        .notSecureCoding, childPath(key),
+        "plain decodeObject(forKey:) under secure coding; use decodeObject(of:forKey:)")
+      return nil
+    }
+    return decodeField(key, allowed: nil)
+  }
+
+  public override func decodeObject(of classes: [AnyClass]?, forKey key: String) -> Any? {
+    guard secure else { return decodeField(key, allowed: nil) }
+    let names = (classes ?? []).map { ClassRegistry.runtimeName(of: $0) }
+    return decodeField(key, allowed: AllowedClassList(names: names))
+  }
+
+  public override func decodePropertyList(forKey key: String) -> Any? {
+    let plistClasses: [AnyClass] = [
+      NSString.self, NSNumber.self, NSData.self, NSDate.self, NSArray.self, NSDictionary.self,
+    ]
+    return decodeObject(of: plistClasses, forKey: key)
+  }
+
+  public override func decodeBool(forKey key: String) -> Bool {
+    switch scalar(key) {
+    case .bool(let value)?: return value
+    case .integer(let value)?: return value != 0
+    case nil: return false
+    case let other?:
+      mismatch(key, other, expected: "a boolean")
+      return false
+    }
+  }
+
+  public override func decodeInteger(forKey key: String) -> Int {
+    Int(integer(key, range: Int64(Int.min)...Int64(Int.max), typeName: "Int"))
+  }
+
+  public override func decodeInt64(forKey key: String) -> Int64 {
+    integer(key, range: Int64.min...Int64.max, typeName: "Int64")
+  }
+
+  public override func decodeInt32(forKey key: String) -> Int32 {
+    Int32(integer(key, range: Int64(Int32.min)...Int64(Int32.max), typeName: "Int32"))
+  }
+
+  public override func decodeCInt(forKey key: String) -> Int32 {
+    decodeInt32(forKey: key)
+  }
+
+  public override func decodeDouble(forKey key: String) -> Double {
+    switch scalar(key) {
+    case .real(let value)?: return value
+    case .integer(let value)?: return Double(value)
+    case .unsignedInteger(let value)?: return Double(value)
+    case nil: return 0
+    case let other?:
+      mismatch(key, other, expected: "a number")
+      return 0
+    }
+  }
+
+  public override func decodeFloat(forKey key: String) -> Float {
+    Float(decodeDouble(forKey: key))
+  }
+
+  public override func withDecodedUnsafeBytes<ResultType>(
+    forKey key: String, body: (UnsafeRawBufferPointer?) throws -> ResultType
+  ) rethrows -> ResultType {
+    switch scalar(key) {
+    case .data(let bytes)?:
+      return try bytes.withUnsafeBytes { try body($0) }
+    case nil:
+      return try body(nil)
+    case let other?:
+      mismatch(key, other, expected: "data")
+      return try body(nil)
+    }
+  }
+
+  public override func decodeValue(
+    ofObjCType type: UnsafePointer<CChar>, at data: UnsafeMutableRawPointer
+  ) {
+    unkeyed()
+  }
+
+  public override func decodeData() -> Data? {
+    unkeyed()
+    return nil
+  }
+
+  public override func version(forClassName className: String) -> Int { 0 }
+
+  // MARK: - Fields
+
+  private func childPath(_ key: String) -> String {
+    (contexts.last?.keyPath ?? "root") + "." + key
+  }
+
+  private func unkeyed() {
+    fail(
+      .malformed, contexts.last?.keyPath ?? "root",
+      "unkeyed decoding is not supported by keyed archives")
+  }
+
+  private func decodeField(_ key: String, allowed: AllowedClassList?) -> AnyObject? {
+    guard failure == nil else { return nil }
+    guard !contexts.isEmpty else {
+      fail(.malformed, "root", "decodeObject(forKey: '\(key)') called outside init?(coder:)")
+      return nil
+    }
+    let index = contexts.count - 1
+    guard let value = contexts[index].fields[key] else {
+      contexts[index].missingKeys.append(key)
+      return nil
+    }
+    callAllowed.append(allowed)
+    defer { callAllowed.removeLast() }
+    return decodeValue(value, allowed: allowed, keyPath: childPath(key), origin: .call)
+  }
+
+  private func scalar(_ key: String) -> PropertyListValue? {
+    guard failure == nil, let value = contexts.last?.fields[key] else { return nil }
+    return value
+  }
+
+  private func integer(_ key: String, range: ClosedRange<Int64>, typeName: String) -> Int64 {
+    let value: Int64
+    switch scalar(key) {
+    case .integer(let integer)?:
+      value = integer
+    case .bool(let bool)?:
+      value = bool ? 1 : 0
+    case .real(let real)?:
+      guard let exact = Int64(exactly: real.rounded(.towardZero)) else {
+        fail(.typeMismatch, childPath(key), "value \(real) does not fit in \(typeName)")
+        return 0
+      }
+      value = exact
+    case .unsignedInteger(let unsigned)?:
+      fail(.typeMismatch, childPath(key), "value \(unsigned) does not fit in \(typeName)")
+      return 0
+    case nil:
+      return 0
+    case let other?:
+      mismatch(key, other, expected: "an integer")
+      return 0
+    }
+    guard range.contains(value) else {
+      fail(.typeMismatch, childPath(key), "value \(value) does not fit in \(typeName)")
+      return 0
+    }
+    return value
+  }
+
+  private func mismatch(_ key: String, _ value: PropertyListValue, expected: String) {
+    let found = value.uidValue == nil ? "a \(value.typeName)" : "an object reference"
+    fail(.typeMismatch, childPath(key), "value is \(found), not \(expected)")
+  }
+
+  // MARK: - Objects
+
+  private func decodeValue(
+    _ value: PropertyListValue, allowed: AllowedClassList?, keyPath: String, origin: Origin
+  ) -> AnyObject? {
+    guard failure == nil else { return nil }
+    switch value {
+    case .uid(let uid):
+      guard uid <= UInt64(Int.max) else {
+        fail(.malformed, keyPath, "UID \(uid) is out of range")
+        return nil
+      }
+      return decodeReference(Int(uid), allowed: allowed, keyPath: keyPath, origin: origin)
+    default:
+      break
+    }
+    if secure, origin != .root, let allowed, let leaf = leafClassName(of: value),
+      !admitsLeaf(leaf, allowed)
+    {
+      noteImplicitLeaf(leaf, allowed: allowed, keyPath: keyPath, origin: origin)
+    }
+    switch value {
+    case .uid:
+      return nil
+    case .string(let string): return NSString(string: string)
+    case .integer(let integer): return NSNumber(value: integer)
+    case .unsignedInteger(let unsigned): return NSNumber(value: unsigned)
+    case .real(let real): return NSNumber(value: real)
+    case .bool(let bool): return NSNumber(value: bool)
+    case .date(let seconds): return NSDate(timeIntervalSinceReferenceDate: seconds)
+    case .data(let bytes): return NSData(bytes: bytes, length: bytes.count)
+    case .array, .dictionary:
+      fail(.typeMismatch, keyPath, "value is an inline \(value.typeName), not an object reference")
+      return nil
+    }
+  }
+
+  private func leafClassName(of value: PropertyListValue) -> String? {
+    switch value {
+    case .string: return "NSString"
+    case .integer, .unsignedInteger, .real, .bool: return "NSNumber"
+    case .data: return "NSData"
+    case .date: return "NSDate"
+    case .uid(let uid):
+      guard case .value(let inner)? = archive.object(at: Int(clamping: uid)),
+        inner.uidValue == nil
+      else { return nil }
+      return leafClassName(of: inner)
+    case .array, .dictionary: return nil
+    }
+  }
+
+  private func admitsLeaf(_ className: String, _ allowed: AllowedClassList) -> Bool {
+    guard let registered = registry.registeredClass(named: className) else { return false }
+    return allowed.admits(registered)
+  }
+
+  private func noteImplicitLeaf(
+    _ leaf: String, allowed: AllowedClassList, keyPath: String, origin: Origin
+  ) {
+    if origin == .call, !contexts.isEmpty, contexts[contexts.count - 1].leafMismatch == nil {
+      contexts[contexts.count - 1].leafMismatch =
+        "\(keyPath) is an inline \(leaf), not one of \(allowed.rendered)"
+    }
+    if warned.insert("leaf:" + leaf).inserted {
+      warnings.append(
+        "\(mode): \(keyPath): inline \(leaf) decoded although the allowed classes "
+          + "\(allowed.rendered) do not list it; Apple allows property-list leaves implicitly "
+          + "and logs that this will be disallowed in the future")
+    }
+  }
+
+  private func decodeReference(
+    _ uid: Int, allowed: AllowedClassList?, keyPath: String, origin: Origin
+  ) -> AnyObject? {
+    guard let object = archive.object(at: uid) else {
+      fail(.malformed, keyPath, "UID \(uid) is past the end of $objects")
+      return nil
+    }
+    switch object {
+    case .null:
+      return nil
+    case .value(let value):
+      if value.uidValue != nil || value.arrayValue != nil || value.dictionaryValue != nil {
+        fail(.malformed, keyPath, "$objects[\(uid)] is a bare \(value.typeName), not an object")
+        return nil
+      }
+      return decodeValue(value, allowed: allowed, keyPath: keyPath, origin: origin)
+    case .classDescription:
+      fail(.malformed, keyPath, "UID \(uid) names a class description, not an object")
+      return nil
+    case .instance(let instance):
+      return decodeInstance(
+        instance, uid: uid, allowed: allowed, keyPath: keyPath, origin: origin)
+    }
+  }
+
+  private func decodeInstance(
+    _ instance: ArchiveInstance, uid: Int, allowed: AllowedClassList?, keyPath: String,
+    origin: Origin
+  ) -> AnyObject? {
+    if let cached = cache[uid] {
+      let resolution = resolutions[instance.classIndex]
+      if let resolution,
+        !passesChecks(cached.registered, resolution, allowed, keyPath: keyPath, origin: origin)
+      {
+        return nil
+      }
+      return cached.object
+    }
+    if inProgress.contains(uid) {
+      fail(
+        .cycle, keyPath,
+        "object \(uid) ('\(instance.className)') refers back to an object still being decoded")
+      return nil
+    }
+    guard inProgress.count < maximumDepth else {
+      fail(.limitExceeded, keyPath, "objects nest deeper than \(maximumDepth) levels")
+      return nil
+    }
+    guard let resolution = resolve(instance) else {
+      let chain = instance.archiveClass.chain
+      let chainText = chain.isEmpty ? "" : " (archived chain: \(chain.joined(separator: ", ")))"
+      fail(
+        .unmappedClass, keyPath,
+        "class '\(instance.className)' is not registered and no class map entry matches it"
+          + chainText)
+      return nil
+    }
+    guard let registered = registry.registeredClass(named: resolution.registeredName) else {
+      fail(.unmappedClass, keyPath, "class \(resolution) is not registered")
+      return nil
+    }
+    guard passesChecks(registered, resolution, allowed, keyPath: keyPath, origin: origin) else {
+      return nil
+    }
+    inProgress.insert(uid)
+    defer { inProgress.remove(uid) }
+    if instantiatedSet.insert(registered.name).inserted { instantiated.append(registered.name) }
+    let result: AnyObject?
+    if let kind = registered.foundationKind {
+      result = buildFoundationValue(kind, instance, allowed: allowed, keyPath: keyPath)
+    } else {
+      result = runInitializer(registered, instance, keyPath: keyPath)
+    }
+    if let result, failure == nil {
+      cache[uid] = (result, registered)
+      return result
+    }
+    return nil
+  }
+
+  private func resolve(_ instance: ArchiveInstance) -> ClassResolution? {
+    if let cached = resolutions[instance.classIndex] { return cached }
+    let chain = instance.archiveClass.chain
+    let superclasses = chain.first == instance.className ? Array(chain.dropFirst()) : chain
+    guard
+      let resolution = classMap.resolve(
+        className: instance.className, superclassNames: superclasses, in: registry)
+    else { return nil }
+    resolutions[instance.classIndex] = resolution
+    return resolution
+  }
+
+  private func passesChecks(
+    _ registered: RegisteredClass, _ resolution: ClassResolution, _ allowed: AllowedClassList?,
+    keyPath: String, origin: Origin
+  ) -> Bool {
+    guard secure else {
+      guard registered.conformsToCoding else {
+        fail(.notSecureCoding, keyPath, "class \(resolution) does not conform to NSCoding")
+        return false
+      }
+      return true
+    }
+    let list = allowed ?? AllowedClassList(names: [])
+    guard list.admits(registered) else {
+      let category: RejectionCategory = origin == .root ? .wrongRootClass : .classNotAllowed
+      let subject = origin == .element ? "container element class" : "class"
+      fail(
+        category, keyPath,
+        "\(subject) \(resolution) is not in the allowed classes \(list.rendered)")
+      return false
+    }
+    guard registered.supportsSecureCoding else {
+      fail(
+        .notSecureCoding, keyPath,
+        "class \(resolution) does not adopt NSSecureCoding with supportsSecureCoding = true")
+      return false
+    }
+    if origin == .call, registered.foundationKind == nil, let top = topLevelAllowed,
+      !top.admits(registered), warned.insert(registered.name).inserted
+    {
+      warnings.append(
+        "\(mode): \(keyPath): class '\(registered.name)' passes its own decodeObject(of:forKey:) "
+          + "call but is not in the top-level allowed classes \(top.rendered); SAP's migration "
+          + "guide lists nested classes there too")
+    }
+    return true
+  }
+
+  private func runInitializer(
+    _ registered: RegisteredClass, _ instance: ArchiveInstance, keyPath: String
+  ) -> AnyObject? {
+    guard let codingType = registered.type as? any NSCoding.Type else {
+      fail(.notSecureCoding, keyPath, "class '\(registered.name)' does not conform to NSCoding")
+      return nil
+    }
+    contexts.append(Context(fields: instance.fields, keyPath: keyPath, className: registered.name))
+    let object = codingType.init(coder: self)
+    let context = contexts.removeLast()
+    if failure != nil { return nil }
+    guard let object else {
+      if let mismatch = context.leafMismatch {
+        fail(
+          .typeMismatch, keyPath,
+          "init?(coder:) of '\(registered.name)' returned nil; \(mismatch)")
+      } else if let key = context.missingKeys.first {
+        fail(
+          .missingField, keyPath + "." + key,
+          "init?(coder:) of '\(registered.name)' returned nil; key '\(key)' is absent")
+      } else {
+        fail(.initReturnedNil, keyPath, "init?(coder:) of '\(registered.name)' returned nil")
+      }
+      return nil
+    }
+    return object as AnyObject
+  }
+
+  // MARK: - Foundation values
+
+  private func buildFoundationValue(
+    _ kind: FoundationValueKind, _ instance: ArchiveInstance, allowed: AllowedClassList?,
+    keyPath: String
+  ) -> AnyObject? {
+    let fields = instance.fields
+    switch kind {
+    case .string, .mutableString:
+      guard let text = stringField(fields["NS.string"]) ?? utf8Field(fields["NS.bytes"]) else {
+        fail(.malformed, keyPath, "\(kind.className) has neither NS.string nor NS.bytes")
+        return nil
+      }
+      return kind == .string ? NSString(string: text) : NSMutableString(string: text)
+    case .array, .mutableArray, .set, .mutableSet, .orderedSet, .mutableOrderedSet:
+      guard let elements = decodeElements(fields, allowed: allowed, keyPath: keyPath) else {
+        return nil
+      }
+      switch kind {
+      case .array: return NSArray(array: elements)
+      case .mutableArray: return NSMutableArray(array: elements)
+      case .set: return NSSet(array: elements)
+      case .mutableSet: return NSMutableSet(array: elements)
+      case .orderedSet: return NSOrderedSet(array: elements)
+      default: return NSMutableOrderedSet(array: elements)
+      }
+    case .dictionary, .mutableDictionary:
+      return buildDictionary(kind, fields, allowed: allowed, keyPath: keyPath)
+    case .date:
+      switch fields["NS.time"] {
+      case .real(let seconds)?: return NSDate(timeIntervalSinceReferenceDate: seconds)
+      case .integer(let seconds)?: return NSDate(timeIntervalSinceReferenceDate: Double(seconds))
+      default:
+        fail(.malformed, keyPath, "NSDate has no numeric NS.time")
+        return nil
+      }
+    case .data, .mutableData:
+      guard let bytes = dataField(fields["NS.data"]) ?? dataField(fields["NS.bytes"]) else {
+        fail(.malformed, keyPath, "\(kind.className) has neither NS.data nor NS.bytes")
+        return nil
+      }
+      return kind == .data
+        ? NSData(bytes: bytes, length: bytes.count)
+        : NSMutableData(bytes: bytes, length: bytes.count)
+    case .uuid:
+      guard case .data(var bytes)? = fields["NS.uuidbytes"], bytes.count == 16 else {
+        fail(.malformed, keyPath, "NSUUID has no 16-byte NS.uuidbytes")
+        return nil
+      }
+      return bytes.withUnsafeMutableBufferPointer { buffer -> NSUUID? in
+        guard let base = buffer.baseAddress else { return nil }
+        return NSUUID(uuidBytes: base)
+      }
+    case .url:
+      return buildURL(fields, keyPath: keyPath)
+    case .null:
+      return NSNull()
+    case .number, .object:
+      fail(.malformed, keyPath, "\(kind.className) has no archived object form the harness reads")
+      return nil
+    }
+  }
+
+  private func decodeElements(
+    _ fields: PropertyListDictionary, allowed: AllowedClassList?, keyPath: String
+  ) -> [AnyObject]? {
+    var values: [PropertyListValue]
+    switch fields["NS.objects"] {
+    case .array(let elements)?: values = elements
+    case nil:
+      // NSOrderedSet writes one key per element: NS.object.0, NS.object.1, ...
+      values = []
+      while let element = fields["NS.object.\(values.count)"] { values.append(element) }
+    case let other?:
+      fail(.malformed, keyPath + ".NS.objects", "NS.objects is a \(other.typeName), not an array")
+      return nil
+    }
+    var elements: [AnyObject] = []
+    elements.reserveCapacity(values.count)
+    for (index, value) in values.enumerated() {
+      let elementPath = "\(keyPath)[\(index)]"
+      guard
+        let element = decodeValue(value, allowed: allowed, keyPath: elementPath, origin: .element)
+      else {
+        if failure == nil { fail(.malformed, elementPath, "a collection element is $null") }
+        return nil
+      }
+      elements.append(element)
+    }
+    return elements
+  }
+
+  private func buildDictionary(
+    _ kind: FoundationValueKind, _ fields: PropertyListDictionary, allowed: AllowedClassList?,
+    keyPath: String
+  ) -> AnyObject? {
+    let keys: [PropertyListValue]
+    let values: [PropertyListValue]
+    switch (fields["NS.keys"], fields["NS.objects"]) {
+    case (.array(let keyList)?, .array(let valueList)?):
+      keys = keyList
+      values = valueList
+    case (nil, nil):
+      keys = []
+      values = []
+    default:
+      fail(.malformed, keyPath, "\(kind.className) needs NS.keys and NS.objects arrays")
+      return nil
+    }
+    guard keys.count == values.count else {
+      fail(
+        .malformed, keyPath,
+        "NS.keys has \(keys.count) entries but NS.objects has \(values.count)")
+      return nil
+    }
+    var decodedKeys: [NSObject] = []
+    var decodedValues: [AnyObject] = []
+    for (index, keyValue) in keys.enumerated() {
+      let keyPathOfKey = "\(keyPath).NS.keys[\(index)]"
+      guard
+        let key = decodeValue(keyValue, allowed: allowed, keyPath: keyPathOfKey, origin: .element)
+          as? NSObject
+      else {
+        if failure == nil { fail(.malformed, keyPathOfKey, "a dictionary key is $null") }
+        return nil
+      }
+      let valuePath = "\(keyPath)[\(Self.render(key))]"
+      guard
+        let value = decodeValue(
+          values[index], allowed: allowed, keyPath: valuePath, origin: .element)
+      else {
+        if failure == nil { fail(.malformed, valuePath, "a dictionary value is $null") }
+        return nil
+      }
+      decodedKeys.append(key)
+      decodedValues.append(value)
+    }
+    if kind == .dictionary {
+      return NSDictionary(objects: decodedValues, forKeys: decodedKeys)
+    }
+    let dictionary = NSMutableDictionary()
+    for (key, value) in zip(decodedKeys, decodedValues) {
+      dictionary[key] = value
+    }
+    return dictionary
+  }
+
+  private func buildURL(_ fields: PropertyListDictionary, keyPath: String) -> AnyObject? {
+    guard let relative = stringField(fields["NS.relative"]) else {
+      fail(.malformed, keyPath, "NSURL has no NS.relative string")
+      return nil
+    }
+    var base: URL?
+    if let baseValue = fields["NS.base"], baseValue != .uid(0) {
+      let allowed = AllowedClassList(names: ["NSURL"])
+      callAllowed.append(allowed)
+      let decoded = decodeValue(
+        baseValue, allowed: allowed, keyPath: keyPath + ".NS.base", origin: .call)
+      callAllowed.removeLast()
+      guard let baseURL = decoded as? NSURL else {
+        if failure == nil { fail(.typeMismatch, keyPath + ".NS.base", "NS.base is not an NSURL") }
+        return nil
+      }
+      base = baseURL as URL
+    }
+    guard let url = NSURL(string: relative, relativeTo: base) else {
+      fail(.malformed, keyPath, "NS.relative '\(relative.prefix(80))' is not a URL")
+      return nil
+    }
+    return url
+  }
+
+  private func stringField(_ value: PropertyListValue?) -> String? {
+    switch value {
+    case .string(let text)?: return text
+    case .uid(let uid)?:
+      if case .value(.string(let text))? = archive.object(at: Int(clamping: uid)) { return text }
+      return nil
+    default: return nil
+    }
+  }
+
+  private func utf8Field(_ value: PropertyListValue?) -> String? {
+    guard let bytes = dataField(value) else { return nil }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  private func dataField(_ value: PropertyListValue?) -> [UInt8]? {
+    switch value {
+    case .data(let bytes)?: return bytes
+    case .uid(let uid)?:
+      if case .value(.data(let bytes))? = archive.object(at: Int(clamping: uid)) { return bytes }
+      return nil
+    default: return nil
+    }
+  }
+
+  private static func render(_ key: NSObject) -> String {
+    if let string = key as? NSString { return "\"\(string)\"" }
+    return key.description
+  }
+
+  // MARK: - Failures
+
+  private func fail(
+    _ category: RejectionCategory, _ keyPath: String, _ detail: String, error: NSError? = nil
+  ) {
+    guard failure == nil else { return }
+    let message = "\(mode): \(keyPath): \(detail)"
+    failure = DecodeRejection(category: category, keyPath: keyPath, message: message)
+    failureError =
+      error
+      ?? NSError(
+        domain: NSCocoaErrorDomain,
+        code: category == .missingField
+          ? CocoaError.coderValueNotFound.rawValue : CocoaError.coderReadCorrupt.rawValue,
+        userInfo: [NSDebugDescriptionErrorKey: message])
+  }
+}

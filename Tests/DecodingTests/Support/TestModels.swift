@@ -1,0 +1,100 @@
+import Foundation
+import ProfileKit
+
+/// A secure class whose decoder allows a fixed set for its `address`, to show the message format.
+final class StrictHolder: NSObject, NSSecureCoding {
+  static let supportsSecureCoding = true
+  let address: Any?
+
+  init?(coder: NSCoder) {
+    address = coder.decodeObject(
+      of: [ProfileKit.UserProfile.self, NSString.self], forKey: "address")
+    super.init()
+  }
+
+  func encode(with coder: NSCoder) {
+    coder.encode(address, forKey: "address")
+  }
+}
+
+/// A class that claims secure coding but reads with a plain `decodeObject(forKey:)`.
+final class SloppySecureNote: NSObject, NSSecureCoding {
+  static let supportsSecureCoding = true
+  let text: String
+
+  init?(coder: NSCoder) {
+    guard let text = coder.decodeObject(forKey: "text") as? String else { return nil }
+    self.text = text
+    super.init()
+  }
+
+  func encode(with coder: NSCoder) {
+    coder.encode(text as NSString, forKey: "text")
+  }
+}
+
+/// A class with `NSCoding` only, for the not-secure-coding rule.
+final class PlainNote: NSObject, NSCoding {
+  let text: String
+
+  init?(coder: NSCoder) {
+    text = (coder.decodeObject(forKey: "text") as? String) ?? ""
+    super.init()
+  }
+
+  func encode(with coder: NSCoder) {
+    coder.encode(text as NSString, forKey: "text")
+  }
+}
+
+/// A secure class with scalar fields of every width.
+final class Scalars: NSObject, NSSecureCoding {
+  static let supportsSecureCoding = true
+  let small: Int32
+  let large: Int64
+  let ratio: Double
+  let scale: Float
+  let flag: Bool
+
+  init?(coder: NSCoder) {
+    small = coder.decodeInt32(forKey: "small")
+    large = coder.decodeInt64(forKey: "large")
+    ratio = coder.decodeDouble(forKey: "ratio")
+    scale = coder.decodeFloat(forKey: "scale")
+    flag = coder.decodeBool(forKey: "flag")
+    super.init()
+  }
+
+  func encode(with coder: NSCoder) {
+    coder.encode(small, forKey: "small")
+    coder.encode(large, forKey: "large")
+    coder.encode(ratio, forKey: "ratio")
+    coder.encode(scale, forKey: "scale")
+    coder.encode(flag, forKey: "flag")
+  }
+}
+
+/// A secure class that reads a list of profiles and a tag set.
+final class Team: NSObject, NSSecureCoding {
+  static let supportsSecureCoding = true
+  let members: [ProfileKit.UserProfile]
+
+  init?(coder: NSCoder) {
+    guard let members = ProfileModel.decodeProfileList(from: coder, forKey: "members") else {
+      return nil
+    }
+    self.members = members
+    super.init()
+  }
+
+  func encode(with coder: NSCoder) {
+    coder.encode(members as NSArray, forKey: "members")
+  }
+}
+
+enum TestModels {
+  static let classes: [NSObject.Type] =
+    ProfileModel.classes + [
+      StrictHolder.self, SloppySecureNote.self, PlainNote.self, Scalars.self, Team.self,
+    ]
+}
