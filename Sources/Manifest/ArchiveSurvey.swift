@@ -24,9 +24,17 @@ struct ArchiveSurvey {
   var omittedLeaves = 0
   /// Whether the walk stopped at the depth limit somewhere.
   var reachedDepthLimit = false
+  /// Why the archive could not be read as a keyed archive, if it could not.
+  var readError: String?
 
   private let limits: ManifestAuthor.Options
   private var visited: Set<Int> = []
+
+  /// A survey of an archive that does not read: no classes, no expectations.
+  init(readError: String, options: ManifestAuthor.Options) {
+    limits = options
+    self.readError = readError
+  }
 
   init(archive: KeyedArchive, options: ManifestAuthor.Options) {
     limits = options

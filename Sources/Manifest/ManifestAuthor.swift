@@ -72,6 +72,24 @@ public struct ManifestAuthor: Sendable {
   /// Creates an author.
   public init(options: Options = Options()) { self.options = options }
 
+  /// Returns a file's path relative to the archives folder, as a manifest entry writes it.
+  ///
+  /// Both paths are resolved (symbolic links included) first, so
+  /// `LegacyArchives/../LegacyArchives/v1/a.archive` gives `v1/a.archive`.
+  ///
+  /// - Parameters:
+  ///   - path: A path as the user typed it, absolute or relative to the working folder.
+  ///   - archivesDirectory: The archives folder.
+  /// - Returns: The relative path, or nil when the file is missing or outside the folder.
+  public static func relativePath(of path: String, archivesDirectory: String) -> String? {
+    guard let file = ManifestSemanticChecker.realPath(path),
+      let root = ManifestSemanticChecker.realPath(archivesDirectory)
+    else { return nil }
+    let prefix = root.hasSuffix("/") ? root : root + "/"
+    guard file.hasPrefix(prefix) else { return nil }
+    return String(file.dropFirst(prefix.count))
+  }
+
   /// Reads archive files for authoring.
   ///
   /// - Parameters:
@@ -109,7 +127,7 @@ public struct ManifestAuthor: Sendable {
       classNames.formUnion(item.survey.classNames)
       allowed.formUnion(item.survey.reachableClasses)
     }
-    let roots = Set(surveyed.map(\.survey.rootClassName))
+    let roots = Set(surveyed.filter { $0.survey.readError == nil }.map(\.survey.rootClassName))
     let sharedRoot: String? = roots.count == 1 ? roots.first ?? nil : nil
 
     var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -287,6 +305,7 @@ public struct ManifestAuthor: Sendable {
     var survey: ArchiveSurvey
   }
 
+  /// Surveys each input; one that does not read still gets an entry, with a warning.
   private func survey(_ inputs: [Input], diagnostics: inout [ManifestDiagnostic]) -> [Surveyed] {
     var surveyed: [Surveyed] = []
     for input in inputs {
@@ -297,8 +316,11 @@ public struct ManifestAuthor: Sendable {
       } catch {
         diagnostics.append(
           ManifestDiagnostic(
-            .error, .io, at: ManifestLocation(file: input.path, line: 0, column: 0),
-            "not a keyed archive, left out: \(error)"))
+            .warning, .io, at: ManifestLocation(file: input.path, line: 0, column: 0),
+            "not a keyed archive, listed without expectations: \(error)"))
+        surveyed.append(
+          Surveyed(
+            input: input, survey: ArchiveSurvey(readError: "\(error)", options: options)))
       }
     }
     return surveyed
@@ -326,6 +348,12 @@ public struct ManifestAuthor: Sendable {
       "\(indent)<\(prefix)archive path=\"\(ManifestXMLWriter.escape(item.input.path))\" sha256=\"\(sha)\">\n"
     if let rootClass, ManifestXMLWriter.isClassName(rootClass) {
       text += "\(inner)<\(prefix)rootClass name=\"\(ManifestXMLWriter.escape(rootClass))\"/>\n"
+    }
+    if let readError = item.survey.readError {
+      let reason = readError.replacing("--", with: "- -")
+      text += "\(inner)<!-- does not read as a keyed archive: \(reason).\n"
+      text += "\(inner)     State the expected outcome, for example\n"
+      text += "\(inner)     <\(prefix)legacy outcome=\"rejected\" category=\"malformed\"/> -->\n"
     }
     for expectation in item.survey.expectations {
       text +=

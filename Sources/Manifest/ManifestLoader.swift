@@ -94,7 +94,7 @@ public enum ManifestLoader {
       registeredClasses: registeredClasses.union(foundationClassNames))
     checker.run()
     diagnostics += checker.diagnostics
-    return ManifestLoadResult(manifest: manifest, diagnostics: diagnostics)
+    return ManifestLoadResult(manifest: manifest, diagnostics: sortedByPlace(diagnostics))
   }
 
   /// Loads and validates a standalone class-name mapping file (root element `classMap`).
@@ -120,6 +120,22 @@ public enum ManifestLoader {
       bytes: Array(data), file: path, schemaPath: schemaPath, rootName: "classMap")
     guard let tree = read.tree else { return ([], read.diagnostics) }
     return (ManifestModelBuilder().classMappings(in: tree), read.diagnostics)
+  }
+
+  /// Sorts the manifest's own diagnostics by line and column; other files keep their order, after it.
+  private static func sortedByPlace(_ diagnostics: [ManifestDiagnostic]) -> [ManifestDiagnostic] {
+    guard let file = diagnostics.first?.location.file else { return diagnostics }
+    let indexed = diagnostics.enumerated().map { ($0.offset, $0.element) }
+    return indexed.sorted { left, right in
+      let leftKey = (
+        left.1.location.file == file ? 0 : 1, left.1.location.line, left.1.location.column, left.0
+      )
+      let rightKey = (
+        right.1.location.file == file ? 0 : 1, right.1.location.line, right.1.location.column,
+        right.0
+      )
+      return leftKey < rightKey
+    }.map(\.1)
   }
 
   private static func loadClassMapFile(

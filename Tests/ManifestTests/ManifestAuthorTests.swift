@@ -84,14 +84,20 @@ struct ManifestAuthorTests {
     #expect(result.manifest?.archives.first?.expectations.count == 3)
   }
 
-  @Test("An unreadable archive is left out with a diagnostic")
-  func brokenArchiveIsLeftOut() {
-    let result = ManifestAuthor().author([
-      ManifestAuthor.Input(path: "junk.archive", bytes: [1, 2, 3])
-    ])
-    #expect(result.diagnostics.count == 1)
+  @Test("An unreadable archive is listed without expectations, with a warning")
+  func brokenArchiveIsListedBare() throws {
+    let archives = try ManifestTestSupport.temporaryDirectory()
+    let junk: [UInt8] = Array("bplist00--".utf8)
+    try Data(junk).write(to: URL(fileURLWithPath: archives + "/junk.archive"))
+    let result = ManifestAuthor().author([ManifestAuthor.Input(path: "junk.archive", bytes: junk)])
+    #expect(result.diagnostics.map(\.severity) == [.warning])
     #expect(result.diagnostics.first?.location.file == "junk.archive")
-    #expect(result.addedArchives.isEmpty)
+    #expect(result.addedArchives == ["junk.archive"])
+    #expect(result.text.contains("does not read as a keyed archive"))
+    let loaded = try ManifestTestSupport.load(result.text, archivesDirectory: archives)
+    #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)\n\(result.text)")
+    #expect(loaded.manifest?.archives.first?.expectations.isEmpty == true)
+    #expect(loaded.manifest?.archives.first?.sha256 == SHA256.hash(junk).hexadecimal)
   }
 
   @Test("Update adds a new archive and keeps comments and human edits")
@@ -175,5 +181,51 @@ struct ManifestAuthorTests {
       schemaPath: ManifestTestSupport.schemaPath)
     #expect(result.text.isEmpty)
     #expect(result.diagnostics.containsErrors)
+  }
+}
+
+@Suite("Manifest authoring over the shipped legacy archives")
+struct LegacyArchivesAuthoringTests {
+  static let archivesDirectory = ManifestTestSupport.packageRoot + "/LegacyArchives"
+
+  @Test("A path typed by the user becomes a path relative to the archives folder")
+  func relativePathOfTypedPath() throws {
+    let archives = try ManifestTestSupport.temporaryDirectory()
+    try SampleArchive.write(to: archives, name: "v1/alice.archive")
+    #expect(
+      ManifestAuthor.relativePath(
+        of: archives + "/v1/../v1/alice.archive", archivesDirectory: archives)
+        == "v1/alice.archive")
+    #expect(ManifestAuthor.relativePath(of: "/etc/hostname", archivesDirectory: archives) == nil)
+    #expect(ManifestAuthor.relativePath(of: archives + "/none", archivesDirectory: archives) == nil)
+  }
+
+  @Test(
+    "Authoring every readable shipped archive gives a manifest that validates and passes",
+    .enabled(if: FileManager.default.fileExists(atPath: archivesDirectory)))
+  func shippedArchivesAuthorAndPass() throws {
+    let paths = try FileManager.default.subpathsOfDirectory(atPath: Self.archivesDirectory)
+      .filter { $0.hasSuffix(".archive") }.sorted()
+    try #require(!paths.isEmpty)
+    let (inputs, problems) = ManifestAuthor.inputs(
+      paths: paths, archivesDirectory: Self.archivesDirectory)
+    #expect(problems.isEmpty)
+    let authored = ManifestAuthor().author(inputs)
+    // Deliberately broken fixtures (truncated) are listed bare, each with a warning.
+    #expect(authored.addedArchives.count == paths.count)
+    #expect(authored.diagnostics.allSatisfy { $0.severity == .warning })
+    let loaded = ManifestLoader.load(
+      bytes: Array(authored.text.utf8), file: "legacy.manifest.xml",
+      baseDirectory: Self.archivesDirectory, archivesDirectory: Self.archivesDirectory,
+      schemaPath: ManifestTestSupport.schemaPath)
+    #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.prefix(5))")
+    let manifest = try #require(loaded.manifest)
+    let engine = ExpectationEngine(manifest: manifest)
+    for entry in manifest.archives {
+      let failed = engine.evaluate(entry, archivesDirectory: Self.archivesDirectory).filter {
+        !$0.passed
+      }
+      #expect(failed.isEmpty, "\(entry.path): \(failed.prefix(3))")
+    }
   }
 }
