@@ -69,14 +69,13 @@ public struct SHA256: Sendable {
       if pending.count == 64 {
         let block = pending
         pending.removeAll(keepingCapacity: true)
-        block.withUnsafeBufferPointer { compress($0, at: 0) }
+        block.withUnsafeBufferPointer { compress($0, from: 0, blocks: 1) }
       }
     }
-    bytes.withUnsafeBufferPointer { buffer in
-      while index + 64 <= buffer.count {
-        compress(buffer, at: index)
-        index += 64
-      }
+    let wholeBlocks = (bytes.count - index) / 64
+    if wholeBlocks > 0 {
+      bytes.withUnsafeBufferPointer { compress($0, from: index, blocks: wholeBlocks) }
+      index += wholeBlocks * 64
     }
     if index < bytes.count { pending += bytes[index...] }
   }
@@ -90,13 +89,7 @@ public struct SHA256: Sendable {
     for shift in stride(from: 56, through: 0, by: -8) {
       tail.append(UInt8(truncatingIfNeeded: bitCount >> UInt64(shift)))
     }
-    tail.withUnsafeBufferPointer { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        compress(buffer, at: offset)
-        offset += 64
-      }
-    }
+    tail.withUnsafeBufferPointer { compress($0, from: 0, blocks: $0.count / 64) }
     pending.removeAll()
     var bytes: [UInt8] = []
     bytes.reserveCapacity(32)
@@ -109,53 +102,71 @@ public struct SHA256: Sendable {
     return Digest(bytes: bytes)
   }
 
-  private mutating func compress(_ buffer: UnsafeBufferPointer<UInt8>, at offset: Int) {
-    var schedule = [UInt32](repeating: 0, count: 64)
-    for index in 0..<16 {
-      let base = offset + index * 4
-      schedule[index] =
-        UInt32(buffer[base]) << 24 | UInt32(buffer[base + 1]) << 16
-        | UInt32(buffer[base + 2]) << 8 | UInt32(buffer[base + 3])
+  /// Runs the compression function over `blocks` 64-byte blocks starting at `offset`.
+  private mutating func compress(
+    _ buffer: UnsafeBufferPointer<UInt8>, from offset: Int, blocks: Int
+  ) {
+    var h0 = state[0]
+    var h1 = state[1]
+    var h2 = state[2]
+    var h3 = state[3]
+    var h4 = state[4]
+    var h5 = state[5]
+    var h6 = state[6]
+    var h7 = state[7]
+    SHA256.roundConstants.withUnsafeBufferPointer { constants in
+      withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+        for block in 0..<blocks {
+          let start = offset + block * 64
+          for index in 0..<16 {
+            let base = start + index * 4
+            schedule[index] =
+              UInt32(buffer[base]) << 24 | UInt32(buffer[base + 1]) << 16
+              | UInt32(buffer[base + 2]) << 8 | UInt32(buffer[base + 3])
+          }
+          for index in 16..<64 {
+            let before15 = schedule[index - 15]
+            let before2 = schedule[index - 2]
+            let sigma0 = before15.rotatedRight(7) ^ before15.rotatedRight(18) ^ (before15 >> 3)
+            let sigma1 = before2.rotatedRight(17) ^ before2.rotatedRight(19) ^ (before2 >> 10)
+            schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
+          }
+          var a = h0
+          var b = h1
+          var c = h2
+          var d = h3
+          var e = h4
+          var f = h5
+          var g = h6
+          var h = h7
+          for index in 0..<64 {
+            let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+            let choice = (e & f) ^ (~e & g)
+            let temporary1 = h &+ sum1 &+ choice &+ constants[index] &+ schedule[index]
+            let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let temporary2 = sum0 &+ majority
+            h = g
+            g = f
+            f = e
+            e = d &+ temporary1
+            d = c
+            c = b
+            b = a
+            a = temporary1 &+ temporary2
+          }
+          h0 &+= a
+          h1 &+= b
+          h2 &+= c
+          h3 &+= d
+          h4 &+= e
+          h5 &+= f
+          h6 &+= g
+          h7 &+= h
+        }
+      }
     }
-    for index in 16..<64 {
-      let before15 = schedule[index - 15]
-      let before2 = schedule[index - 2]
-      let sigma0 = before15.rotatedRight(7) ^ before15.rotatedRight(18) ^ (before15 >> 3)
-      let sigma1 = before2.rotatedRight(17) ^ before2.rotatedRight(19) ^ (before2 >> 10)
-      schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
-    }
-    var a = state[0]
-    var b = state[1]
-    var c = state[2]
-    var d = state[3]
-    var e = state[4]
-    var f = state[5]
-    var g = state[6]
-    var h = state[7]
-    for index in 0..<64 {
-      let sum1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-      let choice = (e & f) ^ (~e & g)
-      let temporary1 = h &+ sum1 &+ choice &+ SHA256.roundConstants[index] &+ schedule[index]
-      let sum0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-      let majority = (a & b) ^ (a & c) ^ (b & c)
-      let temporary2 = sum0 &+ majority
-      h = g
-      g = f
-      f = e
-      e = d &+ temporary1
-      d = c
-      c = b
-      b = a
-      a = temporary1 &+ temporary2
-    }
-    state[0] &+= a
-    state[1] &+= b
-    state[2] &+= c
-    state[3] &+= d
-    state[4] &+= e
-    state[5] &+= f
-    state[6] &+= g
-    state[7] &+= h
+    state = [h0, h1, h2, h3, h4, h5, h6, h7]
   }
 }
 
