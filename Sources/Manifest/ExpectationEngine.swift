@@ -47,6 +47,10 @@ public struct ExpectationEngine: Sendable {
   ///   - archivesDirectory: The folder its path is relative to.
   /// - Returns: One finding per expectation, in manifest order.
   public func evaluate(_ entry: ArchiveEntry, archivesDirectory: String) -> [ExpectationFinding] {
+    let components = entry.path.split(separator: "/")
+    if entry.path.hasPrefix("/") || components.contains("..") {
+      return failAll(entry, actual: "an archive path outside the archives folder")
+    }
     let path = "\(archivesDirectory)/\(entry.path)"
     guard let bytes = ArchiveFile.read(path) else {
       return failAll(entry, actual: "an archive that cannot be read")

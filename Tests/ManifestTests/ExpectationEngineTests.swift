@@ -184,6 +184,20 @@ struct ExpectationEngineTests {
     #expect(findings.first?.actual.hasPrefix("an archive that does not read") == true)
   }
 
+  @Test("An entry path outside the archives folder is never read")
+  func escapingPathIsNotRead() throws {
+    let archives = try ManifestTestSupport.temporaryDirectory()
+    let entry = ArchiveEntry(
+      path: "../../etc/hostname", sha256: "",
+      expectations: [
+        FieldExpectation(
+          keyPathText: "name", keyPath: try KeyPath("name"), kind: .present,
+          elementName: "present", location: ManifestLocation(file: "m.xml", line: 3, column: 5))
+      ], location: ManifestLocation(file: "m.xml", line: 2, column: 3))
+    let findings = ExpectationEngine().evaluate(entry, archivesDirectory: archives)
+    #expect(findings.map(\.actual) == ["an archive path outside the archives folder"])
+  }
+
   @Test("An archive over its maxSize fails without being read")
   func oversizedArchiveFails() throws {
     let archives = try ManifestTestSupport.temporaryDirectory()

@@ -136,6 +136,33 @@ struct ManifestSchemaValidationTests {
       lines.first?.hasPrefix("5:5: Element 'integer': 'forty-two' is not a valid value") == true)
   }
 
+  @Test("Text inside an element that takes none is refused")
+  func characterContentError() throws {
+    let lines = try diagnostics(
+      """
+        <archive path="a.archive" sha256="\(sha)">
+          <null key="nickname">nothing</null>
+        </archive>
+      """)
+    #expect(lines.count == 1)
+    #expect(lines.first?.hasPrefix("5:5: Element 'null': Character content is not allowed") == true)
+  }
+
+  @Test("An element from another namespace is refused")
+  func foreignElementError() throws {
+    let lines = try diagnostics(
+      """
+        <archive path="a.archive" sha256="\(sha)">
+          <xi:include xmlns:xi="http://www.w3.org/2001/XInclude" href="/etc/passwd"/>
+        </archive>
+      """)
+    #expect(lines.count == 1)
+    #expect(
+      lines.first?.hasPrefix(
+        "5:5: Element '{http://www.w3.org/2001/XInclude}include': This element is not expected")
+        == true)
+  }
+
   @Test("A date without a time zone is refused")
   func dateWithoutZoneError() throws {
     let lines = try diagnostics(
