@@ -310,3 +310,61 @@ struct ManifestSemanticCheckTests {
     #expect(lines.map { $0.prefix(5) } == ["4:12:", "5:12:", "6:13:"])
   }
 }
+
+@Suite("Manifest loading from files")
+struct ManifestFileLoadingTests {
+  @Test("Loading from a path names that path in every diagnostic")
+  func diagnosticsNameThePath() throws {
+    let folder = try ManifestTestSupport.temporaryDirectory()
+    let path = folder + "/v1.2.xml"
+    let text = ManifestTestSupport.manifest(
+      #"  <archive path="a.archive" sha256="\#(ManifestTestSupport.zeroSHA)"/>"#)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let result = ManifestLoader.load(
+      path: path, archivesDirectory: folder, schemaPath: ManifestTestSupport.schemaPath)
+    #expect(
+      result.diagnostics.map(\.description) == [
+        "\(path):4:12: error: [semantic] archive 'a.archive' does not exist in '\(folder)'"
+      ])
+    #expect(!result.isValid)
+  }
+
+  @Test("A missing manifest file is an io diagnostic")
+  func missingManifestFile() {
+    let result = ManifestLoader.load(
+      path: "/nonexistent/manifest.xml", archivesDirectory: ".",
+      schemaPath: ManifestTestSupport.schemaPath)
+    #expect(result.diagnostics.map(\.category) == [.io])
+    #expect(result.manifest == nil)
+  }
+
+  @Test("Manifests load concurrently with the same results")
+  func concurrentLoadsAgree() async throws {
+    let archives = try ManifestTestSupport.temporaryDirectory()
+    let bytes = try SampleArchive.write(to: archives)
+    let text = ManifestTestSupport.manifest(
+      """
+        <archive path="alice.archive" sha256="\(SHA256.hash(bytes).hexadecimal)">
+          <string key="name">Alice</string>
+          <integer key="age">oops</integer>
+        </archive>
+      """)
+    let schemaPath = ManifestTestSupport.schemaPath
+    let results = await withTaskGroup(of: [String].self) { group in
+      for _ in 0..<16 {
+        group.addTask {
+          ManifestTestSupport.lines(
+            ManifestLoader.load(
+              bytes: Array(text.utf8), file: "manifest.xml", baseDirectory: archives,
+              archivesDirectory: archives, schemaPath: schemaPath))
+        }
+      }
+      var all: [[String]] = []
+      for await lines in group { all.append(lines) }
+      return all
+    }
+    #expect(results.count == 16)
+    #expect(Set(results).count == 1)
+    #expect(results.first?.first?.hasPrefix("6:5: Element 'integer': 'oops'") == true)
+  }
+}
