@@ -54,6 +54,20 @@ struct ManifestSemanticChecker {
       references += (entry.allowedClasses ?? []).map { ($0, "allowed class") }
       references += entry.rootClass.map { [($0, "root class")] } ?? []
     }
+    for renamed in manifest.migration.renamedClasses {
+      references.append(
+        (
+          Manifest.ClassReference(name: renamed.currentName, location: renamed.location),
+          "renamed class"
+        ))
+    }
+    for added in manifest.migration.addedFields {
+      references.append(
+        (
+          Manifest.ClassReference(name: added.className, location: added.location),
+          "class with an added field"
+        ))
+    }
     for (reference, role) in references where !known.contains(reference.name) {
       error(
         at: reference.location,

@@ -167,6 +167,24 @@ struct ManifestSemanticCheckTests {
       ])
   }
 
+  @Test("Migration results must name registered or mapped classes")
+  func unknownMigrationClasses() throws {
+    let fixture = try Fixture()
+    let lines = try fixture.load(
+      """
+        <migration>
+          <renamedClass from="ProfilesApp.UserProfile" to="ProfileKit.UserProfile"/>
+          <renamedClass from="ProfilesApp.Memo" to="ProfileKit.Note"/>
+          <addedField class="ProfileKit.Ghost" key="nickname" type="string" default=""/>
+        </migration>
+      """, registeredClasses: ["ProfileKit.UserProfile"])
+    #expect(
+      lines == [
+        "6:5: renamed class 'ProfileKit.Note' is neither a registered class nor the target of a class mapping",
+        "7:5: class with an added field 'ProfileKit.Ghost' is neither a registered class nor the target of a class mapping",
+      ])
+  }
+
   @Test("Conflicting class mappings are an error")
   func conflictingMappings() throws {
     let fixture = try Fixture()
@@ -239,7 +257,7 @@ struct ManifestSemanticCheckTests {
         <migration>
           <addedField class="ProfileKit.UserProfile" key="age" type="integer" default="old"/>
         </migration>
-      """)
+      """, registeredClasses: ["ProfileKit.UserProfile"])
     #expect(lines == ["5:73: default 'old' is not a valid integer"])
   }
 
