@@ -51,6 +51,7 @@ struct XMLSourceMap {
   /// Scans `bytes`, a UTF-8 XML text.
   init(bytes: [UInt8]) {
     var cursor = Cursor(bytes: bytes)
+    cursor.skipByteOrderMark()
     var open: [Int] = []
     while !cursor.isAtEnd {
       guard cursor.current == UInt8(ascii: "<") else {
@@ -144,6 +145,11 @@ private struct Cursor {
 
   var isAtEnd: Bool { position.offset >= bytes.count }
   var current: UInt8? { isAtEnd ? nil : bytes[position.offset] }
+
+  /// Steps over a UTF-8 byte order mark without counting a column for it.
+  mutating func skipByteOrderMark() {
+    if position.offset == 0, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position.offset = 3 }
+  }
 
   mutating func advance() {
     guard let byte = current else { return }

@@ -237,6 +237,14 @@ struct ManifestSchemaValidationTests {
     #expect(result.manifest == nil)
   }
 
+  @Test("A byte order mark does not shift columns")
+  func byteOrderMarkKeepsColumns() throws {
+    let text =
+      "\u{FEFF}" + ManifestTestSupport.manifest(#"  <archive path="a.archive" sha256="xyz"/>"#)
+    let lines = ManifestTestSupport.lines(try ManifestTestSupport.load(text))
+    #expect(lines.first?.hasPrefix("4:29:") == true)
+  }
+
   @Test("A document that is not UTF-8 is refused")
   func notUTF8Error() throws {
     let bytes: [UInt8] = [0xFF, 0xFE] + Array("<manifest/>".utf8).flatMap { [$0, 0] }
