@@ -110,7 +110,8 @@ public struct Anonymizer: Sendable {
             fields.appendUnchecked(key: field.key, value: field.value)
           } else {
             fields.appendUnchecked(
-              key: field.key, value: Self.scrub(field.value, path: fieldPath, into: &report.scrubbed))
+              key: field.key,
+              value: Self.scrub(field.value, path: fieldPath, into: &report.scrubbed))
           }
         }
         instance.fields = fields
@@ -129,7 +130,8 @@ public struct Anonymizer: Sendable {
     }
     report.dictionaryKeysKept = walk.dictionaryKeys.count
     return (
-      KeyedArchive(archiver: archive.archiver, version: archive.version, top: top, objects: objects),
+      KeyedArchive(
+        archiver: archive.archiver, version: archive.version, top: top, objects: objects),
       report
     )
   }
@@ -153,7 +155,9 @@ public struct Anonymizer: Sendable {
       return .data(zeros == bytes ? [UInt8](repeating: 0xFF, count: bytes.count) : zeros)
     case .array(let elements):
       return .array(
-        elements.enumerated().map { scrub($0.element, path: "\(path)[\($0.offset)]", into: &scrubbed) })
+        elements.enumerated().map {
+          scrub($0.element, path: "\(path)[\($0.offset)]", into: &scrubbed)
+        })
     case .dictionary(let dictionary):
       var result = PropertyListDictionary()
       for entry in dictionary.entries {
@@ -171,7 +175,8 @@ public struct Anonymizer: Sendable {
     case .string(let string): return !string.isEmpty
     case .data(let bytes): return !bytes.isEmpty
     case .array(let elements): return elements.contains(where: hasScrubbableLeaf)
-    case .dictionary(let dictionary): return dictionary.entries.contains { hasScrubbableLeaf($0.value) }
+    case .dictionary(let dictionary):
+      return dictionary.entries.contains { hasScrubbableLeaf($0.value) }
     default: return false
     }
   }
@@ -259,7 +264,9 @@ private struct Walk {
       guard let instance = archive.instance(at: index) else { continue }
       let form = archive.foundationForm(of: instance)
       if case .dictionary(let keys, _)? = form {
-        for key in keys { if case .uid(let keyIndex) = key { dictionaryKeys.insert(Int(keyIndex)) } }
+        for key in keys {
+          if case .uid(let keyIndex) = key { dictionaryKeys.insert(Int(keyIndex)) }
+        }
       }
       switch form {
       case .string?, .data?, .date?, .uuid?, .url?, .null?:

@@ -43,7 +43,9 @@ struct ArchiveSurvey {
       }
     }
     if let root = archive.top["root"] {
-      if case .object(let index) = archive.node(for: root), let instance = archive.instance(at: index) {
+      if case .object(let index) = archive.node(for: root),
+        let instance = archive.instance(at: index)
+      {
         rootClassName = instance.className
       }
       walk(archive, archive.node(for: root), path: KeyPath(components: []), depth: 0)
@@ -56,7 +58,9 @@ struct ArchiveSurvey {
     }
   }
 
-  private mutating func walk(_ archive: KeyedArchive, _ node: ArchiveNode, path: KeyPath, depth: Int) {
+  private mutating func walk(
+    _ archive: KeyedArchive, _ node: ArchiveNode, path: KeyPath, depth: Int
+  ) {
     if case .object(let index) = node {
       if visited.contains(index) { return }
       visited.insert(index)
@@ -69,7 +73,10 @@ struct ArchiveSurvey {
       return
     }
     if index >= 0, ManifestXMLWriter.isClassName(className) {
-      add(key, "<class\(ManifestXMLWriter.keyAttribute(key)) name=\"\(ManifestXMLWriter.escape(className))\"/>")
+      add(
+        key,
+        "<class\(ManifestXMLWriter.keyAttribute(key)) name=\"\(ManifestXMLWriter.escape(className))\"/>"
+      )
     }
     if let count {
       add(key, "<count\(ManifestXMLWriter.keyAttribute(key)) equals=\"\(count)\"/>")
@@ -79,7 +86,9 @@ struct ArchiveSurvey {
       return
     }
     for child in archive.children(of: node) {
-      walk(archive, archive.node(for: child.value), path: path.appending(child.component), depth: depth + 1)
+      walk(
+        archive, archive.node(for: child.value), path: path.appending(child.component),
+        depth: depth + 1)
     }
   }
 
@@ -93,7 +102,9 @@ struct ArchiveSurvey {
   }
 
   /// The expectation element for a leaf, or nil when the leaf cannot be written.
-  static func element(for leaf: ArchiveLeaf, key: String, options: ManifestAuthor.Options) -> String? {
+  static func element(for leaf: ArchiveLeaf, key: String, options: ManifestAuthor.Options)
+    -> String?
+  {
     let keyAttribute = ManifestXMLWriter.keyAttribute(key)
     switch leaf {
     case .null:
@@ -117,7 +128,8 @@ struct ArchiveSurvey {
       return "<date\(keyAttribute)>\(XSDValue.formatDateTime(value))</date>"
     case .data(let bytes), .uuid(let bytes):
       if bytes.count > options.maximumInlineDataLength {
-        return "<dataDigest\(keyAttribute) sha256=\"\(SHA256.hash(bytes).hexadecimal)\" length=\"\(bytes.count)\"/>"
+        return
+          "<dataDigest\(keyAttribute) sha256=\"\(SHA256.hash(bytes).hexadecimal)\" length=\"\(bytes.count)\"/>"
       }
       return "<data\(keyAttribute)>\(Base64.encode(bytes))</data>"
     case .object:

@@ -121,7 +121,9 @@ public struct ExpectationEngine: Sendable {
         finding.keyPath = text(of: match.path)
         finding.actual = actual
         if matches.count > 1 {
-          let failing = matches.count { !check(expectation.kind, $0.node, in: archive, regex: regex).0 }
+          let failing = matches.count {
+            !check(expectation.kind, $0.node, in: archive, regex: regex).0
+          }
           finding.actual += " (\(failing) of \(matches.count) elements fail)"
         }
         return finding
@@ -310,7 +312,8 @@ public struct ExpectationEngine: Sendable {
     case .bool(let value): return "bool \(value)"
     case .date(let value, let tolerance):
       return "date \(XSDValue.formatDateTime(value)) ± \(tolerance)s"
-    case .data(let bytes): return "data of \(bytes.count) bytes with sha256 \(SHA256.hash(bytes).hexadecimal)"
+    case .data(let bytes):
+      return "data of \(bytes.count) bytes with sha256 \(SHA256.hash(bytes).hexadecimal)"
     case .dataDigest(let sha256, let length):
       return "data\(length.map { " of \($0) bytes" } ?? "") with sha256 \(sha256)"
     case .null: return "null"

@@ -27,6 +27,7 @@ public struct ExpectationFinding: Sendable, Hashable, CustomStringConvertible {
   /// The finding as `manifest.xml:LINE:COL: failed: archive key: expected …, found …`.
   public var description: String {
     let key = keyPath.isEmpty ? "(root)" : keyPath
-    return "\(location): \(status.rawValue): \(archivePath) \(key): expected \(expected), found \(actual)"
+    return
+      "\(location): \(status.rawValue): \(archivePath) \(key): expected \(expected), found \(actual)"
   }
 }

@@ -115,16 +115,19 @@ public struct ManifestAuthor: Sendable {
     var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     text += "<!-- Written by archive-harness manifest author. Edit freely: "
     text += "updating with 'manifest author' keeps your edits and comments. -->\n"
-    text += "<manifest xmlns=\"\(ManifestSchema.namespace)\" schemaVersion=\"\(ManifestSchema.version)\">\n"
+    text +=
+      "<manifest xmlns=\"\(ManifestSchema.namespace)\" schemaVersion=\"\(ManifestSchema.version)\">\n"
     text += "  <producer app=\"\(ManifestXMLWriter.escape(options.app))\""
     text += " version=\"\(ManifestXMLWriter.escape(options.version))\""
     text += " platform=\"\(ManifestXMLWriter.escape(options.platform))\""
     text += " produced=\"\(options.produced ?? Self.today())\">\n"
     let provenance =
-      options.provenance ?? "Authored by archive-harness manifest author from \(surveyed.count) archives."
+      options.provenance
+      ?? "Authored by archive-harness manifest author from \(surveyed.count) archives."
     text += "    <provenance>\(ManifestXMLWriter.escape(provenance))</provenance>\n"
     text += "  </producer>\n"
-    text += "  <!-- Class-name mapping skeleton: every class name the archives contain, superclass\n"
+    text +=
+      "  <!-- Class-name mapping skeleton: every class name the archives contain, superclass\n"
     text += "       chains included. Change 'to' where the current class has another name. -->\n"
     text += "  <classMap>\n"
     text += mapRows(classNames, indent: "    ", prefix: "")
@@ -206,8 +209,10 @@ public struct ManifestAuthor: Sendable {
     }
 
     let root = sourceMap.elements[tree.sourceIndex]
-    let prefix = root.qualifiedName.contains(":") ? root.qualifiedName.split(separator: ":")[0] + ":" : ""
-    let childIndent = indentation(of: tree.children.first?.sourceIndex, in: sourceMap, bytes: bytes) ?? "  "
+    let prefix =
+      root.qualifiedName.contains(":") ? root.qualifiedName.split(separator: ":")[0] + ":" : ""
+    let childIndent =
+      indentation(of: tree.children.first?.sourceIndex, in: sourceMap, bytes: bytes) ?? "  "
     let rowIndent = childIndent + childIndent
     var edits: [Edit] = []
     var anchorBlock = ""
@@ -215,23 +220,28 @@ public struct ManifestAuthor: Sendable {
     if !newClassNames.isEmpty {
       let rows = mapRows(newClassNames, indent: rowIndent, prefix: prefix)
       if let classMap = tree.children(named: "classMap").last {
-        edits.append(appendChildren(rows, to: classMap, in: sourceMap, bytes: bytes, prefix: prefix, order: 0))
+        edits.append(
+          appendChildren(rows, to: classMap, in: sourceMap, bytes: bytes, prefix: prefix, order: 0))
       } else {
-        anchorBlock += "\(childIndent)<\(prefix)classMap>\n\(rows)\(childIndent)</\(prefix)classMap>\n"
+        anchorBlock +=
+          "\(childIndent)<\(prefix)classMap>\n\(rows)\(childIndent)</\(prefix)classMap>\n"
       }
     }
     if !newAllowed.isEmpty {
       let rows = classRows(newAllowed, indent: rowIndent, prefix: prefix)
       if let allowedClasses = tree.child(named: "allowedClasses") {
         edits.append(
-          appendChildren(rows, to: allowedClasses, in: sourceMap, bytes: bytes, prefix: prefix, order: 0))
+          appendChildren(
+            rows, to: allowedClasses, in: sourceMap, bytes: bytes, prefix: prefix, order: 0))
       } else {
         anchorBlock +=
           "\(childIndent)<\(prefix)allowedClasses>\n\(rows)\(childIndent)</\(prefix)allowedClasses>\n"
       }
     }
     if !anchorBlock.isEmpty,
-      let anchor = tree.children.last(where: { ["producer", "classMapFile", "classMap"].contains($0.name) })
+      let anchor = tree.children.last(where: {
+        ["producer", "classMapFile", "classMap"].contains($0.name)
+      })
     {
       edits.append(
         Edit(
@@ -282,7 +292,8 @@ public struct ManifestAuthor: Sendable {
     for input in inputs {
       do {
         let archive = try KeyedArchive(bytes: input.bytes)
-        surveyed.append(Surveyed(input: input, survey: ArchiveSurvey(archive: archive, options: options)))
+        surveyed.append(
+          Surveyed(input: input, survey: ArchiveSurvey(archive: archive, options: options)))
       } catch {
         diagnostics.append(
           ManifestDiagnostic(
@@ -311,19 +322,24 @@ public struct ManifestAuthor: Sendable {
   {
     let inner = indent + (indent.isEmpty ? "  " : indent)
     let sha = SHA256.hash(item.input.bytes).hexadecimal
-    var text = "\(indent)<\(prefix)archive path=\"\(ManifestXMLWriter.escape(item.input.path))\" sha256=\"\(sha)\">\n"
+    var text =
+      "\(indent)<\(prefix)archive path=\"\(ManifestXMLWriter.escape(item.input.path))\" sha256=\"\(sha)\">\n"
     if let rootClass, ManifestXMLWriter.isClassName(rootClass) {
       text += "\(inner)<\(prefix)rootClass name=\"\(ManifestXMLWriter.escape(rootClass))\"/>\n"
     }
     for expectation in item.survey.expectations {
-      text += inner + (prefix.isEmpty ? expectation.element : Self.prefixed(expectation.element, prefix)) + "\n"
+      text +=
+        inner + (prefix.isEmpty ? expectation.element : Self.prefixed(expectation.element, prefix))
+        + "\n"
     }
     if item.survey.omittedLeaves > 0 {
-      text += "\(inner)<!-- authoring stopped after \(item.survey.expectations.count) expectations; "
+      text +=
+        "\(inner)<!-- authoring stopped after \(item.survey.expectations.count) expectations; "
       text += "\(item.survey.omittedLeaves) more values are not listed -->\n"
     }
     if item.survey.reachedDepthLimit {
-      text += "\(inner)<!-- values nested deeper than \(options.maximumDepth) levels are not listed -->\n"
+      text +=
+        "\(inner)<!-- values nested deeper than \(options.maximumDepth) levels are not listed -->\n"
     }
     text += "\(indent)</\(prefix)archive>\n"
     return text
@@ -332,7 +348,9 @@ public struct ManifestAuthor: Sendable {
   /// Adds a namespace prefix to a one-element expectation written without one.
   private static func prefixed(_ element: String, _ prefix: String) -> String {
     var text = element
-    if text.hasPrefix("<") { text.insert(contentsOf: prefix, at: text.index(after: text.startIndex)) }
+    if text.hasPrefix("<") {
+      text.insert(contentsOf: prefix, at: text.index(after: text.startIndex))
+    }
     if let close = text.range(of: "</", options: .backwards) {
       text.insert(contentsOf: prefix, at: close.upperBound)
     }
@@ -350,7 +368,8 @@ public struct ManifestAuthor: Sendable {
     if written.isSelfClosing {
       // `<name/>` becomes `<name>`, the rows, and an end tag.
       return Edit(
-        offset: written.endTagStart, replacedLength: written.end - written.endTagStart, order: order,
+        offset: written.endTagStart, replacedLength: written.end - written.endTagStart,
+        order: order,
         text: ">\n\(body)\n\(indent)</\(prefix)\(element.name)>")
     }
     if let last = element.children.last {

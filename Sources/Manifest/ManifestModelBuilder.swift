@@ -219,7 +219,8 @@ struct ManifestModelBuilder {
         return nil
       }
       if let minimum, let maximum, minimum > maximum {
-        error(at: element.location(ofAttribute: "min"), "min \(minimum) is greater than max \(maximum)")
+        error(
+          at: element.location(ofAttribute: "min"), "min \(minimum) is greater than max \(maximum)")
         return nil
       }
       return .range(min: minimum, max: maximum)
@@ -232,11 +233,13 @@ struct ManifestModelBuilder {
         return nil
       }
       if equals != nil, minimum != nil || maximum != nil {
-        error(at: element.location(ofAttribute: "equals"), "a count takes equals or min/max, not both")
+        error(
+          at: element.location(ofAttribute: "equals"), "a count takes equals or min/max, not both")
         return nil
       }
       if let minimum, let maximum, minimum > maximum {
-        error(at: element.location(ofAttribute: "min"), "min \(minimum) is greater than max \(maximum)")
+        error(
+          at: element.location(ofAttribute: "min"), "min \(minimum) is greater than max \(maximum)")
         return nil
       }
       return .count(equals: equals, min: minimum, max: maximum)

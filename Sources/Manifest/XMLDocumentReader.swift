@@ -205,8 +205,9 @@ enum XMLDocumentReader {
     while let current = attribute {
       let name = String(cString: current.pointee.name)
       var value = ""
-      if let text = xmlNodeGetContent(UnsafeMutableRawPointer(current).assumingMemoryBound(
-        to: xmlNode.self))
+      if let text = xmlNodeGetContent(
+        UnsafeMutableRawPointer(current).assumingMemoryBound(
+          to: xmlNode.self))
       {
         value = String(cString: text)
         harness_xml_free(text)
@@ -256,8 +257,7 @@ struct XMLRawError {
   var node: UnsafeMutableRawPointer?
   var isWarning: Bool
 
-  func diagnostic(file: String, nodes: [UnsafeMutableRawPointer: NodePlace]) -> ManifestDiagnostic
-  {
+  func diagnostic(file: String, nodes: [UnsafeMutableRawPointer: NodePlace]) -> ManifestDiagnostic {
     var location = ManifestLocation(file: file, line: line, column: column)
     if let node, let place = nodes[node] {
       location = place.location

@@ -30,19 +30,25 @@ struct ManifestAuthorTests {
     #expect(
       Set(manifest.allowedClasses?.map(\.name) ?? [])
         == ["ProfilesApp.UserProfile", "ProfilesApp.Address", "NSMutableArray", "NSDate"])
-    #expect(Set(manifest.classMappings.map(\.archivedName)).isSuperset(of: ["NSObject", "NSArray"]))
-    let findings = ExpectationEngine(manifest: manifest).evaluate(entry, archivesDirectory: archives)
+    #expect(
+      Set(manifest.classMappings.map(\.archivedName)).isSuperset(of: ["NSObject", "NSArray"]))
+    let findings = ExpectationEngine(manifest: manifest).evaluate(
+      entry, archivesDirectory: archives)
     #expect(findings.count == entry.expectations.count)
     #expect(findings.allSatisfy { $0.passed }, "\(findings.filter { !$0.passed })")
     let keys = Set(entry.expectations.map(\.keyPathText))
-    #expect(keys.isSuperset(of: ["name", "age", "tags[1]", "tags.@count", "address.city", "created", "photo", "nickname"]) || keys.contains("tags"))
+    #expect(
+      keys.isSuperset(of: [
+        "name", "age", "tags[1]", "tags.@count", "address.city", "created", "photo", "nickname",
+      ]) || keys.contains("tags"))
     #expect(keys.contains("address.city"))
   }
 
   @Test("Changing one byte of a string fails the right expectation with its key path")
   func oneChangedByteFailsItsExpectation() throws {
     let (archives, text) = try authored()
-    let manifest = try #require(try ManifestTestSupport.load(text, archivesDirectory: archives).manifest)
+    let manifest = try #require(
+      try ManifestTestSupport.load(text, archivesDirectory: archives).manifest)
     let entry = try #require(manifest.archives.first)
     let path = archives + "/ProfilesApp-1.2/alice.archive"
     var bytes = try #require(FileManager.default.contents(atPath: path).map(Array.init))
@@ -52,7 +58,8 @@ struct ManifestAuthorTests {
     bytes[start + 5] = UInt8(ascii: "m")
     try Data(bytes).write(to: URL(fileURLWithPath: path))
 
-    let findings = ExpectationEngine(manifest: manifest).evaluate(entry, archivesDirectory: archives)
+    let findings = ExpectationEngine(manifest: manifest).evaluate(
+      entry, archivesDirectory: archives)
     let failed = findings.filter { !$0.passed }
     #expect(failed.count == 1)
     let finding = try #require(failed.first)
@@ -79,7 +86,9 @@ struct ManifestAuthorTests {
 
   @Test("An unreadable archive is left out with a diagnostic")
   func brokenArchiveIsLeftOut() {
-    let result = ManifestAuthor().author([ManifestAuthor.Input(path: "junk.archive", bytes: [1, 2, 3])])
+    let result = ManifestAuthor().author([
+      ManifestAuthor.Input(path: "junk.archive", bytes: [1, 2, 3])
+    ])
     #expect(result.diagnostics.count == 1)
     #expect(result.diagnostics.first?.location.file == "junk.archive")
     #expect(result.addedArchives.isEmpty)
@@ -121,7 +130,8 @@ struct ManifestAuthorTests {
       #expect(text.contains(line), "lost: \(line)")
     }
     #expect(text.contains("<map from=\"ProfilesApp.Address\" to=\"ProfilesApp.Address\"/>"))
-    #expect(!text.contains("<map from=\"ProfilesApp.UserProfile\" to=\"ProfilesApp.UserProfile\"/>"))
+    #expect(
+      !text.contains("<map from=\"ProfilesApp.UserProfile\" to=\"ProfilesApp.UserProfile\"/>"))
     #expect(text.contains("<class name=\"ProfileKit.UserProfile\"/>"))
     #expect(text.contains("<string key=\"address.city\">Paris</string>"))
 
@@ -133,7 +143,8 @@ struct ManifestAuthorTests {
     #expect(manifest.archives[0].expectations.count == 1)
     let bobEntry = manifest.archives[1]
     #expect(bobEntry.rootClass == nil)
-    let findings = ExpectationEngine(manifest: manifest).evaluate(bobEntry, archivesDirectory: archives)
+    let findings = ExpectationEngine(manifest: manifest).evaluate(
+      bobEntry, archivesDirectory: archives)
     #expect(findings.allSatisfy { $0.passed }, "\(findings.filter { !$0.passed })")
   }
 

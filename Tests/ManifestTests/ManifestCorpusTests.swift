@@ -12,7 +12,8 @@ struct CorpusFile: Sendable, Codable, CustomTestStringConvertible {
   /// Every archive outside a `broken/` folder, or none when the corpus is absent.
   static let all: [CorpusFile] = {
     guard ManifestTestSupport.corpusAvailable,
-      let paths = try? FileManager.default.subpathsOfDirectory(atPath: ManifestTestSupport.corpusPath)
+      let paths = try? FileManager.default.subpathsOfDirectory(
+        atPath: ManifestTestSupport.corpusPath)
     else { return [] }
     return paths.sorted().filter { path in
       var isDirectory: ObjCBool = false

@@ -16,7 +16,9 @@ struct ManifestSchemaValidationTests {
   @Test("The default schema path exists in the checkout")
   func defaultSchemaPathExists() {
     #expect(FileManager.default.fileExists(atPath: ManifestTestSupport.schemaPath))
-    #expect(ManifestSchema.defaultPath(repositoryRoot: "/repo/") == "/repo/" + ManifestSchema.relativePath)
+    #expect(
+      ManifestSchema.defaultPath(repositoryRoot: "/repo/") == "/repo/" + ManifestSchema.relativePath
+    )
   }
 
   @Test("A minimal manifest is valid")
@@ -33,13 +35,18 @@ struct ManifestSchemaValidationTests {
   func attributePatternError() throws {
     let lines = try diagnostics(#"  <archive path="a.archive" sha256="xyz"/>"#)
     #expect(lines.count == 1)
-    #expect(lines.first?.hasPrefix("4:29: Element 'archive', attribute 'sha256': [facet 'pattern']") == true)
+    #expect(
+      lines.first?.hasPrefix("4:29: Element 'archive', attribute 'sha256': [facet 'pattern']")
+        == true)
   }
 
   @Test("An unknown attribute points at the attribute")
   func unknownAttributeError() throws {
     let lines = try diagnostics(#"  <archive path="a.archive" sha256="\#(sha)" colour="red"/>"#)
-    #expect(lines == ["4:103: Element 'archive', attribute 'colour': The attribute 'colour' is not allowed"])
+    #expect(
+      lines == [
+        "4:103: Element 'archive', attribute 'colour': The attribute 'colour' is not allowed"
+      ])
   }
 
   @Test("A missing required attribute points at the element")
@@ -57,7 +64,9 @@ struct ManifestSchemaValidationTests {
         </archive>
       """)
     #expect(lines.count == 1)
-    #expect(lines.first?.hasPrefix("5:13: Element 'secure', attribute 'outcome': [facet 'enumeration']") == true)
+    #expect(
+      lines.first?.hasPrefix("5:13: Element 'secure', attribute 'outcome': [facet 'enumeration']")
+        == true)
   }
 
   @Test("An unknown rejection category is refused")
@@ -69,7 +78,9 @@ struct ManifestSchemaValidationTests {
         </archive>
       """)
     #expect(lines.count == 1)
-    #expect(lines.first?.hasPrefix("5:32: Element 'secure', attribute 'category': [facet 'enumeration']") == true)
+    #expect(
+      lines.first?.hasPrefix("5:32: Element 'secure', attribute 'category': [facet 'enumeration']")
+        == true)
   }
 
   @Test("An unknown element points at the element")
@@ -107,7 +118,9 @@ struct ManifestSchemaValidationTests {
     let result = try ManifestTestSupport.load(text)
     let lines = ManifestTestSupport.lines(result)
     #expect(lines.count == 1)
-    #expect(lines.first?.hasPrefix("2:3: Element 'archive': This element is not expected. Expected is ( producer )") == true)
+    #expect(
+      lines.first?.hasPrefix(
+        "2:3: Element 'archive': This element is not expected. Expected is ( producer )") == true)
   }
 
   @Test("A typed value that does not parse points at its element")
@@ -119,7 +132,8 @@ struct ManifestSchemaValidationTests {
         </archive>
       """)
     #expect(lines.count == 1)
-    #expect(lines.first?.hasPrefix("5:5: Element 'integer': 'forty-two' is not a valid value") == true)
+    #expect(
+      lines.first?.hasPrefix("5:5: Element 'integer': 'forty-two' is not a valid value") == true)
   }
 
   @Test("A date without a time zone is refused")
@@ -143,7 +157,9 @@ struct ManifestSchemaValidationTests {
       """
     let lines = ManifestTestSupport.lines(try ManifestTestSupport.load(text))
     #expect(lines.count == 1)
-    #expect(lines.first?.hasPrefix("1:50: Element 'manifest', attribute 'schemaVersion': [facet 'enumeration']") == true)
+    #expect(
+      lines.first?.hasPrefix(
+        "1:50: Element 'manifest', attribute 'schemaVersion': [facet 'enumeration']") == true)
   }
 
   @Test("A manifest outside the namespace is refused")
@@ -155,7 +171,8 @@ struct ManifestSchemaValidationTests {
       """
     let lines = ManifestTestSupport.lines(try ManifestTestSupport.load(text))
     #expect(lines.count == 1)
-    #expect(lines.first?.hasPrefix("1:1: Element 'manifest': No matching global declaration") == true)
+    #expect(
+      lines.first?.hasPrefix("1:1: Element 'manifest': No matching global declaration") == true)
   }
 
   @Test("A class map file is not a manifest")
@@ -187,7 +204,9 @@ struct ManifestSchemaValidationTests {
     let result = try ManifestTestSupport.load("<manifest>\n  <a></b>\n</manifest>")
     let diagnostic = try #require(result.diagnostics.first)
     #expect(diagnostic.category == .xml)
-    #expect(diagnostic.description.hasPrefix("manifest.xml:2:10: error: [xml] Opening and ending tag mismatch"))
+    #expect(
+      diagnostic.description.hasPrefix(
+        "manifest.xml:2:10: error: [xml] Opening and ending tag mismatch"))
     #expect(result.manifest == nil)
   }
 

@@ -43,7 +43,8 @@ struct ManifestSemanticCheckTests {
   @Test("A changed fixture is reported at its sha256 attribute")
   func checksumMismatch() throws {
     let fixture = try Fixture()
-    let lines = try fixture.load(#"  <archive path="a.archive" sha256="\#(ManifestTestSupport.zeroSHA)"/>"#)
+    let lines = try fixture.load(
+      #"  <archive path="a.archive" sha256="\#(ManifestTestSupport.zeroSHA)"/>"#)
     #expect(lines.count == 1)
     #expect(lines.first?.hasPrefix("4:29: archive 'a.archive' has sha256 \(fixture.sha)") == true)
   }
@@ -51,7 +52,8 @@ struct ManifestSemanticCheckTests {
   @Test("A checksum in upper case matches")
   func upperCaseChecksum() throws {
     let fixture = try Fixture()
-    let lines = try fixture.load(#"  <archive path="a.archive" sha256="\#(fixture.sha.uppercased())"/>"#)
+    let lines = try fixture.load(
+      #"  <archive path="a.archive" sha256="\#(fixture.sha.uppercased())"/>"#)
     #expect(lines.isEmpty)
   }
 
@@ -59,14 +61,20 @@ struct ManifestSemanticCheckTests {
   func parentPathRefused() throws {
     let fixture = try Fixture()
     let lines = try fixture.load(#"  <archive path="../etc/passwd" sha256="\#(fixture.sha)"/>"#)
-    #expect(lines == ["4:12: archive path '../etc/passwd' uses '..'; paths must stay inside the archives folder"])
+    #expect(
+      lines == [
+        "4:12: archive path '../etc/passwd' uses '..'; paths must stay inside the archives folder"
+      ])
   }
 
   @Test("An absolute path is refused")
   func absolutePathRefused() throws {
     let fixture = try Fixture()
     let lines = try fixture.load(#"  <archive path="/etc/passwd" sha256="\#(fixture.sha)"/>"#)
-    #expect(lines == ["4:12: archive path '/etc/passwd' is absolute; write it relative to the archives folder"])
+    #expect(
+      lines == [
+        "4:12: archive path '/etc/passwd' is absolute; write it relative to the archives folder"
+      ])
   }
 
   @Test("A symbolic link that leaves the archives folder is refused")
@@ -77,7 +85,10 @@ struct ManifestSemanticCheckTests {
     try FileManager.default.createSymbolicLink(
       atPath: fixture.archives + "/link.archive", withDestinationPath: outside)
     let lines = try fixture.load(#"  <archive path="link.archive" sha256="\#(fixture.sha)"/>"#)
-    #expect(lines == ["4:12: archive 'link.archive' resolves outside the archives folder (through a symbolic link)"])
+    #expect(
+      lines == [
+        "4:12: archive 'link.archive' resolves outside the archives folder (through a symbolic link)"
+      ])
   }
 
   @Test("A duplicate entry is reported with the first one's place")
@@ -102,7 +113,8 @@ struct ManifestSemanticCheckTests {
         </archive>
       """)
     #expect(lines.count == 2)
-    #expect(lines.first?.hasPrefix("5:13: malformed key path 'address..city': at character 9") == true)
+    #expect(
+      lines.first?.hasPrefix("5:13: malformed key path 'address..city': at character 9") == true)
     #expect(lines.last?.hasPrefix("6:14: malformed key path 'tags[x]'") == true)
   }
 
@@ -116,7 +128,8 @@ struct ManifestSemanticCheckTests {
         </archive>
       """)
     #expect(lines.count == 1)
-    #expect(lines.first?.hasPrefix("5:5: a 'secure' outcome of 'rejected' needs a category") == true)
+    #expect(
+      lines.first?.hasPrefix("5:5: a 'secure' outcome of 'rejected' needs a category") == true)
   }
 
   @Test("A decoding outcome with a category is an error")
@@ -164,7 +177,8 @@ struct ManifestSemanticCheckTests {
           <map from="Old" to="NewB"/>
         </classMap>
       """)
-    #expect(lines == ["6:5: class 'Old' is mapped to 'NewB' here and to 'NewA' at manifest.xml:5:5"])
+    #expect(
+      lines == ["6:5: class 'Old' is mapped to 'NewB' here and to 'NewA' at manifest.xml:5:5"])
   }
 
   @Test("A regular expression that does not compile is an error")
@@ -177,7 +191,8 @@ struct ManifestSemanticCheckTests {
         </archive>
       """)
     #expect(lines.count == 1)
-    #expect(lines.first?.hasPrefix("5:26: the regular expression '([a-z]+' does not compile") == true)
+    #expect(
+      lines.first?.hasPrefix("5:26: the regular expression '([a-z]+' does not compile") == true)
   }
 
   @Test("A range without bounds is an error")
@@ -258,7 +273,9 @@ struct ManifestSemanticCheckTests {
     #expect(mapping.currentName == "ProfileKit.UserProfile")
     #expect(mapping.location.file.hasSuffix("maps/profiles.xml"))
     #expect(mapping.location.line == 2)
-    #expect(result.manifest?.currentClassName(forArchivedName: "ProfilesApp.UserProfile") == "ProfileKit.UserProfile")
+    #expect(
+      result.manifest?.currentClassName(forArchivedName: "ProfilesApp.UserProfile")
+        == "ProfileKit.UserProfile")
   }
 
   @Test("An invalid class map file reports errors in that file")
