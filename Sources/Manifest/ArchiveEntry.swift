@@ -76,6 +76,8 @@ public enum RejectionCategory: String, Sendable, Hashable, CaseIterable {
   case missingField = "missing-field"
   /// A class's `init?(coder:)` returned nil.
   case initReturnedNil = "init-returned-nil"
+  /// A class's `init?(coder:)` reported an error with `failWithError(_:)`.
+  case initFailed = "init-failed"
   /// The object graph has a cycle the decode cannot follow.
   case cycle
   /// A configured limit was passed.

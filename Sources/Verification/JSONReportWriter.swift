@@ -44,7 +44,9 @@ public struct JSONReportWriter: Sendable {
         "summary",
         .object(
           [("total", .integer(Int64(report.cases.count)))]
-            + VerificationCase.Status.allCases.map { ($0.rawValue, .integer(Int64(counts[$0] ?? 0))) })
+            + VerificationCase.Status.allCases.map {
+              ($0.rawValue, .integer(Int64(counts[$0] ?? 0)))
+            })
       ),
     ])
   }

@@ -17,14 +17,16 @@ public struct JUnitReportWriter: Sendable {
     }
     let failures = report.cases.filter { $0.status != .passed }.count
     var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    xml += "<testsuites name=\"archive-harness verify\" tests=\"\(report.cases.count)\" failures=\"\(failures)\">\n"
+    xml +=
+      "<testsuites name=\"archive-harness verify\" tests=\"\(report.cases.count)\" failures=\"\(failures)\">\n"
     for manifest in manifests {
       let cases = byManifest[manifest] ?? []
       let suiteFailures = cases.filter { $0.status != .passed }.count
       xml +=
         "  <testsuite name=\"\(escape(manifest))\" tests=\"\(cases.count)\" failures=\"\(suiteFailures)\" skipped=\"0\" time=\"0\">\n"
       for item in cases {
-        xml += "    <testcase classname=\"\(escape(manifest))\" name=\"\(escape(item.archive))\" time=\"0\""
+        xml +=
+          "    <testcase classname=\"\(escape(manifest))\" name=\"\(escape(item.archive))\" time=\"0\""
         guard item.status != .passed else {
           xml += "/>\n"
           continue

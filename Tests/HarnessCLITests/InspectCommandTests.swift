@@ -50,7 +50,8 @@ struct InspectCommandTests {
     #expect(result.stderr == "no/such/file.archive: error: [unreadable] no such file\n")
   }
 
-  @Test("A broken corpus archive exits 2 with its key path, never a signal",
+  @Test(
+    "A broken corpus archive exits 2 with its key path, never a signal",
     .enabled(if: Corpus.isPresent))
   func brokenCorpusArchive() throws {
     let path = Corpus.directory.appendingPathComponent(
@@ -66,7 +67,8 @@ struct InspectCommandTests {
   func unknownOption() throws {
     let result = try CommandRunner.run(["inspect", "--colour", sample])
     #expect(result.status == 2)
-    #expect(result.stderr.hasPrefix("Error: Unknown option '--colour'\nUsage: archive-harness inspect"))
+    #expect(
+      result.stderr.hasPrefix("Error: Unknown option '--colour'\nUsage: archive-harness inspect"))
     #expect(result.stderr.contains("See 'archive-harness inspect --help' for more information."))
   }
 
