@@ -16,8 +16,6 @@ struct XMLSourceMap {
   struct Attribute {
     var qualifiedName: String
     var position: Position
-    /// The byte range of the value between the quotes.
-    var valueRange: Range<Int>
   }
 
   /// One element as written.
@@ -36,13 +34,6 @@ struct XMLSourceMap {
     var end: Int
     /// The index of the enclosing element, if any.
     var parent: Int?
-    var depth: Int
-
-    /// The name without its namespace prefix.
-    var localName: Substring {
-      guard let colon = qualifiedName.lastIndex(of: ":") else { return qualifiedName[...] }
-      return qualifiedName[qualifiedName.index(after: colon)...]
-    }
   }
 
   /// The elements in document order.
@@ -108,32 +99,22 @@ struct XMLSourceMap {
       cursor.skipWhitespace()
       if cursor.current == UInt8(ascii: "=") { cursor.advance() }
       cursor.skipWhitespace()
-      var valueRange = cursor.position.offset..<cursor.position.offset
       if let quote = cursor.current, quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") {
         cursor.advance()
-        let valueStart = cursor.position.offset
         while let byte = cursor.current, byte != quote { cursor.advance() }
-        valueRange = valueStart..<cursor.position.offset
         cursor.advance()
       }
-      attributes.append(
-        Attribute(qualifiedName: attributeName, position: attributeStart, valueRange: valueRange))
+      attributes.append(Attribute(qualifiedName: attributeName, position: attributeStart))
     }
     let end = cursor.position.offset
     elements.append(
       Element(
         qualifiedName: name, start: start, attributes: attributes, startTagEnd: end,
         isSelfClosing: selfClosing, endTagStart: selfClosing ? slashOffset : end,
-        end: end, parent: open.last, depth: open.count))
+        end: end, parent: open.last))
     if !selfClosing { open.append(elements.count - 1) }
   }
 
-  /// The position of a byte offset, counted from the start of the text.
-  static func position(of offset: Int, in bytes: [UInt8]) -> Position {
-    var cursor = Cursor(bytes: bytes)
-    while cursor.position.offset < offset, !cursor.isAtEnd { cursor.advance() }
-    return cursor.position
-  }
 }
 
 /// A byte cursor that keeps the line and column of its position.
