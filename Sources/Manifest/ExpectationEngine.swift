@@ -1,12 +1,12 @@
 import KeyedArchive
 import PropertyList
 
-/// Evaluates a manifest's field expectations against keyed-archive graphs.
+/// Evaluates a manifest's field expectations against keyed-archive graphs and decoded objects.
 ///
 /// Every result is an ``ExpectationFinding`` value; nothing throws. Key paths
-/// are walked with ``KeyedArchive/evaluate(_:limits:)``, which follows a fixed
-/// number of steps and caps wildcard fan-out, so shared and cyclic graphs
-/// cannot make it loop or blow up.
+/// are walked with ``KeyedArchive/evaluate(_:limits:)`` (or through an
+/// ``ExpectationTree``), which follows a fixed number of steps and caps
+/// wildcard fan-out, so shared and cyclic graphs cannot make it loop or blow up.
 ///
 /// ```swift
 /// let engine = ExpectationEngine(manifest: manifest)
@@ -66,19 +66,24 @@ public struct ExpectationEngine: Sendable {
     }
   }
 
-  /// Evaluates every expectation of an entry against an archive.
+  /// Evaluates every expectation of an entry against an archive's graph or a decoded object.
   ///
+  /// - Parameters:
+  ///   - entry: The archive entry.
+  ///   - subject: A ``KeyedArchive``, or an ``ExpectationTree`` built from a decoded object.
   /// - Returns: One finding per expectation, in manifest order.
-  public func evaluate(_ entry: ArchiveEntry, in archive: KeyedArchive) -> [ExpectationFinding] {
-    entry.expectations.map { evaluate($0, in: archive, archivePath: entry.path) }
+  public func evaluate(_ entry: ArchiveEntry, in subject: some ExpectationSubject)
+    -> [ExpectationFinding]
+  {
+    entry.expectations.map { evaluate($0, in: subject, archivePath: entry.path) }
   }
 
-  /// Evaluates one expectation against an archive.
+  /// Evaluates one expectation against an archive's graph or a decoded object.
   ///
   /// A wildcard path must hold for every element it reaches; the finding
   /// names the first element that fails.
   public func evaluate(
-    _ expectation: FieldExpectation, in archive: KeyedArchive, archivePath: String = ""
+    _ expectation: FieldExpectation, in subject: some ExpectationSubject, archivePath: String = ""
   ) -> ExpectationFinding {
     var finding = ExpectationFinding(
       status: .failed, archivePath: archivePath, keyPath: expectation.keyPathText,
@@ -87,9 +92,9 @@ public struct ExpectationEngine: Sendable {
       finding.actual = "a malformed key path"
       return finding
     }
-    let matches: [KeyPathMatch]
+    let matches: [ExpectationValue]
     do {
-      matches = try archive.evaluate(keyPath, limits: limits)
+      matches = try subject.expectationValues(at: keyPath, limits: limits)
     } catch {
       finding.actual = "no value: \(error.message)"
       return finding
@@ -101,7 +106,7 @@ public struct ExpectationEngine: Sendable {
       finding.status = matches.isEmpty ? .failed : .passed
       return finding
     case .absent:
-      finding.actual = matches.isEmpty ? "absent" : describe(matches[0].node, in: archive)
+      finding.actual = matches.isEmpty ? "absent" : Self.describe(matches[0].leaf)
       finding.status = matches.isEmpty ? .passed : .failed
       if let first = matches.first { finding.keyPath = text(of: first.path) }
       return finding
@@ -110,7 +115,7 @@ public struct ExpectationEngine: Sendable {
     }
 
     if matches.isEmpty {
-      if keyPath.components.contains(.wildcard), wildcardCollectionIsEmpty(keyPath, in: archive) {
+      if keyPath.components.contains(.wildcard), wildcardCollectionIsEmpty(keyPath, in: subject) {
         finding.status = .passed
         finding.actual = "no elements"
       } else {
@@ -120,14 +125,12 @@ public struct ExpectationEngine: Sendable {
     }
     let regex = compiledRegex(for: expectation.kind)
     for match in matches {
-      let (holds, actual) = check(expectation.kind, match.node, in: archive, regex: regex)
+      let (holds, actual) = check(expectation.kind, match.leaf, regex: regex)
       if !holds {
         finding.keyPath = text(of: match.path)
         finding.actual = actual
         if matches.count > 1 {
-          let failing = matches.count {
-            !check(expectation.kind, $0.node, in: archive, regex: regex).0
-          }
+          let failing = matches.count { !check(expectation.kind, $0.leaf, regex: regex).0 }
           finding.actual += " (\(failing) of \(matches.count) elements fail)"
         }
         return finding
@@ -148,13 +151,27 @@ public struct ExpectationEngine: Sendable {
   }
 
   /// Whether the collection a path's first wildcard expands is empty, so the path holds vacuously.
-  private func wildcardCollectionIsEmpty(_ keyPath: KeyPath, in archive: KeyedArchive) -> Bool {
+  private func wildcardCollectionIsEmpty(_ keyPath: KeyPath, in subject: some ExpectationSubject)
+    -> Bool
+  {
     guard let index = keyPath.components.firstIndex(of: .wildcard) else { return false }
     let prefix = KeyPath(topKey: keyPath.topKey, components: Array(keyPath.components[..<index]))
-    guard let matches = try? archive.evaluate(prefix, limits: limits), matches.count == 1 else {
+    guard let matches = try? subject.expectationValues(at: prefix, limits: limits),
+      matches.count == 1
+    else {
       return false
     }
-    return archive.elementCount(of: matches[0].node) == 0
+    return Self.count(of: matches[0].leaf) == 0
+  }
+
+  /// The element count of a collection, the UTF-16 length of a string or the size of data.
+  private static func count(of leaf: ArchiveLeaf) -> Int? {
+    switch leaf {
+    case .object(_, _, let count): return count
+    case .string(let value): return value.utf16.count
+    case .data(let bytes): return bytes.count
+    default: return nil
+    }
   }
 
   private func text(of path: KeyPath) -> String { path.description }
@@ -164,13 +181,11 @@ public struct ExpectationEngine: Sendable {
     return try? Regex(pattern)
   }
 
-  /// Checks one node; returns whether it holds and how the node reads.
+  /// Checks one value; returns whether it holds and how the value reads.
   private func check(
-    _ kind: FieldExpectation.Kind, _ node: ArchiveNode, in archive: KeyedArchive,
-    regex: Regex<AnyRegexOutput>?
+    _ kind: FieldExpectation.Kind, _ leaf: ArchiveLeaf, regex: Regex<AnyRegexOutput>?
   ) -> (Bool, String) {
-    let leaf = archive.leaf(of: node)
-    let actual = describe(node, in: archive)
+    let actual = Self.describe(leaf)
     switch kind {
     case .string(let expected):
       switch leaf {
@@ -232,7 +247,7 @@ public struct ExpectationEngine: Sendable {
       let holds = (minimum.map { value >= $0 } ?? true) && (maximum.map { value <= $0 } ?? true)
       return (holds, actual)
     case .count(let equals, let minimum, let maximum):
-      guard let count = archive.elementCount(of: node) else {
+      guard let count = Self.count(of: leaf) else {
         return (false, "\(actual), which has no count")
       }
       let holds =
@@ -280,11 +295,6 @@ public struct ExpectationEngine: Sendable {
     case .null: return "null"
     case .data, .object: return nil
     }
-  }
-
-  /// How a node reads in a finding.
-  private func describe(_ node: ArchiveNode, in archive: KeyedArchive) -> String {
-    Self.describe(archive.leaf(of: node))
   }
 
   /// How a leaf reads in a finding: its type and value.

@@ -79,6 +79,70 @@ struct ExpectationEngineTests {
     Case(element: #"<string key="tags[7]">swift</string>"#, passes: false, actual: "absent"),
   ]
 
+  /// The sample archive as the decode paths would describe the decoded profile.
+  static let decodedSample: ExpectationTree = {
+    let profileClass = "ProfilesApp.UserProfile"
+    let back = ExpectationTree.leaf(.object(className: profileClass, index: 0, count: nil))
+    return .object(
+      className: profileClass,
+      fields: [
+        .init("name", .leaf(.string("Alice"))), .init("age", .leaf(.integer(42))),
+        .init(
+          "tags",
+          .collection(
+            className: "NSMutableArray",
+            elements: [
+              .leaf(.string("swift")), .leaf(.string("archives")), .leaf(.string("swift")),
+            ])),
+        .init(
+          "address",
+          .object(
+            className: "ProfilesApp.Address",
+            fields: [.init("city", .leaf(.string("Berlin"))), .init("owner", back)])),
+        .init("score", .leaf(.real(3.5))), .init("active", .leaf(.bool(true))),
+        .init("created", .leaf(.date(631_152_000.5))), .init("photo", .leaf(.data([1, 2, 3]))),
+        .init("me", back), .init("nickname", .leaf(.null)),
+      ])
+  }()
+
+  @Test(
+    "A decoded object gives the same findings as the archive's graph",
+    arguments: cases.filter { !$0.element.contains("me.me") && !$0.element.contains("owner.") })
+  func decodedObjectAgreesWithGraph(testCase: Case) throws {
+    let (manifest, entry, _) = try load(testCase.element)
+    let engine = ExpectationEngine(manifest: manifest)
+    let fromTree = engine.evaluate(entry, in: Self.decodedSample)
+    let fromGraph = engine.evaluate(entry, in: SampleArchive.archive())
+    #expect(fromTree.map(\.passed) == [testCase.passes], "\(fromTree)")
+    #expect(fromTree.map(\.actual) == fromGraph.map(\.actual))
+  }
+
+  @Test("A back-reference in a decoded object is a leaf, not a loop")
+  func decodedBackReferenceIsALeaf() throws {
+    let (manifest, entry, _) = try load(#"<class key="me" name="ProfileKit.UserProfile"/>"#)
+    let findings = ExpectationEngine(manifest: manifest).evaluate(entry, in: Self.decodedSample)
+    #expect(findings.map(\.passed) == [true])
+    let (_, deep, _) = try load(#"<string key="me.name">Alice</string>"#)
+    #expect(ExpectationEngine().evaluate(deep, in: Self.decodedSample).map(\.actual) == ["absent"])
+  }
+
+  /// Loads a manifest with one expectation over the sample archive written to a fresh folder.
+  private func load(_ element: String) throws -> (Manifest, ArchiveEntry, String) {
+    let archives = try ManifestTestSupport.temporaryDirectory()
+    let bytes = try SampleArchive.write(to: archives)
+    let body = """
+        <classMap><map from="ProfilesApp.UserProfile" to="ProfileKit.UserProfile"/></classMap>
+        <archive path="alice.archive" sha256="\(SHA256.hash(bytes).hexadecimal)">
+          \(element)
+        </archive>
+      """
+    let result = try ManifestTestSupport.load(
+      ManifestTestSupport.manifest(body), archivesDirectory: archives)
+    #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+    let manifest = try #require(result.manifest)
+    return (manifest, try #require(manifest.archives.first), archives)
+  }
+
   /// Loads a manifest with one expectation over the sample archive and evaluates it.
   private func evaluate(_ element: String) throws -> ExpectationFinding {
     let archives = try ManifestTestSupport.temporaryDirectory()
