@@ -138,7 +138,14 @@ public struct ManifestAuthor: Sendable {
     text += "  <producer app=\"\(ManifestXMLWriter.escape(options.app))\""
     text += " version=\"\(ManifestXMLWriter.escape(options.version))\""
     text += " platform=\"\(ManifestXMLWriter.escape(options.platform))\""
-    text += " produced=\"\(options.produced ?? Self.today())\">\n"
+    let produced = options.produced ?? Self.today()
+    if !XSDValue.isDateOrDateTime(produced) {
+      diagnostics.append(
+        ManifestDiagnostic(
+          .error, .semantic, at: ManifestLocation(file: "<options>", line: 0, column: 0),
+          "produced '\(produced)' is not a date (YYYY-MM-DD) or date and time"))
+    }
+    text += " produced=\"\(ManifestXMLWriter.escape(produced))\">\n"
     let provenance =
       options.provenance
       ?? "Authored by archive-harness manifest author from \(surveyed.count) archives."

@@ -116,6 +116,20 @@ enum XSDValue {
     return seconds - referenceDateOffset
   }
 
+  /// Whether text is an `xs:date` (`2021-03-04`, optionally with a zone) or an `xs:dateTime`.
+  static func isDateOrDateTime(_ text: String) -> Bool {
+    let trimmed = text.trimmingXMLWhitespace()
+    if trimmed.contains("T") {
+      return dateTime(trimmed) != nil
+        || dateTime(trimmed + "Z") != nil
+    }
+    // A date is a date-time at midnight without its time part.
+    guard trimmed.count >= 10 else { return false }
+    let day = trimmed.prefix(10)
+    let zone = trimmed.dropFirst(10)
+    return dateTime(day + "T00:00:00" + (zone.isEmpty ? "Z" : zone)) != nil
+  }
+
   /// Returns the days from 1970-01-01 to a proleptic Gregorian date.
   static func daysSinceUnixEpoch(year: Int, month: Int, day: Int) -> Int {
     // Count in eras of 400 years starting on March 1, so leap days fall at the end of a year.

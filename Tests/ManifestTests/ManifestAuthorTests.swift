@@ -100,6 +100,15 @@ struct ManifestAuthorTests {
     #expect(loaded.manifest?.archives.first?.sha256 == SHA256.hash(junk).hexadecimal)
   }
 
+  @Test("A produced value that is not a date is reported")
+  func badProducedDate() {
+    var options = ManifestAuthor.Options()
+    options.produced = "last \"spring\""
+    let result = ManifestAuthor(options: options).author([])
+    #expect(result.diagnostics.map(\.severity) == [.error])
+    #expect(result.text.contains("produced=\"last &quot;spring&quot;\""))
+  }
+
   @Test("Update adds a new archive and keeps comments and human edits")
   func updateKeepsHumanEdits() throws {
     let archives = try ManifestTestSupport.temporaryDirectory()

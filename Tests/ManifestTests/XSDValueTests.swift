@@ -68,4 +68,17 @@ struct XSDValueTests {
   func writtenDoublesRoundTrip(value: Double) {
     #expect(XSDValue.double(ManifestXMLWriter.double(value)) == value)
   }
+
+  @Test("Produced dates accept xs:date and xs:dateTime forms")
+  func producedDates() {
+    for text in [
+      "2021-03-04", "2021-03-04Z", "2021-03-04+02:00", "2021-03-04T10:00:00",
+      "2021-03-04T10:00:00Z",
+    ] {
+      #expect(XSDValue.isDateOrDateTime(text), "\(text)")
+    }
+    for text in ["yesterday", "2021-3-4", "2021-03-04 10:00", "2021-13-04"] {
+      #expect(!XSDValue.isDateOrDateTime(text), "\(text)")
+    }
+  }
 }
