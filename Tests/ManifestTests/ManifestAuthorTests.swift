@@ -163,6 +163,39 @@ struct ManifestAuthorTests {
     #expect(findings.allSatisfy { $0.passed }, "\(findings.filter { !$0.passed })")
   }
 
+  @Test(
+    "Update creates the class map and allowed classes it needs, in schema order",
+    arguments: [
+      "  <classMapFile href=\"maps/map.xml\"/>",
+      "  <classMapFile href=\"maps/map.xml\"/>\n  <allowedClasses/>",
+      "  <classMapFile href=\"maps/map.xml\"/>\n  <allowedClasses></allowedClasses>",
+    ])
+  func updateCreatesMissingSections(sections: String) throws {
+    let archives = try ManifestTestSupport.temporaryDirectory()
+    let bob = try SampleArchive.write(to: archives, name: "bob.archive")
+    try FileManager.default.createDirectory(
+      atPath: archives + "/maps", withIntermediateDirectories: true)
+    let map = """
+      <classMap xmlns="urn:archive-harness:manifest:1">
+        <map from="ProfilesApp.Address" to="ProfileKit.Address"/>
+      </classMap>
+      """
+    try Data(map.utf8).write(to: URL(fileURLWithPath: archives + "/maps/map.xml"))
+    let existing = ManifestTestSupport.manifest(sections)
+    let result = ManifestAuthor().update(
+      existingText: existing, file: archives + "/manifest.xml",
+      with: [ManifestAuthor.Input(path: "bob.archive", bytes: bob)],
+      schemaPath: ManifestTestSupport.schemaPath)
+    #expect(!result.text.contains("<map from=\"ProfilesApp.Address\""))
+    #expect(result.text.contains("<class name=\"ProfileKit.Address\"/>"))
+    let loaded = ManifestLoader.load(
+      bytes: Array(result.text.utf8), file: archives + "/manifest.xml", baseDirectory: archives,
+      archivesDirectory: archives, schemaPath: ManifestTestSupport.schemaPath,
+      registeredClasses: ["ProfileKit.Address"])
+    #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)\n\(result.text)")
+    #expect(loaded.manifest?.archives.map(\.path) == ["bob.archive"])
+  }
+
   @Test("Update of a manifest with a namespace prefix writes prefixed elements")
   func updateKeepsPrefix() throws {
     let archives = try ManifestTestSupport.temporaryDirectory()
