@@ -226,7 +226,9 @@ enum XMLDocumentReader {
       child = current.pointee.next
     }
     var text = ""
-    if let content = xmlNodeGetContent(node) {
+    // Only leaf elements carry values; an element with children would copy the text of its whole
+    // subtree, which for the root is the whole document.
+    if children.isEmpty, let content = xmlNodeGetContent(node) {
       text = String(cString: content)
       harness_xml_free(content)
     }

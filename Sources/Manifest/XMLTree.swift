@@ -17,7 +17,7 @@ struct XMLTree: Sendable {
   var attributes: [String: Attribute]
   /// The child elements, in document order.
   var children: [XMLTree]
-  /// The concatenated text of the element and its descendants.
+  /// The element's text, for an element without child elements; empty otherwise.
   var text: String
   /// Where the element's start tag begins.
   var location: ManifestLocation
