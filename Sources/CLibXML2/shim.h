@@ -91,13 +91,15 @@ static inline void harness_xml_refuse_doctype(
 /// The parser never touches the network, never loads or reads a DTD and never
 /// substitutes entities: any `<!DOCTYPE` stops the parse at once (so XXE and
 /// billion-laughs documents end there), with `state->refusedDoctype` set.
+/// It parses in recovery mode only so that every well-formedness error is
+/// reported, not just the first; a document with any error is still refused.
 /// Errors go to `state->handler`. Returns the document only when it is
 /// well formed and had no DOCTYPE; the caller frees it with `xmlFreeDoc`.
 static inline xmlDocPtr harness_xml_parse_untrusted(
     const char *buffer, int size, harness_xml_parse_state *state) {
   xmlParserCtxtPtr ctxt = xmlCreateMemoryParserCtxt(buffer, size);
   if (ctxt == NULL) return NULL;
-  xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA);
+  xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_NOCDATA | XML_PARSE_RECOVER);
   ctxt->_private = state;
   ctxt->sax->initialized = XML_SAX2_MAGIC;
   ctxt->sax->serror = (xmlStructuredErrorFunc)harness_xml_forward_parser_error;

@@ -237,6 +237,25 @@ struct ManifestSchemaValidationTests {
     #expect(result.manifest == nil)
   }
 
+  @Test("Every well-formedness error is reported, and the document is refused")
+  func everyXMLErrorIsReported() throws {
+    let text = """
+      <manifest xmlns="urn:archive-harness:manifest:1" schemaVersion="1">
+        <producer app="a & b" version="1"/>
+        <a></b>
+        <c x="1" x="2"/>
+      </manifest>
+      """
+    let result = try ManifestTestSupport.load(text)
+    #expect(result.manifest == nil)
+    #expect(
+      ManifestTestSupport.lines(result) == [
+        "2:21: xmlParseEntityRef: no name",
+        "3:10: Opening and ending tag mismatch: a line 3 and b",
+        "4:17: Attribute x redefined",
+      ])
+  }
+
   @Test("A byte order mark does not shift columns")
   func byteOrderMarkKeepsColumns() throws {
     let text =
