@@ -43,13 +43,19 @@ typedef struct {
   /// The 1-based line and column of the refused `<!DOCTYPE`.
   int refusedLine;
   int refusedColumn;
+  /// The errors reported so far, and how many stop the parse (0: no limit).
+  int errorCount;
+  int maximumErrors;
 } harness_xml_parse_state;
 
 static inline void harness_xml_forward_parser_error(void *data, const xmlError *error) {
   xmlParserCtxtPtr ctxt = (xmlParserCtxtPtr)data;
   if (ctxt == NULL || ctxt->_private == NULL) return;
   harness_xml_parse_state *state = (harness_xml_parse_state *)ctxt->_private;
+  if (state->maximumErrors > 0 && state->errorCount >= state->maximumErrors) return;
+  state->errorCount++;
   if (state->handler != NULL) state->handler(state->context, error);
+  if (state->maximumErrors > 0 && state->errorCount >= state->maximumErrors) xmlStopParser(ctxt);
 }
 
 /// Stops the parse at a document type declaration, recording where it starts.

@@ -9,6 +9,8 @@ internal import CLibXML2
 enum XMLDocumentReader {
   /// The largest manifest or mapping file read, in bytes.
   static let maximumSize = 16 << 20
+  /// The most well-formedness errors reported before the parser stops.
+  static let maximumErrors = 100
 
   /// The outcome of reading one document.
   struct Result {
@@ -45,7 +47,7 @@ enum XMLDocumentReader {
     let context = Unmanaged.passUnretained(collector).toOpaque()
     var state = harness_xml_parse_state(
       handler: collectXMLError, context: context, refusedDoctype: 0, refusedLine: 0,
-      refusedColumn: 0)
+      refusedColumn: 0, errorCount: 0, maximumErrors: Int32(maximumErrors))
     let parsed = withExtendedLifetime(collector) {
       bytes.withUnsafeBufferPointer { buffer in
         buffer.withMemoryRebound(to: CChar.self) { characters in
@@ -65,6 +67,12 @@ enum XMLDocumentReader {
     }
     guard let document = parsed else {
       var diagnostics = collector.errors.map { $0.diagnostic(file: file, nodes: [:]) }
+      if state.errorCount >= maximumErrors, let last = diagnostics.last {
+        diagnostics.append(
+          ManifestDiagnostic(
+            .note, .xml, at: last.location,
+            "stopped after \(maximumErrors) errors; fix these and run again"))
+      }
       if diagnostics.isEmpty {
         diagnostics.append(ManifestDiagnostic(.error, .xml, at: start, "the document is not XML"))
       }
@@ -141,6 +149,12 @@ enum XMLDocumentReader {
         var diagnostic = $0.diagnostic(file: file, nodes: nodes)
         diagnostic.category = .schema
         return diagnostic
+      }
+      if collector.dropped > 0, let last = diagnostics.last {
+        diagnostics.append(
+          ManifestDiagnostic(
+            .note, .schema, at: last.location,
+            "\(collector.dropped) more schema errors are not shown"))
       }
       if result != 0, !diagnostics.containsErrors {
         diagnostics.append(
@@ -294,9 +308,13 @@ struct XMLRawError {
   }
 }
 
-/// Collects the errors libxml2 reports during one operation.
+/// Collects the errors libxml2 reports during one operation, keeping at most ``limit``.
 final class XMLErrorCollector {
   var errors: [XMLRawError] = []
+  /// The most errors kept; later ones are only counted.
+  let limit = 1_000
+  /// The errors reported beyond the limit.
+  var dropped = 0
 }
 
 /// Receives a libxml2 error and hands it to the collector passed as context.
@@ -304,6 +322,10 @@ private func collectXMLError(_ context: UnsafeMutableRawPointer?, _ error: Unsaf
 {
   guard let context, let error else { return }
   let collector = Unmanaged<XMLErrorCollector>.fromOpaque(context).takeUnretainedValue()
+  guard collector.errors.count < collector.limit else {
+    collector.dropped += 1
+    return
+  }
   let value = error.pointee
   let message = value.message.map { String(cString: $0) } ?? "unknown XML error"
   collector.errors.append(

@@ -76,6 +76,18 @@ struct ManifestSecurityTests {
     #expect(diagnostic.message.contains("xxe"))
   }
 
+  @Test("A flood of XML errors stops after a hundred, fast")
+  func errorFloodIsCapped() throws {
+    let text = "<manifest>" + String(repeating: "<a></b>", count: 200_000) + "</manifest>"
+    let clock = ContinuousClock()
+    var result: ManifestLoadResult?
+    let elapsed = try clock.measure { result = try ManifestTestSupport.load(text) }
+    let diagnostics = try #require(result?.diagnostics)
+    #expect(diagnostics.count == 101)
+    #expect(diagnostics.last?.message == "stopped after 100 errors; fix these and run again")
+    #expect(elapsed < .seconds(2))
+  }
+
   @Test("Deep nesting stops at libxml2's depth limit instead of the stack")
   func deepNestingIsAnError() throws {
     let depth = 100_000
