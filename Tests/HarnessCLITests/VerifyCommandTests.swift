@@ -147,4 +147,27 @@ struct VerifyCommandTests {
     #expect(object["$class"] as? String == "ProfileKit.UserProfile")
     #expect(object["id"] as? Int == 1001)
   }
+
+  @Test("v1's trapping decoder is contained: the path is reported crashed, the harness exits 1")
+  func trappingInitIsContained() throws {
+    let result = try CommandRunner.run([
+      "decode", "LegacyArchives/ProfilesApp-1.0/profile-address-wrong-class-traps-v1.archive",
+      "--registry", "ProfilesApp-1", "--path", "legacy", "--format", "json",
+    ])
+    #expect(result.signal == nil)
+    #expect(result.status == 1)
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let legacy = try #require((json["paths"] as? [String: [String: Any]])?["legacy"])
+    #expect(legacy["outcome"] as? String == "crashed")
+  }
+
+  @Test("decode with an unknown registry is a usage error, exit 2")
+  func unknownRegistry() throws {
+    let result = try CommandRunner.run([
+      "decode", "LegacyArchives/ProfilesApp-1.0/memo-valid.archive", "--registry", "Nope",
+    ])
+    #expect(result.status == 2)
+    #expect(result.stderr.hasPrefix("Error: Unknown registry 'Nope'"))
+  }
 }
