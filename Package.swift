@@ -18,6 +18,8 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
   name: "ArchiveHarness",
+  // String(validating:as:) and Regex need macOS 15; Linux has them with the toolchain.
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "archive-harness", targets: ["archive-harness"]),
     .library(name: "ArchiveHarness", targets: ["HarnessCLI"]),

@@ -45,13 +45,13 @@ public struct ArchiveEntry: Sendable {
   }
 
   /// Returns the expected outcome for a decode path, if the entry names one.
-  public func outcome(for path: DecodePath) -> OutcomeExpectation? {
+  public func outcome(for path: OutcomePath) -> OutcomeExpectation? {
     outcomes.first { $0.path == path }
   }
 }
 
 /// A decode path that a manifest can set an expected outcome for.
-public enum DecodePath: String, Sendable, Hashable, CaseIterable {
+public enum OutcomePath: String, Sendable, Hashable, CaseIterable {
   /// The harness coder with `requiresSecureCoding = false`.
   case legacy
   /// The harness coder with `requiresSecureCoding = true`.
@@ -61,7 +61,7 @@ public enum DecodePath: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The reason categories of a rejected decode, as the decode-paths issue names them.
-public enum RejectionCategory: String, Sendable, Hashable, CaseIterable {
+public enum OutcomeCategory: String, Sendable, Hashable, CaseIterable {
   /// The root object is not of the expected class.
   case wrongRootClass = "wrong-root-class"
   /// A class is not in the allowed classes of its decode call.
@@ -99,18 +99,18 @@ public struct OutcomeExpectation: Sendable, Hashable {
     /// The archive decodes.
     case decodes
     /// The archive is rejected, for this reason.
-    case rejected(RejectionCategory)
+    case rejected(OutcomeCategory)
   }
 
   /// The decode path.
-  public var path: DecodePath
+  public var path: OutcomePath
   /// What it must do.
   public var outcome: Outcome
   /// Where the expectation was written.
   public var location: ManifestLocation
 
   /// Creates an outcome expectation.
-  public init(path: DecodePath, outcome: Outcome, location: ManifestLocation) {
+  public init(path: OutcomePath, outcome: Outcome, location: ManifestLocation) {
     self.path = path
     self.outcome = outcome
     self.location = location

@@ -101,7 +101,7 @@ struct ManifestModelBuilder {
       case "allowedClasses": allowed = classReferences(child)
       case "rootClass": root = classReference(child)
       case "legacy", "secure", "foundation":
-        if let path = DecodePath(rawValue: child.name), let outcome = outcome(child, path: path) {
+        if let path = OutcomePath(rawValue: child.name), let outcome = outcome(child, path: path) {
           outcomes.append(outcome)
         }
       default:
@@ -123,9 +123,9 @@ struct ManifestModelBuilder {
       sha256Location: element.location(ofAttribute: "sha256"))
   }
 
-  private mutating func outcome(_ element: XMLTree, path: DecodePath) -> OutcomeExpectation? {
+  private mutating func outcome(_ element: XMLTree, path: OutcomePath) -> OutcomeExpectation? {
     let category = element[attribute: "category"].flatMap {
-      RejectionCategory(rawValue: $0.trimmingXMLWhitespace())
+      OutcomeCategory(rawValue: $0.trimmingXMLWhitespace())
     }
     switch element[attribute: "outcome"]?.trimmingXMLWhitespace() {
     case "decodes":

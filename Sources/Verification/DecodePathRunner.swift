@@ -10,7 +10,7 @@ import Foundation
 public protocol DecodePathRunner: Sendable {
   /// The outcome of one path.
   func outcome(
-    _ bytes: [UInt8], path: Decoding.DecodePath, allowedClasses: [String], classMap: ClassNameMap
+    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
   ) -> DecodeOutcome
 }
 
@@ -34,7 +34,7 @@ public struct WorkerPathRunner: DecodePathRunner {
   }
 
   public func outcome(
-    _ bytes: [UInt8], path: Decoding.DecodePath, allowedClasses: [String], classMap: ClassNameMap
+    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
   ) -> DecodeOutcome {
     do {
       return try supervisor.decode(
@@ -56,7 +56,7 @@ public struct InProcessPathRunner: DecodePathRunner {
   }
 
   public func outcome(
-    _ bytes: [UInt8], path: Decoding.DecodePath, allowedClasses: [String], classMap: ClassNameMap
+    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
   ) -> DecodeOutcome {
     HarnessDecoder(registry: registry, classMap: classMap)
       .outcome(bytes, path: path, allowedClasses: allowedClasses)

@@ -23,14 +23,14 @@ public struct Verifier: Sendable {
   /// How decode paths are run.
   public var runner: any DecodePathRunner
   /// The paths to run, in report order.
-  public var paths: [Decoding.DecodePath]
+  public var paths: [DecodePath]
   /// The bounds on reading archives.
   public var limits: ArchiveLimits
 
   /// Creates a verifier.
   public init(
     registry: ClassRegistry, runner: any DecodePathRunner,
-    paths: [Decoding.DecodePath] = Decoding.DecodePath.allCases, limits: ArchiveLimits = .default
+    paths: [DecodePath] = DecodePath.allCases, limits: ArchiveLimits = .default
   ) {
     self.registry = registry
     self.runner = runner

@@ -33,7 +33,7 @@ enum DecodeCommand {
         help: "Comma-separated OLD=NEW class names (ProfilesApp.*=ProfileKit.* maps a module)."),
       .init(
         name: "schema", valueName: "FILE", help: "The manifest schema.",
-        defaultValue: ManifestSchema.relativePath),
+        defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
       .init(
         name: "registry", valueName: "NAME",
         help: "Decode with another registry the worker serves, such as ProfilesApp-1 (v1 classes)."),
@@ -56,7 +56,7 @@ enum DecodeCommand {
     var allowed: [String] = []
     var classMap = ClassNameMap.empty
     if let manifestPath = arguments.option("manifest", spec: spec) {
-      let schema = arguments.option("schema", spec: spec) ?? ManifestSchema.relativePath
+      let schema = SchemaLocator.resolve(arguments, near: [manifestPath])
       let result = ManifestLoader.load(
         path: manifestPath, archivesDirectory: ".", schemaPath: schema,
         registeredClasses: Set(context.configuration.registry.classNames))
@@ -79,8 +79,9 @@ enum DecodeCommand {
     let requested = arguments.option("path", spec: spec) ?? "all"
     let paths =
       requested == "all"
-      ? Decoding.DecodePath.allCases : [Decoding.DecodePath(rawValue: requested)].compactMap { $0 }
-    let registryName = arguments.option("registry", spec: spec) ?? FoundationReferenceWorker.defaultRegistryName
+      ? DecodePath.allCases : [DecodePath(rawValue: requested)].compactMap { $0 }
+    let registryName =
+      arguments.option("registry", spec: spec) ?? FoundationReferenceWorker.defaultRegistryName
     guard context.configuration.workerRegistries[registryName] != nil else {
       throw UsageError(
         message:
@@ -88,7 +89,7 @@ enum DecodeCommand {
       )
     }
     let runner = WorkerPathRunner(executable: context.executableURL, registryName: registryName)
-    var outcomes: [(Decoding.DecodePath, DecodeOutcome)] = []
+    var outcomes: [(DecodePath, DecodeOutcome)] = []
     for path in paths {
       outcomes.append(
         (path, runner.outcome(bytes, path: path, allowedClasses: allowed, classMap: classMap)))

@@ -14,7 +14,7 @@ enum ManifestValidateCommand {
         defaultValue: "LegacyArchives"),
       .init(
         name: "schema", valueName: "FILE", help: "The manifest schema.",
-        defaultValue: ManifestSchema.relativePath),
+        defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
     ],
     exitStatus: """
         0  every manifest is valid
@@ -23,7 +23,7 @@ enum ManifestValidateCommand {
       """)
 
   static let command = Command(spec: spec) { arguments, context in
-    let schema = arguments.option("schema", spec: spec) ?? ManifestSchema.relativePath
+    let schema = SchemaLocator.resolve(arguments, near: arguments.arguments("file"))
     guard FileManager.default.fileExists(atPath: schema) else {
       throw CommandFailure(place: schema, category: "unreadable", message: "no such schema file")
     }
@@ -75,7 +75,7 @@ enum ManifestAuthorCommand {
       .init(name: "provenance", valueName: "TEXT", help: "Where the archives came from."),
       .init(
         name: "schema", valueName: "FILE", help: "The manifest schema.",
-        defaultValue: ManifestSchema.relativePath),
+        defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
     ])
 
   static let command = Command(spec: spec) { arguments, context in
@@ -99,7 +99,7 @@ enum ManifestAuthorCommand {
       }
       result = author.update(
         existingText: String(decoding: data, as: UTF8.self), file: existing, with: inputs,
-        schemaPath: arguments.option("schema", spec: spec) ?? ManifestSchema.relativePath)
+        schemaPath: SchemaLocator.resolve(arguments, near: [existing]))
     } else {
       result = author.author(inputs)
     }

@@ -24,7 +24,7 @@ enum VerifyCommand {
         defaultValue: "LegacyArchives"),
       .init(
         name: "schema", valueName: "FILE", help: "The manifest schema.",
-        defaultValue: ManifestSchema.relativePath),
+        defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
       .init(
         name: "format", valueName: "FORMAT", help: "Report format.",
         allowedValues: ["text", "json", "junit"], defaultValue: "text"),
@@ -40,7 +40,7 @@ enum VerifyCommand {
   static let command = Command(spec: spec) { arguments, context in
     let manifestsDirectory = arguments.option("manifests", spec: spec) ?? "manifests"
     let archivesDirectory = arguments.option("archives", spec: spec) ?? "LegacyArchives"
-    let schemaPath = arguments.option("schema", spec: spec) ?? ManifestSchema.relativePath
+    let schemaPath = SchemaLocator.resolve(arguments, near: [manifestsDirectory + "/x"])
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: manifestsDirectory, isDirectory: &isDirectory),
       isDirectory.boolValue
