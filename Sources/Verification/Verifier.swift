@@ -169,6 +169,18 @@ public struct Verifier: Sendable {
           keyPath: $0.keyPath, passed: $0.passed, expected: $0.expected, actual: $0.actual,
           location: $0.location.description)
       }
+      // The same expectations against the object the secure path decoded: a field the
+      // archive holds but the app's decoder drops or changes fails here.
+      if let decoded = outcomes[.secure]?.decodedValue {
+        let onObject = engine.evaluate(entry, in: decoded.expectationTree)
+        for finding in onObject where !finding.passed {
+          expectations.append(
+            ExpectationResult(
+              keyPath: "secure-decoded " + finding.keyPath, passed: false,
+              expected: finding.expected, actual: finding.actual,
+              location: finding.location.description))
+        }
+      }
     }
     return VerificationCase(
       manifest: manifest.file, archive: entry.path, location: location, paths: results,
