@@ -39,8 +39,11 @@ let package = Package(
     .target(name: "JSONOutput", swiftSettings: strictSettings),
     .target(name: "PropertyList", dependencies: ["JSONOutput"], swiftSettings: strictSettings),
     .target(
-      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput"], swiftSettings: strictSettings),
-    .target(name: "Decoding", dependencies: ["KeyedArchive", "PropertyList"], swiftSettings: strictSettings),
+      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput"],
+      swiftSettings: strictSettings),
+    .target(
+      name: "Decoding", dependencies: ["KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings),
     .target(
       name: "Manifest",
       dependencies: ["KeyedArchive", "PropertyList", "CLibXML2"],
@@ -48,7 +51,7 @@ let package = Package(
     ),
     .target(
       name: "Verification",
-      dependencies: ["Decoding", "Manifest", "KeyedArchive"],
+      dependencies: ["Decoding", "Manifest", "KeyedArchive", "JSONOutput"],
       swiftSettings: strictSettings
     ),
     .target(
@@ -58,7 +61,9 @@ let package = Package(
     ),
     .target(
       name: "HarnessCLI",
-      dependencies: ["Verification", "Migration", "Decoding", "Manifest", "KeyedArchive", "PropertyList"],
+      dependencies: [
+        "Verification", "Migration", "Decoding", "Manifest", "KeyedArchive", "PropertyList",
+      ],
       swiftSettings: strictSettings
     ),
 
@@ -72,25 +77,54 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // Writes LegacyArchives/ once (scripts/make-legacy-archives).
+    .executableTarget(
+      name: "make-legacy-archives",
+      dependencies: ["KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings
+    ),
+
+    // Benchmarks (run by scripts/bench-reader; never by the tests).
+    .executableTarget(
+      name: "harness-bench",
+      dependencies: ["KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings
+    ),
+
     // Tests.
+    .target(
+      name: "HarnessTestSupport",
+      dependencies: ["KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings
+    ),
     .testTarget(
       name: "SystemLibraryTests",
       dependencies: ["CLibXML2", "CSQLite"],
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "HarnessCLITests",
+      dependencies: ["HarnessCLI", "HarnessTestSupport"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "PropertyListTests",
-      dependencies: ["PropertyList"],
+      dependencies: ["PropertyList", "JSONOutput", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "KeyedArchiveTests",
-      dependencies: ["KeyedArchive", "PropertyList"],
+      dependencies: ["KeyedArchive", "PropertyList", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "DecodingTests",
       dependencies: ["Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "ManifestTests",
+      dependencies: ["Manifest", "KeyedArchive", "PropertyList"],
       swiftSettings: strictSettings
     ),
   ]

@@ -42,7 +42,8 @@ public struct Console: Sendable {
     let tag = category.map { "[\($0)] " } ?? ""
     var label = severity + ":"
     if errorIsTerminal {
-      let colour = severity == "error" ? "\u{1B}[1;31m" : severity == "warning" ? "\u{1B}[1;33m" : "\u{1B}[1m"
+      let colour =
+        severity == "error" ? "\u{1B}[1;31m" : severity == "warning" ? "\u{1B}[1;33m" : "\u{1B}[1m"
       label = colour + label + "\u{1B}[0m"
     }
     error("\(place): \(label) \(tag)\(message)\n")

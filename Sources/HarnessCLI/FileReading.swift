@@ -10,7 +10,8 @@ enum FileReading {
       throw CommandFailure(place: path, category: "unreadable", message: "no such file")
     }
     guard !isDirectory.boolValue else {
-      throw CommandFailure(place: path, category: "unreadable", message: "is a directory, not a file")
+      throw CommandFailure(
+        place: path, category: "unreadable", message: "is a directory, not a file")
     }
     if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
       size.intValue > limit
@@ -20,7 +21,7 @@ enum FileReading {
         message: "file of \(size.intValue) bytes exceeds the limit of \(limit) bytes")
     }
     do {
-      return Array(try Data(contentsOf: url))
+      return try Data(contentsOf: url).withUnsafeBytes { Array($0) }
     } catch {
       throw CommandFailure(place: path, category: "unreadable", message: "cannot read the file")
     }

@@ -27,7 +27,8 @@ public enum ArchiveJSON {
         members.append(("class", .string(instance.className)))
         members.append(("classes", .array(instance.archiveClass.chain.map(JSONValue.string))))
         members.append(("classIndex", .integer(Int64(instance.classIndex))))
-        members.append(("fields", .object(instance.fields.entries.map { ($0.key, json($0.value)) })))
+        members.append(
+          ("fields", .object(instance.fields.entries.map { ($0.key, json($0.value)) })))
         let leaf = archive.leaf(of: .object(index))
         if !leaf.isObject {
           members.append(("foundationValue", leafJSON(leaf)))
@@ -49,7 +50,8 @@ public enum ArchiveJSON {
     switch value {
     case .uid(let uid): return .object([("$ref", .unsignedInteger(uid))])
     case .array(let elements): return .array(elements.map(json))
-    case .dictionary(let dictionary): return .object(dictionary.entries.map { ($0.key, json($0.value)) })
+    case .dictionary(let dictionary):
+      return .object(dictionary.entries.map { ($0.key, json($0.value)) })
     default: return value.jsonValue
     }
   }
@@ -68,7 +70,9 @@ public enum ArchiveJSON {
     case .uuid(let bytes): return .object([("$uuid", .string(uuidText(bytes)))])
     case .url(let text): return .object([("$url", .string(text))])
     case .object(let className, let index, let count):
-      var members: [(String, JSONValue)] = [("$class", .string(className)), ("$ref", .integer(Int64(index)))]
+      var members: [(String, JSONValue)] = [
+        ("$class", .string(className)), ("$ref", .integer(Int64(index))),
+      ]
       if let count { members.append(("count", .integer(Int64(count)))) }
       return .object(members)
     }

@@ -114,7 +114,9 @@ extension KeyedArchive {
   ///
   /// Foundation collections show their elements (`[0]`, `[1]`, …) and
   /// dictionaries their string keys; other instances show their fields.
-  public func children(of node: ArchiveNode) -> [(component: KeyPath.Component, value: PropertyListValue)] {
+  public func children(of node: ArchiveNode) -> [(
+    component: KeyPath.Component, value: PropertyListValue
+  )] {
     switch node {
     case .null:
       return []

@@ -13,7 +13,9 @@ public struct ArchiveClass: Hashable, Sendable {
   public var extra: PropertyListDictionary
 
   /// Creates a class description.
-  public init(name: String, chain: [String], extra: PropertyListDictionary = PropertyListDictionary()) {
+  public init(
+    name: String, chain: [String], extra: PropertyListDictionary = PropertyListDictionary()
+  ) {
     self.name = name
     self.chain = chain
     self.extra = extra

@@ -21,11 +21,15 @@ public struct ArchiveTreePrinter: Sendable {
   public func render(_ archive: KeyedArchive) -> String {
     var state = State()
     var output = "\(archive.archiver) \(archive.version), \(archive.objects.count) objects\n"
-    let entries = archive.top.entries.sorted { ($0.key != "root" ? 1 : 0) < ($1.key != "root" ? 1 : 0) }
+    let entries = archive.top.entries.sorted {
+      ($0.key != "root" ? 1 : 0) < ($1.key != "root" ? 1 : 0)
+    }
     for entry in entries {
-      let path = entry.key == "root" ? KeyPath(components: []) : KeyPath(topKey: entry.key, components: [])
+      let path =
+        entry.key == "root" ? KeyPath(components: []) : KeyPath(topKey: entry.key, components: [])
       let label = entry.key == "root" ? "root" : "$top." + entry.key
-      append(archive, value: entry.value, label: label, path: path, depth: 0, state: &state, to: &output)
+      append(
+        archive, value: entry.value, label: label, path: path, depth: 0, state: &state, to: &output)
     }
     return output
   }
@@ -70,7 +74,8 @@ public struct ArchiveTreePrinter: Sendable {
       for child in children {
         let childPath = path.appending(child.component)
         append(
-          archive, value: child.value, label: childPath.description, path: childPath, depth: depth + 1,
+          archive, value: child.value, label: childPath.description, path: childPath,
+          depth: depth + 1,
           state: &state, to: &output)
       }
       if index >= 0 { state.onStack.remove(index) }
@@ -95,10 +100,12 @@ public struct ArchiveTreePrinter: Sendable {
     case .unsignedInteger(let number): return String(number)
     case .real(let number): return "\(number)"
     case .bool(let flag): return flag ? "true" : "false"
-    case .date(let seconds): return "date " + (ISO8601.format(seconds, fractionalDigits: 3) ?? "\(seconds)")
+    case .date(let seconds):
+      return "date " + (ISO8601.format(seconds, fractionalDigits: 3) ?? "\(seconds)")
     case .data(let bytes):
       let shown = bytes.prefix(maximumValueLength / 2).map { hexByte($0) }.joined()
-      return "<\(bytes.count) bytes\(bytes.isEmpty ? "" : ": " + shown)\(bytes.count > maximumValueLength / 2 ? "…" : "")>"
+      return
+        "<\(bytes.count) bytes\(bytes.isEmpty ? "" : ": " + shown)\(bytes.count > maximumValueLength / 2 ? "…" : "")>"
     case .uuid(let bytes): return "uuid " + uuidText(bytes)
     case .url(let text): return "url " + quote(text)
     case .object(let className, let index, _): return "\(className) #\(index)"

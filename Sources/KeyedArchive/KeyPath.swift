@@ -160,10 +160,15 @@ private struct KeyPathParser {
   private mutating func parseBracket() throws(KeyPathError) -> KeyPath.Component {
     let start = position
     position += 1
-    guard position < text.count else { throw error("unterminated '['") }
+    guard position < text.count else {
+      position = start
+      throw error("unterminated '['")
+    }
     if text[position] == "*" {
       position += 1
-      guard position < text.count, text[position] == "]" else { throw error("expected ']' after '*'") }
+      guard position < text.count, text[position] == "]" else {
+        throw error("expected ']' after '*'")
+      }
       position += 1
       return .wildcard
     }
@@ -222,7 +227,9 @@ extension KeyedArchive {
     -> [KeyPathMatch]
   {
     guard let start = top[path.topKey] else { return [] }
-    var current = [KeyPathMatch(path: KeyPath(topKey: path.topKey, components: []), node: node(for: start))]
+    var current = [
+      KeyPathMatch(path: KeyPath(topKey: path.topKey, components: []), node: node(for: start))
+    ]
     for component in path.components {
       var next: [KeyPathMatch] = []
       for match in current {
@@ -230,18 +237,21 @@ extension KeyedArchive {
         case .count:
           if let count = elementCount(of: match.node) {
             next.append(
-              KeyPathMatch(path: match.path.appending(.count), node: .value(.integer(Int64(count)))))
+              KeyPathMatch(path: match.path.appending(.count), node: .value(.integer(Int64(count))))
+            )
           }
         case .key(let key):
           for child in children(of: match.node) where child.component == .key(key) {
-            next.append(KeyPathMatch(path: match.path.appending(.key(key)), node: node(for: child.value)))
+            next.append(
+              KeyPathMatch(path: match.path.appending(.key(key)), node: node(for: child.value)))
             break
           }
         case .index(let index):
           let elements = children(of: match.node)
           if index < elements.count, case .index = elements[index].component {
             next.append(
-              KeyPathMatch(path: match.path.appending(.index(index)), node: node(for: elements[index].value)))
+              KeyPathMatch(
+                path: match.path.appending(.index(index)), node: node(for: elements[index].value)))
           }
         case .wildcard:
           for child in children(of: match.node) {

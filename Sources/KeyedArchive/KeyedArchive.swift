@@ -67,14 +67,15 @@ public struct KeyedArchive: Hashable, Sendable {
     guard case .dictionary(let root) = propertyList else {
       throw KeyedArchiveError(
         .notAnArchive, at: "",
-        "the property list is a \(propertyList.typeName), not a keyed archive dictionary")
+        "the property list is \(propertyList.typeNameWithArticle), not a keyed archive dictionary")
     }
     guard let archiverValue = root["$archiver"] else {
       throw KeyedArchiveError(.missingArchiver, at: "$archiver", "the archive has no $archiver")
     }
     guard case .string(let archiver) = archiverValue else {
       throw KeyedArchiveError(
-        .invalidType, at: "$archiver", "$archiver is a \(archiverValue.typeName), not a string")
+        .invalidType, at: "$archiver",
+        "$archiver is \(archiverValue.typeNameWithArticle), not a string")
     }
     guard archiver == Self.archiverName else {
       throw KeyedArchiveError(
@@ -100,14 +101,15 @@ public struct KeyedArchive: Hashable, Sendable {
     }
     guard case .dictionary(let top) = topValue else {
       throw KeyedArchiveError(
-        .invalidType, at: "$top", "$top is a \(topValue.typeName), not a dictionary")
+        .invalidType, at: "$top", "$top is \(topValue.typeNameWithArticle), not a dictionary")
     }
     guard let objectsValue = root["$objects"] else {
       throw KeyedArchiveError(.missingObjects, at: "$objects", "the archive has no $objects")
     }
     guard case .array(let rawObjects) = objectsValue else {
       throw KeyedArchiveError(
-        .invalidType, at: "$objects", "$objects is a \(objectsValue.typeName), not an array")
+        .invalidType, at: "$objects",
+        "$objects is \(objectsValue.typeNameWithArticle), not an array")
     }
     guard rawObjects.count <= limits.propertyList.maximumObjectCount else {
       throw KeyedArchiveError(
@@ -132,20 +134,20 @@ public struct KeyedArchive: Hashable, Sendable {
       guard case .string(let name) = nameValue else {
         throw KeyedArchiveError(
           .invalidClassName, at: "$objects[\(index)].$classname", object: index,
-          "$classname is a \(nameValue.typeName), not a string")
+          "$classname is \(nameValue.typeNameWithArticle), not a string")
       }
       var chain: [String] = []
       if let chainValue = raw["$classes"] {
         guard case .array(let elements) = chainValue else {
           throw KeyedArchiveError(
             .invalidClassChain, at: "$objects[\(index)].$classes", object: index,
-            "$classes is a \(chainValue.typeName), not an array")
+            "$classes is \(chainValue.typeNameWithArticle), not an array")
         }
         for (position, element) in elements.enumerated() {
           guard case .string(let superclass) = element else {
             throw KeyedArchiveError(
               .invalidClassChain, at: "$objects[\(index)].$classes[\(position)]", object: index,
-              "$classes holds a \(element.typeName), not a class name")
+              "$classes holds \(element.typeNameWithArticle), not a class name")
           }
           chain.append(superclass)
         }
@@ -159,15 +161,17 @@ public struct KeyedArchive: Hashable, Sendable {
     }
 
     for (index, raw) in rawObjects.enumerated() {
-      switch raw {
-      case .string("$null") where index == 0:
+      if index == 0, case .string("$null") = raw {
         objects.append(.null)
+        continue
+      }
+      switch raw {
       case .dictionary(let dictionary):
         if let classValue = dictionary["$class"] {
           guard case .uid(let classUID) = classValue else {
             throw KeyedArchiveError(
               .invalidType, at: "$objects[\(index)].$class", object: index,
-              "$class is a \(classValue.typeName), not a UID")
+              "$class is \(classValue.typeNameWithArticle), not a UID")
           }
           guard classUID < UInt64(count) else {
             throw KeyedArchiveError(
@@ -180,15 +184,18 @@ public struct KeyedArchive: Hashable, Sendable {
           else {
             throw KeyedArchiveError(
               .invalidClassReference, at: "$objects[\(index)].$class", object: index,
-              "$class points to object \(classIndex), a \(rawObjects[classIndex].typeName) that is not a class description"
+              "$class points to object \(classIndex), \(rawObjects[classIndex].typeNameWithArticle) that is not a class description"
             )
           }
           let archiveClass = try classDescription(rawClass, at: classIndex)
-          var fields = dictionary
-          fields["$class"] = nil
-          for entry in fields.entries {
-            try Self.checkReferences(
-              entry.value, count: count, at: "$objects[\(index)].\(entry.key)", object: index)
+          var fields = PropertyListDictionary()
+          fields.reserveCapacity(dictionary.count - 1)
+          for entry in dictionary.entries where entry.key != "$class" {
+            if !Self.referencesAreValid(entry.value, count: count) {
+              try Self.checkReferences(
+                entry.value, count: count, at: "$objects[\(index)].\(entry.key)", object: index)
+            }
+            fields.appendUnchecked(key: entry.key, value: entry.value)
           }
           objects.append(
             .instance(
@@ -205,9 +212,11 @@ public struct KeyedArchive: Hashable, Sendable {
           .invalidObject, at: "$objects[\(index)]", object: index,
           "a UID cannot stand directly in $objects")
       case .array(let elements):
-        for (position, element) in elements.enumerated() {
-          try Self.checkReferences(
-            element, count: count, at: "$objects[\(index)][\(position)]", object: index)
+        if !Self.referencesAreValid(raw, count: count) {
+          for (position, element) in elements.enumerated() {
+            try Self.checkReferences(
+              element, count: count, at: "$objects[\(index)][\(position)]", object: index)
+          }
         }
         objects.append(.value(raw))
       default:
@@ -220,6 +229,27 @@ public struct KeyedArchive: Hashable, Sendable {
     self.init(archiver: archiver, version: version, top: top, objects: objects)
   }
 
+  /// Whether every UID in a value is in range; the fast check before ``checkReferences``.
+  private static func referencesAreValid(_ value: PropertyListValue, count: Int) -> Bool {
+    switch value {
+    case .uid(let uid):
+      return uid < UInt64(count)
+    case .array(let elements):
+      for element in elements where !referencesAreValid(element, count: count) {
+        return false
+      }
+      return true
+    case .dictionary(let dictionary):
+      for entry in dictionary.entries where !referencesAreValid(entry.value, count: count) {
+        return false
+      }
+      return true
+    default:
+      return true
+    }
+  }
+
+  /// Throws for the first UID out of range, naming its key path.
   private static func checkReferences(
     _ value: PropertyListValue, count: Int, at path: String, object: Int?
   ) throws(KeyedArchiveError) {

@@ -9,7 +9,8 @@ public enum Base64 {
     output.reserveCapacity((bytes.count + 2) / 3 * 4)
     var index = 0
     while index + 3 <= bytes.count {
-      let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+      let group =
+        UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
       output.append(alphabet[Int(group >> 18 & 63)])
       output.append(alphabet[Int(group >> 12 & 63)])
       output.append(alphabet[Int(group >> 6 & 63)])

@@ -43,7 +43,9 @@ struct BinaryPropertyListReader: ~Copyable {
     }
     guard bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
       throw PropertyListError(
-        .unsupported, at: 6, "binary property list version '\(Character(UnicodeScalar(bytes[6])))\(Character(UnicodeScalar(bytes[7])))' is not supported (only 00)")
+        .unsupported, at: 6,
+        "binary property list version '\(Character(UnicodeScalar(bytes[6])))\(Character(UnicodeScalar(bytes[7])))' is not supported (only 00)"
+      )
     }
     let trailer = count - Self.trailerSize
     let offsetSize = Int(bytes[trailer + 6])
@@ -58,7 +60,8 @@ struct BinaryPropertyListReader: ~Copyable {
     }
     guard (1...8).contains(referenceSize) else {
       throw PropertyListError(
-        .invalidTrailer, at: trailer + 7, "object reference size \(referenceSize) is not between 1 and 8")
+        .invalidTrailer, at: trailer + 7,
+        "object reference size \(referenceSize) is not between 1 and 8")
     }
     guard declaredObjects >= 1 else {
       throw PropertyListError(.invalidTrailer, at: trailer + 8, "object count is 0")
@@ -79,7 +82,8 @@ struct BinaryPropertyListReader: ~Copyable {
     guard objects * offsetSize <= trailer - table else {
       throw PropertyListError(
         .invalidTrailer, at: trailer + 8,
-        "object count \(objects) needs an offset table of \(objects * offsetSize) bytes, but only \(trailer - table) bytes lie between it and the trailer")
+        "object count \(objects) needs an offset table of \(objects * offsetSize) bytes, but only \(trailer - table) bytes lie between it and the trailer"
+      )
     }
     guard declaredTop < declaredObjects else {
       throw PropertyListError(
@@ -117,7 +121,8 @@ struct BinaryPropertyListReader: ~Copyable {
     guard offset >= 8, offset < UInt64(objectsEnd) else {
       throw PropertyListError(
         .invalidOffset, at: entry,
-        "offset table entry \(index) points to byte \(offset), outside the objects (8..<\(objectsEnd))")
+        "offset table entry \(index) points to byte \(offset), outside the objects (8..<\(objectsEnd))"
+      )
     }
     return Int(offset)
   }
@@ -179,7 +184,8 @@ struct BinaryPropertyListReader: ~Copyable {
       }
     case 0x3:
       guard marker == 0x33 else {
-        throw PropertyListError(.invalidMarker, at: start, "date marker 0x\(hex(marker)) is not 0x33")
+        throw PropertyListError(
+          .invalidMarker, at: start, "date marker 0x\(hex(marker)) is not 0x33")
       }
       try require(start + 1, 8, at: start)
       return (.date(Double(bitPattern: readUnsigned(at: start + 1, size: 8))), 1)
@@ -247,7 +253,8 @@ struct BinaryPropertyListReader: ~Copyable {
         let (key, _) = try child(at: keyOffset, depth: depth)
         guard case .string(let name) = key else {
           throw PropertyListError(
-            .invalidKey, at: keyOffset, "dictionary key \(position) is a \(key.typeName), not a string")
+            .invalidKey, at: keyOffset,
+            "dictionary key \(position) is \(key.typeNameWithArticle), not a string")
         }
         let (value, valueSize) = try child(
           at: keyOffset + count * referenceSize, depth: depth)
@@ -326,7 +333,8 @@ struct BinaryPropertyListReader: ~Copyable {
     let intMarker = bytes[marker + 1]
     guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
       throw PropertyListError(
-        .invalidMarker, at: marker + 1, "count marker 0x\(hex(intMarker)) is not an integer of up to 8 bytes")
+        .invalidMarker, at: marker + 1,
+        "count marker 0x\(hex(intMarker)) is not an integer of up to 8 bytes")
     }
     let size = 1 << Int(intMarker & 0x0F)
     try require(marker + 2, size, at: marker)
@@ -343,7 +351,8 @@ struct BinaryPropertyListReader: ~Copyable {
     guard length >= 0, length <= objectsEnd - offset else {
       throw PropertyListError(
         .truncated, at: marker,
-        "object needs \(length) bytes at offset \(offset), past the end of the objects (\(objectsEnd))")
+        "object needs \(length) bytes at offset \(offset), past the end of the objects (\(objectsEnd))"
+      )
     }
   }
 

@@ -11,6 +11,7 @@ public enum ISO8601 {
   /// - Parameters:
   ///   - seconds: Seconds since the reference date.
   ///   - fractionalDigits: Digits after the decimal point (0 to 6).
+  /// - Returns: The text, or `nil` when the date cannot be written in this form.
   public static func format(_ seconds: Double, fractionalDigits: Int = 0) -> String? {
     let unix = seconds + referenceOffset
     // Years 0001 to 9999 only; beyond that ISO 8601 needs an expanded form.
@@ -24,7 +25,8 @@ public enum ISO8601 {
     let secondOfDay = wholeSeconds - days * 86_400
     let (year, month, day) = civil(fromDays: days)
     var text =
-      pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
+      pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2)
+      + ":"
       + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
     if fractionalDigits > 0 {
       text += "." + pad(fraction, fractionalDigits)
@@ -79,7 +81,8 @@ public enum ISO8601 {
 
   private static func pad(_ value: Int64, _ width: Int) -> String {
     let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    return digits.count >= width
+      ? digits : String(repeating: "0", count: width - digits.count) + digits
   }
 
   /// Days since 1970-01-01 for a Gregorian date (eras of 400 years, March-based years).

@@ -3,7 +3,7 @@
 /// Order matters: writing a dictionary back keeps the entries where they were,
 /// so reading, writing and reading again gives an equal value.
 public struct PropertyListDictionary: Hashable, Sendable {
-  /// The entries, in order. Keys are unique.
+  /// The entries, in order; keys are unique.
   public private(set) var entries: [(key: String, value: PropertyListValue)]
 
   /// Creates an empty dictionary.

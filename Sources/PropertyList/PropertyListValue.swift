@@ -101,6 +101,14 @@ extension PropertyListValue {
     }
   }
 
+  /// The type name with its article (`a string`, `an integer`), for messages.
+  public var typeNameWithArticle: String {
+    switch self {
+    case .array, .integer, .unsignedInteger: "an \(typeName)"
+    default: "a \(typeName)"
+    }
+  }
+
   /// The dictionary, when the value is one.
   public var dictionaryValue: PropertyListDictionary? {
     if case .dictionary(let value) = self { return value }

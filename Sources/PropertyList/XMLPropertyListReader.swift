@@ -196,7 +196,8 @@ struct XMLPropertyListReader: ~Copyable {
     }
     if negative {
       guard magnitude <= UInt64(Int64.max) + 1 else {
-        throw error(at: start, "'\(text.prefix(40))' is below the 64-bit range", code: .invalidNumber)
+        throw error(
+          at: start, "'\(text.prefix(40))' is below the 64-bit range", code: .invalidNumber)
       }
       return .integer(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude))
     }
@@ -232,6 +233,10 @@ struct XMLPropertyListReader: ~Copyable {
       while position < bytes.count, Self.isSpace(bytes[position]) {
         position += 1
       }
+      // Fast path: the next thing is an element or text, not markup to skip.
+      guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "<"),
+        bytes[position + 1] == UInt8(ascii: "?") || bytes[position + 1] == UInt8(ascii: "!")
+      else { return }
       if hasPrefix("<?") {
         try skip(past: "?>", from: position, what: "processing instruction")
       } else if hasPrefix("<!--") {
@@ -285,12 +290,11 @@ struct XMLPropertyListReader: ~Copyable {
   private func hasPrefix(_ prefix: StaticString) -> Bool {
     let count = prefix.utf8CodeUnitCount
     guard position + count <= bytes.count else { return false }
-    return prefix.withUTF8Buffer { buffer in
-      for offset in 0..<count where bytes[position + offset] != buffer[offset] {
-        return false
-      }
-      return true
+    let start = prefix.utf8Start
+    for offset in 0..<count where bytes[position + offset] != start[offset] {
+      return false
     }
+    return true
   }
 
   private func atEndTag() throws(PropertyListError) -> Bool {
@@ -313,6 +317,17 @@ struct XMLPropertyListReader: ~Copyable {
     let name = readName()
     guard !name.isEmpty else {
       throw error(at: start, "expected an element name")
+    }
+    // Fast paths: `<name>` and `<name/>`, the plist vocabulary's usual forms.
+    if position < bytes.count, bytes[position] == UInt8(ascii: ">") {
+      position += 1
+      return (name, false, start)
+    }
+    if position + 1 < bytes.count, bytes[position] == UInt8(ascii: "/"),
+      bytes[position + 1] == UInt8(ascii: ">")
+    {
+      position += 2
+      return (name, true, start)
     }
     // Attributes are skipped; quoted values may hold '>'.
     var quote: UInt8? = nil
@@ -340,11 +355,21 @@ struct XMLPropertyListReader: ~Copyable {
       throw error(at: position, "expected </\(name)>")
     }
     position += 2
-    let found = readName()
-    while position < bytes.count, Self.isSpace(bytes[position]) {
+    // Compare the name in place; build a string only for the error message.
+    var matched = true
+    for byte in name.utf8 {
+      guard position < bytes.count, bytes[position] == byte else {
+        matched = false
+        break
+      }
       position += 1
     }
-    guard found == name, position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
+    while matched, position < bytes.count, Self.isSpace(bytes[position]) {
+      position += 1
+    }
+    guard matched, position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
+      position = start + 2
+      let found = readName()
       throw error(at: start, "expected </\(name)>, found </\(found.prefix(40))")
     }
     position += 1
@@ -361,13 +386,37 @@ struct XMLPropertyListReader: ~Copyable {
       }
       position += 1
     }
-    return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    return String(
+      decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
   }
 
   /// Reads character data up to `</closing>`, decoding references and CDATA sections.
   private mutating func readText(closing: String) throws(PropertyListError) -> String {
-    var output: [UInt8] = []
     let start = position
+    // Fast path: plain text up to '<' with no references, the common case.
+    var scan = position
+    while scan < bytes.count, bytes[scan] != UInt8(ascii: "<"), bytes[scan] != UInt8(ascii: "&") {
+      scan += 1
+    }
+    if scan < bytes.count, bytes[scan] == UInt8(ascii: "<"), scan + 1 < bytes.count,
+      bytes[scan + 1] == UInt8(ascii: "/")
+    {
+      guard scan - start <= limits.maximumStringLength else {
+        throw error(
+          at: start, "text longer than the limit of \(limits.maximumStringLength) bytes",
+          code: .limitExceeded)
+      }
+      guard
+        let text = String(
+          validating: UnsafeRawBufferPointer(rebasing: bytes[start..<scan]), as: UTF8.self)
+      else {
+        throw error(at: start, "text is not valid UTF-8", code: .invalidString)
+      }
+      position = scan
+      try readEndTag(closing)
+      return text
+    }
+    var output: [UInt8] = []
     while true {
       guard position < bytes.count else {
         throw error(at: start, "unterminated <\(closing)> element", code: .truncated)
@@ -434,7 +483,8 @@ struct XMLPropertyListReader: ~Copyable {
       }
     }
     guard let scalar else {
-      throw error(at: start, "character reference '&\(name);' is not a Unicode scalar", code: .invalidString)
+      throw error(
+        at: start, "character reference '&\(name);' is not a Unicode scalar", code: .invalidString)
     }
     output.append(contentsOf: String(Character(scalar)).utf8)
   }

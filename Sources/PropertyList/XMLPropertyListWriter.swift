@@ -58,7 +58,8 @@ public struct XMLPropertyListWriter: Sendable {
     case .data(let bytes):
       output += tabs + "<data>" + Base64.encode(bytes) + "</data>\n"
     case .uid(let number):
-      output += tabs + "<dict>\n" + tabs + "\t<key>CF$UID</key>\n" + tabs
+      output +=
+        tabs + "<dict>\n" + tabs + "\t<key>CF$UID</key>\n" + tabs
         + "\t<integer>\(number)</integer>\n" + tabs + "</dict>\n"
     }
   }

@@ -98,7 +98,8 @@ struct ArgumentParser {
         value = inlineValue
       } else {
         guard index < arguments.count else {
-          throw UsageError(message: "Missing value for '--\(name) <\(option.valueName.lowercased())>'")
+          throw UsageError(
+            message: "Missing value for '--\(name) <\(option.valueName.lowercased())>'")
         }
         value = arguments[index]
         index += 1

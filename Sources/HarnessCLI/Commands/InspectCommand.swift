@@ -15,7 +15,8 @@ enum InspectCommand {
     arguments: [.init(name: "file", help: "The archive to read (binary or XML property list).")],
     options: [
       .init(
-        name: "format", valueName: "FORMAT", help: "Output format.", allowedValues: ["text", "json"],
+        name: "format", valueName: "FORMAT", help: "Output format.",
+        allowedValues: ["text", "json"],
         defaultValue: "text")
     ],
     flags: [
@@ -54,7 +55,9 @@ enum InspectCommand {
   }
 
   /// Reads an archive, turning its error into a diagnostic at `FILE:PLACE`.
-  static func readArchive(_ bytes: [UInt8], path: String, limits: ArchiveLimits) throws -> KeyedArchive {
+  static func readArchive(_ bytes: [UInt8], path: String, limits: ArchiveLimits) throws
+    -> KeyedArchive
+  {
     do throws(KeyedArchiveError) {
       return try KeyedArchive(bytes: bytes, limits: limits)
     } catch {
