@@ -467,6 +467,23 @@ struct HarnessUnarchiverTests {
     #expect(rejection.category == .malformed)
   }
 
+  @Test(
+    "After a nested failure: error is set, later decodes return zero, policy is setErrorAndReturn")
+  func failurePoisonsLaterDecodes() throws {
+    var archive = TestArchive()
+    let address = SampleArchives.address(&archive)
+    let probe = archive.object(
+      ["DecodingTests.ErrorProbe", "NSObject"], [("bad", address), ("number", .integer(9))])
+    let rejection = try self.rejection(
+      archive.bytes(root: probe), secure: true, allowed: ["DecodingTests.ErrorProbe"])
+    #expect(rejection.category == .classNotAllowed)
+    #expect(rejection.keyPath == "root.bad")
+    let seen = try #require(ErrorProbeLog.shared.last)
+    #expect(seen.errorSet)
+    #expect(seen.laterInteger == 0)
+    #expect(seen.policy == NSCoder.DecodingFailurePolicy.setErrorAndReturn.rawValue)
+  }
+
   @Test("Rule: a user init that traps is contained by the worker: crashed")
   func userInitTrapIsContained() throws {
     let url = try #require(WorkerBinary.url)
