@@ -131,10 +131,13 @@ public final class HarnessUnarchiver: NSCoder {
 
   public override var error: (any Error)? { failureError }
 
-  public override var allowedClasses: [AnyClass]? {
-    guard let current = callAllowed.last ?? topLevelAllowed else { return nil }
-    return current.names.compactMap { registry.registeredClass(named: $0)?.type }
-  }
+  #if !canImport(Darwin)
+    // swift-corelibs-foundation declares these as arrays (Darwin: a set).
+    public override var allowedClasses: [AnyClass]? {
+      guard let current = callAllowed.last ?? topLevelAllowed else { return nil }
+      return current.names.compactMap { registry.registeredClass(named: $0)?.type }
+    }
+  #endif
 
   public override func failWithError(_ error: any Error) {
     guard failure == nil else { return }
@@ -214,19 +217,22 @@ public final class HarnessUnarchiver: NSCoder {
     Float(decodeDouble(forKey: key))
   }
 
-  public override func withDecodedUnsafeBytes<ResultType>(
-    forKey key: String, body: (UnsafeRawBufferPointer?) throws -> ResultType
-  ) rethrows -> ResultType {
-    switch scalar(key) {
-    case .data(let bytes)?:
-      return try bytes.withUnsafeBytes { try body($0) }
-    case nil:
-      return try body(nil)
-    case let other?:
-      mismatch(key, other, expected: "data")
-      return try body(nil)
+  #if !canImport(Darwin)
+    // A swift-corelibs-foundation experiment with no Darwin counterpart.
+    public override func withDecodedUnsafeBytes<ResultType>(
+      forKey key: String, body: (UnsafeRawBufferPointer?) throws -> ResultType
+    ) rethrows -> ResultType {
+      switch scalar(key) {
+      case .data(let bytes)?:
+        return try bytes.withUnsafeBytes { try body($0) }
+      case nil:
+        return try body(nil)
+      case let other?:
+        mismatch(key, other, expected: "data")
+        return try body(nil)
+      }
     }
-  }
+  #endif
 
   public override func decodeValue(
     ofObjCType type: UnsafePointer<CChar>, at data: UnsafeMutableRawPointer
