@@ -86,8 +86,8 @@ public final class HarnessUnarchiver: NSCoder {
       if failure == nil, object == nil {
         fail(.missingField, "the root object is $null")
       }
-      if failure == nil, let allowed, let leaf = leafClassName(of: rootValue),
-        !admitsLeaf(leaf, allowed)
+      if failure == nil, let allowed, let leaf = leafKind(of: rootValue),
+        !allowed.admits(type: leaf.type)
       {
         fail(
           .wrongRootClass,
@@ -111,7 +111,7 @@ public final class HarnessUnarchiver: NSCoder {
       var rootName = ""
       if case .uid(let uid)? = archive.top["root"], let entry = cache[Int(clamping: uid)] {
         rootName = entry.registered.name
-      } else if let rootValue = archive.top["root"], let leaf = leafClassName(of: rootValue) {
+      } else if let rootValue = archive.top["root"], let leaf = leafKind(of: rootValue) {
         rootName = leaf.className
       }
       value = .opaque(className: rootName)
@@ -318,24 +318,19 @@ public final class HarnessUnarchiver: NSCoder {
     _ value: PropertyListValue, allowed: AllowedClassList?, origin: Origin
   ) -> AnyObject? {
     guard failure == nil else { return nil }
-    switch value {
-    case .uid(let uid):
+    if case .uid(let uid) = value {
       guard uid <= UInt64(Int.max) else {
         fail(.malformed, "UID \(uid) is out of range")
         return nil
       }
       return decodeReference(Int(uid), allowed: allowed, origin: origin)
-    default:
-      break
     }
-    if secure, origin != .root, let allowed, let leaf = leafClassName(of: value),
-      !admitsLeaf(leaf, allowed)
+    if secure, origin != .root, let allowed, let leaf = leafKind(of: value),
+      !allowed.admits(type: leaf.type)
     {
       noteImplicitLeaf(leaf, allowed: allowed, origin: origin)
     }
     switch value {
-    case .uid:
-      return nil
     case .string(let string): return NSString(string: string)
     case .integer(let integer): return NSNumber(value: integer)
     case .unsignedInteger(let unsigned): return NSNumber(value: unsigned)
@@ -343,13 +338,14 @@ public final class HarnessUnarchiver: NSCoder {
     case .bool(let bool): return NSNumber(value: bool)
     case .date(let seconds): return NSDate(timeIntervalSinceReferenceDate: seconds)
     case .data(let bytes): return NSData(bytes: bytes, length: bytes.count)
-    case .array, .dictionary:
+    case .uid, .array, .dictionary:
       fail(.typeMismatch, "value is an inline \(value.typeName), not an object reference")
       return nil
     }
   }
 
-  private func leafClassName(of value: PropertyListValue) -> FoundationValueKind? {
+  /// The Foundation class of an inline property-list leaf, following one UID into `$objects`.
+  private func leafKind(of value: PropertyListValue) -> FoundationValueKind? {
     switch value {
     case .string: return .string
     case .integer, .unsignedInteger, .real, .bool: return .number
@@ -359,13 +355,9 @@ public final class HarnessUnarchiver: NSCoder {
       guard case .value(let inner)? = archive.object(at: Int(clamping: uid)),
         inner.uidValue == nil
       else { return nil }
-      return leafClassName(of: inner)
+      return leafKind(of: inner)
     case .array, .dictionary: return nil
     }
-  }
-
-  private func admitsLeaf(_ kind: FoundationValueKind, _ allowed: AllowedClassList) -> Bool {
-    allowed.admits(type: kind.type)
   }
 
   private func noteImplicitLeaf(
