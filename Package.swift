@@ -108,6 +108,13 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "VerificationTests",
+      dependencies: [
+        "Verification", "Decoding", "Manifest", "KeyedArchive", "ProfileKit", "HarnessTestSupport",
+      ],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "PropertyListTests",
       dependencies: ["PropertyList", "JSONOutput", "HarnessTestSupport"],
       swiftSettings: strictSettings

@@ -20,8 +20,17 @@ public struct WorkerPathRunner: DecodePathRunner {
   public let supervisor: FoundationReferenceSupervisor
 
   /// Creates a runner over an executable that has the worker mode.
-  public init(executable: URL, timeout: Duration = .seconds(20)) {
-    supervisor = FoundationReferenceSupervisor(executableURL: executable, timeout: timeout)
+  ///
+  /// - Parameters:
+  ///   - executable: The `archive-harness` binary (or a team's own harness executable).
+  ///   - registryName: The worker registry to decode with; the app's current classes by default.
+  ///   - timeout: The longest one archive may take before its worker is killed.
+  public init(
+    executable: URL, registryName: String = FoundationReferenceWorker.defaultRegistryName,
+    timeout: Duration = .seconds(20)
+  ) {
+    supervisor = FoundationReferenceSupervisor(
+      executableURL: executable, registryName: registryName, timeout: timeout)
   }
 
   public func outcome(

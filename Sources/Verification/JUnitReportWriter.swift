@@ -43,7 +43,7 @@ public struct JUnitReportWriter: Sendable {
   }
 
   /// The lines that explain a case's failure, most important first.
-  func failureLines(_ item: VerificationCase) -> [String] {
+  public func failureLines(_ item: VerificationCase) -> [String] {
     var lines: [String] = []
     for path in item.paths where !path.matches {
       let what = [path.outcome, path.category].compactMap { $0 }.joined(separator: " ")

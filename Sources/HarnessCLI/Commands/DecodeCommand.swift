@@ -35,6 +35,9 @@ enum DecodeCommand {
         name: "schema", valueName: "FILE", help: "The manifest schema.",
         defaultValue: ManifestSchema.relativePath),
       .init(
+        name: "registry", valueName: "NAME",
+        help: "Decode with another registry the worker serves, such as ProfilesApp-1 (v1 classes)."),
+      .init(
         name: "format", valueName: "FORMAT", help: "Output format.",
         allowedValues: ["text", "json"],
         defaultValue: "text"),
@@ -77,7 +80,14 @@ enum DecodeCommand {
     let paths =
       requested == "all"
       ? Decoding.DecodePath.allCases : [Decoding.DecodePath(rawValue: requested)].compactMap { $0 }
-    let runner = WorkerPathRunner(executable: context.executableURL)
+    let registryName = arguments.option("registry", spec: spec) ?? FoundationReferenceWorker.defaultRegistryName
+    guard context.configuration.workerRegistries[registryName] != nil else {
+      throw UsageError(
+        message:
+          "Unknown registry '\(registryName)'; this harness serves: \(context.configuration.workerRegistries.keys.sorted().joined(separator: ", "))"
+      )
+    }
+    let runner = WorkerPathRunner(executable: context.executableURL, registryName: registryName)
     var outcomes: [(Decoding.DecodePath, DecodeOutcome)] = []
     for path in paths {
       outcomes.append(
