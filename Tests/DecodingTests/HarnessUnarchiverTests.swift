@@ -187,6 +187,15 @@ struct HarnessUnarchiverTests {
     #expect((result.object as? Team)?.members.first?.name == "Ada")
   }
 
+  @Test("An object written the pre-keyed way is described, not trapped on")
+  func unkeyedWriterIsDescribed() throws {
+    var archive = TestArchive()
+    let root = archive.object(["DecodingTests.UnkeyedWriter", "NSObject"], [])
+    let result = decoder.decode(
+      archive.bytes(root: root), secure: true, allowedClasses: ["DecodingTests.UnkeyedWriter"])
+    #expect(result.outcome.decodedValue?[field: "$unkeyed"] == .integer(2))
+  }
+
   // MARK: - Rejections
 
   @Test("Rule: a root outside the allowed classes is wrong-root-class")

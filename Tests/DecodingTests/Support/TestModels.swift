@@ -96,7 +96,7 @@ enum TestModels {
   static let classes: [NSObject.Type] =
     ProfileModel.classes + [
       StrictHolder.self, SloppySecureNote.self, PlainNote.self, Scalars.self, Team.self,
-      ErrorProbe.self,
+      ErrorProbe.self, UnkeyedWriter.self,
     ]
 }
 
@@ -132,4 +132,18 @@ final class ErrorProbe: NSObject, NSSecureCoding {
   }
 
   func encode(with coder: NSCoder) {}
+}
+
+/// A class that reads keyed fields but writes the pre-keyed way, to exercise the describer.
+final class UnkeyedWriter: NSObject, NSSecureCoding {
+  static let supportsSecureCoding = true
+
+  init?(coder: NSCoder) {
+    super.init()
+  }
+
+  func encode(with coder: NSCoder) {
+    coder.encode(NSString(string: "unkeyed") as Any?)
+    coder.encode(Data([1, 2]))
+  }
 }
