@@ -196,6 +196,26 @@ struct HarnessUnarchiverTests {
     #expect(result.outcome.decodedValue?[field: "$unkeyed"] == .integer(2))
   }
 
+  @Test("Bytes decode through withDecodedUnsafeBytes")
+  func bytesDecode() throws {
+    var archive = TestArchive()
+    let root = archive.object(["DecodingTests.ByteReader", "NSObject"], [("blob", .data([7, 8]))])
+    let result = decoder.decode(
+      archive.bytes(root: root), secure: true, allowedClasses: ["DecodingTests.ByteReader"])
+    #expect((result.object as? ByteReader)?.bytes == [7, 8])
+  }
+
+  @Test("Rule: unkeyed decoding is malformed, not a trap")
+  func unkeyedDecodingRejected() throws {
+    var archive = TestArchive()
+    let root = archive.object(
+      ["DecodingTests.ByteReader", "NSObject"], [("unkeyed", .bool(true))])
+    let rejection = try self.rejection(
+      archive.bytes(root: root), secure: true, allowed: ["DecodingTests.ByteReader"])
+    #expect(rejection.category == .malformed)
+    #expect(rejection.message.contains("unkeyed decoding is not supported"))
+  }
+
   // MARK: - Rejections
 
   @Test("Rule: a root outside the allowed classes is wrong-root-class")

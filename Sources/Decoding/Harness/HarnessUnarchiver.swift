@@ -218,6 +218,17 @@ public final class HarnessUnarchiver: NSCoder {
   }
 
   #if !canImport(Darwin)
+    // Deprecated corelibs spelling of withDecodedUnsafeBytes; its base traps.
+    public override func withDecodedUnsafeBufferPointer<ResultType>(
+      forKey key: String, body: (UnsafeBufferPointer<UInt8>?) throws -> ResultType
+    ) rethrows -> ResultType {
+      try withDecodedUnsafeBytes(forKey: key) { raw in
+        try body(raw.map { $0.assumingMemoryBound(to: UInt8.self) })
+      }
+    }
+  #endif
+
+  #if !canImport(Darwin)
     // A swift-corelibs-foundation experiment with no Darwin counterpart.
     public override func withDecodedUnsafeBytes<ResultType>(
       forKey key: String, body: (UnsafeRawBufferPointer?) throws -> ResultType
@@ -241,6 +252,11 @@ public final class HarnessUnarchiver: NSCoder {
   }
 
   public override func decodeData() -> Data? {
+    unkeyed()
+    return nil
+  }
+
+  public override func decodePropertyList() -> Any? {
     unkeyed()
     return nil
   }

@@ -96,7 +96,7 @@ enum TestModels {
   static let classes: [NSObject.Type] =
     ProfileModel.classes + [
       StrictHolder.self, SloppySecureNote.self, PlainNote.self, Scalars.self, Team.self,
-      ErrorProbe.self, UnkeyedWriter.self,
+      ErrorProbe.self, UnkeyedWriter.self, ByteReader.self,
     ]
 }
 
@@ -146,4 +146,18 @@ final class UnkeyedWriter: NSObject, NSSecureCoding {
     coder.encode(NSString(string: "unkeyed") as Any?)
     coder.encode(Data([1, 2]))
   }
+}
+
+/// A class that reads bytes and an unkeyed property list, to exercise the less common calls.
+final class ByteReader: NSObject, NSSecureCoding {
+  static let supportsSecureCoding = true
+  let bytes: [UInt8]
+
+  init?(coder: NSCoder) {
+    bytes = coder.withDecodedUnsafeBytes(forKey: "blob") { raw in raw.map { Array($0) } ?? [] }
+    if coder.containsValue(forKey: "unkeyed") { _ = coder.decodePropertyList() }
+    super.init()
+  }
+
+  func encode(with coder: NSCoder) {}
 }
