@@ -73,6 +73,12 @@ struct HarnessUnarchiverTests {
     let result = decoder.decode(
       archive.bytes(root: profile), secure: true, allowedClasses: Self.profileClasses)
     #expect((result.object as? ProfileKit.UserProfile)?.name == "Grace")
+    #expect(
+      result.warnings == [
+        "secure: root: class 'ProfilesApp.PremiumProfile' (through its archived superclass "
+          + "'ProfilesApp.UserProfile', mapped to 'ProfileKit.UserProfile') is not registered "
+          + "itself; it is decoded as the registered class its archived superclass names"
+      ])
   }
 
   @Test("The per-call rule: a nested class need not be in the top-level set")

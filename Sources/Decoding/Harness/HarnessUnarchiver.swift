@@ -450,6 +450,12 @@ public final class HarnessUnarchiver: NSCoder {
     guard passesChecks(registered, resolution, allowed, origin: origin) else {
       return nil
     }
+    if resolution.isFromSuperclassChain, warned.insert("chain:" + resolution.archivedName).inserted
+    {
+      warnings.append(
+        "\(mode): \(renderedPath): class \(resolution) is not registered itself; it is "
+          + "decoded as the registered class its archived superclass names")
+    }
     inProgress.insert(uid)
     defer { inProgress.remove(uid) }
     if instantiatedSet.insert(ObjectIdentifier(registered.type)).inserted {
