@@ -134,3 +134,37 @@ struct ClassNameMapTests {
     #expect(SwiftMangledClassName.demangle("UserProfile") == nil)
   }
 }
+
+@Suite("Class name map validation")
+struct ClassNameMapValidationTests {
+  let registry = ClassRegistry(modelClasses: ProfileModel.classes)
+
+  @Test("Reports an entry whose target is not registered")
+  func reportsUnregisteredEntryTarget() throws {
+    let map = try ClassNameMap(parsing: "Old=ProfileKit.Gone,PAMemo=ProfileKit.Memo")
+    #expect(
+      map.unregisteredTargets(in: registry) == [
+        "class map entry 'Old=ProfileKit.Gone': 'ProfileKit.Gone' is not a registered class"
+      ])
+  }
+
+  @Test("Reports a module rename into a module with no registered class")
+  func reportsUnknownTargetModule() throws {
+    let map = try ClassNameMap(parsing: "ProfilesApp.*=ProfileKot.*")
+    #expect(map.unregisteredTargets(in: registry).count == 1)
+    #expect(
+      try ClassNameMap(parsing: "ProfilesApp.*=ProfileKit.*").unregisteredTargets(in: registry)
+        .isEmpty)
+  }
+
+  @Test("A parse error names the entry and its position")
+  func parseErrorNamesEntry() {
+    do {
+      _ = try ClassNameMap(parsing: "A=B, Broken")
+      Issue.record("expected an error")
+    } catch {
+      #expect(error.description == "class map entry 2 'Broken': expected OLD=NEW")
+      #expect(error.localizedDescription == error.description)
+    }
+  }
+}

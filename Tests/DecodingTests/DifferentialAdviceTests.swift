@@ -73,3 +73,23 @@ struct DifferentialAdviceTests {
     #expect(advice.verdict == .bothReject)
   }
 }
+
+@Suite("Differential advice for mutable containers")
+struct DifferentialAdviceMutableTests {
+  @Test("A mutable array is advised as NSArray, which admits it")
+  func mutableArrayAdvisedAsArray() throws {
+    let decoder = HarnessDecoder(
+      registry: ClassRegistry(modelClasses: ProfileModel.classes),
+      classMap: try ClassNameMap(parsing: "ProfilesApp.*=ProfileKit.*"))
+    var archive = TestArchive()
+    let profile = SampleArchives.profile(&archive)
+    let list = archive.array([profile], className: "NSMutableArray")
+    let advice = decoder.differentialAdvice(
+      archive.bytes(root: list), allowedClasses: ["ProfileKit.UserProfile", "ProfileKit.Address"])
+    #expect(advice.requiredAdditions == ["NSArray"])
+    #expect(
+      advice.message
+        == "legacy decodes, secure rejects: add NSArray to allowedClasses; allowedClasses: "
+        + "[ProfileKit.UserProfile, ProfileKit.Address, NSArray]")
+  }
+}

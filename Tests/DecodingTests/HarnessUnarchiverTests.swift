@@ -73,6 +73,12 @@ struct HarnessUnarchiverTests {
     let result = decoder.decode(
       archive.bytes(root: profile), secure: true, allowedClasses: Self.profileClasses)
     #expect((result.object as? ProfileKit.UserProfile)?.name == "Grace")
+    #expect(
+      result.warnings == [
+        "secure: root: class 'ProfilesApp.PremiumProfile' (through its archived superclass "
+          + "'ProfilesApp.UserProfile', mapped to 'ProfileKit.UserProfile') is not registered "
+          + "itself; it is decoded as the registered class its archived superclass names"
+      ])
   }
 
   @Test("The per-call rule: a nested class need not be in the top-level set")
@@ -185,6 +191,35 @@ struct HarnessUnarchiverTests {
     let result = decoder.decode(
       archive.bytes(root: team), secure: true, allowedClasses: ["DecodingTests.Team"])
     #expect((result.object as? Team)?.members.first?.name == "Ada")
+  }
+
+  @Test("An object written the pre-keyed way is described, not trapped on")
+  func unkeyedWriterIsDescribed() throws {
+    var archive = TestArchive()
+    let root = archive.object(["DecodingTests.UnkeyedWriter", "NSObject"], [])
+    let result = decoder.decode(
+      archive.bytes(root: root), secure: true, allowedClasses: ["DecodingTests.UnkeyedWriter"])
+    #expect(result.outcome.decodedValue?[field: "$unkeyed"] == .integer(2))
+  }
+
+  @Test("Bytes decode through withDecodedUnsafeBytes")
+  func bytesDecode() throws {
+    var archive = TestArchive()
+    let root = archive.object(["DecodingTests.ByteReader", "NSObject"], [("blob", .data([7, 8]))])
+    let result = decoder.decode(
+      archive.bytes(root: root), secure: true, allowedClasses: ["DecodingTests.ByteReader"])
+    #expect((result.object as? ByteReader)?.bytes == [7, 8])
+  }
+
+  @Test("Rule: unkeyed decoding is malformed, not a trap")
+  func unkeyedDecodingRejected() throws {
+    var archive = TestArchive()
+    let root = archive.object(
+      ["DecodingTests.ByteReader", "NSObject"], [("unkeyed", .bool(true))])
+    let rejection = try self.rejection(
+      archive.bytes(root: root), secure: true, allowed: ["DecodingTests.ByteReader"])
+    #expect(rejection.category == .malformed)
+    #expect(rejection.message.contains("unkeyed decoding is not supported"))
   }
 
   // MARK: - Rejections
@@ -465,6 +500,23 @@ struct HarnessUnarchiverTests {
     let rejection = try self.rejection(
       Array(SampleArchives.profileArchive().prefix(12)), secure: true, allowed: Self.profileClasses)
     #expect(rejection.category == .malformed)
+  }
+
+  @Test(
+    "After a nested failure: error is set, later decodes return zero, policy is setErrorAndReturn")
+  func failurePoisonsLaterDecodes() throws {
+    var archive = TestArchive()
+    let address = SampleArchives.address(&archive)
+    let probe = archive.object(
+      ["DecodingTests.ErrorProbe", "NSObject"], [("bad", address), ("number", .integer(9))])
+    let rejection = try self.rejection(
+      archive.bytes(root: probe), secure: true, allowed: ["DecodingTests.ErrorProbe"])
+    #expect(rejection.category == .classNotAllowed)
+    #expect(rejection.keyPath == "root.bad")
+    let seen = try #require(ErrorProbeLog.shared.last)
+    #expect(seen.errorSet)
+    #expect(seen.laterInteger == 0)
+    #expect(seen.policy == NSCoder.DecodingFailurePolicy.setErrorAndReturn.rawValue)
   }
 
   @Test("Rule: a user init that traps is contained by the worker: crashed")

@@ -82,6 +82,25 @@ public struct ClassNameMap: Sendable, Hashable {
       moduleRenames: moduleRenames.merging(other.moduleRenames) { _, new in new })
   }
 
+  /// The entries and module renames whose targets the registry cannot instantiate, as
+  /// messages; an empty result means every target is registered.
+  ///
+  /// - Parameter registry: The classes that may be instantiated.
+  /// - Returns: One message per entry whose target is not registered.
+  public func unregisteredTargets(in registry: ClassRegistry) -> [String] {
+    var problems: [String] = []
+    for (old, new) in entries.sorted(by: { $0.key < $1.key })
+    where registry.registeredClass(named: new) == nil {
+      problems.append("class map entry '\(old)=\(new)': '\(new)' is not a registered class")
+    }
+    let modules = Set(registry.modelClasses.compactMap { $0.name.split(separator: ".").first })
+    for (old, new) in moduleRenames.sorted(by: { $0.key < $1.key })
+    where !modules.contains(Substring(new)) {
+      problems.append("class map entry '\(old).*=\(new).*': no registered class is in '\(new)'")
+    }
+    return problems
+  }
+
   /// Matches an archived class to a registered class, trying its archived superclasses next.
   ///
   /// The archived superclass names are used only to *find* a registered class, as Apple's

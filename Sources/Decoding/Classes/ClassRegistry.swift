@@ -10,6 +10,7 @@ import Foundation
 /// ```
 public struct ClassRegistry: Sendable {
   private let classesByName: [String: RegisteredClass]
+  private let classesByIdentifier: [ObjectIdentifier: RegisteredClass]
 
   /// The app's model classes, in registration order.
   public let modelClasses: [RegisteredClass]
@@ -33,6 +34,11 @@ public struct ClassRegistry: Sendable {
       byName[registered.name] = registered
     }
     self.classesByName = byName
+    var byIdentifier: [ObjectIdentifier: RegisteredClass] = [:]
+    for registered in byName.values {
+      byIdentifier[ObjectIdentifier(registered.type)] = registered
+    }
+    self.classesByIdentifier = byIdentifier
     self.modelClasses = models
   }
 
@@ -52,7 +58,7 @@ public struct ClassRegistry: Sendable {
   /// - Parameter type: A class, such as `NSString.self`.
   /// - Returns: The registered class, or `nil` when it is not registered.
   public func registeredClass(for type: AnyClass) -> RegisteredClass? {
-    classesByName[ClassRegistry.runtimeName(of: type)]
+    classesByIdentifier[ObjectIdentifier(type)]
   }
 
   /// Every registered class name, sorted.

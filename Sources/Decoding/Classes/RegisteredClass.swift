@@ -18,6 +18,8 @@ public struct RegisteredClass: Sendable, CustomStringConvertible {
   public let supportsSecureCoding: Bool
   /// The Foundation value class this is, or `nil` for an app model class.
   public let foundationKind: FoundationValueKind?
+  /// The identities of the class and its real superclasses, nearest first.
+  public let hierarchyIdentifiers: [ObjectIdentifier]
 
   /// Reads a class's facts from the runtime.
   ///
@@ -28,12 +30,15 @@ public struct RegisteredClass: Sendable, CustomStringConvertible {
     self.type = type
     self.name = foundationKind?.className ?? NSStringFromClass(type)
     var names: [String] = []
+    var identifiers = [ObjectIdentifier(type)]
     var current: AnyClass? = _getSuperclass(type)
     while let superclass = current {
       names.append(NSStringFromClass(superclass))
+      identifiers.append(ObjectIdentifier(superclass))
       current = _getSuperclass(superclass)
     }
     self.superclassNames = names
+    self.hierarchyIdentifiers = identifiers
     self.conformsToCoding = type is any NSCoding.Type
     if let secure = type as? any NSSecureCoding.Type {
       self.supportsSecureCoding = secure.supportsSecureCoding

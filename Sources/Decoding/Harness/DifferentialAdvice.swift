@@ -111,7 +111,22 @@ extension HarnessDecoder {
     case (true, false):
       break
     }
-    let candidates = legacy.instantiatedClassNames.filter { !allowedClasses.contains($0) }
+    // Suggest the class apps list: NSArray rather than the NSMutableArray an archive holds,
+    // since a subclass passes under its superclass.
+    var candidates: [String] = []
+    for name in legacy.instantiatedClassNames {
+      var suggested = name
+      if let registered = registry.registeredClass(named: name),
+        registered.foundationKind?.isMutable == true,
+        let base = registered.superclassNames.first,
+        registry.registeredClass(named: base)?.foundationKind != nil
+      {
+        suggested = base
+      }
+      if !allowedClasses.contains(suggested), !candidates.contains(suggested) {
+        candidates.append(suggested)
+      }
+    }
     func succeeds(_ additions: [String]) -> Bool {
       decode(bytes, secure: true, allowedClasses: allowedClasses + additions).outcome
         .decodedValue != nil

@@ -26,6 +26,9 @@ public struct HarnessDecoder: Sendable {
   public var maximumDepth: Int
   /// The bounds on reading the archive.
   public var limits: ArchiveLimits
+  /// Whether a decoded outcome carries the object's field description; turning it off leaves
+  /// ``DecodedValue/opaque(className:)`` and saves re-reading the object's fields.
+  public var describesObjects: Bool = true
 
   /// Creates a decoder.
   ///
@@ -82,7 +85,7 @@ public struct HarnessDecoder: Sendable {
     let unarchiver = HarnessUnarchiver(
       archive: archive, registry: registry, classMap: classMap, secure: secure,
       maximumDepth: maximumDepth)
-    return unarchiver.decodeRoot(allowedClasses: allowedClasses)
+    return unarchiver.decodeRoot(allowedClasses: allowedClasses, describing: describesObjects)
   }
 
   /// Decodes on a harness path: `legacy` or `secure`.

@@ -28,9 +28,14 @@ public final class HarnessUnarchiver: NSCoder {
     case element
   }
 
+  private enum PathElement {
+    case key(String)
+    case index(Int)
+    case dictionaryValue(NSObject)
+  }
+
   private struct Context {
     let fields: PropertyListDictionary
-    let keyPath: String
     let className: String
     var missingKeys: [String] = []
     var leafMismatch: String?
@@ -44,17 +49,18 @@ public final class HarnessUnarchiver: NSCoder {
   private let mode: String
 
   private var contexts: [Context] = []
+  private var path: [PathElement] = []
   private var callAllowed: [AllowedClassList?] = []
   private var topLevelAllowed: AllowedClassList?
   private var cache: [Int: (object: AnyObject, registered: RegisteredClass)] = [:]
   private var inProgress: Set<Int> = []
-  private var resolutions: [Int: ClassResolution] = [:]
+  private var resolutions: [Int: (resolution: ClassResolution, registered: RegisteredClass)] = [:]
   private var failure: DecodeRejection?
   private var failureError: NSError?
   private var warnings: [String] = []
   private var warned: Set<String> = []
   private var instantiated: [String] = []
-  private var instantiatedSet: Set<String> = []
+  private var instantiatedSet: Set<ObjectIdentifier> = []
 
   init(
     archive: KeyedArchive, registry: ClassRegistry, classMap: ClassNameMap, secure: Bool,
@@ -71,25 +77,25 @@ public final class HarnessUnarchiver: NSCoder {
 
   // MARK: - Root
 
-  func decodeRoot(allowedClasses: [String]) -> HarnessDecodeResult {
-    let allowed = secure ? AllowedClassList(names: allowedClasses) : nil
+  func decodeRoot(allowedClasses: [String], describing: Bool) -> HarnessDecodeResult {
+    let allowed = secure ? AllowedClassList(names: allowedClasses, registry: registry) : nil
     topLevelAllowed = allowed
     var object: AnyObject?
     if let rootValue = archive.top["root"] {
-      object = decodeValue(rootValue, allowed: allowed, keyPath: "root", origin: .root)
+      object = decodeValue(rootValue, allowed: allowed, origin: .root)
       if failure == nil, object == nil {
-        fail(.missingField, "root", "the root object is $null")
+        fail(.missingField, "the root object is $null")
       }
-      if failure == nil, let allowed, let leaf = leafClassName(of: rootValue),
-        !admitsLeaf(leaf, allowed)
+      if failure == nil, let allowed, let leaf = leafKind(of: rootValue),
+        !allowed.admits(type: leaf.type)
       {
         fail(
-          .wrongRootClass, "root",
-          "root is an inline \(leaf), not one of the allowed classes \(allowed.rendered); "
+          .wrongRootClass,
+          "root is an inline \(leaf.className), not one of the allowed classes \(allowed.rendered); "
             + "Apple's unarchiver returns it and a typed read sees nil")
       }
     } else {
-      fail(.missingField, "root", "the archive has no $top.root")
+      fail(.missingField, "the archive has no $top.root")
     }
     if let failure {
       object = nil
@@ -97,9 +103,21 @@ public final class HarnessUnarchiver: NSCoder {
         outcome: .rejected(failure), object: nil, warnings: warnings,
         instantiatedClassNames: instantiated)
     }
-    var describer = ObjectDescriber()
+    let value: DecodedValue
+    if describing {
+      var describer = ObjectDescriber()
+      value = describer.describe(object)
+    } else {
+      var rootName = ""
+      if case .uid(let uid)? = archive.top["root"], let entry = cache[Int(clamping: uid)] {
+        rootName = entry.registered.name
+      } else if let rootValue = archive.top["root"], let leaf = leafKind(of: rootValue) {
+        rootName = leaf.className
+      }
+      value = .opaque(className: rootName)
+    }
     return HarnessDecodeResult(
-      outcome: .decoded(describer.describe(object)), object: object, warnings: warnings,
+      outcome: .decoded(value), object: object, warnings: warnings,
       instantiatedClassNames: instantiated)
   }
 
@@ -113,19 +131,21 @@ public final class HarnessUnarchiver: NSCoder {
 
   public override var error: (any Error)? { failureError }
 
-  public override var allowedClasses: [AnyClass]? {
-    guard let current = callAllowed.last ?? topLevelAllowed else { return nil }
-    return current.names.compactMap { registry.registeredClass(named: $0)?.type }
-  }
+  #if !canImport(Darwin)
+    // swift-corelibs-foundation declares these as arrays (Darwin: a set).
+    public override var allowedClasses: [AnyClass]? {
+      guard let current = callAllowed.last ?? topLevelAllowed else { return nil }
+      return current.names.compactMap { registry.registeredClass(named: $0)?.type }
+    }
+  #endif
 
   public override func failWithError(_ error: any Error) {
     guard failure == nil else { return }
-    let keyPath = contexts.last?.keyPath ?? "root"
     let className = contexts.last?.className ?? "?"
     let nsError = error as NSError
     let reason =
       (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
-    fail(.initFailed, keyPath, "init?(coder:) of '\(className)' failed: \(reason)", error: nsError)
+    fail(.initFailed, "init?(coder:) of '\(className)' failed: \(reason)", error: nsError)
   }
 
   public override func containsValue(forKey key: String) -> Bool {
@@ -134,8 +154,8 @@ public final class HarnessUnarchiver: NSCoder {
 
   public override func decodeObject(forKey key: String) -> Any? {
     if secure {
-      fail(
-        .notSecureCoding, childPath(key),
+      failAt(
+        key, .notSecureCoding,
         "plain decodeObject(forKey:) under secure coding; use decodeObject(of:forKey:)")
       return nil
     }
@@ -144,8 +164,7 @@ public final class HarnessUnarchiver: NSCoder {
 
   public override func decodeObject(of classes: [AnyClass]?, forKey key: String) -> Any? {
     guard secure else { return decodeField(key, allowed: nil) }
-    let names = (classes ?? []).map { ClassRegistry.runtimeName(of: $0) }
-    return decodeField(key, allowed: AllowedClassList(names: names))
+    return decodeField(key, allowed: AllowedClassList(types: classes ?? []))
   }
 
   public override func decodePropertyList(forKey key: String) -> Any? {
@@ -198,19 +217,33 @@ public final class HarnessUnarchiver: NSCoder {
     Float(decodeDouble(forKey: key))
   }
 
-  public override func withDecodedUnsafeBytes<ResultType>(
-    forKey key: String, body: (UnsafeRawBufferPointer?) throws -> ResultType
-  ) rethrows -> ResultType {
-    switch scalar(key) {
-    case .data(let bytes)?:
-      return try bytes.withUnsafeBytes { try body($0) }
-    case nil:
-      return try body(nil)
-    case let other?:
-      mismatch(key, other, expected: "data")
-      return try body(nil)
+  #if !canImport(Darwin)
+    // Deprecated corelibs spelling of withDecodedUnsafeBytes; its base traps.
+    public override func withDecodedUnsafeBufferPointer<ResultType>(
+      forKey key: String, body: (UnsafeBufferPointer<UInt8>?) throws -> ResultType
+    ) rethrows -> ResultType {
+      try withDecodedUnsafeBytes(forKey: key) { raw in
+        try body(raw.map { $0.assumingMemoryBound(to: UInt8.self) })
+      }
     }
-  }
+  #endif
+
+  #if !canImport(Darwin)
+    // A swift-corelibs-foundation experiment with no Darwin counterpart.
+    public override func withDecodedUnsafeBytes<ResultType>(
+      forKey key: String, body: (UnsafeRawBufferPointer?) throws -> ResultType
+    ) rethrows -> ResultType {
+      switch scalar(key) {
+      case .data(let bytes)?:
+        return try bytes.withUnsafeBytes { try body($0) }
+      case nil:
+        return try body(nil)
+      case let other?:
+        mismatch(key, other, expected: "data")
+        return try body(nil)
+      }
+    }
+  #endif
 
   public override func decodeValue(
     ofObjCType type: UnsafePointer<CChar>, at data: UnsafeMutableRawPointer
@@ -223,24 +256,23 @@ public final class HarnessUnarchiver: NSCoder {
     return nil
   }
 
+  public override func decodePropertyList() -> Any? {
+    unkeyed()
+    return nil
+  }
+
   public override func version(forClassName className: String) -> Int { 0 }
 
   // MARK: - Fields
 
-  private func childPath(_ key: String) -> String {
-    (contexts.last?.keyPath ?? "root") + "." + key
-  }
-
   private func unkeyed() {
-    fail(
-      .malformed, contexts.last?.keyPath ?? "root",
-      "unkeyed decoding is not supported by keyed archives")
+    fail(.malformed, "unkeyed decoding is not supported by keyed archives")
   }
 
   private func decodeField(_ key: String, allowed: AllowedClassList?) -> AnyObject? {
     guard failure == nil else { return nil }
     guard !contexts.isEmpty else {
-      fail(.malformed, "root", "decodeObject(forKey: '\(key)') called outside init?(coder:)")
+      fail(.malformed, "decodeObject(forKey: '\(key)') called outside init?(coder:)")
       return nil
     }
     let index = contexts.count - 1
@@ -249,8 +281,12 @@ public final class HarnessUnarchiver: NSCoder {
       return nil
     }
     callAllowed.append(allowed)
-    defer { callAllowed.removeLast() }
-    return decodeValue(value, allowed: allowed, keyPath: childPath(key), origin: .call)
+    path.append(.key(key))
+    defer {
+      callAllowed.removeLast()
+      path.removeLast()
+    }
+    return decodeValue(value, allowed: allowed, origin: .call)
   }
 
   private func scalar(_ key: String) -> PropertyListValue? {
@@ -267,12 +303,12 @@ public final class HarnessUnarchiver: NSCoder {
       value = bool ? 1 : 0
     case .real(let real)?:
       guard let exact = Int64(exactly: real.rounded(.towardZero)) else {
-        fail(.typeMismatch, childPath(key), "value \(real) does not fit in \(typeName)")
+        failAt(key, .typeMismatch, "value \(real) does not fit in \(typeName)")
         return 0
       }
       value = exact
     case .unsignedInteger(let unsigned)?:
-      fail(.typeMismatch, childPath(key), "value \(unsigned) does not fit in \(typeName)")
+      failAt(key, .typeMismatch, "value \(unsigned) does not fit in \(typeName)")
       return 0
     case nil:
       return 0
@@ -281,7 +317,7 @@ public final class HarnessUnarchiver: NSCoder {
       return 0
     }
     guard range.contains(value) else {
-      fail(.typeMismatch, childPath(key), "value \(value) does not fit in \(typeName)")
+      failAt(key, .typeMismatch, "value \(value) does not fit in \(typeName)")
       return 0
     }
     return value
@@ -289,33 +325,28 @@ public final class HarnessUnarchiver: NSCoder {
 
   private func mismatch(_ key: String, _ value: PropertyListValue, expected: String) {
     let found = value.uidValue == nil ? "a \(value.typeName)" : "an object reference"
-    fail(.typeMismatch, childPath(key), "value is \(found), not \(expected)")
+    failAt(key, .typeMismatch, "value is \(found), not \(expected)")
   }
 
   // MARK: - Objects
 
   private func decodeValue(
-    _ value: PropertyListValue, allowed: AllowedClassList?, keyPath: String, origin: Origin
+    _ value: PropertyListValue, allowed: AllowedClassList?, origin: Origin
   ) -> AnyObject? {
     guard failure == nil else { return nil }
-    switch value {
-    case .uid(let uid):
+    if case .uid(let uid) = value {
       guard uid <= UInt64(Int.max) else {
-        fail(.malformed, keyPath, "UID \(uid) is out of range")
+        fail(.malformed, "UID \(uid) is out of range")
         return nil
       }
-      return decodeReference(Int(uid), allowed: allowed, keyPath: keyPath, origin: origin)
-    default:
-      break
+      return decodeReference(Int(uid), allowed: allowed, origin: origin)
     }
-    if secure, origin != .root, let allowed, let leaf = leafClassName(of: value),
-      !admitsLeaf(leaf, allowed)
+    if secure, origin != .root, let allowed, let leaf = leafKind(of: value),
+      !allowed.admits(type: leaf.type)
     {
-      noteImplicitLeaf(leaf, allowed: allowed, keyPath: keyPath, origin: origin)
+      noteImplicitLeaf(leaf, allowed: allowed, origin: origin)
     }
     switch value {
-    case .uid:
-      return nil
     case .string(let string): return NSString(string: string)
     case .integer(let integer): return NSNumber(value: integer)
     case .unsignedInteger(let unsigned): return NSNumber(value: unsigned)
@@ -323,52 +354,49 @@ public final class HarnessUnarchiver: NSCoder {
     case .bool(let bool): return NSNumber(value: bool)
     case .date(let seconds): return NSDate(timeIntervalSinceReferenceDate: seconds)
     case .data(let bytes): return NSData(bytes: bytes, length: bytes.count)
-    case .array, .dictionary:
-      fail(.typeMismatch, keyPath, "value is an inline \(value.typeName), not an object reference")
+    case .uid, .array, .dictionary:
+      fail(.typeMismatch, "value is an inline \(value.typeName), not an object reference")
       return nil
     }
   }
 
-  private func leafClassName(of value: PropertyListValue) -> String? {
+  /// The Foundation class of an inline property-list leaf, following one UID into `$objects`.
+  private func leafKind(of value: PropertyListValue) -> FoundationValueKind? {
     switch value {
-    case .string: return "NSString"
-    case .integer, .unsignedInteger, .real, .bool: return "NSNumber"
-    case .data: return "NSData"
-    case .date: return "NSDate"
+    case .string: return .string
+    case .integer, .unsignedInteger, .real, .bool: return .number
+    case .data: return .data
+    case .date: return .date
     case .uid(let uid):
       guard case .value(let inner)? = archive.object(at: Int(clamping: uid)),
         inner.uidValue == nil
       else { return nil }
-      return leafClassName(of: inner)
+      return leafKind(of: inner)
     case .array, .dictionary: return nil
     }
   }
 
-  private func admitsLeaf(_ className: String, _ allowed: AllowedClassList) -> Bool {
-    guard let registered = registry.registeredClass(named: className) else { return false }
-    return allowed.admits(registered)
-  }
-
   private func noteImplicitLeaf(
-    _ leaf: String, allowed: AllowedClassList, keyPath: String, origin: Origin
+    _ kind: FoundationValueKind, allowed: AllowedClassList, origin: Origin
   ) {
+    let leaf = kind.className
     if origin == .call, !contexts.isEmpty, contexts[contexts.count - 1].leafMismatch == nil {
       contexts[contexts.count - 1].leafMismatch =
-        "\(keyPath) is an inline \(leaf), not one of \(allowed.rendered)"
+        "\(renderedPath) is an inline \(leaf), not one of \(allowed.rendered)"
     }
     if warned.insert("leaf:" + leaf).inserted {
       warnings.append(
-        "\(mode): \(keyPath): inline \(leaf) decoded although the allowed classes "
+        "\(mode): \(renderedPath): inline \(leaf) decoded although the allowed classes "
           + "\(allowed.rendered) do not list it; Apple allows property-list leaves implicitly "
           + "and logs that this will be disallowed in the future")
     }
   }
 
   private func decodeReference(
-    _ uid: Int, allowed: AllowedClassList?, keyPath: String, origin: Origin
+    _ uid: Int, allowed: AllowedClassList?, origin: Origin
   ) -> AnyObject? {
     guard let object = archive.object(at: uid) else {
-      fail(.malformed, keyPath, "UID \(uid) is past the end of $objects")
+      fail(.malformed, "UID \(uid) is past the end of $objects")
       return nil
     }
     switch object {
@@ -376,27 +404,25 @@ public final class HarnessUnarchiver: NSCoder {
       return nil
     case .value(let value):
       if value.uidValue != nil || value.arrayValue != nil || value.dictionaryValue != nil {
-        fail(.malformed, keyPath, "$objects[\(uid)] is a bare \(value.typeName), not an object")
+        fail(.malformed, "$objects[\(uid)] is a bare \(value.typeName), not an object")
         return nil
       }
-      return decodeValue(value, allowed: allowed, keyPath: keyPath, origin: origin)
+      return decodeValue(value, allowed: allowed, origin: origin)
     case .classDescription:
-      fail(.malformed, keyPath, "UID \(uid) names a class description, not an object")
+      fail(.malformed, "UID \(uid) names a class description, not an object")
       return nil
     case .instance(let instance):
       return decodeInstance(
-        instance, uid: uid, allowed: allowed, keyPath: keyPath, origin: origin)
+        instance, uid: uid, allowed: allowed, origin: origin)
     }
   }
 
   private func decodeInstance(
-    _ instance: ArchiveInstance, uid: Int, allowed: AllowedClassList?, keyPath: String,
-    origin: Origin
+    _ instance: ArchiveInstance, uid: Int, allowed: AllowedClassList?, origin: Origin
   ) -> AnyObject? {
     if let cached = cache[uid] {
-      let resolution = resolutions[instance.classIndex]
-      if let resolution,
-        !passesChecks(cached.registered, resolution, allowed, keyPath: keyPath, origin: origin)
+      if let resolution = resolutions[instance.classIndex]?.resolution,
+        !passesChecks(cached.registered, resolution, allowed, origin: origin)
       {
         return nil
       }
@@ -404,38 +430,42 @@ public final class HarnessUnarchiver: NSCoder {
     }
     if inProgress.contains(uid) {
       fail(
-        .cycle, keyPath,
+        .cycle,
         "object \(uid) ('\(instance.className)') refers back to an object still being decoded")
       return nil
     }
     guard inProgress.count < maximumDepth else {
-      fail(.limitExceeded, keyPath, "objects nest deeper than \(maximumDepth) levels")
+      fail(.limitExceeded, "objects nest deeper than \(maximumDepth) levels")
       return nil
     }
-    guard let resolution = resolve(instance) else {
+    guard let (resolution, registered) = resolve(instance) else {
       let chain = instance.archiveClass.chain
       let chainText = chain.isEmpty ? "" : " (archived chain: \(chain.joined(separator: ", ")))"
       fail(
-        .unmappedClass, keyPath,
+        .unmappedClass,
         "class '\(instance.className)' is not registered and no class map entry matches it"
           + chainText)
       return nil
     }
-    guard let registered = registry.registeredClass(named: resolution.registeredName) else {
-      fail(.unmappedClass, keyPath, "class \(resolution) is not registered")
+    guard passesChecks(registered, resolution, allowed, origin: origin) else {
       return nil
     }
-    guard passesChecks(registered, resolution, allowed, keyPath: keyPath, origin: origin) else {
-      return nil
+    if resolution.isFromSuperclassChain, warned.insert("chain:" + resolution.archivedName).inserted
+    {
+      warnings.append(
+        "\(mode): \(renderedPath): class \(resolution) is not registered itself; it is "
+          + "decoded as the registered class its archived superclass names")
     }
     inProgress.insert(uid)
     defer { inProgress.remove(uid) }
-    if instantiatedSet.insert(registered.name).inserted { instantiated.append(registered.name) }
+    if instantiatedSet.insert(ObjectIdentifier(registered.type)).inserted {
+      instantiated.append(registered.name)
+    }
     let result: AnyObject?
     if let kind = registered.foundationKind {
-      result = buildFoundationValue(kind, instance, allowed: allowed, keyPath: keyPath)
+      result = buildFoundationValue(kind, instance, allowed: allowed)
     } else {
-      result = runInitializer(registered, instance, keyPath: keyPath)
+      result = runInitializer(registered, instance)
     }
     if let result, failure == nil {
       cache[uid] = (result, registered)
@@ -444,41 +474,42 @@ public final class HarnessUnarchiver: NSCoder {
     return nil
   }
 
-  private func resolve(_ instance: ArchiveInstance) -> ClassResolution? {
+  private func resolve(_ instance: ArchiveInstance) -> (ClassResolution, RegisteredClass)? {
     if let cached = resolutions[instance.classIndex] { return cached }
     let chain = instance.archiveClass.chain
     let superclasses = chain.first == instance.className ? Array(chain.dropFirst()) : chain
     guard
       let resolution = classMap.resolve(
-        className: instance.className, superclassNames: superclasses, in: registry)
+        className: instance.className, superclassNames: superclasses, in: registry),
+      let registered = registry.registeredClass(named: resolution.registeredName)
     else { return nil }
-    resolutions[instance.classIndex] = resolution
-    return resolution
+    resolutions[instance.classIndex] = (resolution, registered)
+    return (resolution, registered)
   }
 
   private func passesChecks(
     _ registered: RegisteredClass, _ resolution: ClassResolution, _ allowed: AllowedClassList?,
-    keyPath: String, origin: Origin
+    origin: Origin
   ) -> Bool {
     guard secure else {
       guard registered.conformsToCoding else {
-        fail(.notSecureCoding, keyPath, "class \(resolution) does not conform to NSCoding")
+        fail(.notSecureCoding, "class \(resolution) does not conform to NSCoding")
         return false
       }
       return true
     }
-    let list = allowed ?? AllowedClassList(names: [])
+    let list = allowed ?? AllowedClassList(types: [])
     guard list.admits(registered) else {
       let category: RejectionCategory = origin == .root ? .wrongRootClass : .classNotAllowed
       let subject = origin == .element ? "container element class" : "class"
       fail(
-        category, keyPath,
+        category,
         "\(subject) \(resolution) is not in the allowed classes \(list.rendered)")
       return false
     }
     guard registered.supportsSecureCoding else {
       fail(
-        .notSecureCoding, keyPath,
+        .notSecureCoding,
         "class \(resolution) does not adopt NSSecureCoding with supportsSecureCoding = true")
       return false
     }
@@ -486,35 +517,33 @@ public final class HarnessUnarchiver: NSCoder {
       !top.admits(registered), warned.insert(registered.name).inserted
     {
       warnings.append(
-        "\(mode): \(keyPath): class '\(registered.name)' passes its own decodeObject(of:forKey:) "
+        "\(mode): \(renderedPath): class '\(registered.name)' passes its own decodeObject(of:forKey:) "
           + "call but is not in the top-level allowed classes \(top.rendered); SAP's migration "
           + "guide lists nested classes there too")
     }
     return true
   }
 
-  private func runInitializer(
-    _ registered: RegisteredClass, _ instance: ArchiveInstance, keyPath: String
-  ) -> AnyObject? {
+  private func runInitializer(_ registered: RegisteredClass, _ instance: ArchiveInstance)
+    -> AnyObject?
+  {
     guard let codingType = registered.type as? any NSCoding.Type else {
-      fail(.notSecureCoding, keyPath, "class '\(registered.name)' does not conform to NSCoding")
+      fail(.notSecureCoding, "class '\(registered.name)' does not conform to NSCoding")
       return nil
     }
-    contexts.append(Context(fields: instance.fields, keyPath: keyPath, className: registered.name))
+    contexts.append(Context(fields: instance.fields, className: registered.name))
     let object = codingType.init(coder: self)
     let context = contexts.removeLast()
     if failure != nil { return nil }
     guard let object else {
       if let mismatch = context.leafMismatch {
-        fail(
-          .typeMismatch, keyPath,
-          "init?(coder:) of '\(registered.name)' returned nil; \(mismatch)")
+        fail(.typeMismatch, "init?(coder:) of '\(registered.name)' returned nil; \(mismatch)")
       } else if let key = context.missingKeys.first {
-        fail(
-          .missingField, keyPath + "." + key,
+        failAt(
+          key, .missingField,
           "init?(coder:) of '\(registered.name)' returned nil; key '\(key)' is absent")
       } else {
-        fail(.initReturnedNil, keyPath, "init?(coder:) of '\(registered.name)' returned nil")
+        fail(.initReturnedNil, "init?(coder:) of '\(registered.name)' returned nil")
       }
       return nil
     }
@@ -524,19 +553,18 @@ public final class HarnessUnarchiver: NSCoder {
   // MARK: - Foundation values
 
   private func buildFoundationValue(
-    _ kind: FoundationValueKind, _ instance: ArchiveInstance, allowed: AllowedClassList?,
-    keyPath: String
+    _ kind: FoundationValueKind, _ instance: ArchiveInstance, allowed: AllowedClassList?
   ) -> AnyObject? {
     let fields = instance.fields
     switch kind {
     case .string, .mutableString:
       guard let text = stringField(fields["NS.string"]) ?? utf8Field(fields["NS.bytes"]) else {
-        fail(.malformed, keyPath, "\(kind.className) has neither NS.string nor NS.bytes")
+        fail(.malformed, "\(kind.className) has neither NS.string nor NS.bytes")
         return nil
       }
       return kind == .string ? NSString(string: text) : NSMutableString(string: text)
     case .array, .mutableArray, .set, .mutableSet, .orderedSet, .mutableOrderedSet:
-      guard let elements = decodeElements(fields, allowed: allowed, keyPath: keyPath) else {
+      guard let elements = decodeElements(fields, allowed: allowed) else {
         return nil
       }
       switch kind {
@@ -548,18 +576,18 @@ public final class HarnessUnarchiver: NSCoder {
       default: return NSMutableOrderedSet(array: elements)
       }
     case .dictionary, .mutableDictionary:
-      return buildDictionary(kind, fields, allowed: allowed, keyPath: keyPath)
+      return buildDictionary(kind, fields, allowed: allowed)
     case .date:
       switch fields["NS.time"] {
       case .real(let seconds)?: return NSDate(timeIntervalSinceReferenceDate: seconds)
       case .integer(let seconds)?: return NSDate(timeIntervalSinceReferenceDate: Double(seconds))
       default:
-        fail(.malformed, keyPath, "NSDate has no numeric NS.time")
+        fail(.malformed, "NSDate has no numeric NS.time")
         return nil
       }
     case .data, .mutableData:
       guard let bytes = dataField(fields["NS.data"]) ?? dataField(fields["NS.bytes"]) else {
-        fail(.malformed, keyPath, "\(kind.className) has neither NS.data nor NS.bytes")
+        fail(.malformed, "\(kind.className) has neither NS.data nor NS.bytes")
         return nil
       }
       return kind == .data
@@ -567,7 +595,7 @@ public final class HarnessUnarchiver: NSCoder {
         : NSMutableData(bytes: bytes, length: bytes.count)
     case .uuid:
       guard case .data(var bytes)? = fields["NS.uuidbytes"], bytes.count == 16 else {
-        fail(.malformed, keyPath, "NSUUID has no 16-byte NS.uuidbytes")
+        fail(.malformed, "NSUUID has no 16-byte NS.uuidbytes")
         return nil
       }
       return bytes.withUnsafeMutableBufferPointer { buffer -> NSUUID? in
@@ -575,18 +603,18 @@ public final class HarnessUnarchiver: NSCoder {
         return NSUUID(uuidBytes: base)
       }
     case .url:
-      return buildURL(fields, keyPath: keyPath)
+      return buildURL(fields)
     case .null:
       return NSNull()
     case .number, .object:
-      fail(.malformed, keyPath, "\(kind.className) has no archived object form the harness reads")
+      fail(.malformed, "\(kind.className) has no archived object form the harness reads")
       return nil
     }
   }
 
-  private func decodeElements(
-    _ fields: PropertyListDictionary, allowed: AllowedClassList?, keyPath: String
-  ) -> [AnyObject]? {
+  private func decodeElements(_ fields: PropertyListDictionary, allowed: AllowedClassList?)
+    -> [AnyObject]?
+  {
     var values: [PropertyListValue]
     switch fields["NS.objects"] {
     case .array(let elements)?: values = elements
@@ -595,17 +623,16 @@ public final class HarnessUnarchiver: NSCoder {
       values = []
       while let element = fields["NS.object.\(values.count)"] { values.append(element) }
     case let other?:
-      fail(.malformed, keyPath + ".NS.objects", "NS.objects is a \(other.typeName), not an array")
+      failAt("NS.objects", .malformed, "NS.objects is a \(other.typeName), not an array")
       return nil
     }
     var elements: [AnyObject] = []
     elements.reserveCapacity(values.count)
     for (index, value) in values.enumerated() {
-      let elementPath = "\(keyPath)[\(index)]"
-      guard
-        let element = decodeValue(value, allowed: allowed, keyPath: elementPath, origin: .element)
-      else {
-        if failure == nil { fail(.malformed, elementPath, "a collection element is $null") }
+      path.append(.index(index))
+      defer { path.removeLast() }
+      guard let element = decodeValue(value, allowed: allowed, origin: .element) else {
+        if failure == nil { fail(.malformed, "a collection element is $null") }
         return nil
       }
       elements.append(element)
@@ -614,8 +641,7 @@ public final class HarnessUnarchiver: NSCoder {
   }
 
   private func buildDictionary(
-    _ kind: FoundationValueKind, _ fields: PropertyListDictionary, allowed: AllowedClassList?,
-    keyPath: String
+    _ kind: FoundationValueKind, _ fields: PropertyListDictionary, allowed: AllowedClassList?
   ) -> AnyObject? {
     let keys: [PropertyListValue]
     let values: [PropertyListValue]
@@ -627,32 +653,28 @@ public final class HarnessUnarchiver: NSCoder {
       keys = []
       values = []
     default:
-      fail(.malformed, keyPath, "\(kind.className) needs NS.keys and NS.objects arrays")
+      fail(.malformed, "\(kind.className) needs NS.keys and NS.objects arrays")
       return nil
     }
     guard keys.count == values.count else {
-      fail(
-        .malformed, keyPath,
-        "NS.keys has \(keys.count) entries but NS.objects has \(values.count)")
+      fail(.malformed, "NS.keys has \(keys.count) entries but NS.objects has \(values.count)")
       return nil
     }
     var decodedKeys: [NSObject] = []
     var decodedValues: [AnyObject] = []
     for (index, keyValue) in keys.enumerated() {
-      let keyPathOfKey = "\(keyPath).NS.keys[\(index)]"
-      guard
-        let key = decodeValue(keyValue, allowed: allowed, keyPath: keyPathOfKey, origin: .element)
-          as? NSObject
-      else {
-        if failure == nil { fail(.malformed, keyPathOfKey, "a dictionary key is $null") }
+      path.append(.key("NS.keys"))
+      path.append(.index(index))
+      let key = decodeValue(keyValue, allowed: allowed, origin: .element) as? NSObject
+      path.removeLast(2)
+      guard let key else {
+        if failure == nil { failAt("NS.keys", .malformed, "dictionary key \(index) is $null") }
         return nil
       }
-      let valuePath = "\(keyPath)[\(Self.render(key))]"
-      guard
-        let value = decodeValue(
-          values[index], allowed: allowed, keyPath: valuePath, origin: .element)
-      else {
-        if failure == nil { fail(.malformed, valuePath, "a dictionary value is $null") }
+      path.append(.dictionaryValue(key))
+      defer { path.removeLast() }
+      guard let value = decodeValue(values[index], allowed: allowed, origin: .element) else {
+        if failure == nil { fail(.malformed, "a dictionary value is $null") }
         return nil
       }
       decodedKeys.append(key)
@@ -668,26 +690,29 @@ public final class HarnessUnarchiver: NSCoder {
     return dictionary
   }
 
-  private func buildURL(_ fields: PropertyListDictionary, keyPath: String) -> AnyObject? {
+  private func buildURL(_ fields: PropertyListDictionary) -> AnyObject? {
     guard let relative = stringField(fields["NS.relative"]) else {
-      fail(.malformed, keyPath, "NSURL has no NS.relative string")
+      fail(.malformed, "NSURL has no NS.relative string")
       return nil
     }
     var base: URL?
     if let baseValue = fields["NS.base"], baseValue != .uid(0) {
-      let allowed = AllowedClassList(names: ["NSURL"])
+      let allowed = AllowedClassList(types: [NSURL.self])
       callAllowed.append(allowed)
-      let decoded = decodeValue(
-        baseValue, allowed: allowed, keyPath: keyPath + ".NS.base", origin: .call)
-      callAllowed.removeLast()
+      path.append(.key("NS.base"))
+      defer {
+        callAllowed.removeLast()
+        path.removeLast()
+      }
+      let decoded = decodeValue(baseValue, allowed: allowed, origin: .call)
       guard let baseURL = decoded as? NSURL else {
-        if failure == nil { fail(.typeMismatch, keyPath + ".NS.base", "NS.base is not an NSURL") }
+        if failure == nil { fail(.typeMismatch, "NS.base is not an NSURL") }
         return nil
       }
       base = baseURL as URL
     }
     guard let url = NSURL(string: relative, relativeTo: base) else {
-      fail(.malformed, keyPath, "NS.relative '\(relative.prefix(80))' is not a URL")
+      fail(.malformed, "NS.relative '\(relative.prefix(80))' is not a URL")
       return nil
     }
     return url
@@ -725,10 +750,29 @@ public final class HarnessUnarchiver: NSCoder {
 
   // MARK: - Failures
 
-  private func fail(
-    _ category: RejectionCategory, _ keyPath: String, _ detail: String, error: NSError? = nil
+  private var renderedPath: String {
+    var text = "root"
+    for element in path {
+      switch element {
+      case .key(let key): text += "." + key
+      case .index(let index): text += "[\(index)]"
+      case .dictionaryValue(let key): text += "[\(Self.render(key))]"
+      }
+    }
+    return text
+  }
+
+  private func failAt(
+    _ key: String, _ category: RejectionCategory, _ detail: String, error: NSError? = nil
   ) {
+    path.append(.key(key))
+    fail(category, detail, error: error)
+    path.removeLast()
+  }
+
+  private func fail(_ category: RejectionCategory, _ detail: String, error: NSError? = nil) {
     guard failure == nil else { return }
+    let keyPath = renderedPath
     let message = "\(mode): \(keyPath): \(detail)"
     failure = DecodeRejection(category: category, keyPath: keyPath, message: message)
     failureError =

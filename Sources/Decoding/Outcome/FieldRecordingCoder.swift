@@ -1,6 +1,9 @@
 import Foundation
 
 /// An encoder that records the keyed fields an object's `encode(with:)` writes, in order.
+///
+/// Unkeyed writes are counted, not recorded, so that a class written the pre-keyed way is
+/// described instead of reaching `NSCoder`'s abstract methods, which trap.
 final class FieldRecordingCoder: NSCoder {
   /// A recorded field: a scalar already described, or an object to describe.
   enum Field {
@@ -9,6 +12,7 @@ final class FieldRecordingCoder: NSCoder {
   }
 
   private(set) var fields: [(key: String, field: Field)] = []
+  private(set) var unkeyedWrites = 0
 
   override var allowsKeyedCoding: Bool { true }
 
@@ -52,5 +56,17 @@ final class FieldRecordingCoder: NSCoder {
       return
     }
     fields.append((key, .value(.data(Array(UnsafeBufferPointer(start: bytes, count: length))))))
+  }
+
+  override func encodeValue(ofObjCType type: UnsafePointer<CChar>, at address: UnsafeRawPointer) {
+    unkeyedWrites += 1
+  }
+
+  override func encode(_ data: Data) {
+    unkeyedWrites += 1
+  }
+
+  override func encodePropertyList(_ propertyList: Any) {
+    unkeyedWrites += 1
   }
 }

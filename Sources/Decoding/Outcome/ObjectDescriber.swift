@@ -106,6 +106,10 @@ public struct ObjectDescriber {
       }
       fields.append(DecodedField(key: key, value: value))
     }
+    if recorder.unkeyedWrites > 0 {
+      fields.append(
+        DecodedField(key: "$unkeyed", value: .integer(Int64(recorder.unkeyedWrites))))
+    }
     return .object(className: className, fields: fields)
   }
 

@@ -96,5 +96,68 @@ enum TestModels {
   static let classes: [NSObject.Type] =
     ProfileModel.classes + [
       StrictHolder.self, SloppySecureNote.self, PlainNote.self, Scalars.self, Team.self,
+      ErrorProbe.self, UnkeyedWriter.self, ByteReader.self,
     ]
+}
+
+/// What ``ErrorProbe`` saw after a nested decode failed.
+final class ErrorProbeLog: @unchecked Sendable {
+  static let shared = ErrorProbeLog()
+  private let lock = NSLock()
+  private var entries: [(errorSet: Bool, laterInteger: Int, policy: Int)] = []
+
+  func record(errorSet: Bool, laterInteger: Int, policy: Int) {
+    lock.lock()
+    defer { lock.unlock() }
+    entries.append((errorSet, laterInteger, policy))
+  }
+
+  var last: (errorSet: Bool, laterInteger: Int, policy: Int)? {
+    lock.lock()
+    defer { lock.unlock() }
+    return entries.last
+  }
+}
+
+/// A secure class that records `error`, a later decode and the policy after a nested failure.
+final class ErrorProbe: NSObject, NSSecureCoding {
+  static let supportsSecureCoding = true
+
+  init?(coder: NSCoder) {
+    _ = coder.decodeObject(of: [NSString.self], forKey: "bad")
+    ErrorProbeLog.shared.record(
+      errorSet: coder.error != nil, laterInteger: coder.decodeInteger(forKey: "number"),
+      policy: coder.decodingFailurePolicy.rawValue)
+    return nil
+  }
+
+  func encode(with coder: NSCoder) {}
+}
+
+/// A class that reads keyed fields but writes the pre-keyed way, to exercise the describer.
+final class UnkeyedWriter: NSObject, NSSecureCoding {
+  static let supportsSecureCoding = true
+
+  init?(coder: NSCoder) {
+    super.init()
+  }
+
+  func encode(with coder: NSCoder) {
+    coder.encode(NSString(string: "unkeyed") as Any?)
+    coder.encode(Data([1, 2]))
+  }
+}
+
+/// A class that reads bytes and an unkeyed property list, to exercise the less common calls.
+final class ByteReader: NSObject, NSSecureCoding {
+  static let supportsSecureCoding = true
+  let bytes: [UInt8]
+
+  init?(coder: NSCoder) {
+    bytes = coder.withDecodedUnsafeBytes(forKey: "blob") { raw in raw.map { Array($0) } ?? [] }
+    if coder.containsValue(forKey: "unkeyed") { _ = coder.decodePropertyList() }
+    super.init()
+  }
+
+  func encode(with coder: NSCoder) {}
 }
