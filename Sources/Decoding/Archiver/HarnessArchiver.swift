@@ -230,12 +230,22 @@ public final class HarnessArchiver: NSCoder {
         chain: mutable ? ["NSMutableArray", "NSArray", "NSObject"] : nil,
         key: "NS.objects", array.map { $0 }, identity: identity)
     case let set as NSOrderedSet:
+      // Foundation writes ordered sets element by element: NS.object.0, NS.object.1, …
       let mutable = object is NSMutableOrderedSet
-      return collection(
-        mutable ? "NSMutableOrderedSet" : "NSOrderedSet",
-        chain: mutable ? ["NSMutableOrderedSet", "NSOrderedSet", "NSObject"] : nil,
-        key: "NS.objects",
-        set.array, identity: identity)
+      let slot = builder.reserve()
+      identities[identity] = slot
+      var fields: [(String, PropertyListValue)] = []
+      for (index, element) in set.array.enumerated() {
+        path.append("[\(index)]")
+        fields.append(("NS.object.\(index)", reference(for: element)))
+        path.removeLast()
+      }
+      builder.fill(
+        slot,
+        with: builder.instanceValue(
+          mutable ? "NSMutableOrderedSet" : "NSOrderedSet",
+          chain: mutable ? ["NSMutableOrderedSet", "NSOrderedSet", "NSObject"] : nil, fields))
+      return slot
     case let set as NSSet:
       let mutable = object is NSMutableSet
       return collection(
@@ -273,12 +283,13 @@ public final class HarnessArchiver: NSCoder {
 
   private func appObject(_ object: NSObject, identity: ObjectIdentifier) -> PropertyListValue {
     let type: AnyClass = Swift.type(of: object)
-    guard let coding = object as? NSCoding else {
+    guard let coding = object as? any NSCoding else {
       fail("class '\(ClassRegistry.runtimeName(of: type))' does not adopt NSCoding")
       return KeyedArchiveBuilder.null
     }
     if secure {
-      guard let secureType = type as? NSSecureCoding.Type, secureType.supportsSecureCoding else {
+      guard let secureType = type as? any NSSecureCoding.Type, secureType.supportsSecureCoding
+      else {
         fail("class '\(ClassRegistry.runtimeName(of: type))' does not support secure coding")
         return KeyedArchiveBuilder.null
       }

@@ -37,6 +37,11 @@ final class SloppySecureNote: NSObject, NSSecureCoding {
 final class PlainNote: NSObject, NSCoding {
   let text: String
 
+  init(text: String) {
+    self.text = text
+    super.init()
+  }
+
   init?(coder: NSCoder) {
     text = (coder.decodeObject(forKey: "text") as? String) ?? ""
     super.init()
