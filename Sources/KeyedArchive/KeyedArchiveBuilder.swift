@@ -1,4 +1,3 @@
-import KeyedArchive
 import PropertyList
 
 /// Writes Apple-shaped keyed archives from a compact description, with the project's own writer.
@@ -8,12 +7,13 @@ import PropertyList
 /// Apple platforms writes them.
 ///
 /// ```swift
-/// var builder = ArchiveBuilder()
-/// let address = builder.object("ProfilesApp.Address", ["street": builder.string("1 Main St")])
+/// var builder = KeyedArchiveBuilder()
+/// let street = builder.string("1 Main St")
+/// let address = builder.object("ProfilesApp.Address", [("street", street)])
 /// builder.setRoot(address)
 /// let bytes = builder.bytes()
 /// ```
-public struct ArchiveBuilder: Sendable {
+public struct KeyedArchiveBuilder: Sendable {
   /// The objects written so far (index 0 is `$null`).
   public private(set) var objects: [PropertyListValue] = [.string("$null")]
   /// The `$top` entries.
