@@ -51,7 +51,7 @@ enum MigrateCommand {
           ? "Missing expected option '--backup <dir>' (or pass --no-backup)"
           : "'--backup' and '--no-backup' cannot be used together")
     }
-    let transform = try options.makeTransform()
+    let transform = try options.makeTransform(arguments, context: context)
     let store = try options.openStore(readOnly: false)
     let runDirectory = try backup.map { try makeRunDirectoryPath(backup: $0, store: store) }
     let journalPath = arguments.option("journal", spec: spec)

@@ -23,7 +23,7 @@ enum MigrateDryRunCommand {
 
   static let command = Command(spec: spec) { arguments, context in
     let options = try MigrateOptions(arguments, spec: spec)
-    let transform = try options.makeTransform()
+    let transform = try options.makeTransform(arguments, context: context)
     let store = try options.openStore(readOnly: true)
     let engine = MigrationEngine(
       store: store, migrator: RecordMigrator(transform: transform), writer: nil,

@@ -1,6 +1,9 @@
+import Decoding
 import Dispatch
 import Foundation
+import Manifest
 import Migration
+import Verification
 
 /// The options `migrate-dry-run` and `migrate` share, and the store, transform and report they make.
 struct MigrateOptions {
@@ -14,6 +17,8 @@ struct MigrateOptions {
   var table: String?
   var keyColumn: String
   var valueColumn: String
+  /// `--allowed-classes`, added to the manifest's.
+  var allowedClasses: [String]
   /// `--rename-only`.
   var renameOnly: Bool
   /// `--format`.
@@ -35,6 +40,12 @@ struct MigrateOptions {
       name: "class-map", valueName: "OLD=NEW",
       help: "An archived class name and its new name (repeatable; adds to the manifest's map).",
       repeating: true),
+    .init(
+      name: "allowed-classes", valueName: "A,B,...",
+      help: "Classes the app's secure read allows (adds to the manifest's allowedClasses)."),
+    .init(
+      name: "schema", valueName: "FILE", help: "The manifest schema.",
+      defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
     .init(name: "table", valueName: "TABLE", help: "The SQLite table holding the archives."),
     .init(
       name: "key-column", valueName: "COLUMN", help: "The SQLite column identifying a record.",
@@ -71,6 +82,10 @@ struct MigrateOptions {
     } catch {
       throw UsageError(message: error.message)
     }
+    allowedClasses =
+      arguments.option("allowed-classes", spec: spec).map {
+        $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      } ?? []
     table = arguments.option("table", spec: spec)
     keyColumn = arguments.option("key-column", spec: spec) ?? "key"
     valueColumn = arguments.option("value-column", spec: spec) ?? "value"
@@ -124,12 +139,31 @@ struct MigrateOptions {
     }
   }
 
-  /// The transform: rename-only, or the typed transform the Decoding module provides.
-  func makeTransform() throws -> any RecordTransform {
-    var mapping = self.mapping
+  /// The transform: rename-only, or the typed round trip over the app's registered classes.
+  ///
+  /// The class-name mapping and `allowedClasses` come from `--manifest`, with
+  /// `--class-map` and `--allowed-classes` added.
+  func makeTransform(_ arguments: ParsedArguments, context: CommandContext) throws
+    -> any RecordTransform
+  {
+    var mapping = ClassNameMapping()
+    var allowed: [String] = []
     if let manifestPath {
-      mapping = try Self.manifestClassMap(manifestPath).merging(mapping)
+      let schema = SchemaLocator.resolve(arguments, near: [manifestPath])
+      let result = ManifestLoader.load(
+        path: manifestPath, archivesDirectory: ".", schemaPath: schema,
+        registeredClasses: Set(context.configuration.registry.classNames))
+      let errors = result.diagnostics.filter { $0.severity == .error && $0.category != .semantic }
+      ManifestDiagnosticsPrinter.print(errors, to: context.console)
+      guard let manifest = result.manifest, errors.isEmpty else {
+        throw CommandFailure(
+          place: manifestPath, category: "invalid-manifest", message: "the manifest is not usable")
+      }
+      mapping = ClassNameMapping(Verifier.classMap(of: manifest).entries)
+      allowed = manifest.allowedClasses?.map(\.name) ?? []
     }
+    mapping = mapping.merging(self.mapping)
+    allowed += allowedClasses
     if renameOnly {
       guard !mapping.isEmpty else {
         throw CommandFailure(
@@ -138,30 +172,16 @@ struct MigrateOptions {
       }
       return RenameOnlyTransform(mapping: mapping)
     }
-    return try Self.typedTransform(manifestPath: manifestPath, mapping: mapping)
-  }
-
-  /// The class-name map a manifest declares.
-  ///
-  /// Extension point: wired to the Manifest module once it lands on main.
-  static func manifestClassMap(_ path: String) throws -> ClassNameMapping {
-    throw CommandFailure(
-      place: path, category: "unsupported",
-      message:
-        "reading manifests is not in this build yet; give the renames with --class-map OLD=NEW")
-  }
-
-  /// The typed transform (legacy decode, secure re-encode, secure re-read, compare).
-  ///
-  /// Extension point: wired to the Decoding module's `RecordTransform` once it lands on main.
-  static func typedTransform(manifestPath: String?, mapping: ClassNameMapping) throws
-    -> any RecordTransform
-  {
-    throw CommandFailure(
-      place: manifestPath ?? "migrate", category: "unsupported",
-      message:
-        "typed migration (decode, secure re-encode) is not in this build yet; use --rename-only"
-    )
+    guard !allowed.isEmpty else {
+      throw CommandFailure(
+        place: manifestPath ?? "--allowed-classes", category: "invalid-options",
+        message:
+          "typed migration needs the allowedClasses of the app's secure read (--manifest or --allowed-classes)"
+      )
+    }
+    return MigrateTypedTransform(
+      registry: context.configuration.registry, classMap: ClassNameMap(entries: mapping.names),
+      allowedClasses: allowed)
   }
 
   /// A report writer to stdout or `--output`, and a closing action that flushes and closes the file.
