@@ -5,6 +5,7 @@
 //   store-generator sqlite PATH --records N [--table T] [--wal] [--mix clean|mixed]
 //   store-generator directory PATH --records N [--mix clean|mixed]
 //   store-generator check --original A --expected B --current C [--table T]
+//   store-generator sums STORE OUT [--table T]   (then check --original-sums OUT …)
 //
 // `mixed` adds, every 97th record, an already-current v2 archive, a NULL (or
 // an empty file), a non-archive value and a truncated archive.
@@ -203,14 +204,34 @@ case "sqlite", "directory":
   } else {
     makeDirectory(path, records: records, mixed: mixed)
   }
+case "sums":
+  guard arguments.count >= 3 else { fail("usage: store-generator sums STORE OUT [--table T]") }
+  let sums = checksums(arguments[1], table: option("table", in: arguments))
+  let text = sums.keys.sorted().map { "\($0)\t\(sums[$0] ?? "")\n" }.joined()
+  guard FileManager.default.createFile(atPath: arguments[2], contents: Data(text.utf8)) else {
+    fail("cannot write \(arguments[2])")
+  }
 case "check":
-  guard let original = option("original", in: arguments),
-    let expected = option("expected", in: arguments),
-    let current = option("current", in: arguments)
-  else { fail("check needs --original, --expected and --current") }
+  guard let current = option("current", in: arguments) else { fail("check needs --current") }
   let table = option("table", in: arguments)
-  let before = checksums(original, table: table)
-  let after = checksums(expected, table: table)
+  /// A store's checksums, or the ones `sums` saved for it (`--original-sums`, `--expected-sums`).
+  func load(_ name: String) -> [String: String] {
+    if let path = option(name + "-sums", in: arguments) {
+      guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        fail("cannot read \(path)")
+      }
+      var sums: [String: String] = [:]
+      for line in text.split(separator: "\n") {
+        let parts = line.split(separator: "\t", maxSplits: 1)
+        if parts.count == 2 { sums[String(parts[0])] = String(parts[1]) }
+      }
+      return sums
+    }
+    guard let store = option(name, in: arguments) else { fail("check needs --\(name)") }
+    return checksums(store, table: table)
+  }
+  let before = load("original")
+  let after = load("expected")
   let now = checksums(current, table: table)
   var problems: [String] = []
   if Set(before.keys) != Set(now.keys) {
