@@ -16,6 +16,7 @@ struct StoreMigrationTests {
   @Test("A dry run leaves an SQLite store byte-identical")
   func dryRunSQLiteByteIdentical() throws {
     let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/store.sqlite"
     try MigrationFixtures.makeDatabase(at: path)
     let before = try MigrationFixtures.checksums(ofFolder: folder)
@@ -30,6 +31,7 @@ struct StoreMigrationTests {
   @Test("A dry run leaves a directory store byte-identical")
   func dryRunFolderByteIdentical() throws {
     let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
     try MigrationFixtures.makeFolder(at: folder)
     let before = try MigrationFixtures.checksums(ofFolder: folder)
     let result = try MigrationFixtures.run(try DirectoryStore(path: folder))
@@ -41,6 +43,7 @@ struct StoreMigrationTests {
   @Test("Migrate rewrites verified rows and leaves refused, NULL and non-archive rows untouched")
   func refusedAndNonArchiveRowsUntouched() throws {
     let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/store.sqlite"
     try MigrationFixtures.makeDatabase(at: path)
     let before = try MigrationFixtures.rows(at: path)
@@ -74,6 +77,7 @@ struct StoreMigrationTests {
   @Test("Migrate leaves refused files and non-archive files untouched in a folder")
   func refusedFilesUntouched() throws {
     let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
     let store = folder + "/store"
     try MigrationFixtures.makeFolder(at: store)
     let before = try MigrationFixtures.checksums(ofFolder: store)
@@ -90,6 +94,7 @@ struct StoreMigrationTests {
   @Test("Compare-and-swap does not overwrite a row changed concurrently")
   func compareAndSwapKeepsConcurrentChange() throws {
     let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/store.sqlite"
     try MigrationFixtures.makeDatabase(at: path, wal: true)
     let concurrent = MigrationFixtures.profile(id: 999)
@@ -111,6 +116,7 @@ struct StoreMigrationTests {
   @Test("Rollback restores an SQLite store from its journal and backup")
   func rollbackRestoresSQLite() throws {
     let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/store.sqlite"
     try MigrationFixtures.makeDatabase(at: path)
     let before = try MigrationFixtures.rows(at: path)
@@ -131,6 +137,7 @@ struct StoreMigrationTests {
   @Test("Rollback restores a directory store from its journal and backup")
   func rollbackRestoresFolder() throws {
     let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
     let store = folder + "/store"
     try MigrationFixtures.makeFolder(at: store)
     let before = try MigrationFixtures.checksums(ofFolder: store)
@@ -147,6 +154,7 @@ struct StoreMigrationTests {
   @Test("Rollback leaves a record changed after the migration alone and reports a conflict")
   func rollbackConflict() throws {
     let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
     let store = folder + "/store"
     try MigrationFixtures.makeFolder(at: store)
     let writer = try DirectoryStore(path: store).makeWriter(
@@ -164,6 +172,7 @@ struct StoreMigrationTests {
   @Test("Re-running migrate after it finished changes nothing and writes no journal")
   func rerunIsNoOp() throws {
     let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/store.sqlite"
     try MigrationFixtures.makeDatabase(at: path)
     let first = try sqliteStore(path, readOnly: false)
@@ -185,6 +194,7 @@ struct StoreMigrationTests {
   @Test("A WAL-mode database migrates, and its backup and rollback work")
   func walDatabase() throws {
     let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/store.sqlite"
     try MigrationFixtures.makeDatabase(at: path, wal: true)
     let before = try MigrationFixtures.rows(at: path)
@@ -204,6 +214,7 @@ struct StoreMigrationTests {
   @Test("A missing table or column is an error naming the database and the choices")
   func invalidIdentifiers() throws {
     let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/store.sqlite"
     try MigrationFixtures.makeDatabase(at: path)
     do {
@@ -229,6 +240,7 @@ struct StoreMigrationTests {
   @Test("A file changed between read and write is not replaced")
   func folderCompareAndSwap() throws {
     let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
     let store = folder + "/store"
     try MigrationFixtures.makeFolder(at: store)
     let edited = MigrationFixtures.profile(id: 777)
@@ -284,5 +296,41 @@ struct ConcurrentFileWriterTransform: RecordTransform {
       _ = FileManager.default.createFile(atPath: path, contents: Data(newValue))
     }
     return inner.transform(input)
+  }
+}
+
+@Suite("Directory store walking")
+struct DirectoryStoreTests {
+  @Test("Hidden files, including a crashed run's temporary files, are not records and are cleaned")
+  func hiddenAndTemporaryFiles() throws {
+    let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try MigrationFixtures.makeFolder(at: folder)
+    let stale = folder + "/nested/.f-legacy.archive" + DurableFile.temporarySuffix
+    #expect(FileManager.default.createFile(atPath: stale, contents: Data([1, 2, 3])))
+    #expect(FileManager.default.createFile(atPath: folder + "/.DS_Store", contents: Data()))
+    let store = try DirectoryStore(path: folder)
+    #expect(try store.recordCount() == 7)
+    let result = try MigrationFixtures.run(store)
+    #expect(result.summary.total == 7)
+    #expect(try DirectoryStore(path: folder).removeStaleTemporaryFiles() == [stale])
+    #expect(!FileManager.default.fileExists(atPath: stale))
+    #expect(FileManager.default.fileExists(atPath: folder + "/.DS_Store"))
+  }
+
+  @Test("A path that is neither a folder nor an SQLite database is an error naming it")
+  func notAStore() throws {
+    let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/notes.txt"
+    #expect(FileManager.default.createFile(atPath: path, contents: Data("hello".utf8)))
+    do {
+      _ = try SQLiteStore(
+        path: path, table: "t", keyColumn: "key", valueColumn: "value", readOnly: true)
+      Issue.record("no error for a text file")
+    } catch {
+      #expect(error.code == .storeNotFound)
+      #expect(error.place == path)
+    }
   }
 }
