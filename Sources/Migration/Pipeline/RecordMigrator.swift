@@ -57,11 +57,11 @@ public struct RecordMigrator: Sendable {
       return RecordPlan(record: record, outcome: .alreadyCurrent)
     case .refused(let refusal):
       return RecordPlan(record: record, outcome: .refused(refusal))
-    case .rewritten(let replacement, let summary):
+    case .rewritten(let replacement, let summary, let reread):
       if replacement == bytes {
         return RecordPlan(record: record, outcome: .alreadyCurrent)
       }
-      if let refusal = Self.check(replacement, against: archive, limits: limits) {
+      if let refusal = Self.check(replacement, reread: reread, against: archive, limits: limits) {
         return RecordPlan(record: record, outcome: .refused(refusal))
       }
       return RecordPlan(
@@ -70,16 +70,21 @@ public struct RecordMigrator: Sendable {
   }
 
   /// The refusal for a replacement that must never be written, or `nil` when it is safe to write.
-  static func check(_ replacement: [UInt8], against original: KeyedArchive, limits: ArchiveLimits)
-    -> RecordRefusal?
-  {
+  static func check(
+    _ replacement: [UInt8], reread: KeyedArchive?, against original: KeyedArchive,
+    limits: ArchiveLimits
+  ) -> RecordRefusal? {
     guard !replacement.isEmpty else {
       return RecordRefusal(
         .encode, "the transform produced no bytes; an empty value is never written over a record")
     }
     let archive: KeyedArchive
-    do {
-      archive = try KeyedArchive(bytes: replacement, limits: limits)
+    do throws(KeyedArchiveError) {
+      if let reread {
+        archive = reread
+      } else {
+        archive = try KeyedArchive(bytes: replacement, limits: limits)
+      }
     } catch {
       return RecordRefusal(
         .reRead, "the new bytes are not a readable keyed archive: \(error.description)")

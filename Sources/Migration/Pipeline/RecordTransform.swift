@@ -22,7 +22,11 @@ public enum TransformResult: Sendable, Hashable {
   /// The record is already in its current form; nothing to write.
   case unchanged
   /// New, verified bytes to write, with a short summary of what changed (`ProfilesApp.UserProfile → ProfileKit.UserProfile`).
-  case rewritten([UInt8], summary: String)
+  ///
+  /// `reread` is the archive the transform read back from the bytes, when it
+  /// did; ``RecordMigrator`` then checks that archive instead of reading the
+  /// bytes a third time.
+  case rewritten([UInt8], summary: String, reread: KeyedArchive? = nil)
   /// The record must not be rewritten.
   case refused(RecordRefusal)
 }
@@ -37,7 +41,7 @@ public enum TransformResult: Sendable, Hashable {
 /// - return ``TransformResult/refused(_:)`` with the failing step when any
 ///   step fails; a decode that yields nil or an empty object is a refusal at
 ///   step ``MigrationStep/decode``, never a value to encode;
-/// - return ``TransformResult/rewritten(_:summary:)`` only after re-reading
+/// - return ``TransformResult/rewritten(_:summary:reread:)`` only after re-reading
 ///   and comparing the new bytes itself.
 ///
 /// ``RecordMigrator`` checks the result again whatever the transform says: it

@@ -66,6 +66,6 @@ public struct RenameOnlyTransform: RecordTransform {
         RecordRefusal(.compare, "the re-read graph differs from the original at \(difference)"))
     }
     let summary = renamed.map { "\($0.0) → \($0.1)" }.joined(separator: ", ")
-    return .rewritten(bytes, summary: summary)
+    return .rewritten(bytes, summary: summary, reread: reread)
   }
 }
