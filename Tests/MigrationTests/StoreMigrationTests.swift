@@ -134,6 +134,25 @@ struct StoreMigrationTests {
     #expect(again.alreadyOriginal == 2)
   }
 
+  @Test("Rollback finds originals by key when the backup's rowids were renumbered")
+  func rollbackAfterRowidRenumbering() throws {
+    let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/store.sqlite"
+    try MigrationFixtures.makeDatabase(at: path)
+    // Gaps in the rowids: VACUUM INTO may close them in the backup copy.
+    let database = try SQLiteDatabase(path: path, readOnly: false)
+    try database.execute("DELETE FROM store WHERE key IN ('b-current', 'c-null')")
+    let before = try MigrationFixtures.rows(at: path)
+    let store = try sqliteStore(path, readOnly: false)
+    let writer = store.makeWriter(runDirectory: folder + "/backup/run", journalPath: nil)
+    _ = try MigrationFixtures.run(store, writer: writer)
+    let summary = try MigrationRollback.run(journalPath: try #require(writer.journalPath)) { _, _ in
+    }
+    #expect(summary.restored == 2)
+    #expect(try MigrationFixtures.rows(at: path) == before)
+  }
+
   @Test("Rollback restores a directory store from its journal and backup")
   func rollbackRestoresFolder() throws {
     let folder = try MigrationFixtures.temporaryFolder()

@@ -67,7 +67,14 @@ public final class DirectoryStore: RecordStore {
         pending.append((full, relative, try Self.list(full).map(\.name), 0))
       case S_IFREG:
         let id = RecordID.file(path: full, relativePath: relative)
-        let read = try DurableFile.readFile(full, limit: maximumFileSize)
+        let read: (bytes: [UInt8]?, size: Int)
+        do {
+          read = try DurableFile.readFile(full, limit: maximumFileSize)
+        } catch {
+          // One unreadable file is reported and left alone; it does not stop the run.
+          records.append(StoreRecord(id: id, content: .unsupported(error.message)))
+          continue
+        }
         if let bytes = read.bytes {
           records.append(StoreRecord(id: id, content: .bytes(bytes)))
         } else {

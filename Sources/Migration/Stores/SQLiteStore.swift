@@ -60,7 +60,17 @@ public final class SQLiteStore: RecordStore {
     let lookup = try database.prepare(
       "SELECT name FROM sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE")
     try lookup.bind(.text(table), at: 1)
-    guard try lookup.step(), case .text(let schemaTable) = lookup.value(0) else {
+    let found: Bool
+    do {
+      found = try lookup.step()
+    } catch {
+      guard readOnly, error.message.contains("readonly") else { throw error }
+      throw MigrationError(
+        .sqlite, place: path,
+        "\(error.message): the database holds an interrupted write (a hot journal) that only a read-write connection can roll back; open it read-write once (for example with sqlite3) and retry"
+      )
+    }
+    guard found, case .text(let schemaTable) = lookup.value(0) else {
       let list = try database.prepare(
         "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
       )

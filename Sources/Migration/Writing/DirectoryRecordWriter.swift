@@ -62,7 +62,13 @@ final class DirectoryRecordWriter: RecordWriter {
         results[index] = RecordRefusal(.write, "not a file of this store")
         continue
       }
-      let current = try DurableFile.readFile(path, limit: store.maximumFileSize).bytes
+      let current: [UInt8]?
+      do {
+        current = try DurableFile.readFile(path, limit: store.maximumFileSize).bytes
+      } catch {
+        results[index] = RecordRefusal(.write, "the file cannot be read again: \(error.message)")
+        continue
+      }
       guard current == rewrite.original else {
         results[index] = RecordRefusal(
           .write, "the file changed since it was read; the newer contents are kept")

@@ -182,8 +182,10 @@ public enum MigrationRollback {
     let rowidSelect = target.hasRowid ? " AND rowid = ?2" : ""
     let readCurrent = try target.database.prepare(
       "SELECT \(quotedValue) FROM \(quotedTable) WHERE \(quotedKey) IS ?1\(rowidSelect)")
+    // By key only: VACUUM INTO may renumber the rowids of tables without an
+    // INTEGER PRIMARY KEY, so the backup's rowids need not match the store's.
     let readOriginal = try source.database.prepare(
-      "SELECT \(quotedValue), typeof(\(quotedValue)) = 'text' FROM \(SQLiteDatabase.quote(source.table)) WHERE \(SQLiteDatabase.quote(source.keyColumn)) IS ?1\(source.hasRowid && target.hasRowid ? " AND rowid = ?2" : "")"
+      "SELECT \(SQLiteDatabase.quote(source.valueColumn)), typeof(\(SQLiteDatabase.quote(source.valueColumn))) = 'text' FROM \(SQLiteDatabase.quote(source.table)) WHERE \(SQLiteDatabase.quote(source.keyColumn)) IS ?1"
     )
     let restore = try target.database.prepare(
       "UPDATE \(quotedTable) SET \(quotedValue) = ?1 WHERE \(quotedKey) IS ?2\(target.hasRowid ? " AND rowid = ?4" : "") AND \(quotedValue) = ?3"
@@ -213,14 +215,16 @@ public enum MigrationRollback {
           outcome = .alreadyOriginal
         } else if let current, currentSum == new {
           try readOriginal.bind(key, at: 1)
-          if let rowid, source.hasRowid, target.hasRowid {
-            try readOriginal.bind(.integer(rowid), at: 2)
-          }
           var original: [UInt8]?
           var originalIsText = false
-          if try readOriginal.step() {
-            original = readOriginal.bytes(0)
-            originalIsText = readOriginal.integer(1) != 0
+          // A key may repeat; the original is the row whose bytes have the journaled checksum.
+          while try readOriginal.step() {
+            let candidate = readOriginal.bytes(0)
+            if SHA256.hex(candidate) == old {
+              original = candidate
+              originalIsText = readOriginal.integer(1) != 0
+              break
+            }
           }
           readOriginal.reset()
           if let original, SHA256.hex(original) == old {
