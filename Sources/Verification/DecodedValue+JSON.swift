@@ -22,6 +22,8 @@ extension DecodedValue {
         entries.map { .object([("key", $0.key.jsonValue), ("value", $0.value.jsonValue)]) })
     case .object(let className, let fields):
       return .object([("$class", .string(className))] + fields.map { ($0.key, $0.value.jsonValue) })
+    case .sharedReference(let className, let ordinal):
+      return .object([("$shared", .string(className)), ("ordinal", .integer(Int64(ordinal)))])
     case .cycleReference(let className):
       return .object([("$cycle", .string(className))])
     case .opaque(let className):

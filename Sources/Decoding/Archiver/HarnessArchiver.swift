@@ -39,6 +39,9 @@ public final class HarnessArchiver: NSCoder {
   private var retained: [AnyObject] = []
   private var failure: Failure?
   private let maximumDepth: Int
+  /// The most objects one archive may hold before archiving is refused.
+  private let maximumObjects = 1 << 22
+  private var written = 0
 
   private init(secure: Bool, maximumDepth: Int) {
     self.secure = secure
@@ -141,6 +144,13 @@ public final class HarnessArchiver: NSCoder {
   /// The UID (or inline value) for an object, writing it the first time it is met.
   private func reference(for value: Any?) -> PropertyListValue {
     guard failure == nil, let value else { return KeyedArchiveBuilder.null }
+    // Foundation on Linux hands out nested collections as fresh Swift values, so their
+    // sharing cannot be seen; a budget keeps a graph of shared collections from expanding.
+    written += 1
+    guard written <= maximumObjects else {
+      fail("the object graph expands to more than \(maximumObjects) objects")
+      return KeyedArchiveBuilder.null
+    }
     guard path.count <= maximumDepth else {
       fail("nesting deeper than \(maximumDepth) levels")
       return KeyedArchiveBuilder.null
@@ -211,10 +221,11 @@ public final class HarnessArchiver: NSCoder {
       identities[identity] = slot
       var keys: [PropertyListValue] = []
       var values: [PropertyListValue] = []
-      for (key, value) in dictionary {
+      // allKeys, not the bridged dictionary: bridging hashes keys and traps on some corelibs keys.
+      for key in dictionary.allKeys {
         path.append("[\(key)]")
         keys.append(reference(for: key))
-        values.append(reference(for: value))
+        values.append(reference(for: dictionary.object(forKey: key)))
         path.removeLast()
       }
       let name = object is NSMutableDictionary ? "NSMutableDictionary" : "NSDictionary"

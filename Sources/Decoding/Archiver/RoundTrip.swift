@@ -86,6 +86,9 @@ public struct RoundTrip: Sendable {
     } catch {
       return .failure(Refusal(step: .read, category: "malformed", reason: error.description))
     }
+    if let refusal = HarnessDecoder.expansionRejection(archive, secure: false) {
+      return .failure(Refusal(step: .read, category: "limit-exceeded", reason: refusal.message))
+    }
     let legacy = HarnessDecoder(registry: registry, classMap: classMap, limits: limits)
       .decode(archive, secure: false)
     guard let object = legacy.object, legacy.outcome.decodedValue != nil else {
@@ -97,6 +100,14 @@ public struct RoundTrip: Sendable {
     }
     var describer = ObjectDescriber()
     let before = describer.describe(object)
+    guard !describer.exceededNodeLimit else {
+      return .failure(
+        Refusal(
+          step: .legacyDecode, category: "limit-exceeded",
+          reason:
+            "the decoded object expands to more than \(describer.maximumNodes) values; too large to compare"
+        ))
+    }
     if let refusal = emptyDecode(before, archive: archive) {
       return .failure(refusal)
     }
@@ -121,6 +132,12 @@ public struct RoundTrip: Sendable {
     }
     var rereadDescriber = ObjectDescriber()
     let after = rereadDescriber.describe(rereadObject)
+    guard !rereadDescriber.exceededNodeLimit else {
+      return .failure(
+        Refusal(
+          step: .compare, category: "limit-exceeded",
+          reason: "the re-read object expands to more than \(rereadDescriber.maximumNodes) values"))
+    }
     guard after == before else {
       return .failure(
         Refusal(

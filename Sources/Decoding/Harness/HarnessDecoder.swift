@@ -82,10 +82,30 @@ public struct HarnessDecoder: Sendable {
   public func decode(_ archive: KeyedArchive, secure: Bool, allowedClasses: [String] = [])
     -> HarnessDecodeResult
   {
+    if describesObjects, let refusal = Self.expansionRejection(archive, secure: secure) {
+      return HarnessDecodeResult(
+        outcome: .rejected(refusal), object: nil, warnings: [], instantiatedClassNames: [])
+    }
     let unarchiver = HarnessUnarchiver(
       archive: archive, registry: registry, classMap: classMap, secure: secure,
       maximumDepth: maximumDepth)
     return unarchiver.decodeRoot(allowedClasses: allowedClasses, describing: describesObjects)
+  }
+
+  /// The most values a decoded graph may expand to when walked as values (describing it,
+  /// comparing it, re-encoding it). Foundation on Linux hands out nested collections as
+  /// fresh Swift values, so a few shared arrays can stand for 2^40 values.
+  public static let maximumExpandedSize = 1_000_000
+
+  /// A `limit-exceeded` rejection when the archive's graph expands past ``maximumExpandedSize``.
+  static func expansionRejection(_ archive: KeyedArchive, secure: Bool) -> DecodeRejection? {
+    let size = archive.expandedSize(limit: maximumExpandedSize)
+    guard size > maximumExpandedSize else { return nil }
+    return DecodeRejection(
+      category: .limitExceeded, keyPath: "root",
+      message:
+        "\(secure ? "secure" : "legacy"): root: shared references expand to more than \(maximumExpandedSize) values; walking the decoded graph would not finish"
+    )
   }
 
   /// Decodes on a harness path: `legacy` or `secure`.

@@ -35,6 +35,10 @@ public indirect enum DecodedValue: Sendable, Hashable, Codable, CustomStringConv
   case object(className: String, fields: [DecodedField])
   /// A reference back to an object that encloses this one (a cycle), by class name.
   case cycleReference(className: String)
+  /// A second reference to an object described earlier, by class name and the order in
+  /// which it was first described, so shared objects are described once and graphs of
+  /// the same shape describe alike.
+  case sharedReference(className: String, ordinal: Int)
   /// A value whose class the describer does not know, by class name.
   case opaque(className: String)
 
@@ -50,6 +54,7 @@ public indirect enum DecodedValue: Sendable, Hashable, Codable, CustomStringConv
     case .url: "NSURL"
     case .array(let name, _), .set(let name, _), .orderedSet(let name, _),
       .dictionary(let name, _), .object(let name, _), .cycleReference(let name),
+      .sharedReference(let name, _),
       .opaque(let name):
       name
     }
@@ -86,6 +91,7 @@ public indirect enum DecodedValue: Sendable, Hashable, Codable, CustomStringConv
     case .object(let name, let fields):
       return name + "{" + fields.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
     case .cycleReference(let name): return "<cycle to \(name)>"
+    case .sharedReference(let name, let ordinal): return "<shared \(name) #\(ordinal)>"
     case .opaque(let name): return "<\(name)>"
     }
   }

@@ -8,7 +8,14 @@ public struct ObjectDescriber {
   /// The deepest nesting described; deeper values become ``DecodedValue/opaque(className:)``.
   public var maximumDepth: Int
 
+  /// The most values one description holds before the rest is elided (default 1,000,000).
+  public var maximumNodes: Int = 1_000_000
+  /// Whether the last descriptions passed ``maximumNodes`` and were cut short.
+  public private(set) var exceededNodeLimit = false
+  private var describedNodes = 0
   private var enclosing: Set<ObjectIdentifier> = []
+  /// Objects already described, with the order in which they were first met.
+  private var described: [ObjectIdentifier: Int] = [:]
 
   /// Creates a describer.
   ///
@@ -24,6 +31,13 @@ public struct ObjectDescriber {
   ///   ``DecodedValue/cycleReference(className:)``.
   public mutating func describe(_ value: Any?) -> DecodedValue {
     guard let value else { return .null }
+    // Foundation on Linux hands out nested collections as fresh Swift values, so their
+    // identity, and the sharing the describer relies on, is lost: a budget bounds the walk.
+    describedNodes += 1
+    if describedNodes > maximumNodes {
+      exceededNodeLimit = true
+      return .opaque(className: "…")
+    }
     if enclosing.count >= maximumDepth {
       return .opaque(className: ObjectDescriber.className(of: value))
     }
@@ -63,6 +77,16 @@ public struct ObjectDescriber {
     let identifier = ObjectIdentifier(object)
     let className = ObjectDescriber.className(of: object)
     if enclosing.contains(identifier) { return .cycleReference(className: className) }
+    // A shared object is described once; later references name it, so a graph in which
+    // one object is reached 2^40 ways is still described in linear time.
+    if let ordinal = described[identifier] {
+      return .sharedReference(className: className, ordinal: ordinal)
+    }
+    let isContainer =
+      object is NSArray || object is NSOrderedSet || object is NSSet || object is NSDictionary
+    guard isContainer || object is any NSCoding else { return .opaque(className: className) }
+    // Ordinals count containers and app objects in the order first met (pre-order).
+    described[identifier] = described.count
     enclosing.insert(identifier)
     defer { enclosing.remove(identifier) }
     switch object {
@@ -82,8 +106,11 @@ public struct ObjectDescriber {
         elements: elements)
     case let dictionary as NSDictionary:
       var entries: [DecodedEntry] = []
-      for (key, value) in dictionary {
-        entries.append(DecodedEntry(key: describe(key), value: describe(value)))
+      // Keys are read through allKeys, not by iterating the bridged dictionary: bridging
+      // hashes each key as AnyHashable, which traps on corelibs for an NSArray key.
+      for key in dictionary.allKeys {
+        entries.append(
+          DecodedEntry(key: describe(key), value: describe(dictionary.object(forKey: key))))
       }
       entries.sort { $0.key.description < $1.key.description }
       return .dictionary(
