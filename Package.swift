@@ -105,5 +105,13 @@ let package = Package(
       dependencies: ["KeyedArchive", "PropertyList", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
+    // Issue 7's adversarial catalogue and the fuzzers' regression inputs
+    // (Regressions/ holds input files, found through #filePath).
+    .testTarget(
+      name: "AdversarialTests",
+      dependencies: ["KeyedArchive", "PropertyList", "JSONOutput", "HarnessTestSupport"],
+      exclude: ["Regressions"],
+      swiftSettings: strictSettings
+    ),
   ]
 )
