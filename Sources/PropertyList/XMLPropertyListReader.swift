@@ -393,6 +393,12 @@ struct XMLPropertyListReader: ~Copyable {
     }
     var output: [UInt8] = []
     while true {
+      // Checked on every turn, so that references and CDATA count too.
+      guard output.count <= limits.maximumStringLength else {
+        throw error(
+          at: start, "text longer than the limit of \(limits.maximumStringLength) bytes",
+          code: .limitExceeded)
+      }
       guard position < bytes.count else {
         throw error(at: start, "unterminated <\(closing)> element", code: .truncated)
       }
@@ -417,11 +423,11 @@ struct XMLPropertyListReader: ~Copyable {
       }
       output.append(byte)
       position += 1
-      guard output.count <= limits.maximumStringLength else {
-        throw error(
-          at: start, "text longer than the limit of \(limits.maximumStringLength) bytes",
-          code: .limitExceeded)
-      }
+    }
+    guard output.count <= limits.maximumStringLength else {
+      throw error(
+        at: start, "text longer than the limit of \(limits.maximumStringLength) bytes",
+        code: .limitExceeded)
     }
     guard let text = String(validating: output, as: UTF8.self) else {
       throw error(at: start, "text is not valid UTF-8", code: .invalidString)
