@@ -253,8 +253,9 @@ struct BinaryPropertyListReader: ~Copyable {
       var dictionary = PropertyListDictionary()
       dictionary.reserveCapacity(count)
       var size = 1
-      // Large dictionaries check for repeated keys with a set, small ones by scanning.
-      var seen: Set<String> = count > 16 ? Set(minimumCapacity: count) : []
+      // Large dictionaries find repeated keys through a position map, small ones by
+      // scanning; a scan per repeat would make many repeated keys quadratic.
+      var positions: [String: Int] = count > 16 ? Dictionary(minimumCapacity: count) : [:]
       for position in 0..<count {
         let keyOffset = payload + position * referenceSize
         let (key, _) = try child(at: keyOffset, depth: depth)
@@ -265,8 +266,14 @@ struct BinaryPropertyListReader: ~Copyable {
         }
         let (value, valueSize) = try child(
           at: keyOffset + count * referenceSize, depth: depth)
-        let repeated = count > 16 ? !seen.insert(name).inserted : dictionary[name] != nil
-        if repeated {
+        if count > 16 {
+          if let position = positions[name] {
+            dictionary.replaceValue(at: position, with: value)
+          } else {
+            positions[name] = dictionary.count
+            dictionary.appendUnchecked(key: name, value: value)
+          }
+        } else if dictionary[name] != nil {
           dictionary[name] = value
         } else {
           dictionary.appendUnchecked(key: name, value: value)
