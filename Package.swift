@@ -18,6 +18,8 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
   name: "ArchiveHarness",
+  // String(validating:as:) and Regex need macOS 15; Linux has them with the toolchain.
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "archive-harness", targets: ["archive-harness"]),
     .library(name: "ArchiveHarness", targets: ["HarnessCLI"]),
@@ -51,12 +53,14 @@ let package = Package(
     ),
     .target(
       name: "Verification",
-      dependencies: ["Decoding", "Manifest", "KeyedArchive"],
+      dependencies: ["Decoding", "Manifest", "KeyedArchive", "JSONOutput"],
       swiftSettings: strictSettings
     ),
     .target(
       name: "Migration",
-      dependencies: ["Decoding", "Manifest", "KeyedArchive", "PropertyList", "CSQLite"],
+      dependencies: [
+        "Decoding", "Manifest", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
+      ],
       swiftSettings: strictSettings
     ),
     .target(
@@ -73,7 +77,14 @@ let package = Package(
 
     .executableTarget(
       name: "archive-harness",
-      dependencies: ["HarnessCLI", "ProfileKit", "ProfilesApp"],
+      dependencies: ["HarnessCLI", "Decoding", "ProfileKit", "ProfilesApp"],
+      swiftSettings: strictSettings
+    ),
+
+    // Writes LegacyArchives/ once (scripts/make-legacy-archives).
+    .executableTarget(
+      name: "make-legacy-archives",
+      dependencies: ["KeyedArchive", "PropertyList"],
       swiftSettings: strictSettings
     ),
 
@@ -81,6 +92,13 @@ let package = Package(
     .executableTarget(
       name: "harness-bench",
       dependencies: ["KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings
+    ),
+
+    // Builds test stores for migration tests, scripts/bench-migrate and scripts/crash-test.
+    .executableTarget(
+      name: "store-generator",
+      dependencies: ["HarnessTestSupport", "Migration", "PropertyList", "CSQLite"],
       swiftSettings: strictSettings
     ),
 
@@ -96,13 +114,40 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "HarnessCLITests",
+      dependencies: ["HarnessCLI", "HarnessTestSupport"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "VerificationTests",
+      dependencies: [
+        "Verification", "Decoding", "Manifest", "KeyedArchive", "ProfileKit", "HarnessTestSupport",
+      ],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "PropertyListTests",
       dependencies: ["PropertyList", "JSONOutput", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "MigrationTests",
+      dependencies: ["Migration", "KeyedArchive", "PropertyList", "HarnessTestSupport", "CSQLite"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "KeyedArchiveTests",
       dependencies: ["KeyedArchive", "PropertyList", "HarnessTestSupport"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "DecodingTests",
+      dependencies: ["Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "ManifestTests",
+      dependencies: ["Manifest", "KeyedArchive", "PropertyList"],
       swiftSettings: strictSettings
     ),
     // Issue 7's adversarial catalogue and the fuzzers' regression inputs

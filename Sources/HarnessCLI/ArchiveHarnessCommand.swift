@@ -1,10 +1,15 @@
+import Decoding
+
 /// The `archive-harness` command line: subcommands, help and exit statuses.
 ///
-/// The executable's `main` is one call:
+/// The executable's `main` is one call, given the app's model classes:
 ///
 /// ```swift
-/// exit(ArchiveHarnessCommand.main(CommandLine.arguments))
+/// exit(ArchiveHarnessCommand.main(CommandLine.arguments, configuration: configuration))
 /// ```
+///
+/// The same executable serves as the decode worker when re-executed with the
+/// worker argument, so app code that traps runs in a process the harness outlives.
 public enum ArchiveHarnessCommand {
   /// The tool's name, as help prints it.
   public static let toolName = "archive-harness"
@@ -15,18 +20,29 @@ public enum ArchiveHarnessCommand {
     "Proves that historical NSKeyedArchiver archives still read, and migrates them safely."
 
   static var commands: [Command] {
-    [InspectCommand.command]
+    [
+      InspectCommand.command, DecodeCommand.command, VerifyCommand.command,
+      ManifestValidateCommand.command, ManifestAuthorCommand.command, AnonymizeCommand.command,
+      MigrateDryRunCommand.command, MigrateCommand.command,
+    ]
   }
 
   /// Runs the command line and returns the exit status.
   ///
   /// - Parameters:
   ///   - arguments: The full argument vector, the executable path first.
+  ///   - configuration: The app's model classes.
   ///   - console: Where to write; the process's standard streams by default.
   /// - Returns: The exit status: 0 success, 1 findings, 2 could not proceed.
-  public static func main(_ arguments: [String], console: Console = .standard) -> Int32 {
-    let executable = arguments.first ?? toolName
-    let context = CommandContext(console: console, executablePath: executable)
+  public static func main(
+    _ arguments: [String], configuration: HarnessConfiguration, console: Console = .standard
+  ) -> Int32 {
+    if arguments.dropFirst().first == FoundationReferenceWorker.modeArgument {
+      return FoundationReferenceWorker.run(registries: configuration.workerRegistries)
+    }
+    let context = CommandContext(
+      console: console, configuration: configuration,
+      executableURL: HarnessConfiguration.executableURL)
     var rest = Array(arguments.dropFirst())
     guard let first = rest.first else {
       console.error(rootHelp())

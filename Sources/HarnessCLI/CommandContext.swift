@@ -1,14 +1,19 @@
-/// What a command runs with: the console, and the executable's own path for re-executing itself as a worker.
+import Foundation
+
+/// What a command runs with: the console, the app's classes, and the executable to re-execute as a worker.
 public struct CommandContext: Sendable {
   /// Where output and diagnostics go.
   public var console: Console
-  /// The path of the running `archive-harness` executable.
-  public var executablePath: String
+  /// The app's model classes.
+  public var configuration: HarnessConfiguration
+  /// The running `archive-harness` executable, which decode workers re-execute.
+  public var executableURL: URL
 
   /// Creates a context.
-  public init(console: Console, executablePath: String) {
+  public init(console: Console, configuration: HarnessConfiguration, executableURL: URL) {
     self.console = console
-    self.executablePath = executablePath
+    self.configuration = configuration
+    self.executableURL = executableURL
   }
 }
 

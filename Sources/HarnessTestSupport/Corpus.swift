@@ -1,4 +1,5 @@
 import Foundation
+@_exported import KeyedArchive
 
 /// The shared corpus of real archives at `../shared/corpus`, read at run time and never copied into the project.
 public enum Corpus {
@@ -55,3 +56,6 @@ public enum Corpus {
 
 /// A stand-in for Swift Testing's `Comment`, so this support target need not import Testing.
 public typealias Comment = String
+
+/// The archive builder tests use; it lives in KeyedArchive so that generators can use it too.
+public typealias ArchiveBuilder = KeyedArchiveBuilder

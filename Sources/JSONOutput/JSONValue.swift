@@ -3,7 +3,7 @@
 /// Every machine-readable output of the harness (`--format json`) is built as
 /// a `JSONValue` and rendered with ``render(sortedKeys:pretty:)``, so escaping
 /// and number formatting are done in one place.
-public indirect enum JSONValue: Hashable, Sendable {
+public enum JSONValue: Hashable, Sendable {
   /// An object; members keep their order unless rendered with sorted keys.
   case object([(String, JSONValue)])
   /// An array.

@@ -73,11 +73,19 @@ extension KeyedArchive {
       return nil
     case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSCountedSet", "NSOrderedSet",
       "NSMutableOrderedSet":
-      let values: [PropertyListValue]
+      var values: [PropertyListValue]
       switch fields["NS.objects"] {
       case .array(let elements)?: values = elements
       case nil: values = []
       default: return nil
+      }
+      // Ordered sets are archived element by element: NS.object.0, NS.object.1, …
+      if fields["NS.objects"] == nil, name == "NSOrderedSet" || name == "NSMutableOrderedSet" {
+        var index = 0
+        while let element = fields["NS.object.\(index)"] {
+          values.append(element)
+          index += 1
+        }
       }
       switch name {
       case "NSArray", "NSMutableArray": return .array(values)

@@ -1,1 +1,134 @@
-// Placeholder; replaced as the module is built.
+/// A validated manifest: the producer of a set of archives and what must hold for each archive.
+///
+/// Built by ``ManifestLoader`` from a document that passed the XSD. Every
+/// part keeps the ``ManifestLocation`` it was written at, so later findings
+/// can point at `manifest.xml:LINE:COL`.
+///
+/// ## Topics
+/// - ``ArchiveEntry``
+/// - ``FieldExpectation``
+/// - ``ManifestKeyPath``
+public struct Manifest: Sendable {
+  /// The app version or store that wrote the archives.
+  public struct Producer: Sendable, Hashable {
+    /// The app's name.
+    public var app: String
+    /// The app's version.
+    public var version: String
+    /// The platform the app ran on.
+    public var platform: String
+    /// The date (or date and time) the archives were produced, as written.
+    public var produced: String
+    /// The store the archives came from, if the manifest stands for one.
+    public var store: String?
+    /// Where the archives came from.
+    public var provenance: String?
+    /// How the archives were anonymized.
+    public var anonymization: String?
+    /// Where the producer was written.
+    public var location: ManifestLocation
+  }
+
+  /// One row of a class-name mapping table: an archived name and the current class it means.
+  public struct ClassMapping: Sendable, Hashable {
+    /// The class name as the archive has it.
+    public var archivedName: String
+    /// The current (registered) class name.
+    public var currentName: String
+    /// Where the row was written, in the manifest or in a mapping file.
+    public var location: ManifestLocation
+
+    /// Creates a mapping row.
+    public init(archivedName: String, currentName: String, location: ManifestLocation) {
+      self.archivedName = archivedName
+      self.currentName = currentName
+      self.location = location
+    }
+  }
+
+  /// A class named by a manifest, such as an allowed class or the root class.
+  public struct ClassReference: Sendable, Hashable {
+    /// The class name.
+    public var name: String
+    /// Where it was written.
+    public var location: ManifestLocation
+
+    /// Creates a class reference.
+    public init(name: String, location: ManifestLocation) {
+      self.name = name
+      self.location = location
+    }
+  }
+
+  /// A field that a newer version adds, with the default a rewrite may fill in.
+  public struct AddedField: Sendable, Hashable {
+    /// The current class that gains the field.
+    public var className: String
+    /// The field's key.
+    public var key: String
+    /// The field's value type.
+    public var type: ValueType
+    /// The default, as written, if any.
+    public var defaultValue: String?
+    /// Where it was written.
+    public var location: ManifestLocation
+  }
+
+  /// The value types a manifest can name.
+  public enum ValueType: String, Sendable, Hashable, CaseIterable {
+    /// A string.
+    case string
+    /// An integer.
+    case integer
+    /// A real number.
+    case real
+    /// A Boolean.
+    case bool
+    /// A date.
+    case date
+    /// Bytes.
+    case data
+    /// The archive's null.
+    case null
+  }
+
+  /// What a rewrite of the archives may change.
+  public struct MigrationAllowance: Sendable, Hashable {
+    /// Classes a rewrite may rename.
+    public var renamedClasses: [ClassMapping] = []
+    /// Fields a rewrite may add.
+    public var addedFields: [AddedField] = []
+  }
+
+  /// The manifest's file, as the caller named it.
+  public var file: String
+  /// The producer.
+  public var producer: Producer
+  /// The class-name mappings, inline and from mapping files, in document order.
+  public var classMappings: [ClassMapping]
+  /// The allowed classes of the app's secure read, if given.
+  public var allowedClasses: [ClassReference]?
+  /// The expected root class, if given.
+  public var rootClass: ClassReference?
+  /// What a rewrite may change.
+  public var migration: MigrationAllowance
+  /// The archive entries, in document order.
+  public var archives: [ArchiveEntry]
+  /// Where the manifest's root element starts.
+  public var location: ManifestLocation
+
+  /// Returns the current class name for an archived class name, if a mapping names it.
+  public func currentClassName(forArchivedName name: String) -> String? {
+    classMappings.first { $0.archivedName == name }?.currentName
+  }
+
+  /// Returns the allowed classes that apply to an entry: its own, else the manifest's.
+  public func allowedClasses(for entry: ArchiveEntry) -> [ClassReference]? {
+    entry.allowedClasses ?? allowedClasses
+  }
+
+  /// Returns the root class that applies to an entry: its own, else the manifest's.
+  public func rootClass(for entry: ArchiveEntry) -> ClassReference? {
+    entry.rootClass ?? rootClass
+  }
+}

@@ -7,7 +7,7 @@
 /// - ``PropertyListReader``
 /// - ``BinaryPropertyListWriter``
 /// - ``XMLPropertyListWriter``
-public indirect enum PropertyListValue: Sendable {
+public enum PropertyListValue: Sendable {
   /// A dictionary with string keys, in the order the file stored them.
   case dictionary(PropertyListDictionary)
   /// An ordered array.

@@ -235,6 +235,10 @@ struct XMLPropertyListReader: ~Copyable {
       while position < bytes.count, Self.isSpace(bytes[position]) {
         position += 1
       }
+      // Fast path: the next thing is an element or text, not markup to skip.
+      guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "<"),
+        bytes[position + 1] == UInt8(ascii: "?") || bytes[position + 1] == UInt8(ascii: "!")
+      else { return }
       if hasPrefix("<?") {
         try skip(past: "?>", from: position, what: "processing instruction")
       } else if hasPrefix("<!--") {
@@ -316,6 +320,17 @@ struct XMLPropertyListReader: ~Copyable {
     guard !name.isEmpty else {
       throw error(at: start, "expected an element name")
     }
+    // Fast paths: `<name>` and `<name/>`, the plist vocabulary's usual forms.
+    if position < bytes.count, bytes[position] == UInt8(ascii: ">") {
+      position += 1
+      return (name, false, start)
+    }
+    if position + 1 < bytes.count, bytes[position] == UInt8(ascii: "/"),
+      bytes[position + 1] == UInt8(ascii: ">")
+    {
+      position += 2
+      return (name, true, start)
+    }
     // Attributes are skipped; quoted values may hold '>'.
     var quote: UInt8? = nil
     while position < bytes.count {
@@ -342,11 +357,21 @@ struct XMLPropertyListReader: ~Copyable {
       throw error(at: position, "expected </\(name)>")
     }
     position += 2
-    let found = readName()
-    while position < bytes.count, Self.isSpace(bytes[position]) {
+    // Compare the name in place; build a string only for the error message.
+    var matched = true
+    for byte in name.utf8 {
+      guard position < bytes.count, bytes[position] == byte else {
+        matched = false
+        break
+      }
       position += 1
     }
-    guard found == name, position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
+    while matched, position < bytes.count, Self.isSpace(bytes[position]) {
+      position += 1
+    }
+    guard matched, position < bytes.count, bytes[position] == UInt8(ascii: ">") else {
+      position = start + 2
+      let found = readName()
       throw error(at: start, "expected </\(name)>, found </\(found.prefix(40))")
     }
     position += 1

@@ -1,4 +1,7 @@
+import Decoding
 import HarnessCLI
+import ProfileKit
+import ProfilesApp
 
 #if canImport(Glibc)
   import Glibc
@@ -6,4 +9,10 @@ import HarnessCLI
   import Darwin
 #endif
 
-exit(ArchiveHarnessCommand.main(CommandLine.arguments))
+// The shipped harness decodes into the sample app's v2 classes (module ProfileKit). Its decode
+// worker also serves v1 (module ProfilesApp) as "ProfilesApp-1", to run v1's own trapping
+// `as!` decoder where a trap is contained.
+let configuration = HarnessConfiguration(
+  modelClasses: ProfileModel.classes,
+  additionalRegistries: ["ProfilesApp-1": ClassRegistry(modelClasses: ProfilesAppModel.classes)])
+exit(ArchiveHarnessCommand.main(CommandLine.arguments, configuration: configuration))

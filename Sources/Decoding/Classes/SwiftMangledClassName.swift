@@ -1,0 +1,52 @@
+/// A reader for the Swift 4-era mangled class names that archives carry, such as
+/// `_TtC11ProfilesApp7Address`.
+///
+/// Only the plain class forms are read: `_TtC` (a top-level class) and `_TtCC…` (classes nested
+/// in classes). Generic and private forms are left unread and so stay unmapped.
+public enum SwiftMangledClassName {
+  /// Reads a mangled class name into its dotted form.
+  ///
+  /// - Parameter name: An archived class name.
+  /// - Returns: The dotted name, such as `ProfilesApp.Address`, or `nil` when `name` is not a
+  ///   mangled class name this reader understands.
+  public static func demangle(_ name: String) -> String? {
+    let bytes = Array(name.utf8)
+    guard bytes.count > 4, bytes[0] == UInt8(ascii: "_"), bytes[1] == UInt8(ascii: "T"),
+      bytes[2] == UInt8(ascii: "t")
+    else { return nil }
+    var index = 3
+    var nesting = 0
+    while index < bytes.count, bytes[index] == UInt8(ascii: "C") {
+      nesting += 1
+      index += 1
+    }
+    guard nesting > 0 else { return nil }
+    var components: [String] = []
+    if index < bytes.count, bytes[index] == UInt8(ascii: "s") {
+      components.append("Swift")
+      index += 1
+    }
+    while index < bytes.count {
+      guard let component = readIdentifier(bytes, at: &index) else { return nil }
+      components.append(component)
+    }
+    guard components.count == nesting + 1 else { return nil }
+    return components.joined(separator: ".")
+  }
+
+  private static func readIdentifier(_ bytes: [UInt8], at index: inout Int) -> String? {
+    var length = 0
+    var digits = 0
+    while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9")
+    {
+      length = length * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+      digits += 1
+      index += 1
+      if digits > 4 { return nil }
+    }
+    guard digits > 0, length > 0, index + length <= bytes.count else { return nil }
+    let slice = bytes[index..<(index + length)]
+    index += length
+    return String(decoding: slice, as: UTF8.self)
+  }
+}

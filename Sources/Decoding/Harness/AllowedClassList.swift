@@ -1,0 +1,63 @@
+import Foundation
+
+/// The classes one secure decode call accepts, in the order the caller gave.
+///
+/// Classes given as class objects are compared by identity with a registered class's real
+/// hierarchy; names are resolved through the registry, and names it lacks are compared as
+/// names. Rendering names happens only for messages.
+struct AllowedClassList {
+  private let identifiers: [ObjectIdentifier]
+  private let unresolvedNames: [String]
+  private let types: [AnyClass]
+  private let givenNames: [String]?
+
+  /// A list from runtime names, as a read's top-level `allowedClasses` gives them.
+  init(names: [String], registry: ClassRegistry) {
+    var identifiers: [ObjectIdentifier] = []
+    var unresolved: [String] = []
+    for name in names {
+      if let registered = registry.registeredClass(named: name) {
+        identifiers.append(ObjectIdentifier(registered.type))
+      } else {
+        unresolved.append(name)
+      }
+    }
+    self.identifiers = identifiers
+    self.unresolvedNames = unresolved
+    self.types = []
+    self.givenNames = names
+  }
+
+  /// A list from class objects, as `decodeObject(of:forKey:)` receives them.
+  init(types: [AnyClass]) {
+    self.identifiers = types.map { ObjectIdentifier($0) }
+    self.unresolvedNames = []
+    self.types = types
+    self.givenNames = nil
+  }
+
+  /// Whether a registered class passes: it is a listed class or a subclass of one, by its
+  /// real hierarchy.
+  func admits(_ registered: RegisteredClass) -> Bool {
+    for identifier in identifiers where registered.hierarchyIdentifiers.contains(identifier) {
+      return true
+    }
+    return unresolvedNames.contains { registered.isKind(of: $0) }
+  }
+
+  /// Whether a class object passes, walking its real superclasses.
+  func admits(type: AnyClass) -> Bool {
+    var current: AnyClass? = type
+    while let candidate = current {
+      if identifiers.contains(ObjectIdentifier(candidate)) { return true }
+      current = _getSuperclass(candidate)
+    }
+    return unresolvedNames.contains { ClassRegistry.isKind(type, of: $0) }
+  }
+
+  /// The runtime names, in the caller's order.
+  var names: [String] { givenNames ?? types.map { NSStringFromClass($0) } }
+
+  /// The list as messages print it: `[ProfileKit.UserProfile, NSString]`.
+  var rendered: String { "[" + names.joined(separator: ", ") + "]" }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import KeyedArchive
+
+/// Decodes keyed archives into the app's registered classes with the harness's own coder.
+///
+/// Both modes follow the rules of Apple's `NSKeyedUnarchiver`: in secure mode the root's class
+/// is checked against the read's allowed classes, each nested `decodeObject(of:forKey:)` against
+/// the classes of that call, and container elements against the set that decoded the container;
+/// a class passes by the registered class's real hierarchy. Every failure is a
+/// ``DecodeOutcome/rejected(_:)`` value with a category and a key path, never a trap of the
+/// coder itself. App code in `init?(coder:)` runs in this process: run untrusted app code
+/// through ``FoundationReferenceSupervisor`` with the `legacy` or `secure` path to contain traps.
+///
+/// ```swift
+/// let decoder = HarnessDecoder(
+///   registry: ClassRegistry(modelClasses: [UserProfile.self, Address.self]),
+///   classMap: try ClassNameMap(parsing: "ProfilesApp.*=ProfileKit.*"))
+/// let result = decoder.decode(bytes, secure: true, allowedClasses: ["ProfileKit.UserProfile"])
+/// ```
+public struct HarnessDecoder: Sendable {
+  /// The classes that may be instantiated.
+  public let registry: ClassRegistry
+  /// The archived-name map.
+  public let classMap: ClassNameMap
+  /// The deepest nesting of object decodes before a `limit-exceeded` rejection.
+  public var maximumDepth: Int
+  /// The bounds on reading the archive.
+  public var limits: ArchiveLimits
+  /// Whether a decoded outcome carries the object's field description; turning it off leaves
+  /// ``DecodedValue/opaque(className:)`` and saves re-reading the object's fields.
+  public var describesObjects: Bool = true
+
+  /// Creates a decoder.
+  ///
+  /// - Parameters:
+  ///   - registry: The classes that may be instantiated.
+  ///   - classMap: The archived-name map.
+  ///   - maximumDepth: The deepest nesting of object decodes.
+  ///   - limits: The bounds on reading the archive.
+  public init(
+    registry: ClassRegistry, classMap: ClassNameMap = .empty, maximumDepth: Int = 256,
+    limits: ArchiveLimits = .default
+  ) {
+    self.registry = registry
+    self.classMap = classMap
+    self.maximumDepth = maximumDepth
+    self.limits = limits
+  }
+
+  /// Decodes an archive from bytes.
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive (binary or XML property list).
+  ///   - secure: Whether to require secure coding.
+  ///   - allowedClasses: Runtime names of the classes the root decode allows (secure mode).
+  /// - Returns: The outcome and, when decoded, the object.
+  public func decode(_ bytes: [UInt8], secure: Bool, allowedClasses: [String] = [])
+    -> HarnessDecodeResult
+  {
+    let archive: KeyedArchive
+    do {
+      archive = try KeyedArchive(bytes: bytes, limits: limits)
+    } catch {
+      let mode = secure ? "secure" : "legacy"
+      let rejection = DecodeRejection(
+        category: error.code == .limitExceeded ? .limitExceeded : .malformed,
+        keyPath: error.keyPath.isEmpty ? "$archive" : error.keyPath,
+        message: "\(mode): \(error.description)")
+      return HarnessDecodeResult(
+        outcome: .rejected(rejection), object: nil, warnings: [], instantiatedClassNames: [])
+    }
+    return decode(archive, secure: secure, allowedClasses: allowedClasses)
+  }
+
+  /// Decodes a validated archive.
+  ///
+  /// - Parameters:
+  ///   - archive: The archive.
+  ///   - secure: Whether to require secure coding.
+  ///   - allowedClasses: Runtime names of the classes the root decode allows (secure mode).
+  /// - Returns: The outcome and, when decoded, the object.
+  public func decode(_ archive: KeyedArchive, secure: Bool, allowedClasses: [String] = [])
+    -> HarnessDecodeResult
+  {
+    let unarchiver = HarnessUnarchiver(
+      archive: archive, registry: registry, classMap: classMap, secure: secure,
+      maximumDepth: maximumDepth)
+    return unarchiver.decodeRoot(allowedClasses: allowedClasses, describing: describesObjects)
+  }
+
+  /// Decodes on a harness path: `legacy` or `secure`.
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - path: ``DecodePath/legacy`` or ``DecodePath/secure``; Foundation paths are refused.
+  ///   - allowedClasses: Runtime names of the classes the root decode allows.
+  /// - Returns: The outcome.
+  public func outcome(_ bytes: [UInt8], path: DecodePath, allowedClasses: [String] = [])
+    -> DecodeOutcome
+  {
+    guard !path.isFoundation else {
+      return .rejected(
+        DecodeRejection(
+          category: .malformed, keyPath: "root",
+          message: "\(path.rawValue): the harness coder does not run Foundation paths"))
+    }
+    return decode(bytes, secure: path.isSecure, allowedClasses: allowedClasses).outcome
+  }
+}

@@ -1,0 +1,786 @@
+import Foundation
+import KeyedArchive
+import PropertyList
+
+/// The harness's own keyed unarchiver: an `NSCoder` over a validated ``KeyedArchive`` graph
+/// that runs the app's `init?(coder:)` and reports every failure as a value.
+///
+/// Use it through ``HarnessDecoder``. Its policy is always `.setErrorAndReturn`: a failure
+/// records the first ``DecodeRejection``, sets ``error``, and makes every later decode return
+/// `nil` or zero, as Apple's unarchiver does after `failWithError(_:)`.
+///
+/// Rules it follows in secure mode:
+/// - the root's class must pass the read's allowed classes (`wrong-root-class`);
+/// - each `decodeObject(of:forKey:)` checks against that call's classes (`class-not-allowed`);
+/// - container elements check against the set that decoded the container;
+/// - a class passes when the registered class's real hierarchy contains a listed class;
+/// - inline property-list leaves (strings, numbers, data, dates) are implicitly allowed;
+///   container and string objects are not;
+/// - the class must return `true` from `supportsSecureCoding` (`not-secure-coding`);
+/// - a plain `decodeObject(forKey:)` is an error (`not-secure-coding`).
+///
+/// Shared references decode once. A reference back to an object still being decoded is a
+/// `cycle`: Swift's `init?(coder:)` cannot hand out an object before it is initialised.
+public final class HarnessUnarchiver: NSCoder {
+  private enum Origin {
+    case root
+    case call
+    case element
+  }
+
+  private enum PathElement {
+    case key(String)
+    case index(Int)
+    case dictionaryValue(NSObject)
+  }
+
+  private struct Context {
+    let fields: PropertyListDictionary
+    let className: String
+    var missingKeys: [String] = []
+    var leafMismatch: String?
+  }
+
+  private let archive: KeyedArchive
+  private let registry: ClassRegistry
+  private let classMap: ClassNameMap
+  private let secure: Bool
+  private let maximumDepth: Int
+  private let mode: String
+
+  private var contexts: [Context] = []
+  private var path: [PathElement] = []
+  private var callAllowed: [AllowedClassList?] = []
+  private var topLevelAllowed: AllowedClassList?
+  private var cache: [Int: (object: AnyObject, registered: RegisteredClass)] = [:]
+  private var inProgress: Set<Int> = []
+  private var resolutions: [Int: (resolution: ClassResolution, registered: RegisteredClass)] = [:]
+  private var failure: DecodeRejection?
+  private var failureError: NSError?
+  private var warnings: [String] = []
+  private var warned: Set<String> = []
+  private var instantiated: [String] = []
+  private var instantiatedSet: Set<ObjectIdentifier> = []
+
+  init(
+    archive: KeyedArchive, registry: ClassRegistry, classMap: ClassNameMap, secure: Bool,
+    maximumDepth: Int
+  ) {
+    self.archive = archive
+    self.registry = registry
+    self.classMap = classMap
+    self.secure = secure
+    self.maximumDepth = maximumDepth
+    self.mode = secure ? "secure" : "legacy"
+    super.init()
+  }
+
+  // MARK: - Root
+
+  func decodeRoot(allowedClasses: [String], describing: Bool) -> HarnessDecodeResult {
+    let allowed = secure ? AllowedClassList(names: allowedClasses, registry: registry) : nil
+    topLevelAllowed = allowed
+    var object: AnyObject?
+    if let rootValue = archive.top["root"] {
+      object = decodeValue(rootValue, allowed: allowed, origin: .root)
+      if failure == nil, object == nil {
+        fail(.missingField, "the root object is $null")
+      }
+      if failure == nil, let allowed, let leaf = leafKind(of: rootValue),
+        !allowed.admits(type: leaf.type)
+      {
+        fail(
+          .wrongRootClass,
+          "root is an inline \(leaf.className), not one of the allowed classes \(allowed.rendered); "
+            + "Apple's unarchiver returns it and a typed read sees nil")
+      }
+    } else {
+      fail(.missingField, "the archive has no $top.root")
+    }
+    if let failure {
+      object = nil
+      return HarnessDecodeResult(
+        outcome: .rejected(failure), object: nil, warnings: warnings,
+        instantiatedClassNames: instantiated)
+    }
+    let value: DecodedValue
+    if describing {
+      var describer = ObjectDescriber()
+      value = describer.describe(object)
+    } else {
+      var rootName = ""
+      if case .uid(let uid)? = archive.top["root"], let entry = cache[Int(clamping: uid)] {
+        rootName = entry.registered.name
+      } else if let rootValue = archive.top["root"], let leaf = leafKind(of: rootValue) {
+        rootName = leaf.className
+      }
+      value = .opaque(className: rootName)
+    }
+    return HarnessDecodeResult(
+      outcome: .decoded(value), object: object, warnings: warnings,
+      instantiatedClassNames: instantiated)
+  }
+
+  // MARK: - NSCoder
+
+  public override var allowsKeyedCoding: Bool { true }
+
+  public override var requiresSecureCoding: Bool { secure }
+
+  public override var decodingFailurePolicy: NSCoder.DecodingFailurePolicy { .setErrorAndReturn }
+
+  public override var error: (any Error)? { failureError }
+
+  #if !canImport(Darwin)
+    // swift-corelibs-foundation declares these as arrays (Darwin: a set).
+    public override var allowedClasses: [AnyClass]? {
+      guard let current = callAllowed.last ?? topLevelAllowed else { return nil }
+      return current.names.compactMap { registry.registeredClass(named: $0)?.type }
+    }
+  #endif
+
+  public override func failWithError(_ error: any Error) {
+    guard failure == nil else { return }
+    let className = contexts.last?.className ?? "?"
+    let nsError = error as NSError
+    let reason =
+      (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
+    fail(.initFailed, "init?(coder:) of '\(className)' failed: \(reason)", error: nsError)
+  }
+
+  public override func containsValue(forKey key: String) -> Bool {
+    contexts.last?.fields[key] != nil
+  }
+
+  public override func decodeObject(forKey key: String) -> Any? {
+    if secure {
+      failAt(
+        key, .notSecureCoding,
+        "plain decodeObject(forKey:) under secure coding; use decodeObject(of:forKey:)")
+      return nil
+    }
+    return decodeField(key, allowed: nil)
+  }
+
+  public override func decodeObject(of classes: [AnyClass]?, forKey key: String) -> Any? {
+    guard secure else { return decodeField(key, allowed: nil) }
+    return decodeField(key, allowed: AllowedClassList(types: classes ?? []))
+  }
+
+  public override func decodePropertyList(forKey key: String) -> Any? {
+    let plistClasses: [AnyClass] = [
+      NSString.self, NSNumber.self, NSData.self, NSDate.self, NSArray.self, NSDictionary.self,
+    ]
+    return decodeObject(of: plistClasses, forKey: key)
+  }
+
+  public override func decodeBool(forKey key: String) -> Bool {
+    switch scalar(key) {
+    case .bool(let value)?: return value
+    case .integer(let value)?: return value != 0
+    case nil: return false
+    case let other?:
+      mismatch(key, other, expected: "a boolean")
+      return false
+    }
+  }
+
+  public override func decodeInteger(forKey key: String) -> Int {
+    Int(integer(key, range: Int64(Int.min)...Int64(Int.max), typeName: "Int"))
+  }
+
+  public override func decodeInt64(forKey key: String) -> Int64 {
+    integer(key, range: Int64.min...Int64.max, typeName: "Int64")
+  }
+
+  public override func decodeInt32(forKey key: String) -> Int32 {
+    Int32(integer(key, range: Int64(Int32.min)...Int64(Int32.max), typeName: "Int32"))
+  }
+
+  public override func decodeCInt(forKey key: String) -> Int32 {
+    decodeInt32(forKey: key)
+  }
+
+  public override func decodeDouble(forKey key: String) -> Double {
+    switch scalar(key) {
+    case .real(let value)?: return value
+    case .integer(let value)?: return Double(value)
+    case .unsignedInteger(let value)?: return Double(value)
+    case nil: return 0
+    case let other?:
+      mismatch(key, other, expected: "a number")
+      return 0
+    }
+  }
+
+  public override func decodeFloat(forKey key: String) -> Float {
+    Float(decodeDouble(forKey: key))
+  }
+
+  #if !canImport(Darwin)
+    // Deprecated corelibs spelling of withDecodedUnsafeBytes; its base traps.
+    public override func withDecodedUnsafeBufferPointer<ResultType>(
+      forKey key: String, body: (UnsafeBufferPointer<UInt8>?) throws -> ResultType
+    ) rethrows -> ResultType {
+      try withDecodedUnsafeBytes(forKey: key) { raw in
+        try body(raw.map { $0.assumingMemoryBound(to: UInt8.self) })
+      }
+    }
+  #endif
+
+  #if !canImport(Darwin)
+    // A swift-corelibs-foundation experiment with no Darwin counterpart.
+    public override func withDecodedUnsafeBytes<ResultType>(
+      forKey key: String, body: (UnsafeRawBufferPointer?) throws -> ResultType
+    ) rethrows -> ResultType {
+      switch scalar(key) {
+      case .data(let bytes)?:
+        return try bytes.withUnsafeBytes { try body($0) }
+      case nil:
+        return try body(nil)
+      case let other?:
+        mismatch(key, other, expected: "data")
+        return try body(nil)
+      }
+    }
+  #endif
+
+  public override func decodeValue(
+    ofObjCType type: UnsafePointer<CChar>, at data: UnsafeMutableRawPointer
+  ) {
+    unkeyed()
+  }
+
+  public override func decodeData() -> Data? {
+    unkeyed()
+    return nil
+  }
+
+  public override func decodePropertyList() -> Any? {
+    unkeyed()
+    return nil
+  }
+
+  public override func version(forClassName className: String) -> Int { 0 }
+
+  // MARK: - Fields
+
+  private func unkeyed() {
+    fail(.malformed, "unkeyed decoding is not supported by keyed archives")
+  }
+
+  private func decodeField(_ key: String, allowed: AllowedClassList?) -> AnyObject? {
+    guard failure == nil else { return nil }
+    guard !contexts.isEmpty else {
+      fail(.malformed, "decodeObject(forKey: '\(key)') called outside init?(coder:)")
+      return nil
+    }
+    let index = contexts.count - 1
+    guard let value = contexts[index].fields[key] else {
+      contexts[index].missingKeys.append(key)
+      return nil
+    }
+    callAllowed.append(allowed)
+    path.append(.key(key))
+    defer {
+      callAllowed.removeLast()
+      path.removeLast()
+    }
+    return decodeValue(value, allowed: allowed, origin: .call)
+  }
+
+  private func scalar(_ key: String) -> PropertyListValue? {
+    guard failure == nil, let value = contexts.last?.fields[key] else { return nil }
+    return value
+  }
+
+  private func integer(_ key: String, range: ClosedRange<Int64>, typeName: String) -> Int64 {
+    let value: Int64
+    switch scalar(key) {
+    case .integer(let integer)?:
+      value = integer
+    case .bool(let bool)?:
+      value = bool ? 1 : 0
+    case .real(let real)?:
+      guard let exact = Int64(exactly: real.rounded(.towardZero)) else {
+        failAt(key, .typeMismatch, "value \(real) does not fit in \(typeName)")
+        return 0
+      }
+      value = exact
+    case .unsignedInteger(let unsigned)?:
+      failAt(key, .typeMismatch, "value \(unsigned) does not fit in \(typeName)")
+      return 0
+    case nil:
+      return 0
+    case let other?:
+      mismatch(key, other, expected: "an integer")
+      return 0
+    }
+    guard range.contains(value) else {
+      failAt(key, .typeMismatch, "value \(value) does not fit in \(typeName)")
+      return 0
+    }
+    return value
+  }
+
+  private func mismatch(_ key: String, _ value: PropertyListValue, expected: String) {
+    let found = value.uidValue == nil ? "a \(value.typeName)" : "an object reference"
+    failAt(key, .typeMismatch, "value is \(found), not \(expected)")
+  }
+
+  // MARK: - Objects
+
+  private func decodeValue(
+    _ value: PropertyListValue, allowed: AllowedClassList?, origin: Origin
+  ) -> AnyObject? {
+    guard failure == nil else { return nil }
+    if case .uid(let uid) = value {
+      guard uid <= UInt64(Int.max) else {
+        fail(.malformed, "UID \(uid) is out of range")
+        return nil
+      }
+      return decodeReference(Int(uid), allowed: allowed, origin: origin)
+    }
+    if secure, origin != .root, let allowed, let leaf = leafKind(of: value),
+      !allowed.admits(type: leaf.type)
+    {
+      noteImplicitLeaf(leaf, allowed: allowed, origin: origin)
+    }
+    switch value {
+    case .string(let string): return NSString(string: string)
+    case .integer(let integer): return NSNumber(value: integer)
+    case .unsignedInteger(let unsigned): return NSNumber(value: unsigned)
+    case .real(let real): return NSNumber(value: real)
+    case .bool(let bool): return NSNumber(value: bool)
+    case .date(let seconds): return NSDate(timeIntervalSinceReferenceDate: seconds)
+    case .data(let bytes): return NSData(bytes: bytes, length: bytes.count)
+    case .uid, .array, .dictionary:
+      fail(.typeMismatch, "value is an inline \(value.typeName), not an object reference")
+      return nil
+    }
+  }
+
+  /// The Foundation class of an inline property-list leaf, following one UID into `$objects`.
+  private func leafKind(of value: PropertyListValue) -> FoundationValueKind? {
+    switch value {
+    case .string: return .string
+    case .integer, .unsignedInteger, .real, .bool: return .number
+    case .data: return .data
+    case .date: return .date
+    case .uid(let uid):
+      guard case .value(let inner)? = archive.object(at: Int(clamping: uid)),
+        inner.uidValue == nil
+      else { return nil }
+      return leafKind(of: inner)
+    case .array, .dictionary: return nil
+    }
+  }
+
+  private func noteImplicitLeaf(
+    _ kind: FoundationValueKind, allowed: AllowedClassList, origin: Origin
+  ) {
+    let leaf = kind.className
+    if origin == .call, !contexts.isEmpty, contexts[contexts.count - 1].leafMismatch == nil {
+      contexts[contexts.count - 1].leafMismatch =
+        "\(renderedPath) is an inline \(leaf), not one of \(allowed.rendered)"
+    }
+    if warned.insert("leaf:" + leaf).inserted {
+      warnings.append(
+        "\(mode): \(renderedPath): inline \(leaf) decoded although the allowed classes "
+          + "\(allowed.rendered) do not list it; Apple allows property-list leaves implicitly "
+          + "and logs that this will be disallowed in the future")
+    }
+  }
+
+  private func decodeReference(
+    _ uid: Int, allowed: AllowedClassList?, origin: Origin
+  ) -> AnyObject? {
+    guard let object = archive.object(at: uid) else {
+      fail(.malformed, "UID \(uid) is past the end of $objects")
+      return nil
+    }
+    switch object {
+    case .null:
+      return nil
+    case .value(let value):
+      if value.uidValue != nil || value.arrayValue != nil || value.dictionaryValue != nil {
+        fail(.malformed, "$objects[\(uid)] is a bare \(value.typeName), not an object")
+        return nil
+      }
+      return decodeValue(value, allowed: allowed, origin: origin)
+    case .classDescription:
+      fail(.malformed, "UID \(uid) names a class description, not an object")
+      return nil
+    case .instance(let instance):
+      return decodeInstance(
+        instance, uid: uid, allowed: allowed, origin: origin)
+    }
+  }
+
+  private func decodeInstance(
+    _ instance: ArchiveInstance, uid: Int, allowed: AllowedClassList?, origin: Origin
+  ) -> AnyObject? {
+    if let cached = cache[uid] {
+      if let resolution = resolutions[instance.classIndex]?.resolution,
+        !passesChecks(cached.registered, resolution, allowed, origin: origin)
+      {
+        return nil
+      }
+      return cached.object
+    }
+    if inProgress.contains(uid) {
+      fail(
+        .cycle,
+        "object \(uid) ('\(instance.className)') refers back to an object still being decoded")
+      return nil
+    }
+    guard inProgress.count < maximumDepth else {
+      fail(.limitExceeded, "objects nest deeper than \(maximumDepth) levels")
+      return nil
+    }
+    guard let (resolution, registered) = resolve(instance) else {
+      let chain = instance.archiveClass.chain
+      let chainText = chain.isEmpty ? "" : " (archived chain: \(chain.joined(separator: ", ")))"
+      fail(
+        .unmappedClass,
+        "class '\(instance.className)' is not registered and no class map entry matches it"
+          + chainText)
+      return nil
+    }
+    guard passesChecks(registered, resolution, allowed, origin: origin) else {
+      return nil
+    }
+    if resolution.isFromSuperclassChain, warned.insert("chain:" + resolution.archivedName).inserted
+    {
+      warnings.append(
+        "\(mode): \(renderedPath): class \(resolution) is not registered itself; it is "
+          + "decoded as the registered class its archived superclass names")
+    }
+    inProgress.insert(uid)
+    defer { inProgress.remove(uid) }
+    if instantiatedSet.insert(ObjectIdentifier(registered.type)).inserted {
+      instantiated.append(registered.name)
+    }
+    let result: AnyObject?
+    if let kind = registered.foundationKind {
+      result = buildFoundationValue(kind, instance, allowed: allowed)
+    } else {
+      result = runInitializer(registered, instance)
+    }
+    if let result, failure == nil {
+      cache[uid] = (result, registered)
+      return result
+    }
+    return nil
+  }
+
+  private func resolve(_ instance: ArchiveInstance) -> (ClassResolution, RegisteredClass)? {
+    if let cached = resolutions[instance.classIndex] { return cached }
+    let chain = instance.archiveClass.chain
+    let superclasses = chain.first == instance.className ? Array(chain.dropFirst()) : chain
+    guard
+      let resolution = classMap.resolve(
+        className: instance.className, superclassNames: superclasses, in: registry),
+      let registered = registry.registeredClass(named: resolution.registeredName)
+    else { return nil }
+    resolutions[instance.classIndex] = (resolution, registered)
+    return (resolution, registered)
+  }
+
+  private func passesChecks(
+    _ registered: RegisteredClass, _ resolution: ClassResolution, _ allowed: AllowedClassList?,
+    origin: Origin
+  ) -> Bool {
+    guard secure else {
+      guard registered.conformsToCoding else {
+        fail(.notSecureCoding, "class \(resolution) does not conform to NSCoding")
+        return false
+      }
+      return true
+    }
+    let list = allowed ?? AllowedClassList(types: [])
+    guard list.admits(registered) else {
+      let category: RejectionCategory = origin == .root ? .wrongRootClass : .classNotAllowed
+      let subject = origin == .element ? "container element class" : "class"
+      fail(
+        category,
+        "\(subject) \(resolution) is not in the allowed classes \(list.rendered)")
+      return false
+    }
+    guard registered.supportsSecureCoding else {
+      fail(
+        .notSecureCoding,
+        "class \(resolution) does not adopt NSSecureCoding with supportsSecureCoding = true")
+      return false
+    }
+    if origin == .call, registered.foundationKind == nil, let top = topLevelAllowed,
+      !top.admits(registered), warned.insert(registered.name).inserted
+    {
+      warnings.append(
+        "\(mode): \(renderedPath): class '\(registered.name)' passes its own decodeObject(of:forKey:) "
+          + "call but is not in the top-level allowed classes \(top.rendered); SAP's migration "
+          + "guide lists nested classes there too")
+    }
+    return true
+  }
+
+  private func runInitializer(_ registered: RegisteredClass, _ instance: ArchiveInstance)
+    -> AnyObject?
+  {
+    guard let codingType = registered.type as? any NSCoding.Type else {
+      fail(.notSecureCoding, "class '\(registered.name)' does not conform to NSCoding")
+      return nil
+    }
+    contexts.append(Context(fields: instance.fields, className: registered.name))
+    let object = codingType.init(coder: self)
+    let context = contexts.removeLast()
+    if failure != nil { return nil }
+    guard let object else {
+      if let mismatch = context.leafMismatch {
+        fail(.typeMismatch, "init?(coder:) of '\(registered.name)' returned nil; \(mismatch)")
+      } else if let key = context.missingKeys.first {
+        failAt(
+          key, .missingField,
+          "init?(coder:) of '\(registered.name)' returned nil; key '\(key)' is absent")
+      } else {
+        fail(.initReturnedNil, "init?(coder:) of '\(registered.name)' returned nil")
+      }
+      return nil
+    }
+    return object as AnyObject
+  }
+
+  // MARK: - Foundation values
+
+  private func buildFoundationValue(
+    _ kind: FoundationValueKind, _ instance: ArchiveInstance, allowed: AllowedClassList?
+  ) -> AnyObject? {
+    let fields = instance.fields
+    switch kind {
+    case .string, .mutableString:
+      guard let text = stringField(fields["NS.string"]) ?? utf8Field(fields["NS.bytes"]) else {
+        fail(.malformed, "\(kind.className) has neither NS.string nor NS.bytes")
+        return nil
+      }
+      return kind == .string ? NSString(string: text) : NSMutableString(string: text)
+    case .array, .mutableArray, .set, .mutableSet, .orderedSet, .mutableOrderedSet:
+      guard let elements = decodeElements(fields, allowed: allowed) else {
+        return nil
+      }
+      switch kind {
+      case .array: return NSArray(array: elements)
+      case .mutableArray: return NSMutableArray(array: elements)
+      case .set: return NSSet(array: elements)
+      case .mutableSet: return NSMutableSet(array: elements)
+      case .orderedSet: return NSOrderedSet(array: elements)
+      default: return NSMutableOrderedSet(array: elements)
+      }
+    case .dictionary, .mutableDictionary:
+      return buildDictionary(kind, fields, allowed: allowed)
+    case .date:
+      switch fields["NS.time"] {
+      case .real(let seconds)?: return NSDate(timeIntervalSinceReferenceDate: seconds)
+      case .integer(let seconds)?: return NSDate(timeIntervalSinceReferenceDate: Double(seconds))
+      default:
+        fail(.malformed, "NSDate has no numeric NS.time")
+        return nil
+      }
+    case .data, .mutableData:
+      guard let bytes = dataField(fields["NS.data"]) ?? dataField(fields["NS.bytes"]) else {
+        fail(.malformed, "\(kind.className) has neither NS.data nor NS.bytes")
+        return nil
+      }
+      return kind == .data
+        ? NSData(bytes: bytes, length: bytes.count)
+        : NSMutableData(bytes: bytes, length: bytes.count)
+    case .uuid:
+      guard case .data(var bytes)? = fields["NS.uuidbytes"], bytes.count == 16 else {
+        fail(.malformed, "NSUUID has no 16-byte NS.uuidbytes")
+        return nil
+      }
+      return bytes.withUnsafeMutableBufferPointer { buffer -> NSUUID? in
+        guard let base = buffer.baseAddress else { return nil }
+        return NSUUID(uuidBytes: base)
+      }
+    case .url:
+      return buildURL(fields)
+    case .null:
+      return NSNull()
+    case .number, .object:
+      fail(.malformed, "\(kind.className) has no archived object form the harness reads")
+      return nil
+    }
+  }
+
+  private func decodeElements(_ fields: PropertyListDictionary, allowed: AllowedClassList?)
+    -> [AnyObject]?
+  {
+    var values: [PropertyListValue]
+    switch fields["NS.objects"] {
+    case .array(let elements)?: values = elements
+    case nil:
+      // NSOrderedSet writes one key per element: NS.object.0, NS.object.1, ...
+      values = []
+      while let element = fields["NS.object.\(values.count)"] { values.append(element) }
+    case let other?:
+      failAt("NS.objects", .malformed, "NS.objects is a \(other.typeName), not an array")
+      return nil
+    }
+    var elements: [AnyObject] = []
+    elements.reserveCapacity(values.count)
+    for (index, value) in values.enumerated() {
+      path.append(.index(index))
+      defer { path.removeLast() }
+      guard let element = decodeValue(value, allowed: allowed, origin: .element) else {
+        if failure == nil { fail(.malformed, "a collection element is $null") }
+        return nil
+      }
+      elements.append(element)
+    }
+    return elements
+  }
+
+  private func buildDictionary(
+    _ kind: FoundationValueKind, _ fields: PropertyListDictionary, allowed: AllowedClassList?
+  ) -> AnyObject? {
+    let keys: [PropertyListValue]
+    let values: [PropertyListValue]
+    switch (fields["NS.keys"], fields["NS.objects"]) {
+    case (.array(let keyList)?, .array(let valueList)?):
+      keys = keyList
+      values = valueList
+    case (nil, nil):
+      keys = []
+      values = []
+    default:
+      fail(.malformed, "\(kind.className) needs NS.keys and NS.objects arrays")
+      return nil
+    }
+    guard keys.count == values.count else {
+      fail(.malformed, "NS.keys has \(keys.count) entries but NS.objects has \(values.count)")
+      return nil
+    }
+    var decodedKeys: [NSObject] = []
+    var decodedValues: [AnyObject] = []
+    for (index, keyValue) in keys.enumerated() {
+      path.append(.key("NS.keys"))
+      path.append(.index(index))
+      let key = decodeValue(keyValue, allowed: allowed, origin: .element) as? NSObject
+      path.removeLast(2)
+      guard let key else {
+        if failure == nil { failAt("NS.keys", .malformed, "dictionary key \(index) is $null") }
+        return nil
+      }
+      path.append(.dictionaryValue(key))
+      defer { path.removeLast() }
+      guard let value = decodeValue(values[index], allowed: allowed, origin: .element) else {
+        if failure == nil { fail(.malformed, "a dictionary value is $null") }
+        return nil
+      }
+      decodedKeys.append(key)
+      decodedValues.append(value)
+    }
+    if kind == .dictionary {
+      return NSDictionary(objects: decodedValues, forKeys: decodedKeys)
+    }
+    let dictionary = NSMutableDictionary()
+    for (key, value) in zip(decodedKeys, decodedValues) {
+      dictionary[key] = value
+    }
+    return dictionary
+  }
+
+  private func buildURL(_ fields: PropertyListDictionary) -> AnyObject? {
+    guard let relative = stringField(fields["NS.relative"]) else {
+      fail(.malformed, "NSURL has no NS.relative string")
+      return nil
+    }
+    var base: URL?
+    if let baseValue = fields["NS.base"], baseValue != .uid(0) {
+      let allowed = AllowedClassList(types: [NSURL.self])
+      callAllowed.append(allowed)
+      path.append(.key("NS.base"))
+      defer {
+        callAllowed.removeLast()
+        path.removeLast()
+      }
+      let decoded = decodeValue(baseValue, allowed: allowed, origin: .call)
+      guard let baseURL = decoded as? NSURL else {
+        if failure == nil { fail(.typeMismatch, "NS.base is not an NSURL") }
+        return nil
+      }
+      base = baseURL as URL
+    }
+    guard let url = NSURL(string: relative, relativeTo: base) else {
+      fail(.malformed, "NS.relative '\(relative.prefix(80))' is not a URL")
+      return nil
+    }
+    return url
+  }
+
+  private func stringField(_ value: PropertyListValue?) -> String? {
+    switch value {
+    case .string(let text)?: return text
+    case .uid(let uid)?:
+      if case .value(.string(let text))? = archive.object(at: Int(clamping: uid)) { return text }
+      return nil
+    default: return nil
+    }
+  }
+
+  private func utf8Field(_ value: PropertyListValue?) -> String? {
+    guard let bytes = dataField(value) else { return nil }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
+  private func dataField(_ value: PropertyListValue?) -> [UInt8]? {
+    switch value {
+    case .data(let bytes)?: return bytes
+    case .uid(let uid)?:
+      if case .value(.data(let bytes))? = archive.object(at: Int(clamping: uid)) { return bytes }
+      return nil
+    default: return nil
+    }
+  }
+
+  private static func render(_ key: NSObject) -> String {
+    if let string = key as? NSString { return "\"\(string)\"" }
+    return key.description
+  }
+
+  // MARK: - Failures
+
+  private var renderedPath: String {
+    var text = "root"
+    for element in path {
+      switch element {
+      case .key(let key): text += "." + key
+      case .index(let index): text += "[\(index)]"
+      case .dictionaryValue(let key): text += "[\(Self.render(key))]"
+      }
+    }
+    return text
+  }
+
+  private func failAt(
+    _ key: String, _ category: RejectionCategory, _ detail: String, error: NSError? = nil
+  ) {
+    path.append(.key(key))
+    fail(category, detail, error: error)
+    path.removeLast()
+  }
+
+  private func fail(_ category: RejectionCategory, _ detail: String, error: NSError? = nil) {
+    guard failure == nil else { return }
+    let keyPath = renderedPath
+    let message = "\(mode): \(keyPath): \(detail)"
+    failure = DecodeRejection(category: category, keyPath: keyPath, message: message)
+    failureError =
+      error
+      ?? NSError(
+        domain: NSCocoaErrorDomain,
+        code: category == .missingField
+          ? CocoaError.coderValueNotFound.rawValue : CocoaError.coderReadCorrupt.rawValue,
+        userInfo: [NSDebugDescriptionErrorKey: message])
+  }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// A description of a decoded object graph that both decode paths produce the same way.
+///
+/// App objects are described by the fields their `encode(with:)` writes, so the harness coder
+/// and Foundation's unarchiver can be compared field by field.
+public indirect enum DecodedValue: Sendable, Hashable, Codable, CustomStringConvertible {
+  /// `NSNull`.
+  case null
+  /// A boolean.
+  case bool(Bool)
+  /// An integer.
+  case integer(Int64)
+  /// A floating-point number.
+  case double(Double)
+  /// A string.
+  case string(String)
+  /// Bytes.
+  case data([UInt8])
+  /// A date, as seconds since 2001-01-01T00:00:00Z.
+  case date(Double)
+  /// A UUID string.
+  case uuid(String)
+  /// A URL string.
+  case url(String)
+  /// An array, with its class name.
+  case array(className: String, elements: [DecodedValue])
+  /// A set, its elements sorted by their descriptions, with its class name.
+  case set(className: String, elements: [DecodedValue])
+  /// An ordered set, with its class name.
+  case orderedSet(className: String, elements: [DecodedValue])
+  /// A dictionary, its entries sorted by their keys' descriptions, with its class name.
+  case dictionary(className: String, entries: [DecodedEntry])
+  /// An app object: its runtime class name and the fields its `encode(with:)` writes.
+  case object(className: String, fields: [DecodedField])
+  /// A reference back to an object that encloses this one (a cycle), by class name.
+  case cycleReference(className: String)
+  /// A value whose class the describer does not know, by class name.
+  case opaque(className: String)
+
+  /// The class name for object-like values, or the plain type name for scalars.
+  public var className: String {
+    switch self {
+    case .null: "NSNull"
+    case .bool, .integer, .double: "NSNumber"
+    case .string: "NSString"
+    case .data: "NSData"
+    case .date: "NSDate"
+    case .uuid: "NSUUID"
+    case .url: "NSURL"
+    case .array(let name, _), .set(let name, _), .orderedSet(let name, _),
+      .dictionary(let name, _), .object(let name, _), .cycleReference(let name),
+      .opaque(let name):
+      name
+    }
+  }
+
+  /// The field with the given key, for an app object.
+  ///
+  /// - Parameter key: A field key, such as `name`.
+  /// - Returns: The field's value, or `nil` when absent or not an object.
+  public subscript(field key: String) -> DecodedValue? {
+    guard case .object(_, let fields) = self else { return nil }
+    return fields.first { $0.key == key }?.value
+  }
+
+  /// A compact, deterministic rendering such as `ProfileKit.Address{city: "Town", …}`.
+  public var description: String {
+    switch self {
+    case .null: return "null"
+    case .bool(let value): return String(value)
+    case .integer(let value): return String(value)
+    case .double(let value): return String(value)
+    case .string(let value): return DecodedValue.quote(value)
+    case .data(let bytes): return "<\(bytes.count) bytes>"
+    case .date(let seconds): return "date(\(seconds))"
+    case .uuid(let value): return "uuid(\(value))"
+    case .url(let value): return "url(\(value))"
+    case .array(_, let elements), .orderedSet(_, let elements):
+      return "[" + elements.map(\.description).joined(separator: ", ") + "]"
+    case .set(_, let elements):
+      return "{" + elements.map(\.description).joined(separator: ", ") + "}"
+    case .dictionary(_, let entries):
+      if entries.isEmpty { return "[:]" }
+      return "[" + entries.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "]"
+    case .object(let name, let fields):
+      return name + "{" + fields.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "}"
+    case .cycleReference(let name): return "<cycle to \(name)>"
+    case .opaque(let name): return "<\(name)>"
+    }
+  }
+
+  private static func quote(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\t": result += "\\t"
+      default:
+        if scalar.value < 0x20 {
+          result += "\\u{\(String(scalar.value, radix: 16))}"
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result + "\""
+  }
+}
+
+/// One field of a decoded app object.
+public struct DecodedField: Sendable, Hashable, Codable {
+  /// The key the field was encoded under.
+  public let key: String
+  /// The field's value.
+  public let value: DecodedValue
+
+  /// Creates a field.
+  public init(key: String, value: DecodedValue) {
+    self.key = key
+    self.value = value
+  }
+}
+
+/// One entry of a decoded dictionary.
+public struct DecodedEntry: Sendable, Hashable, Codable {
+  /// The entry's key.
+  public let key: DecodedValue
+  /// The entry's value.
+  public let value: DecodedValue
+
+  /// Creates an entry.
+  public init(key: DecodedValue, value: DecodedValue) {
+    self.key = key
+    self.value = value
+  }
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// Describes a decoded object graph as a ``DecodedValue``, reading app objects through the
+/// fields their `encode(with:)` writes.
+///
+/// Both decode paths use it, so their descriptions differ only where the objects differ.
+public struct ObjectDescriber {
+  /// The deepest nesting described; deeper values become ``DecodedValue/opaque(className:)``.
+  public var maximumDepth: Int
+
+  private var enclosing: Set<ObjectIdentifier> = []
+
+  /// Creates a describer.
+  ///
+  /// - Parameter maximumDepth: The deepest nesting described.
+  public init(maximumDepth: Int = 512) {
+    self.maximumDepth = maximumDepth
+  }
+
+  /// Describes a decoded value.
+  ///
+  /// - Parameter value: An object that a decode returned.
+  /// - Returns: Its description; a reference back to an enclosing object becomes
+  ///   ``DecodedValue/cycleReference(className:)``.
+  public mutating func describe(_ value: Any?) -> DecodedValue {
+    guard let value else { return .null }
+    if enclosing.count >= maximumDepth {
+      return .opaque(className: ObjectDescriber.className(of: value))
+    }
+    if let object = value as? NSObject { return describeObject(object) }
+    switch value {
+    case let string as String: return .string(string)
+    case let bool as Bool: return .bool(bool)
+    case let integer as Int: return .integer(Int64(integer))
+    case let double as Double: return .double(double)
+    case let data as Data: return .data([UInt8](data))
+    case let date as Date: return .date(date.timeIntervalSinceReferenceDate)
+    case let uuid as UUID: return .uuid(uuid.uuidString)
+    case let url as URL: return .url(url.absoluteString)
+    default: return .opaque(className: ObjectDescriber.className(of: value))
+    }
+  }
+
+  private mutating func describeObject(_ object: NSObject) -> DecodedValue {
+    switch object {
+    case let string as NSString:
+      return .string(string as String)
+    case let number as NSNumber:
+      return ObjectDescriber.describeNumber(number)
+    case let data as NSData:
+      return .data([UInt8](data as Data))
+    case let date as NSDate:
+      return .date(date.timeIntervalSinceReferenceDate)
+    case let uuid as NSUUID:
+      return .uuid(uuid.uuidString)
+    case let url as NSURL:
+      return .url((url as URL).absoluteString)
+    case is NSNull:
+      return .null
+    default:
+      break
+    }
+    let identifier = ObjectIdentifier(object)
+    let className = ObjectDescriber.className(of: object)
+    if enclosing.contains(identifier) { return .cycleReference(className: className) }
+    enclosing.insert(identifier)
+    defer { enclosing.remove(identifier) }
+    switch object {
+    case let array as NSArray:
+      return .array(
+        className: ObjectDescriber.containerName(array, mutable: array is NSMutableArray),
+        elements: array.map { describe($0) })
+    case let orderedSet as NSOrderedSet:
+      return .orderedSet(
+        className: ObjectDescriber.containerName(
+          orderedSet, mutable: orderedSet is NSMutableOrderedSet),
+        elements: orderedSet.array.map { describe($0) })
+    case let set as NSSet:
+      let elements = set.allObjects.map { describe($0) }.sorted { $0.description < $1.description }
+      return .set(
+        className: ObjectDescriber.containerName(set, mutable: set is NSMutableSet),
+        elements: elements)
+    case let dictionary as NSDictionary:
+      var entries: [DecodedEntry] = []
+      for (key, value) in dictionary {
+        entries.append(DecodedEntry(key: describe(key), value: describe(value)))
+      }
+      entries.sort { $0.key.description < $1.key.description }
+      return .dictionary(
+        className: ObjectDescriber.containerName(
+          dictionary, mutable: dictionary is NSMutableDictionary),
+        entries: entries)
+    default:
+      break
+    }
+    guard let coding = object as? any NSCoding else { return .opaque(className: className) }
+    let recorder = FieldRecordingCoder()
+    coding.encode(with: recorder)
+    var fields: [DecodedField] = []
+    fields.reserveCapacity(recorder.fields.count)
+    for (key, field) in recorder.fields {
+      let value: DecodedValue
+      switch field {
+      case .value(let scalar): value = scalar
+      case .object(let nested): value = describe(nested)
+      }
+      fields.append(DecodedField(key: key, value: value))
+    }
+    if recorder.unkeyedWrites > 0 {
+      fields.append(
+        DecodedField(key: "$unkeyed", value: .integer(Int64(recorder.unkeyedWrites))))
+    }
+    return .object(className: className, fields: fields)
+  }
+
+  private static func describeNumber(_ number: NSNumber) -> DecodedValue {
+    let type = String(cString: number.objCType)
+    switch type {
+    case "c", "B":
+      let integer = number.int64Value
+      return integer == 0 || integer == 1 ? .bool(integer == 1) : .integer(integer)
+    case "f", "d":
+      return .double(number.doubleValue)
+    default:
+      return .integer(number.int64Value)
+    }
+  }
+
+  private static func containerName(_ object: NSObject, mutable: Bool) -> String {
+    let name = className(of: object)
+    if name.hasPrefix("NS") && !name.hasPrefix("NS_") { return name }
+    // Corelibs uses private bridging subclasses; report the public class.
+    switch object {
+    case is NSArray: return mutable ? "NSMutableArray" : "NSArray"
+    case is NSOrderedSet: return mutable ? "NSMutableOrderedSet" : "NSOrderedSet"
+    case is NSSet: return mutable ? "NSMutableSet" : "NSSet"
+    case is NSDictionary: return mutable ? "NSMutableDictionary" : "NSDictionary"
+    default: return name
+    }
+  }
+
+  /// The runtime class name of a value, as `NSStringFromClass` prints it for classes.
+  ///
+  /// - Parameter value: Any value.
+  /// - Returns: Its class or type name.
+  public static func className(of value: Any) -> String {
+    if let object = value as? NSObject { return NSStringFromClass(type(of: object)) }
+    return String(describing: type(of: value))
+  }
+}

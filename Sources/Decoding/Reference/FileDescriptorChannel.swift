@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Length-prefixed frames over a pair of file descriptors, with optional deadlines.
+///
+/// A frame is a 4-byte big-endian length followed by that many bytes.
+struct FileDescriptorChannel {
+  /// Why a read or write stopped.
+  enum Failure: Error, Equatable {
+    /// The other end closed before a whole frame arrived (or could be written).
+    case closed
+    /// The deadline passed.
+    case timedOut
+    /// The other end is gone, as a callback observed.
+    case peerExited
+    /// A frame announced more than ``FileDescriptorChannel/maximumFrameLength`` bytes.
+    case frameTooLarge(Int)
+    /// A system call failed with `errno`.
+    case system(Int32)
+  }
+
+  /// The largest frame accepted, 256 MiB.
+  static let maximumFrameLength = 256 << 20
+
+  let input: Int32
+  let output: Int32
+
+  /// Reads one frame, or returns `nil` at a clean end of input before any byte of a frame.
+  func readFrame(
+    deadline: ContinuousClock.Instant? = nil, isPeerAlive: () -> Bool = { true }
+  ) throws(Failure) -> [UInt8]? {
+    var header = [UInt8](repeating: 0, count: 4)
+    let headerCount = try readExactly(into: &header, deadline: deadline, isPeerAlive: isPeerAlive)
+    if headerCount == 0 { return nil }
+    guard headerCount == 4 else { throw .closed }
+    let length = header.reduce(0) { ($0 << 8) | Int($1) }
+    guard length <= FileDescriptorChannel.maximumFrameLength else {
+      throw .frameTooLarge(length)
+    }
+    var payload = [UInt8](repeating: 0, count: length)
+    guard try readExactly(into: &payload, deadline: deadline, isPeerAlive: isPeerAlive) == length
+    else { throw .closed }
+    return payload
+  }
+
+  /// Writes one frame.
+  func writeFrame(
+    _ payload: [UInt8], deadline: ContinuousClock.Instant? = nil,
+    isPeerAlive: () -> Bool = { true }
+  ) throws(Failure) {
+    guard payload.count <= FileDescriptorChannel.maximumFrameLength else {
+      throw .frameTooLarge(payload.count)
+    }
+    let length = UInt32(payload.count)
+    var frame: [UInt8] = [
+      UInt8(truncatingIfNeeded: length >> 24), UInt8(truncatingIfNeeded: length >> 16),
+      UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length),
+    ]
+    frame.append(contentsOf: payload)
+    var written = 0
+    while written < frame.count {
+      try waitUntilReady(output, events: Int16(POLLOUT), deadline: deadline, isPeerAlive)
+      let result = frame.withUnsafeBytes { buffer in
+        write(output, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+      }
+      if result < 0 {
+        let code = errno
+        if code == EINTR || code == EAGAIN { continue }
+        if code == EPIPE { throw .closed }
+        throw .system(code)
+      }
+      written += result
+    }
+  }
+
+  private func readExactly(
+    into buffer: inout [UInt8], deadline: ContinuousClock.Instant?, isPeerAlive: () -> Bool
+  ) throws(Failure) -> Int {
+    var filled = 0
+    while filled < buffer.count {
+      try waitUntilReady(input, events: Int16(POLLIN), deadline: deadline, isPeerAlive)
+      let result = buffer.withUnsafeMutableBytes { raw in
+        read(input, raw.baseAddress.map { $0 + filled }, raw.count - filled)
+      }
+      if result < 0 {
+        let code = errno
+        if code == EINTR || code == EAGAIN { continue }
+        throw .system(code)
+      }
+      if result == 0 { return filled }
+      filled += result
+    }
+    return filled
+  }
+
+  private func waitUntilReady(
+    _ descriptor: Int32, events: Int16, deadline: ContinuousClock.Instant?,
+    _ isPeerAlive: () -> Bool
+  ) throws(Failure) {
+    guard let deadline else { return }
+    while true {
+      let remaining = ContinuousClock.now.duration(to: deadline)
+      if remaining <= .zero { throw .timedOut }
+      let slice = min(remaining, .milliseconds(50))
+      let milliseconds = Int32(
+        slice.components.seconds * 1000 + slice.components.attoseconds / 1_000_000_000_000_000)
+      var descriptors = pollfd(fd: descriptor, events: events, revents: 0)
+      let result = poll(&descriptors, 1, max(milliseconds, 1))
+      if result > 0 { return }
+      if result < 0, errno != EINTR { throw .system(errno) }
+      if !isPeerAlive() {
+        // One last non-blocking look: the peer may have answered and then exited.
+        var last = pollfd(fd: descriptor, events: events, revents: 0)
+        if poll(&last, 1, 0) > 0 { return }
+        throw .peerExited
+      }
+    }
+  }
+}

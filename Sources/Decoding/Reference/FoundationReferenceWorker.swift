@@ -1,0 +1,113 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The entry point of the decode worker: the `archive-harness` binary re-executed with
+/// ``modeArgument``, reading requests on standard input and answering on standard output.
+///
+/// Each request is a length-prefixed JSON ``WorkerRequest``; each answer a ``WorkerResponse``.
+/// A decode that traps kills only the worker; ``FoundationReferenceSupervisor`` records the
+/// signal and starts a fresh worker. Wire it into a `main.swift` like this:
+///
+/// ```swift
+/// if CommandLine.arguments.dropFirst().first == FoundationReferenceWorker.modeArgument {
+///   exit(FoundationReferenceWorker.run(registry: ClassRegistry(modelClasses: [Memo.self])))
+/// }
+/// ```
+public enum FoundationReferenceWorker {
+  /// The hidden command-line argument that selects worker mode.
+  public static let modeArgument = "__decode-worker"
+
+  /// The name under which ``run(registry:)`` registers its registry.
+  public static let defaultRegistryName = "default"
+
+  /// Serves requests with one registry, named ``defaultRegistryName``.
+  ///
+  /// - Parameter registry: The app's classes.
+  /// - Returns: The process exit status: 0 at the end of input, 2 on a protocol error.
+  public static func run(registry: ClassRegistry) -> Int32 {
+    run(registries: [defaultRegistryName: registry])
+  }
+
+  /// Serves requests with several named registries, such as two versions of an app.
+  ///
+  /// Standard output is kept for answers: anything user code prints goes to standard error.
+  /// The `legacy` and `secure` paths run ``HarnessDecoder``, so app code that traps in
+  /// `init?(coder:)` is contained too.
+  ///
+  /// - Parameter registries: Registries by the name requests give.
+  /// - Returns: The process exit status: 0 at the end of input, 2 on a protocol error.
+  public static func run(registries: [String: ClassRegistry]) -> Int32 {
+    let answers = dup(STDOUT_FILENO)
+    guard answers >= 0 else {
+      FileHandle.standardError.write(Data("decode worker: cannot duplicate stdout\n".utf8))
+      return 2
+    }
+    dup2(STDERR_FILENO, STDOUT_FILENO)
+    let channel = FileDescriptorChannel(input: STDIN_FILENO, output: answers)
+    let decoder = JSONDecoder()
+    let encoder = JSONEncoder()
+    while true {
+      let frame: [UInt8]
+      do {
+        guard let next = try channel.readFrame() else { return 0 }
+        frame = next
+      } catch {
+        report("cannot read a request: \(error)")
+        return 2
+      }
+      let request: WorkerRequest
+      do {
+        request = try decoder.decode(WorkerRequest.self, from: Data(frame))
+      } catch {
+        report("cannot parse a request: \(error)")
+        return 2
+      }
+      let response = answer(request, registries: registries)
+      do {
+        let payload = try encoder.encode(response)
+        try channel.writeFrame([UInt8](payload))
+      } catch {
+        report("cannot write the answer to request \(request.id): \(error)")
+        return 2
+      }
+    }
+  }
+
+  /// Decodes one request in this process; it may trap, which is why it runs in a worker.
+  ///
+  /// - Parameters:
+  ///   - request: The archive and how to read it.
+  ///   - registries: Registries by name.
+  /// - Returns: The response to send.
+  public static func answer(_ request: WorkerRequest, registries: [String: ClassRegistry])
+    -> WorkerResponse
+  {
+    guard let registry = registries[request.registryName] else {
+      let known = registries.keys.sorted().joined(separator: ", ")
+      let message =
+        "\(request.path.rawValue): worker has no registry '\(request.registryName)' "
+        + "(known: \(known))"
+      return WorkerResponse(
+        id: request.id,
+        outcome: .rejected(.init(category: .malformed, keyPath: "root", message: message)))
+    }
+    if request.path.isFoundation {
+      let result = FoundationReferenceDecoder(registry: registry).decode(request)
+      return WorkerResponse(id: request.id, outcome: result.outcome, notes: result.notes)
+    }
+    let decoder = HarnessDecoder(registry: registry, classMap: request.classMap)
+    let result = decoder.decode(
+      [UInt8](request.archive), secure: request.path.isSecure,
+      allowedClasses: request.allowedClasses)
+    return WorkerResponse(id: request.id, outcome: result.outcome, notes: result.warnings)
+  }
+
+  private static func report(_ message: String) {
+    FileHandle.standardError.write(Data("decode worker: \(message)\n".utf8))
+  }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// One archive for a decode worker: the bytes, the path, and the read's classes and mapping.
+public struct WorkerRequest: Sendable, Hashable, Codable {
+  /// A number the response echoes.
+  public var id: Int
+  /// The decode path to run.
+  public var path: DecodePath
+  /// The name of the worker's registry to decode with.
+  public var registryName: String
+  /// The archive's bytes.
+  public var archive: Data
+  /// The runtime names of the classes the secure read allows, such as `ProfileKit.Memo`.
+  public var allowedClasses: [String]
+  /// The class-name map applied to the archive's class names.
+  public var classMap: ClassNameMap
+  /// Whether archived names that match no registered class are handed to Foundation as a
+  /// placeholder class that fails to decode (the default), rather than looked up by Foundation.
+  public var guardsUnmappedClasses: Bool
+  /// How a Foundation path calls the unarchiver; `nil` means ``FoundationReferenceVariant/standard``.
+  public var variant: FoundationReferenceVariant?
+
+  /// Creates a request.
+  public init(
+    id: Int, path: DecodePath, registryName: String, archive: Data, allowedClasses: [String],
+    classMap: ClassNameMap, guardsUnmappedClasses: Bool = true,
+    variant: FoundationReferenceVariant? = nil
+  ) {
+    self.id = id
+    self.path = path
+    self.registryName = registryName
+    self.archive = archive
+    self.allowedClasses = allowedClasses
+    self.classMap = classMap
+    self.guardsUnmappedClasses = guardsUnmappedClasses
+    self.variant = variant
+  }
+}
+
+/// A decode worker's answer to one request.
+public struct WorkerResponse: Sendable, Hashable, Codable {
+  /// The request's number.
+  public var id: Int
+  /// What the path made of the archive.
+  public var outcome: DecodeOutcome
+  /// Observations about the decode, such as a value returned with an error also set.
+  public var notes: [String]
+
+  /// Creates a response.
+  public init(id: Int, outcome: DecodeOutcome, notes: [String] = []) {
+    self.id = id
+    self.outcome = outcome
+    self.notes = notes
+  }
+}
+
+extension ClassNameMap: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case entries
+    case moduleRenames
+  }
+
+  /// Decodes the map's entries and module renames.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      entries: try container.decode([String: String].self, forKey: .entries),
+      moduleRenames: try container.decode([String: String].self, forKey: .moduleRenames))
+  }
+
+  /// Encodes the map's entries and module renames.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(entries, forKey: .entries)
+    try container.encode(moduleRenames, forKey: .moduleRenames)
+  }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// One running decode worker: the child process, its request channel, and its standard error.
+final class WorkerProcess {
+  let channel: FileDescriptorChannel
+  private let process: Process
+  private let requests: Pipe
+  private let answers: Pipe
+  private let stderrURL: URL
+  private let stderrHandle: FileHandle
+
+  init(executableURL: URL, arguments: [String]) throws(WorkerProtocolError) {
+    let process = Process()
+    process.executableURL = executableURL
+    process.arguments = arguments
+    var environment = ProcessInfo.processInfo.environment
+    // A crash is an expected outcome here: skip the runtime's slow symbolicated backtrace.
+    environment["SWIFT_BACKTRACE"] = "enable=no"
+    process.environment = environment
+    let requests = Pipe()
+    let answers = Pipe()
+    let stderrURL = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "archive-harness-worker-\(getpid())-\(UUID().uuidString).log")
+    guard FileManager.default.createFile(atPath: stderrURL.path, contents: nil),
+      let stderrHandle = try? FileHandle(forWritingTo: stderrURL)
+    else {
+      throw WorkerProtocolError("cannot create the worker log '\(stderrURL.path)'")
+    }
+    process.standardInput = requests
+    process.standardOutput = answers
+    process.standardError = stderrHandle
+    do {
+      try process.run()
+    } catch {
+      try? stderrHandle.close()
+      try? FileManager.default.removeItem(at: stderrURL)
+      throw WorkerProtocolError("cannot launch '\(executableURL.path)': \(error)")
+    }
+    let output = requests.fileHandleForWriting.fileDescriptor
+    let input = answers.fileHandleForReading.fileDescriptor
+    _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
+    _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
+    self.process = process
+    self.requests = requests
+    self.answers = answers
+    self.stderrURL = stderrURL
+    self.stderrHandle = stderrHandle
+    self.channel = FileDescriptorChannel(input: input, output: output)
+  }
+
+  var isRunning: Bool { process.isRunning }
+
+  /// The number of bytes the worker has written to standard error so far.
+  func stderrLength() -> UInt64 {
+    let attributes = try? FileManager.default.attributesOfItem(atPath: stderrURL.path)
+    return (attributes?[.size] as? NSNumber)?.uint64Value ?? 0
+  }
+
+  /// Kills the worker with `SIGKILL`.
+  func forceKill() {
+    if process.isRunning {
+      _ = kill(process.processIdentifier, SIGKILL)
+    }
+  }
+
+  /// Waits for the worker to exit and describes how it died.
+  func waitForDeath(stderrFrom offset: UInt64) -> CrashReport {
+    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
+    while process.isRunning, ContinuousClock.now < deadline {
+      usleep(2000)
+    }
+    if process.isRunning {
+      forceKill()
+      process.waitUntilExit()
+    }
+    let detail = stderrTail(from: offset)
+    cleanUp()
+    switch process.terminationReason {
+    case .uncaughtSignal:
+      return CrashReport(signal: process.terminationStatus, detail: detail)
+    default:
+      let status = process.terminationStatus
+      return CrashReport(
+        signal: 0, detail: "worker exited with status \(status) mid-request. \(detail)")
+    }
+  }
+
+  /// Closes the worker's input, waits briefly, then kills it if it is still running.
+  func stop() {
+    try? requests.fileHandleForWriting.close()
+    let deadline = ContinuousClock.now.advanced(by: .seconds(2))
+    while process.isRunning, ContinuousClock.now < deadline {
+      usleep(2000)
+    }
+    forceKill()
+    if process.isRunning { process.waitUntilExit() }
+    cleanUp()
+  }
+
+  private var cleanedUp = false
+
+  private func cleanUp() {
+    guard !cleanedUp else { return }
+    cleanedUp = true
+    try? requests.fileHandleForWriting.close()
+    try? answers.fileHandleForReading.close()
+    try? stderrHandle.close()
+    try? FileManager.default.removeItem(at: stderrURL)
+  }
+
+  private func stderrTail(from offset: UInt64) -> String {
+    guard let handle = try? FileHandle(forReadingFrom: stderrURL) else { return "" }
+    defer { try? handle.close() }
+    do {
+      try handle.seek(toOffset: offset)
+      let data = try handle.readToEnd() ?? Data()
+      let text = String(decoding: data.suffix(4096), as: UTF8.self)
+      let lines = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+      if let fatal = lines.last(where: { $0.contains("Fatal error") }) { return fatal }
+      return lines.suffix(3).joined(separator: "\n")
+    } catch {
+      return ""
+    }
+  }
+}

@@ -1,0 +1,154 @@
+import Decoding
+import Foundation
+import JSONOutput
+import Manifest
+import Verification
+
+/// `archive-harness decode FILE`: what the app would see for one archive, on each path.
+enum DecodeCommand {
+  static let pathNames = ["legacy", "secure", "foundation-legacy", "foundation-secure", "all"]
+
+  static let spec = CommandSpec(
+    name: "decode",
+    abstract: "Show what the app would see for one archive on each decode path.",
+    discussion: """
+        Every path runs in a worker process, so a trap in Foundation or in an app's
+        init?(coder:) is reported as 'crashed' rather than ending the harness.
+        The allowed classes and class map come from --manifest, from the options,
+        or both (options add to the manifest's).
+      """,
+    arguments: [.init(name: "file", help: "The archive to decode.")],
+    options: [
+      .init(
+        name: "path", valueName: "PATH", help: "The decode path.", allowedValues: pathNames,
+        defaultValue: "all"),
+      .init(
+        name: "manifest", valueName: "FILE",
+        help: "Take allowed classes and the class map from a manifest."),
+      .init(
+        name: "allowed-classes", valueName: "CLASSES",
+        help: "Comma-separated class names the secure read allows (e.g. NSArray,ProfileKit.Memo)."),
+      .init(
+        name: "class-map", valueName: "MAP",
+        help: "Comma-separated OLD=NEW class names (ProfilesApp.*=ProfileKit.* maps a module)."),
+      .init(
+        name: "schema", valueName: "FILE", help: "The manifest schema.",
+        defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
+      .init(
+        name: "registry", valueName: "NAME",
+        help: "Decode with another registry the worker serves, such as ProfilesApp-1 (v1 classes)."),
+      .init(
+        name: "format", valueName: "FORMAT", help: "Output format.",
+        allowedValues: ["text", "json"],
+        defaultValue: "text"),
+    ],
+    exitStatus: """
+        0  every requested path decoded
+        1  a path rejected the archive or crashed
+        2  the input is unusable (unreadable file, invalid manifest, bad arguments)
+      """)
+
+  static let command = Command(spec: spec) { arguments, context in
+    guard let file = arguments.argument("file") else {
+      throw UsageError(message: "Missing expected argument '<file>'")
+    }
+    let bytes = try FileReading.bytes(at: file, limit: 64 << 20)
+    var allowed: [String] = []
+    var classMap = ClassNameMap.empty
+    if let manifestPath = arguments.option("manifest", spec: spec) {
+      let schema = SchemaLocator.resolve(arguments, near: [manifestPath])
+      let result = ManifestLoader.load(
+        path: manifestPath, archivesDirectory: ".", schemaPath: schema,
+        registeredClasses: Set(context.configuration.registry.classNames))
+      let errors = result.diagnostics.filter { $0.severity == .error && $0.category != .semantic }
+      ManifestDiagnosticsPrinter.print(errors, to: context.console)
+      guard let manifest = result.manifest, errors.isEmpty else { return .unusable }
+      allowed = manifest.allowedClasses?.map(\.name) ?? []
+      classMap = Verifier.classMap(of: manifest)
+    }
+    if let list = arguments.option("allowed-classes", spec: spec) {
+      allowed += list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+    }
+    if let text = arguments.option("class-map", spec: spec) {
+      do {
+        classMap = classMap.merging(try ClassNameMap(parsing: text))
+      } catch {
+        throw UsageError(message: "Invalid '--class-map': \(error)")
+      }
+    }
+    let requested = arguments.option("path", spec: spec) ?? "all"
+    let paths =
+      requested == "all"
+      ? DecodePath.allCases : [DecodePath(rawValue: requested)].compactMap { $0 }
+    let registryName =
+      arguments.option("registry", spec: spec) ?? FoundationReferenceWorker.defaultRegistryName
+    guard context.configuration.workerRegistries[registryName] != nil else {
+      throw UsageError(
+        message:
+          "Unknown registry '\(registryName)'; this harness serves: \(context.configuration.workerRegistries.keys.sorted().joined(separator: ", "))"
+      )
+    }
+    let runner = WorkerPathRunner(executable: context.executableURL, registryName: registryName)
+    var outcomes: [(DecodePath, DecodeOutcome)] = []
+    for path in paths {
+      outcomes.append(
+        (path, runner.outcome(bytes, path: path, allowedClasses: allowed, classMap: classMap)))
+    }
+    var advice: String? = nil
+    if let legacy = outcomes.first(where: { $0.0 == .legacy })?.1,
+      let secure = outcomes.first(where: { $0.0 == .secure })?.1,
+      legacy.decodedValue != nil, secure.rejection != nil
+    {
+      advice =
+        HarnessDecoder(registry: context.configuration.registry, classMap: classMap)
+        .differentialAdvice(bytes, allowedClasses: allowed).message
+    }
+    if arguments.option("format", spec: spec) == "json" {
+      var members: [(String, JSONValue)] = [
+        ("serializationVersion", .integer(1)), ("file", .string(file)),
+        ("allowedClasses", .array(allowed.map(JSONValue.string))),
+        ("paths", .object(outcomes.map { ($0.0.rawValue, json($0.1)) })),
+      ]
+      if let advice { members.append(("advice", .string(advice))) }
+      context.console.output(JSONValue.object(members).render(sortedKeys: true) + "\n")
+    } else {
+      var text = "\(file)\n"
+      for (path, outcome) in outcomes {
+        text += "  \(path.rawValue): \(outcome.kind)"
+        switch outcome {
+        case .decoded(let value): text += "\n    \(value)\n"
+        case .rejected(let rejection):
+          text +=
+            " [\(rejection.category.rawValue)] at \(rejection.keyPath)\n    \(rejection.message)\n"
+        case .crashed(let crash): text += " (\(crash.signalName))\n    \(crash)\n"
+        }
+      }
+      if let advice { text += "  advice: \(advice)\n" }
+      context.console.output(text)
+    }
+    return outcomes.allSatisfy { $0.1.decodedValue != nil } ? .success : .findings
+  }
+
+  static func json(_ outcome: DecodeOutcome) -> JSONValue {
+    switch outcome {
+    case .decoded(let value):
+      return .object([
+        ("outcome", .string("decoded")), ("category", .null), ("message", .null),
+        ("object", value.jsonValue),
+      ])
+    case .rejected(let rejection):
+      return .object([
+        ("outcome", .string("rejected")), ("category", .string(rejection.category.rawValue)),
+        ("keyPath", .string(rejection.keyPath)), ("message", .string(rejection.message)),
+        ("object", .null),
+      ])
+    case .crashed(let crash):
+      return .object([
+        ("outcome", .string("crashed")),
+        ("category", .string(crash.timedOut ? "timeout" : crash.signalName)),
+        ("signal", .integer(Int64(crash.signal))), ("message", .string(crash.description)),
+        ("object", .null),
+      ])
+    }
+  }
+}

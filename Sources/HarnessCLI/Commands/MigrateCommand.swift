@@ -1,0 +1,166 @@
+import Foundation
+import Migration
+
+/// `archive-harness migrate`: rewrite verified records, with a backup and a journal; `--rollback JOURNAL` undoes a run.
+enum MigrateCommand {
+  static let spec = CommandSpec(
+    name: "migrate",
+    abstract: "Rewrite a store's archives, each only after a verified round trip.",
+    discussion: """
+        Each record is read, migrated, re-read and compared; only a record that
+        passes every step is replaced. Folders: the new file is written beside the
+        old one, synced and renamed over it, and the original is kept under
+        --backup. SQLite: the database is copied with VACUUM INTO first, then rows
+        change in transactions of --batch-size with compare-and-swap updates, so a
+        concurrent writer's newer value is never overwritten. Either way a journal
+        (BACKUP/RUN/journal.jsonl) records every change; 'migrate --rollback
+        JOURNAL' restores the originals. Ctrl-C stops after the current batch.
+        Running migrate again after it finished changes nothing and says so.
+        Text output may change between versions; --format json is stable.
+      """,
+    options: MigrateOptions.commonOptions + [
+      .init(
+        name: "backup", valueName: "DIR",
+        help: "Keep originals (or the database copy) and the journal under DIR."),
+      .init(
+        name: "journal", valueName: "FILE",
+        help: "Write the journal to FILE (default: inside the backup run folder)."),
+      .init(
+        name: "rollback", valueName: "JOURNAL",
+        help: "Undo the run a journal describes, instead of migrating."),
+    ],
+    flags: MigrateOptions.commonFlags + [
+      .init(name: "no-backup", help: "Migrate without keeping the originals (no rollback).")
+    ],
+    exitStatus: """
+        0  every record was rewritten, is already current, or is not an archive (rollback: all restored)
+        1  a record was refused or changed concurrently, or the run was interrupted (rollback: a conflict)
+        2  the run could not proceed (bad arguments, unreadable store, SQLite or file-system failure)
+      """)
+
+  static let command = Command(spec: spec) { arguments, context in
+    if let journal = arguments.option("rollback", spec: spec) {
+      return try rollback(journal, arguments: arguments, context: context)
+    }
+    let options = try MigrateOptions(arguments, spec: spec)
+    let backup = arguments.option("backup", spec: spec)
+    let noBackup = arguments.flag("no-backup")
+    guard (backup != nil) != noBackup else {
+      throw UsageError(
+        message: backup == nil
+          ? "Missing expected option '--backup <dir>' (or pass --no-backup)"
+          : "'--backup' and '--no-backup' cannot be used together")
+    }
+    let transform = try options.makeTransform(arguments, context: context)
+    let store = try options.openStore(readOnly: false)
+    let runDirectory = try backup.map { try makeRunDirectoryPath(backup: $0, store: store) }
+    let journalPath = arguments.option("journal", spec: spec)
+    let writer: any RecordWriter
+    if let directoryStore = store as? DirectoryStore {
+      do throws(MigrationError) {
+        for removed in try directoryStore.removeStaleTemporaryFiles() {
+          context.console.diagnose(
+            "note", place: removed, category: nil,
+            "removed a temporary file left by an interrupted migrate")
+        }
+      } catch {
+        throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
+      }
+      writer = directoryStore.makeWriter(runDirectory: runDirectory, journalPath: journalPath)
+    } else if let sqliteStore = store as? SQLiteStore {
+      writer = sqliteStore.makeWriter(runDirectory: runDirectory, journalPath: journalPath)
+    } else {
+      throw CommandFailure(place: store.path, category: "internal", message: "unknown store kind")
+    }
+    let engine = MigrationEngine(
+      store: store, migrator: RecordMigrator(transform: transform), writer: writer,
+      batchSize: options.batchSize)
+    let (report, close) = try options.makeReport(console: context.console)
+    defer { close() }
+    let total = try? store.recordCount()
+    let progress = MigrateProgress(console: context.console, total: total ?? nil)
+    let interrupt = InterruptFlag()
+    interrupt.install()
+    defer { interrupt.remove() }
+    report.begin(store: store.path, mode: transform.name, operation: .migrate)
+    let summary: MigrationSummary
+    do throws(MigrationError) {
+      summary = try engine.run(
+        onRecord: report.record, onProgress: progress.update,
+        shouldStop: { interrupt.isRaised })
+    } catch {
+      progress.finish()
+      if let journal = writer.journalPath {
+        context.console.diagnose(
+          "note", place: journal, category: nil,
+          "the journal lists every change made so far; 'migrate --rollback' undoes them")
+      }
+      throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
+    }
+    progress.finish()
+    var notes: [(String, String)] = []
+    if summary.rewritten == 0 {
+      notes.append(
+        (
+          "store",
+          "unchanged: nothing to migrate (\(summary.alreadyCurrent) already current, \(summary.refused) refused, \(summary.skipped) skipped)"
+        ))
+    }
+    if let backupPath = writer.backupPath { notes.append(("backup", backupPath)) }
+    if let journal = writer.journalPath {
+      notes.append(("journal", journal))
+      notes.append(("rollback", "\(ArchiveHarnessCommand.toolName) migrate --rollback \(journal)"))
+    }
+    if summary.interrupted {
+      notes.append(
+        ("interrupted", "after \(summary.total) records; run migrate again to finish"))
+    }
+    report.finish(summary, notes: notes)
+    return summary.refused > 0 || summary.interrupted ? .findings : .success
+  }
+
+  /// `BACKUP/STORENAME-YYYYMMDDTHHMMSSZ-PID`, checked to lie outside the store.
+  private static func makeRunDirectoryPath(backup: String, store: any RecordStore) throws -> String
+  {
+    let storeRoot = URL(fileURLWithPath: store.path).standardizedFileURL.resolvingSymlinksInPath()
+      .path
+    let backupRoot = URL(fileURLWithPath: backup).standardizedFileURL.resolvingSymlinksInPath().path
+    if store is DirectoryStore, backupRoot == storeRoot || backupRoot.hasPrefix(storeRoot + "/") {
+      throw CommandFailure(
+        place: backup, category: "invalid-options",
+        message: "the backup folder is inside the store \(store.path); choose a folder outside it")
+    }
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+    let name = URL(fileURLWithPath: store.path).lastPathComponent
+    return backup + "/" + name + "-" + formatter.string(from: Date()) + "-\(getpid())"
+  }
+
+  private static func rollback(
+    _ journal: String, arguments: ParsedArguments, context: CommandContext
+  ) throws -> ExitStatus {
+    let summary: MigrationRollback.Summary
+    var lines = ""
+    do throws(MigrationError) {
+      summary = try MigrationRollback.run(journalPath: journal) { place, outcome in
+        var line = outcome.name.padding(toLength: 18, withPad: " ", startingAt: 0) + place
+        if case .conflict(let reason) = outcome { line += "  " + reason }
+        lines += line + "\n"
+        if lines.utf8.count > 1 << 16 {
+          context.console.output(lines)
+          lines = ""
+        }
+      }
+    } catch {
+      context.console.output(lines)
+      throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
+    }
+    context.console.output(
+      lines
+        + "\nrollback: \(summary.restored) restored, \(summary.alreadyOriginal) already original, \(summary.conflicts) conflicts\n"
+    )
+    return summary.conflicts > 0 ? .findings : .success
+  }
+}

@@ -1,0 +1,288 @@
+import Decoding
+import Dispatch
+import Foundation
+import Manifest
+import Migration
+import Verification
+
+/// The options `migrate-dry-run` and `migrate` share, and the store, transform and report they make.
+struct MigrateOptions {
+  /// The store path.
+  var storePath: String
+  /// The manifest, if given.
+  var manifestPath: String?
+  /// Renames from `--class-map`.
+  var mapping: ClassNameMapping
+  /// `--table`, `--key-column`, `--value-column`.
+  var table: String?
+  var keyColumn: String
+  var valueColumn: String
+  /// `--allowed-classes`, added to the manifest's.
+  var allowedClasses: [String]
+  /// `--rename-only`.
+  var renameOnly: Bool
+  /// `--format`.
+  var format: MigrationReportWriter.Format
+  /// `--output`.
+  var outputPath: String?
+  /// `--batch-size`.
+  var batchSize: Int
+
+  /// The options every migrate command declares.
+  static let commonOptions: [CommandSpec.Option] = [
+    .init(
+      name: "store", valueName: "PATH",
+      help: "The store: a folder of archive files, or an SQLite database file."),
+    .init(
+      name: "manifest", valueName: "FILE",
+      help: "The manifest with the class-name mapping, allowedClasses and expectations."),
+    .init(
+      name: "class-map", valueName: "OLD=NEW",
+      help: "An archived class name and its new name (repeatable; adds to the manifest's map).",
+      repeating: true),
+    .init(
+      name: "allowed-classes", valueName: "A,B,...",
+      help: "Classes the app's secure read allows (adds to the manifest's allowedClasses)."),
+    .init(
+      name: "schema", valueName: "FILE", help: "The manifest schema.",
+      defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
+    .init(name: "table", valueName: "TABLE", help: "The SQLite table holding the archives."),
+    .init(
+      name: "key-column", valueName: "COLUMN", help: "The SQLite column identifying a record.",
+      defaultValue: "key"),
+    .init(
+      name: "value-column", valueName: "COLUMN", help: "The SQLite column holding archive bytes.",
+      defaultValue: "value"),
+    .init(
+      name: "format", valueName: "FORMAT", help: "Report format.",
+      allowedValues: ["text", "json", "junit"], defaultValue: "text"),
+    .init(name: "output", valueName: "FILE", help: "Write the report to FILE instead of stdout."),
+    .init(
+      name: "batch-size", valueName: "N",
+      help: "Records per batch (and per SQLite transaction).", defaultValue: "512"),
+  ]
+
+  /// The flags every migrate command declares.
+  static let commonFlags: [CommandSpec.Flag] = [
+    .init(
+      name: "rename-only",
+      help: "Rewrite class names in place (no user types needed), verified by re-reading the graph."
+    )
+  ]
+
+  /// Reads the options; `--store` is required.
+  init(_ arguments: ParsedArguments, spec: CommandSpec) throws {
+    guard let store = arguments.option("store", spec: spec) else {
+      throw UsageError(message: "Missing expected option '--store <path>'")
+    }
+    storePath = store
+    manifestPath = arguments.option("manifest", spec: spec)
+    do {
+      mapping = try ClassNameMapping(pairs: arguments.values("class-map"))
+    } catch {
+      throw UsageError(message: error.message)
+    }
+    allowedClasses =
+      arguments.option("allowed-classes", spec: spec).map {
+        $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+      } ?? []
+    table = arguments.option("table", spec: spec)
+    keyColumn = arguments.option("key-column", spec: spec) ?? "key"
+    valueColumn = arguments.option("value-column", spec: spec) ?? "value"
+    renameOnly = arguments.flag("rename-only")
+    format =
+      MigrationReportWriter.Format(rawValue: arguments.option("format", spec: spec) ?? "text")
+      ?? .text
+    outputPath = arguments.option("output", spec: spec)
+    guard let size = Int(arguments.option("batch-size", spec: spec) ?? "512"), size > 0,
+      size <= 100_000
+    else {
+      throw UsageError(message: "The value for '--batch-size <n>' must be from 1 to 100000")
+    }
+    batchSize = size
+  }
+
+  /// Whether the store path is a folder.
+  var storeIsDirectory: Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: storePath, isDirectory: &isDirectory)
+      && isDirectory.boolValue
+  }
+
+  /// Opens the store: a folder, or an SQLite table (which needs `--table`).
+  func openStore(readOnly: Bool) throws -> any RecordStore {
+    guard FileManager.default.fileExists(atPath: storePath) else {
+      throw CommandFailure(
+        place: storePath, category: "store-not-found", message: "no such file or folder")
+    }
+    do {
+      if storeIsDirectory {
+        if table != nil {
+          throw CommandFailure(
+            place: storePath, category: "invalid-options",
+            message: "--table applies to SQLite stores; this store is a folder")
+        }
+        return try DirectoryStore(path: storePath)
+      }
+      guard let table else {
+        throw CommandFailure(
+          place: storePath, category: "invalid-options",
+          message:
+            "an SQLite store needs --table (and --key-column, --value-column unless 'key' and 'value')"
+        )
+      }
+      return try SQLiteStore(
+        path: storePath, table: table, keyColumn: keyColumn, valueColumn: valueColumn,
+        readOnly: readOnly)
+    } catch let error as MigrationError {
+      throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
+    }
+  }
+
+  /// The transform: rename-only, or the typed round trip over the app's registered classes.
+  ///
+  /// The class-name mapping and `allowedClasses` come from `--manifest`, with
+  /// `--class-map` and `--allowed-classes` added.
+  func makeTransform(_ arguments: ParsedArguments, context: CommandContext) throws
+    -> any RecordTransform
+  {
+    var mapping = ClassNameMapping()
+    var allowed: [String] = []
+    if let manifestPath {
+      let schema = SchemaLocator.resolve(arguments, near: [manifestPath])
+      let result = ManifestLoader.load(
+        path: manifestPath, archivesDirectory: ".", schemaPath: schema,
+        registeredClasses: Set(context.configuration.registry.classNames))
+      let errors = result.diagnostics.filter { $0.severity == .error && $0.category != .semantic }
+      ManifestDiagnosticsPrinter.print(errors, to: context.console)
+      guard let manifest = result.manifest, errors.isEmpty else {
+        throw CommandFailure(
+          place: manifestPath, category: "invalid-manifest", message: "the manifest is not usable")
+      }
+      mapping = ClassNameMapping(Verifier.classMap(of: manifest).entries)
+      allowed = manifest.allowedClasses?.map(\.name) ?? []
+    }
+    mapping = mapping.merging(self.mapping)
+    allowed += allowedClasses
+    if renameOnly {
+      guard !mapping.isEmpty else {
+        throw CommandFailure(
+          place: manifestPath ?? "--class-map", category: "invalid-options",
+          message: "--rename-only needs a class-name mapping (--manifest or --class-map OLD=NEW)")
+      }
+      return RenameOnlyTransform(mapping: mapping)
+    }
+    guard !allowed.isEmpty else {
+      throw CommandFailure(
+        place: manifestPath ?? "--allowed-classes", category: "invalid-options",
+        message:
+          "typed migration needs the allowedClasses of the app's secure read (--manifest or --allowed-classes)"
+      )
+    }
+    return MigrateTypedTransform(
+      registry: context.configuration.registry, classMap: ClassNameMap(entries: mapping.names),
+      allowedClasses: allowed)
+  }
+
+  /// A report writer to stdout or `--output`, and a closing action that flushes and closes the file.
+  func makeReport(console: Console) throws -> (MigrationReportWriter, () -> Void) {
+    guard let outputPath else {
+      return (MigrationReportWriter(format: format, sink: console.output), {})
+    }
+    guard FileManager.default.createFile(atPath: outputPath, contents: nil),
+      let handle = FileHandle(forWritingAtPath: outputPath)
+    else {
+      throw CommandFailure(
+        place: outputPath, category: "unwritable", message: "cannot create the report file")
+    }
+    let report = MigrationReportWriter(format: format) { text in handle.write(Data(text.utf8)) }
+    return (report, { try? handle.close() })
+  }
+}
+
+extension ClassNameMapping {
+  /// This mapping with `other`'s entries added, `other` winning on a clash.
+  func merging(_ other: ClassNameMapping) -> ClassNameMapping {
+    ClassNameMapping(names.merging(other.names) { _, new in new })
+  }
+}
+
+/// Turns SIGINT into a request to stop after the current batch, for the duration of a run.
+final class InterruptFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var raised = false
+  private var source: (any DispatchSourceSignal)?
+
+  /// Starts catching SIGINT.
+  func install() {
+    signal(SIGINT, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+    source.setEventHandler { [weak self] in self?.raise() }
+    source.resume()
+    self.source = source
+  }
+
+  /// Restores SIGINT's default action.
+  func remove() {
+    source?.cancel()
+    source = nil
+    signal(SIGINT, SIG_DFL)
+  }
+
+  /// Marks the flag.
+  func raise() {
+    lock.lock()
+    raised = true
+    lock.unlock()
+  }
+
+  /// Whether SIGINT arrived.
+  var isRaised: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return raised
+  }
+}
+
+/// The progress line on a terminal's stderr: records done and total, rate, ETA; silent off a terminal.
+final class MigrateProgress {
+  private let console: Console
+  private let total: Int?
+  private let start = Date()
+  private var lastDraw = Date.distantPast
+  private var drawn = false
+
+  init(console: Console, total: Int?) {
+    self.console = console
+    self.total = total
+  }
+
+  /// Updates the line, at most five times a second.
+  func update(_ done: Int) {
+    guard console.errorIsTerminal else { return }
+    let now = Date()
+    guard now.timeIntervalSince(lastDraw) >= 0.2 else { return }
+    lastDraw = now
+    let elapsed = max(now.timeIntervalSince(start), 0.001)
+    let rate = Double(done) / elapsed
+    var line = "\r\u{1B}[K\(done)"
+    if let total {
+      line += "/\(total) records"
+      if rate > 0, total > done {
+        let remaining = Int(Double(total - done) / rate)
+        line += String(format: "  %.0f/s  ETA %d:%02d", rate, remaining / 60, remaining % 60)
+      } else {
+        line += String(format: "  %.0f/s", rate)
+      }
+    } else {
+      line += String(format: " records  %.0f/s", rate)
+    }
+    console.error(line)
+    drawn = true
+  }
+
+  /// Clears the line.
+  func finish() {
+    if drawn { console.error("\r\u{1B}[K") }
+  }
+}

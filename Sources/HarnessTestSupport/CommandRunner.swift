@@ -1,0 +1,85 @@
+import Foundation
+
+/// Runs the built `archive-harness` binary as a user would, capturing its output and exit status.
+public enum CommandRunner {
+  /// What a run printed and how it ended.
+  public struct Result: Sendable {
+    /// Standard output.
+    public var stdout: String
+    /// Standard error.
+    public var stderr: String
+    /// The exit status, or nil when a signal ended the process.
+    public var status: Int32?
+    /// The signal that ended the process, if one did.
+    public var signal: Int32?
+  }
+
+  /// The built executable: beside the test bundle, or in `.build/debug`.
+  public static var executable: URL? {
+    var candidates: [URL] = []
+    if let first = CommandLine.arguments.first {
+      candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent())
+    }
+    candidates.append(Corpus.packageRoot.appendingPathComponent(".build/debug"))
+    for directory in candidates {
+      let url = directory.appendingPathComponent("archive-harness")
+      if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+    }
+    return nil
+  }
+
+  /// Runs the executable with arguments, in the package root, and waits for it.
+  public static func run(_ arguments: [String], input: Data? = nil) throws -> Result {
+    guard let executable else {
+      throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "archive-harness"])
+    }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = Corpus.packageRoot
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    // Read both pipes concurrently so that neither fills and blocks the child.
+    let errorData = LockedData()
+    let reader = Thread {
+      errorData.set(error.fileHandleForReading.readDataToEndOfFile())
+    }
+    reader.start()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    while !errorData.isSet { usleep(1000) }
+    let signalled = process.terminationReason == .uncaughtSignal
+    return Result(
+      stdout: String(decoding: outputData, as: UTF8.self),
+      stderr: String(decoding: errorData.value, as: UTF8.self),
+      status: signalled ? nil : process.terminationStatus,
+      signal: signalled ? process.terminationStatus : nil)
+  }
+}
+
+private final class LockedData: @unchecked Sendable {
+  private let lock = NSLock()
+  private var data: Data?
+
+  func set(_ value: Data) {
+    lock.lock()
+    data = value
+    lock.unlock()
+  }
+
+  var isSet: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return data != nil
+  }
+
+  var value: Data {
+    lock.lock()
+    defer { lock.unlock() }
+    return data ?? Data()
+  }
+}

@@ -1,0 +1,267 @@
+import KeyedArchive
+import PropertyList
+
+/// Builds the manifest model from a schema-valid tree and checks the rules that need only the text.
+///
+/// Rules checked here: key paths parse, regular expressions compile, a
+/// rejected outcome names a category and a decoding one does not, ranges and
+/// counts have bounds in order, and added-field defaults parse as their type.
+struct ManifestModelBuilder {
+  private(set) var diagnostics: [ManifestDiagnostic] = []
+
+  /// Returns the manifest model of a validated `manifest` element.
+  mutating func manifest(from root: XMLTree, file: String) -> Manifest {
+    let producerElement = root.child(named: "producer")
+    let producer = Manifest.Producer(
+      app: producerElement?[attribute: "app"] ?? "",
+      version: producerElement?[attribute: "version"] ?? "",
+      platform: producerElement?[attribute: "platform"] ?? "",
+      produced: producerElement?[attribute: "produced"]?.trimmingXMLWhitespace() ?? "",
+      store: producerElement?[attribute: "store"],
+      provenance: producerElement?.child(named: "provenance")?.text,
+      anonymization: producerElement?.child(named: "anonymization")?.text,
+      location: producerElement?.location ?? root.location)
+
+    var mappings: [Manifest.ClassMapping] = []
+    for map in root.children(named: "classMap") { mappings += classMappings(in: map) }
+
+    var migration = Manifest.MigrationAllowance()
+    if let element = root.child(named: "migration") {
+      for child in element.children {
+        switch child.name {
+        case "renamedClass":
+          migration.renamedClasses.append(classMapping(child))
+        case "addedField":
+          migration.addedFields.append(addedField(child))
+        default: break
+        }
+      }
+    }
+
+    return Manifest(
+      file: file, producer: producer, classMappings: mappings,
+      allowedClasses: root.child(named: "allowedClasses").map(classReferences),
+      rootClass: root.child(named: "rootClass").map(classReference),
+      migration: migration, archives: root.children(named: "archive").map { archive($0) },
+      location: root.location)
+  }
+
+  /// Returns the mappings of a `classMap` element.
+  func classMappings(in element: XMLTree) -> [Manifest.ClassMapping] {
+    element.children(named: "map").map(classMapping)
+  }
+
+  private func classMapping(_ element: XMLTree) -> Manifest.ClassMapping {
+    Manifest.ClassMapping(
+      archivedName: element[attribute: "from"] ?? "", currentName: element[attribute: "to"] ?? "",
+      location: element.location)
+  }
+
+  private func classReference(_ element: XMLTree) -> Manifest.ClassReference {
+    Manifest.ClassReference(name: element[attribute: "name"] ?? "", location: element.location)
+  }
+
+  private func classReferences(_ element: XMLTree) -> [Manifest.ClassReference] {
+    element.children(named: "class").map(classReference)
+  }
+
+  private mutating func addedField(_ element: XMLTree) -> Manifest.AddedField {
+    let type = Manifest.ValueType(rawValue: element[attribute: "type"] ?? "") ?? .string
+    let defaultValue = element[attribute: "default"]
+    if let defaultValue {
+      let parses: Bool
+      switch type {
+      case .string: parses = true
+      case .integer: parses = XSDValue.canonicalInteger(defaultValue) != nil
+      case .real: parses = XSDValue.double(defaultValue) != nil
+      case .bool: parses = XSDValue.bool(defaultValue) != nil
+      case .date: parses = XSDValue.dateTime(defaultValue) != nil
+      case .data: parses = Base64.decode(defaultValue) != nil
+      case .null: parses = defaultValue.isEmpty
+      }
+      if !parses {
+        error(
+          at: element.location(ofAttribute: "default"),
+          "default '\(defaultValue)' is not a valid \(type.rawValue)")
+      }
+    }
+    return Manifest.AddedField(
+      className: element[attribute: "class"] ?? "", key: element[attribute: "key"] ?? "",
+      type: type, defaultValue: defaultValue, location: element.location)
+  }
+
+  private mutating func archive(_ element: XMLTree) -> ArchiveEntry {
+    let topKey = element[attribute: "topKey"] ?? "root"
+    var outcomes: [OutcomeExpectation] = []
+    var expectations: [FieldExpectation] = []
+    var allowed: [Manifest.ClassReference]?
+    var root: Manifest.ClassReference?
+    for child in element.children {
+      switch child.name {
+      case "allowedClasses": allowed = classReferences(child)
+      case "rootClass": root = classReference(child)
+      case "legacy", "secure", "foundation":
+        if let path = OutcomePath(rawValue: child.name), let outcome = outcome(child, path: path) {
+          outcomes.append(outcome)
+        }
+      default:
+        if let expectation = expectation(child, topKey: topKey) {
+          expectations.append(expectation)
+        }
+      }
+    }
+    let maxSize = element[attribute: "maxSize"].flatMap { XSDValue.count($0) }
+    if element[attribute: "maxSize"] != nil, maxSize == nil {
+      error(at: element.location(ofAttribute: "maxSize"), "maxSize is too large")
+    }
+    return ArchiveEntry(
+      path: element[attribute: "path"] ?? "",
+      sha256: (element[attribute: "sha256"] ?? "").lowercased(),
+      maxSize: maxSize, topKey: topKey,
+      allowedClasses: allowed, rootClass: root, outcomes: outcomes, expectations: expectations,
+      location: element.location, pathLocation: element.location(ofAttribute: "path"),
+      sha256Location: element.location(ofAttribute: "sha256"))
+  }
+
+  private mutating func outcome(_ element: XMLTree, path: OutcomePath) -> OutcomeExpectation? {
+    let category = element[attribute: "category"].flatMap {
+      OutcomeCategory(rawValue: $0.trimmingXMLWhitespace())
+    }
+    switch element[attribute: "outcome"]?.trimmingXMLWhitespace() {
+    case "decodes":
+      if category != nil {
+        error(
+          at: element.location(ofAttribute: "category"),
+          "a '\(path.rawValue)' outcome of 'decodes' takes no category")
+      }
+      return OutcomeExpectation(path: path, outcome: .decodes, location: element.location)
+    case "rejected":
+      guard let category else {
+        error(
+          at: element.location,
+          "a '\(path.rawValue)' outcome of 'rejected' needs a category, such as "
+            + "category=\"class-not-allowed\"")
+        return nil
+      }
+      return OutcomeExpectation(
+        path: path, outcome: .rejected(category), location: element.location)
+    default:
+      return nil
+    }
+  }
+
+  private mutating func expectation(_ element: XMLTree, topKey: String) -> FieldExpectation? {
+    let keyText = element[attribute: "key"] ?? ""
+    var keyPath: KeyPath?
+    if keyText.isEmpty {
+      keyPath = KeyPath(topKey: topKey, components: [])
+    } else {
+      do {
+        var parsed = try KeyPath(keyText)
+        if !keyText.hasPrefix("$top") { parsed.topKey = topKey }
+        keyPath = parsed
+      } catch {
+        self.error(
+          at: element.location(ofAttribute: "key"),
+          "malformed key path '\(keyText)': at character \(error.offset + 1): \(error.message)")
+      }
+    }
+    guard let kind = kind(of: element) else { return nil }
+    return FieldExpectation(
+      keyPathText: keyText, keyPath: keyPath, kind: kind, elementName: element.name,
+      location: element.location)
+  }
+
+  private mutating func kind(of element: XMLTree) -> FieldExpectation.Kind? {
+    switch element.name {
+    case "string":
+      return .string(element.text)
+    case "integer":
+      return XSDValue.canonicalInteger(element.text).map { .integer($0) }
+    case "real":
+      guard let value = XSDValue.double(element.text) else { return nil }
+      let tolerance = element[attribute: "tolerance"].flatMap(XSDValue.double) ?? 0
+      return .real(value, tolerance: tolerance)
+    case "bool":
+      return XSDValue.bool(element.text).map { .bool($0) }
+    case "date":
+      guard let value = XSDValue.dateTime(element.text) else {
+        error(at: element.location, "'\(element.text)' is not a date this harness can read")
+        return nil
+      }
+      let tolerance = element[attribute: "tolerance"].flatMap(XSDValue.double) ?? 0.001
+      return .date(value, tolerance: tolerance)
+    case "data":
+      guard let bytes = Base64.decode(element.text) else {
+        error(at: element.location, "the content is not base64")
+        return nil
+      }
+      return .data(bytes)
+    case "dataDigest":
+      return .dataDigest(
+        sha256: (element[attribute: "sha256"] ?? "").lowercased(),
+        length: element[attribute: "length"].flatMap(XSDValue.count))
+    case "null": return .null
+    case "class": return .className(element[attribute: "name"] ?? "")
+    case "present": return .present
+    case "absent": return .absent
+    case "maxLength":
+      guard let limit = element[attribute: "utf16"].flatMap(XSDValue.count) else {
+        error(at: element.location(ofAttribute: "utf16"), "utf16 is too large")
+        return nil
+      }
+      return .maxLength(limit)
+    case "range":
+      let minimum = element[attribute: "min"].flatMap(XSDValue.double)
+      let maximum = element[attribute: "max"].flatMap(XSDValue.double)
+      if minimum == nil, maximum == nil {
+        error(at: element.location, "a range needs min, max or both")
+        return nil
+      }
+      if let minimum, let maximum, minimum > maximum {
+        error(
+          at: element.location(ofAttribute: "min"), "min \(minimum) is greater than max \(maximum)")
+        return nil
+      }
+      return .range(min: minimum, max: maximum)
+    case "count":
+      let equals = element[attribute: "equals"].flatMap(XSDValue.count)
+      let minimum = element[attribute: "min"].flatMap(XSDValue.count)
+      let maximum = element[attribute: "max"].flatMap(XSDValue.count)
+      if equals == nil, minimum == nil, maximum == nil {
+        error(at: element.location, "a count needs equals, or min, max or both")
+        return nil
+      }
+      if equals != nil, minimum != nil || maximum != nil {
+        error(
+          at: element.location(ofAttribute: "equals"), "a count takes equals or min/max, not both")
+        return nil
+      }
+      if let minimum, let maximum, minimum > maximum {
+        error(
+          at: element.location(ofAttribute: "min"), "min \(minimum) is greater than max \(maximum)")
+        return nil
+      }
+      return .count(equals: equals, min: minimum, max: maximum)
+    case "oneOf":
+      return .oneOf(element.children(named: "value").map(\.text))
+    case "matches":
+      let pattern = element[attribute: "pattern"] ?? ""
+      do {
+        _ = try Regex(pattern)
+      } catch {
+        self.error(
+          at: element.location(ofAttribute: "pattern"),
+          "the regular expression '\(pattern)' does not compile: \(error)")
+        return nil
+      }
+      return .matches(pattern)
+    default:
+      return nil
+    }
+  }
+
+  private mutating func error(at location: ManifestLocation, _ message: String) {
+    diagnostics.append(ManifestDiagnostic(.error, .semantic, at: location, message))
+  }
+}

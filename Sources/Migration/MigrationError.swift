@@ -1,0 +1,60 @@
+import Foundation
+
+/// An error that stops a migration run, naming the store and the place in it (file, table/row).
+///
+/// Problems with single records are not errors: they are ``RecordRefusal`` values
+/// in the plan. A `MigrationError` means the run as a whole could not go on: the
+/// store cannot be opened, a write failed, the journal cannot be written.
+public struct MigrationError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
+  /// What kind of problem this is; new codes can be added without breaking clients.
+  public struct Code: Hashable, Sendable, CustomStringConvertible {
+    /// The code's name, as diagnostics print it.
+    public let name: String
+
+    init(_ name: String) {
+      self.name = name
+    }
+
+    public var description: String { name }
+
+    /// The store path names neither a folder nor an SQLite database.
+    public static let storeNotFound = Code("store-not-found")
+    /// A file or folder could not be read.
+    public static let unreadable = Code("unreadable")
+    /// A file or folder could not be written, synced or renamed.
+    public static let writeFailed = Code("write-failed")
+    /// SQLite reported an error.
+    public static let sqlite = Code("sqlite")
+    /// A table or column named on the command line does not exist or cannot be used.
+    public static let invalidIdentifier = Code("invalid-identifier")
+    /// The backup could not be made.
+    public static let backupFailed = Code("backup-failed")
+    /// The journal is malformed or cannot be written.
+    public static let journal = Code("journal")
+    /// The options do not fit together (a backup folder inside the store, …).
+    public static let invalidOptions = Code("invalid-options")
+  }
+
+  /// The kind of problem.
+  public let code: Code
+  /// Where it happened: a path, or `DATABASE:TABLE[KEY=VALUE]` for a row.
+  public let place: String
+  /// A lowercase description, without the place.
+  public let message: String
+
+  /// Creates an error.
+  public init(_ code: Code, place: String, _ message: String) {
+    self.code = code
+    self.place = place
+    self.message = message
+  }
+
+  public var description: String { "\(place): [\(code)] \(message)" }
+
+  public var errorDescription: String? { description }
+
+  /// The C library's text for the current `errno`.
+  static func systemMessage(_ number: Int32 = errno) -> String {
+    String(cString: strerror(number))
+  }
+}

@@ -1,0 +1,192 @@
+import Dispatch
+import Foundation
+
+/// Counts of what a run did, per outcome.
+public struct MigrationSummary: Sendable, Hashable {
+  /// Records a dry run would rewrite.
+  public var willRewrite = 0
+  /// Records rewritten.
+  public var rewritten = 0
+  /// Records already current.
+  public var alreadyCurrent = 0
+  /// Records refused.
+  public var refused = 0
+  /// Records that are not archives.
+  public var skipped = 0
+  /// Whether the run stopped early (SIGINT) after a whole batch.
+  public var interrupted = false
+
+  /// Creates empty counts.
+  public init() {}
+
+  /// Every record seen.
+  public var total: Int { willRewrite + rewritten + alreadyCurrent + refused + skipped }
+
+  mutating func count(_ outcome: RecordPlan.Outcome) {
+    switch outcome {
+    case .willRewrite: willRewrite += 1
+    case .rewritten: rewritten += 1
+    case .alreadyCurrent: alreadyCurrent += 1
+    case .refused: refused += 1
+    case .skipped: skipped += 1
+    }
+  }
+}
+
+/// Runs a migration over a store in bounded batches, verifying on worker threads while the calling thread reads and writes.
+///
+/// Memory holds at most two batches (the one being verified and the next one
+/// read), so it does not grow with the store. The calling thread reads batch
+/// N+1 while the workers verify batch N, then writes N; verification of one
+/// batch is split across `workerCount` threads. Without a writer it is a dry
+/// run: nothing is written, and SQLite stores are opened read-only by the
+/// caller. `shouldStop` is checked after each written batch, so an interrupt
+/// leaves the store and the journal at a batch boundary.
+///
+/// ```swift
+/// let engine = MigrationEngine(store: store, migrator: migrator, writer: nil)
+/// let summary = try engine.run(onRecord: { plan in print(plan.outcome.name) })
+/// ```
+public final class MigrationEngine {
+  /// The store read.
+  public let store: any RecordStore
+  /// The per-record decision.
+  public let migrator: RecordMigrator
+  /// The writer, or `nil` for a dry run.
+  public let writer: (any RecordWriter)?
+  /// Records per batch (and per SQLite transaction).
+  public let batchSize: Int
+  /// Threads that verify one batch.
+  public let workerCount: Int
+
+  /// Creates an engine.
+  public init(
+    store: any RecordStore, migrator: RecordMigrator, writer: (any RecordWriter)?,
+    batchSize: Int = 512, workerCount: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+  ) {
+    precondition(batchSize > 0, "batchSize must be positive")
+    self.store = store
+    self.migrator = migrator
+    self.writer = writer
+    self.batchSize = batchSize
+    self.workerCount = max(1, workerCount)
+  }
+
+  /// Runs over the whole store.
+  ///
+  /// - Parameters:
+  ///   - onRecord: Called on the calling thread for every record, in store order, after its batch was written.
+  ///   - onProgress: Called after each batch with the number of records done.
+  ///   - shouldStop: Checked after each batch; `true` ends the run there.
+  /// - Returns: The counts.
+  /// - Throws: ``MigrationError`` when the store cannot be read or written.
+  public func run(
+    onRecord: (RecordPlan) -> Void, onProgress: (Int) -> Void = { _ in },
+    shouldStop: () -> Bool = { false }
+  ) throws(MigrationError) -> MigrationSummary {
+    var summary = MigrationSummary()
+    var inFlight: BatchJob?
+    var done = 0
+    var finishedNormally = false
+    defer {
+      // A job still running on error or interrupt holds no resources but its batch.
+      inFlight?.waitDiscarding()
+    }
+    while true {
+      let batch = try store.nextBatch(maximumCount: batchSize)
+      if let job = inFlight {
+        inFlight = nil
+        let plans = job.wait()
+        try commit(plans, summary: &summary, onRecord: onRecord)
+        done += plans.count
+        onProgress(done)
+        if shouldStop() {
+          summary.interrupted = true
+          break
+        }
+      }
+      if batch.isEmpty {
+        finishedNormally = true
+        break
+      }
+      inFlight = BatchJob(batch: batch, migrator: migrator, workers: workerCount)
+    }
+    try writer?.finish(interrupted: !finishedNormally)
+    return summary
+  }
+
+  private func commit(
+    _ plans: [RecordPlan], summary: inout MigrationSummary, onRecord: (RecordPlan) -> Void
+  ) throws(MigrationError) {
+    var plans = plans
+    if let writer {
+      var indices: [Int] = []
+      var rewrites: [PendingRewrite] = []
+      for (index, plan) in plans.enumerated() {
+        guard case .willRewrite = plan.outcome, let replacement = plan.replacement,
+          let original = plan.record.bytes
+        else { continue }
+        indices.append(index)
+        rewrites.append(
+          PendingRewrite(record: plan.record, original: original, replacement: replacement))
+      }
+      if !rewrites.isEmpty {
+        let results = try writer.write(rewrites)
+        for (position, index) in indices.enumerated() {
+          guard case .willRewrite(let summaryText) = plans[index].outcome else { continue }
+          if position < results.count, let refusal = results[position] {
+            plans[index].outcome = .refused(refusal)
+          } else {
+            plans[index].outcome = .rewritten(summary: summaryText)
+          }
+        }
+      }
+    }
+    for plan in plans {
+      summary.count(plan.outcome)
+      onRecord(plan)
+    }
+  }
+}
+
+/// One batch being verified on worker threads; ``wait()`` returns its plans in order.
+private final class BatchJob: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var slices: [[RecordPlan]?]
+  private var remaining: Int
+
+  init(batch: [StoreRecord], migrator: RecordMigrator, workers: Int) {
+    let sliceCount = max(1, min(workers, batch.count / 16))
+    slices = Array(repeating: nil, count: sliceCount)
+    remaining = sliceCount
+    let sliceSize = (batch.count + sliceCount - 1) / sliceCount
+    for slice in 0..<sliceCount {
+      let start = slice * sliceSize
+      let end = min(batch.count, start + sliceSize)
+      let records = start < end ? Array(batch[start..<end]) : []
+      DispatchQueue.global().async { [self] in
+        let plans = records.map(migrator.plan)
+        condition.lock()
+        slices[slice] = plans
+        remaining -= 1
+        if remaining == 0 { condition.broadcast() }
+        condition.unlock()
+      }
+    }
+  }
+
+  /// Blocks until every slice is done and returns the plans in batch order.
+  func wait() -> [RecordPlan] {
+    condition.lock()
+    while remaining > 0 { condition.wait() }
+    let result = slices.flatMap { $0 ?? [] }
+    slices = []
+    condition.unlock()
+    return result
+  }
+
+  /// Blocks until the work ends and drops it.
+  func waitDiscarding() {
+    _ = wait()
+  }
+}

@@ -1,0 +1,124 @@
+import KeyedArchive
+import PropertyList
+
+/// Decides what happens to one record: classify it, run the transform, and check the result again.
+///
+/// Whatever the transform says, a replacement is refused when it is empty,
+/// when it does not read as a keyed archive, or when an object the original
+/// held at a `$top` key became nil: an empty read must never be saved over
+/// the original.
+public struct RecordMigrator: Sendable {
+  /// The transform (rename-only or typed).
+  public var transform: any RecordTransform
+  /// The limits for reading records.
+  public var limits: ArchiveLimits
+
+  /// Creates a migrator.
+  public init(transform: any RecordTransform, limits: ArchiveLimits = .default) {
+    self.transform = transform
+    self.limits = limits
+  }
+
+  /// Plans one record.
+  public func plan(_ record: StoreRecord) -> RecordPlan {
+    let bytes: [UInt8]
+    switch record.content {
+    case .null:
+      return RecordPlan(record: record, outcome: .skipped("the value is NULL"))
+    case .unsupported(let reason):
+      return RecordPlan(record: record, outcome: .skipped(reason))
+    case .bytes(let value):
+      bytes = value
+    }
+    guard !bytes.isEmpty else {
+      return RecordPlan(record: record, outcome: .skipped("the value is empty"))
+    }
+    guard Self.looksLikePropertyList(bytes) else {
+      return RecordPlan(
+        record: record, outcome: .skipped("not an archive: not a binary or XML property list"))
+    }
+    let archive: KeyedArchive
+    do {
+      archive = try KeyedArchive(bytes: bytes, limits: limits)
+    } catch {
+      if [.notAnArchive, .missingArchiver, .wrongArchiver].contains(error.code) {
+        return RecordPlan(
+          record: record,
+          outcome: .skipped(
+            "not an archive: a property list but not a keyed archive (\(error.message))"))
+      }
+      return RecordPlan(
+        record: record,
+        outcome: .refused(RecordRefusal(.read, "the archive does not read: \(error.description)")))
+    }
+    let result = transform.transform(TransformInput(id: record.id, bytes: bytes, archive: archive))
+    switch result {
+    case .unchanged:
+      return RecordPlan(record: record, outcome: .alreadyCurrent)
+    case .refused(let refusal):
+      return RecordPlan(record: record, outcome: .refused(refusal))
+    case .rewritten(let replacement, let summary, let reread):
+      if replacement == bytes {
+        return RecordPlan(record: record, outcome: .alreadyCurrent)
+      }
+      if let refusal = Self.check(replacement, reread: reread, against: archive, limits: limits) {
+        return RecordPlan(record: record, outcome: .refused(refusal))
+      }
+      return RecordPlan(
+        record: record, outcome: .willRewrite(summary: summary), replacement: replacement)
+    }
+  }
+
+  /// The refusal for a replacement that must never be written, or `nil` when it is safe to write.
+  static func check(
+    _ replacement: [UInt8], reread: KeyedArchive?, against original: KeyedArchive,
+    limits: ArchiveLimits
+  ) -> RecordRefusal? {
+    guard !replacement.isEmpty else {
+      return RecordRefusal(
+        .encode, "the transform produced no bytes; an empty value is never written over a record")
+    }
+    let archive: KeyedArchive
+    do throws(KeyedArchiveError) {
+      if let reread {
+        archive = reread
+      } else {
+        archive = try KeyedArchive(bytes: replacement, limits: limits)
+      }
+    } catch {
+      return RecordRefusal(
+        .reRead, "the new bytes are not a readable keyed archive: \(error.description)")
+    }
+    guard archive.top.entries.contains(where: { !isNil($0.value, in: archive) }) else {
+      return RecordRefusal(
+        .decode,
+        "the new archive's root is nil (an empty decode); it is never written over a record")
+    }
+    for entry in original.top.entries where !isNil(entry.value, in: original) {
+      guard let counterpart = archive.top[entry.key], !isNil(counterpart, in: archive) else {
+        return RecordRefusal(
+          .decode,
+          "the original holds an object at $top.\(entry.key) but the new archive holds nil there")
+      }
+    }
+    return nil
+  }
+
+  private static func isNil(_ value: PropertyListValue, in archive: KeyedArchive) -> Bool {
+    guard case .uid(let index) = value else { return false }
+    guard let object = archive.object(at: Int(index)) else { return true }
+    if case .null = object { return true }
+    return false
+  }
+
+  /// Whether bytes start like a binary or XML property list (after an optional BOM and whitespace).
+  static func looksLikePropertyList(_ bytes: [UInt8]) -> Bool {
+    if bytes.starts(with: Array("bplist".utf8)) { return true }
+    var start = 0
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+    while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
+    let rest = bytes[start...]
+    return rest.starts(with: Array("<?xml".utf8)) || rest.starts(with: Array("<plist".utf8))
+      || rest.starts(with: Array("<!DOCTYPE".utf8))
+  }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import JSONOutput
+
+/// Writes a migration plan or result as it streams: one entry per record, then the summary.
+///
+/// Text is for people and may change between versions; JSON (with
+/// `serializationVersion` and sorted keys) is stable; JUnit has one
+/// `<testcase>` per record, failing for refused ones. Output is buffered and
+/// handed to the sink in chunks, so a store of a million records does not
+/// cost a million writes, and nothing is kept per record.
+///
+/// ```swift
+/// let report = MigrationReportWriter(format: .json, sink: { print($0, terminator: "") })
+/// report.begin(store: "cache.sqlite", mode: "rename-only", operation: .dryRun)
+/// report.record(plan)
+/// report.finish(summary, notes: [])
+/// ```
+public final class MigrationReportWriter {
+  /// The output formats.
+  public enum Format: String, Sendable, CaseIterable {
+    /// Plan lines and a summary, for people.
+    case text
+    /// One JSON document, stable.
+    case json
+    /// JUnit XML, one test case per record.
+    case junit
+  }
+
+  /// What the run did.
+  public enum Operation: String, Sendable {
+    /// `migrate-dry-run`.
+    case dryRun = "dry-run"
+    /// `migrate`.
+    case migrate
+  }
+
+  /// The JSON format's version.
+  public static let serializationVersion: Int64 = 1
+
+  private let format: Format
+  private let sink: (String) -> Void
+  private var buffer = ""
+  private var firstRecord = true
+  private var store = ""
+  private var operation = Operation.dryRun
+  private var junitBody: FileHandle?
+  private var junitPath: String?
+  private let started = Date()
+
+  /// Creates a writer.
+  ///
+  /// - Parameters:
+  ///   - format: The output format.
+  ///   - sink: Receives the output in chunks.
+  public init(format: Format, sink: @escaping (String) -> Void) {
+    self.format = format
+    self.sink = sink
+  }
+
+  /// Starts the report.
+  public func begin(store: String, mode: String, operation: Operation) {
+    self.store = store
+    self.operation = operation
+    switch format {
+    case .text:
+      let verb = operation == .dryRun ? "plan for" : "migrating"
+      emit("\(verb) \(store) (\(mode))\n")
+    case .json:
+      emit(
+        "{\"mode\":\(JSONValue.string(mode).render(sortedKeys: true, pretty: false)),\"operation\":\"\(operation.rawValue)\",\"records\":["
+      )
+    case .junit:
+      let path =
+        NSTemporaryDirectory()
+        + "archive-harness-junit-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).xml"
+      if FileManager.default.createFile(atPath: path, contents: nil) {
+        junitPath = path
+        junitBody = FileHandle(forWritingAtPath: path)
+      }
+    }
+  }
+
+  /// Adds one record.
+  public func record(_ plan: RecordPlan) {
+    let place = plan.record.id.description
+    switch format {
+    case .text:
+      var line = plan.outcome.name.padding(toLength: 17, withPad: " ", startingAt: 0) + place
+      switch plan.outcome {
+      case .willRewrite(let summary), .rewritten(let summary):
+        line += "  " + summary
+      case .alreadyCurrent:
+        break
+      case .refused(let refusal):
+        line += "  \(refusal)\n" + String(repeating: " ", count: 17)
+        line += "today: \(refusal.currentReadConsequence)"
+      case .skipped(let reason):
+        line += "  " + reason
+      }
+      emit(line + "\n")
+    case .json:
+      emit(firstRecord ? "\n" : ",\n")
+      Self.appendCompact(Self.json(plan), to: &buffer)
+      if buffer.utf8.count >= 1 << 16 { flush() }
+      firstRecord = false
+    case .junit:
+      var text = "    <testcase classname=\"\(xml(store))\" name=\"\(xml(place))\" time=\"0\">"
+      switch plan.outcome {
+      case .refused(let refusal):
+        text +=
+          "\n      <failure message=\"\(xml(refusal.description))\">\(xml(refusal.description)); today: \(xml(refusal.currentReadConsequence))</failure>\n    "
+      case .skipped(let reason):
+        text += "\n      <skipped message=\"\(xml(reason))\"/>\n    "
+      case .willRewrite(let summary), .rewritten(let summary):
+        text += "\n      <system-out>\(xml(plan.outcome.name + ": " + summary))</system-out>\n    "
+      case .alreadyCurrent:
+        break
+      }
+      text += "</testcase>\n"
+      junitBody?.write(Data(text.utf8))
+    }
+  }
+
+  /// Ends the report with the summary and notes (journal, backup, nothing-to-do).
+  public func finish(_ summary: MigrationSummary, notes: [(String, String)]) {
+    switch format {
+    case .text:
+      var parts: [String] = []
+      if operation == .dryRun {
+        parts.append("\(summary.willRewrite) will-rewrite")
+      } else {
+        parts.append("\(summary.rewritten) rewritten")
+      }
+      parts.append("\(summary.alreadyCurrent) already-current")
+      parts.append("\(summary.refused) refused")
+      parts.append("\(summary.skipped) skipped")
+      emit("\nsummary: \(parts.joined(separator: ", ")) (\(summary.total) records)\n")
+      for (name, value) in notes { emit("\(name): \(value)\n") }
+    case .json:
+      var members: [(String, JSONValue)] = [
+        ("alreadyCurrent", .integer(Int64(summary.alreadyCurrent))),
+        ("interrupted", .bool(summary.interrupted)),
+        ("refused", .integer(Int64(summary.refused))),
+        ("skipped", .integer(Int64(summary.skipped))),
+        ("total", .integer(Int64(summary.total))),
+      ]
+      if operation == .dryRun {
+        members.append(("willRewrite", .integer(Int64(summary.willRewrite))))
+      } else {
+        members.append(("rewritten", .integer(Int64(summary.rewritten))))
+      }
+      for (name, value) in notes { members.append((name, .string(value))) }
+      emit(
+        (firstRecord ? "" : "\n")
+          + "],\"serializationVersion\":\(Self.serializationVersion),\"store\":\(JSONValue.string(store).render(sortedKeys: true, pretty: false)),\"summary\":\(JSONValue.object(members).render(sortedKeys: true, pretty: false))}\n"
+      )
+    case .junit:
+      let seconds = String(format: "%.3f", Date().timeIntervalSince(started))
+      emit("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+      emit(
+        "<testsuites tests=\"\(summary.total)\" failures=\"\(summary.refused)\" skipped=\"\(summary.skipped)\" time=\"\(seconds)\">\n"
+      )
+      emit(
+        "  <testsuite name=\"\(xml("archive-harness migrate \(operation.rawValue)"))\" tests=\"\(summary.total)\" failures=\"\(summary.refused)\" skipped=\"\(summary.skipped)\" time=\"\(seconds)\">\n"
+      )
+      try? junitBody?.close()
+      if let junitPath, let reader = FileHandle(forReadingAtPath: junitPath) {
+        while let chunk = try? reader.read(upToCount: 1 << 16), !chunk.isEmpty {
+          emit(String(decoding: chunk, as: UTF8.self))
+        }
+        try? reader.close()
+        unlink(junitPath)
+      }
+      emit("  </testsuite>\n</testsuites>\n")
+    }
+    flush()
+  }
+
+  /// The JSON object for one record.
+  static func json(_ plan: RecordPlan) -> JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("record", .string(plan.record.id.description)),
+      ("outcome", .string(plan.outcome.name)),
+    ]
+    switch plan.record.id.kind {
+    case .file(_, let relative):
+      members.append(("file", .string(relative)))
+    case .row(let table, let key, let rowid):
+      members.append(("table", .string(table)))
+      members.append(("key", MigrationJournal.json(key)))
+      if let rowid { members.append(("rowid", .integer(rowid))) }
+    }
+    switch plan.outcome {
+    case .willRewrite(let summary), .rewritten(let summary):
+      members.append(("changes", .string(summary)))
+    case .refused(let refusal):
+      members.append(("step", .string(refusal.step.rawValue)))
+      members.append(("reason", .string(refusal.reason)))
+      members.append(
+        (
+          "currentRead",
+          refusal.currentReadFails
+            ? .object([
+              ("secureStoreCache", .string("returns nil and logs")),
+              ("secureKeyValueStore", .string("throws typeConversionFailed")),
+            ]) : .string("succeeds")
+        ))
+    case .skipped(let reason):
+      members.append(("reason", .string(reason)))
+    case .alreadyCurrent:
+      break
+    }
+    return .object(members)
+  }
+
+  /// Appends a record's JSON with sorted keys and no spaces, as `render(sortedKeys: true, pretty: false)` does.
+  ///
+  /// Records are small and a store has millions of them; this escapes by UTF-8
+  /// bytes, which costs a fraction of the general renderer's per-scalar path.
+  static func appendCompact(_ value: JSONValue, to output: inout String) {
+    switch value {
+    case .object(let members):
+      output += "{"
+      let sorted = members.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }
+      for (index, member) in sorted.enumerated() {
+        if index > 0 { output += "," }
+        appendString(member.0, to: &output)
+        output += ":"
+        appendCompact(member.1, to: &output)
+      }
+      output += "}"
+    case .array(let elements):
+      output += "["
+      for (index, element) in elements.enumerated() {
+        if index > 0 { output += "," }
+        appendCompact(element, to: &output)
+      }
+      output += "]"
+    case .string(let text):
+      appendString(text, to: &output)
+    default:
+      output += value.render(sortedKeys: true, pretty: false)
+    }
+  }
+
+  private static func appendString(_ text: String, to output: inout String) {
+    var needsEscape = false
+    for byte in text.utf8
+    where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+      needsEscape = true
+      break
+    }
+    if !needsEscape {
+      output += "\""
+      output += text
+      output += "\""
+    } else {
+      output += JSONValue.string(text).render(sortedKeys: true, pretty: false)
+    }
+  }
+
+  private func emit(_ text: String) {
+    buffer += text
+    if buffer.utf8.count >= 1 << 16 { flush() }
+  }
+
+  private func flush() {
+    guard !buffer.isEmpty else { return }
+    sink(buffer)
+    buffer = ""
+  }
+
+  private func xml(_ text: String) -> String {
+    var result = ""
+    result.reserveCapacity(text.utf8.count)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\"": result += "&quot;"
+      case "\n": result += "&#10;"
+      default:
+        if scalar.value < 0x20 && scalar != "\t" {
+          result += "&#\(scalar.value);"
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,84 @@
+/// A value of an SQLite column, as a row's key or a journal entry holds it.
+public enum SQLiteValue: Hashable, Sendable {
+  /// An INTEGER.
+  case integer(Int64)
+  /// A REAL.
+  case real(Double)
+  /// TEXT.
+  case text(String)
+  /// A BLOB.
+  case blob([UInt8])
+  /// NULL.
+  case null
+
+  /// The value as messages print it: numbers bare, text quoted, blobs as `x'…'`.
+  public var displayText: String {
+    switch self {
+    case .integer(let value): return String(value)
+    case .real(let value): return String(value)
+    case .text(let value):
+      let shown = value.count > 64 ? String(value.prefix(64)) + "…" : value
+      return "'" + shown.replacingAll("'", with: "''") + "'"
+    case .blob(let bytes):
+      let hex = Hex.encode(bytes.prefix(32))
+      return "x'" + hex + (bytes.count > 32 ? "…" : "") + "'"
+    case .null: return "NULL"
+    }
+  }
+}
+
+extension String {
+  /// The string with every occurrence of `target` replaced (no Foundation).
+  func replacingAll(_ target: Character, with replacement: String) -> String {
+    guard contains(target) else { return self }
+    var result = ""
+    result.reserveCapacity(count + 8)
+    for character in self {
+      if character == target {
+        result += replacement
+      } else {
+        result.append(character)
+      }
+    }
+    return result
+  }
+}
+
+/// Lowercase hexadecimal encoding and decoding.
+enum Hex {
+  private static let digits = Array("0123456789abcdef".utf8)
+
+  /// The bytes as lowercase hex.
+  static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+    var text: [UInt8] = []
+    for byte in bytes {
+      text.append(digits[Int(byte >> 4)])
+      text.append(digits[Int(byte & 0x0F)])
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// The bytes that hex text spells, or `nil` when it is not hex.
+  static func decode(_ text: String) -> [UInt8]? {
+    let utf8 = Array(text.utf8)
+    guard utf8.count % 2 == 0 else { return nil }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(utf8.count / 2)
+    var index = 0
+    while index < utf8.count {
+      guard let high = nibble(utf8[index]), let low = nibble(utf8[index + 1]) else { return nil }
+      bytes.append(high << 4 | low)
+      index += 2
+    }
+    return bytes
+  }
+
+  private static func nibble(_ character: UInt8) -> UInt8? {
+    switch character {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return character - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return character - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return character - UInt8(ascii: "A") + 10
+    default: return nil
+    }
+  }
+}

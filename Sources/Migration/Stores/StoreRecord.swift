@@ -1,0 +1,32 @@
+/// One record read from a store: where it lives and what it holds.
+public struct StoreRecord: Sendable {
+  /// What a record's value is.
+  public enum Content: Sendable, Hashable {
+    /// Bytes (a blob, a file's contents, or text stored in a TEXT column).
+    case bytes([UInt8])
+    /// SQL NULL.
+    case null
+    /// A value that cannot hold an archive (an SQL integer or real), described.
+    case unsupported(String)
+  }
+
+  /// The record's place.
+  public var id: RecordID
+  /// The record's value.
+  public var content: Content
+  /// Whether SQLite stored the value as TEXT rather than BLOB; a compare-and-swap binds it the same way.
+  public var storedAsText: Bool
+
+  /// Creates a record.
+  public init(id: RecordID, content: Content, storedAsText: Bool = false) {
+    self.id = id
+    self.content = content
+    self.storedAsText = storedAsText
+  }
+
+  /// The bytes, when the content is bytes.
+  public var bytes: [UInt8]? {
+    if case .bytes(let bytes) = content { return bytes }
+    return nil
+  }
+}

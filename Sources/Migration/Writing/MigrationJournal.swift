@@ -1,0 +1,130 @@
+import Foundation
+import JSONOutput
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// An append-only journal of one `migrate` run, as JSON lines, synced before the changes it names.
+///
+/// The first line describes the run (store, kind, backup); then one line per
+/// replaced record, written and synced before the record is replaced; then an
+/// `end` line. A run killed at any moment leaves a valid journal: every line
+/// but possibly a torn last one is complete, and a line only promises that a
+/// change may have happened, which ``MigrationRollback`` checks by checksum.
+///
+/// ```json
+/// {"backup":"/b/run/store.sqlite","journal":"archive-harness-migrate","kind":"sqlite",…}
+/// {"key":{"integer":42},"new":"9f…","old":"3a…","op":"update"}
+/// {"interrupted":false,"op":"end","rewritten":1}
+/// ```
+public final class MigrationJournal {
+  /// The journal format's version.
+  public static let formatVersion: Int64 = 1
+  /// The value of the first line's `journal` member.
+  public static let formatName = "archive-harness-migrate"
+
+  /// The journal's path.
+  public let path: String
+  private let descriptor: Int32
+
+  /// Creates the journal file (it must not exist) and writes and syncs its header.
+  init(creatingAt path: String, header: [(String, JSONValue)]) throws(MigrationError) {
+    self.path = path
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      throw MigrationError(
+        .journal, place: path, "cannot create the journal: \(MigrationError.systemMessage())")
+    }
+    self.descriptor = descriptor
+    var members: [(String, JSONValue)] = [
+      ("journal", .string(Self.formatName)), ("version", .integer(Self.formatVersion)),
+    ]
+    members += header
+    try append([.object(members)])
+    try DurableFile.syncDirectory(DurableFile.directory(of: path))
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  /// Appends lines and syncs them to disk before returning.
+  func append(_ lines: [JSONValue]) throws(MigrationError) {
+    guard !lines.isEmpty else { return }
+    var text = ""
+    for line in lines {
+      text += line.render(sortedKeys: true, pretty: false)
+      text += "\n"
+    }
+    do {
+      try DurableFile.writeAll(Array(text.utf8), to: descriptor, path: path)
+    } catch {
+      throw MigrationError(.journal, place: path, error.message)
+    }
+    guard fsync(descriptor) == 0 else {
+      throw MigrationError(.journal, place: path, "cannot fsync: \(MigrationError.systemMessage())")
+    }
+  }
+
+  /// Reads a journal: its header and its entries; a torn last line (a crash mid-append) is ignored.
+  ///
+  /// - Throws: ``MigrationError`` with code ``MigrationError/Code/journal`` and
+  ///   `PATH:LINE` for a line that is not a JSON object or a wrong header.
+  static func read(_ path: String) throws(MigrationError) -> (
+    header: [String: Any], entries: [[String: Any]]
+  ) {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw MigrationError(.journal, place: path, "cannot read the journal")
+    }
+    var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    // The last element is empty when the file ends in a newline; otherwise it is a torn line.
+    lines.removeLast()
+    var header: [String: Any]?
+    var entries: [[String: Any]] = []
+    for (number, line) in lines.enumerated() where !line.isEmpty {
+      guard
+        let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
+      else {
+        throw MigrationError(
+          .journal, place: "\(path):\(number + 1)", "the line is not a JSON object")
+      }
+      if header == nil {
+        guard object["journal"] as? String == formatName else {
+          throw MigrationError(
+            .journal, place: "\(path):\(number + 1)",
+            "not an archive-harness migrate journal (no \"journal\": \"\(formatName)\" header)")
+        }
+        header = object
+      } else {
+        entries.append(object)
+      }
+    }
+    guard let header else {
+      throw MigrationError(.journal, place: path, "the journal is empty")
+    }
+    return (header, entries)
+  }
+
+  /// A key column's value as the journal stores it: `{"integer": 42}`, `{"text": "a"}`, `{"blob": "hex"}`.
+  static func json(_ value: SQLiteValue) -> JSONValue {
+    switch value {
+    case .integer(let number): return .object([("integer", .integer(number))])
+    case .real(let number): return .object([("real", .number(number))])
+    case .text(let text): return .object([("text", .string(text))])
+    case .blob(let bytes): return .object([("blob", .string(Hex.encode(bytes)))])
+    case .null: return .object([("null", .bool(true))])
+    }
+  }
+
+  /// The key column's value that a journal entry stores, or `nil` when the entry is malformed.
+  static func sqliteValue(_ object: Any?) -> SQLiteValue? {
+    guard let object = object as? [String: Any] else { return nil }
+    if let number = object["integer"] as? NSNumber { return .integer(number.int64Value) }
+    if let number = object["real"] as? NSNumber { return .real(number.doubleValue) }
+    if let text = object["text"] as? String { return .text(text) }
+    if let hex = object["blob"] as? String, let bytes = Hex.decode(hex) { return .blob(bytes) }
+    if object["null"] != nil { return .null }
+    return nil
+  }
+}

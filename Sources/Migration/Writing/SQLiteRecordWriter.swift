@@ -1,0 +1,126 @@
+import JSONOutput
+
+/// Writes verified rewrites into an SQLite table: a backup first, then compare-and-swap updates in bounded transactions.
+///
+/// Before the first change it copies the database with `VACUUM INTO` (which
+/// works for WAL databases and while other connections read). Each batch is
+/// journaled and synced, then applied in one `BEGIN IMMEDIATE` transaction of
+/// `UPDATE t SET value = new WHERE key = k AND value = old` statements: a row
+/// that a concurrent writer changed is left with its newer value and reported.
+final class SQLiteRecordWriter: RecordWriter {
+  private let store: SQLiteStore
+  private let runDirectory: String?
+  private let requestedJournalPath: String?
+  private var journal: MigrationJournal?
+  private var update: SQLiteStatement?
+  private var started = false
+  private var rewritten = 0
+  private(set) var backupPath: String?
+
+  init(store: SQLiteStore, runDirectory: String?, journalPath: String?) {
+    self.store = store
+    self.runDirectory = runDirectory
+    self.requestedJournalPath = journalPath
+  }
+
+  var journalPath: String? { journal?.path }
+
+  private func start() throws(MigrationError) {
+    started = true
+    var backup: JSONValue = .null
+    if let runDirectory {
+      try DurableFile.makeDirectories(runDirectory)
+      let name = store.path.split(separator: "/").last.map(String.init) ?? "store.sqlite"
+      let target = runDirectory + "/" + name
+      do {
+        try store.database.execute("VACUUM INTO \(SQLiteDatabase.literal(target))")
+      } catch {
+        throw MigrationError(
+          .backupFailed, place: target, "cannot back up \(store.path): \(error.message)")
+      }
+      try DurableFile.syncFile(target)
+      try DurableFile.syncDirectory(runDirectory)
+      backupPath = target
+      backup = .string(DurableFile.canonical(target))
+    }
+    if let path = requestedJournalPath ?? runDirectory.map({ $0 + "/journal.jsonl" }) {
+      journal = try MigrationJournal(
+        creatingAt: path,
+        header: [
+          ("kind", .string("sqlite")), ("store", .string(DurableFile.canonical(store.path))),
+          ("table", .string(store.table)), ("keyColumn", .string(store.keyColumn)),
+          ("valueColumn", .string(store.valueColumn)), ("backup", backup),
+        ])
+    }
+    let table = SQLiteDatabase.quote(store.table)
+    let key = SQLiteDatabase.quote(store.keyColumn)
+    let value = SQLiteDatabase.quote(store.valueColumn)
+    let rowidCondition = store.hasRowid ? "rowid = ?4 AND " : ""
+    update = try store.database.prepare(
+      "UPDATE \(table) SET \(value) = ?1 WHERE \(rowidCondition)\(key) IS ?2 AND \(value) = ?3")
+  }
+
+  func write(_ batch: [PendingRewrite]) throws(MigrationError) -> [RecordRefusal?] {
+    guard !batch.isEmpty else { return [] }
+    if !started { try start() }
+    guard let update else {
+      throw MigrationError(.sqlite, place: store.path, "the update statement is not prepared")
+    }
+    var lines: [JSONValue] = []
+    lines.reserveCapacity(batch.count)
+    for rewrite in batch {
+      guard case .row(_, let key, let rowid) = rewrite.record.id.kind else { continue }
+      var members: [(String, JSONValue)] = [
+        ("op", .string("update")), ("key", MigrationJournal.json(key)),
+        ("old", .string(SHA256.hex(rewrite.original))),
+        ("new", .string(SHA256.hex(rewrite.replacement))),
+      ]
+      if let rowid { members.append(("rowid", .integer(rowid))) }
+      lines.append(.object(members))
+    }
+    try journal?.append(lines)
+
+    var results: [RecordRefusal?] = []
+    results.reserveCapacity(batch.count)
+    try store.database.execute("BEGIN IMMEDIATE")
+    do {
+      for rewrite in batch {
+        guard case .row(_, let key, let rowid) = rewrite.record.id.kind else {
+          results.append(RecordRefusal(.write, "not a row of this store"))
+          continue
+        }
+        try update.bind(bytes: rewrite.replacement, asText: false, at: 1)
+        try update.bind(key, at: 2)
+        try update.bind(bytes: rewrite.original, asText: rewrite.record.storedAsText, at: 3)
+        if let rowid { try update.bind(.integer(rowid), at: 4) }
+        _ = try update.step()
+        update.reset()
+        if store.database.changes == 1 {
+          results.append(nil)
+          rewritten += 1
+        } else {
+          results.append(
+            RecordRefusal(
+              .write,
+              "the row changed since it was read (compare-and-swap found a different value); the newer value is kept"
+            ))
+        }
+      }
+      try store.database.execute("COMMIT")
+    } catch {
+      update.reset()
+      try? store.database.execute("ROLLBACK")
+      throw error
+    }
+    return results
+  }
+
+  func finish(interrupted: Bool) throws(MigrationError) {
+    try journal?.append([
+      .object([
+        ("op", .string("end")), ("rewritten", .integer(Int64(rewritten))),
+        ("interrupted", .bool(interrupted)),
+      ])
+    ])
+  }
+}

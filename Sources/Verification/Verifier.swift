@@ -1,0 +1,313 @@
+import Decoding
+import Foundation
+import KeyedArchive
+import Manifest
+import PropertyList
+
+/// Runs every archive entry of a set of manifests through the structural check and every decode path.
+///
+/// For each entry it checks the size limit, reads the archive's structure,
+/// runs the legacy, secure and Foundation paths, checks the decoded root's
+/// class, evaluates the field expectations, and compares every outcome with
+/// what the manifest expects. An entry expected to be rejected that decodes is
+/// an ``VerificationCase/Status/unexpectedPass``: an object-substitution hole.
+///
+/// ```swift
+/// let verifier = Verifier(registry: registry, runner: WorkerPathRunner(executable: binary))
+/// let loaded = verifier.load(manifestPaths, archivesDirectory: "LegacyArchives", schemaPath: xsd)
+/// let report = verifier.verify(loaded.manifests, archivesDirectory: "LegacyArchives")
+/// ```
+public struct Verifier: Sendable {
+  /// The app's current classes, which allowed-class names are checked against.
+  public var registry: ClassRegistry
+  /// How decode paths are run.
+  public var runner: any DecodePathRunner
+  /// The paths to run, in report order.
+  public var paths: [DecodePath]
+  /// The bounds on reading archives.
+  public var limits: ArchiveLimits
+
+  /// Creates a verifier.
+  public init(
+    registry: ClassRegistry, runner: any DecodePathRunner,
+    paths: [DecodePath] = DecodePath.allCases, limits: ArchiveLimits = .default
+  ) {
+    self.registry = registry
+    self.runner = runner
+    self.paths = paths
+    self.limits = limits
+  }
+
+  /// Manifests loaded and checked, with every diagnostic found.
+  public struct LoadedManifests: Sendable {
+    /// The manifests that loaded without errors.
+    public var manifests: [Manifest]
+    /// Every diagnostic, errors and warnings, in file order.
+    public var diagnostics: [ManifestDiagnostic]
+
+    /// Whether any diagnostic is an error, which makes the input unusable.
+    public var hasErrors: Bool { diagnostics.containsErrors }
+  }
+
+  /// The manifest files in a folder: `*.xml` whose root is `manifest`, sorted, schema folder excluded.
+  public static func manifestFiles(in directory: String) -> [String] {
+    let manager = FileManager.default
+    guard let enumerator = manager.enumerator(atPath: directory) else { return [] }
+    var files: [String] = []
+    for case let relative as String in enumerator where relative.hasSuffix(".xml") {
+      guard !relative.hasPrefix("schema/") else { continue }
+      let path = (directory as NSString).appendingPathComponent(relative)
+      guard let head = manager.contents(atPath: path)?.prefix(4096),
+        String(decoding: head, as: UTF8.self).contains("<manifest")
+      else { continue }
+      files.append(path)
+    }
+    return files.sorted()
+  }
+
+  /// Loads and checks manifests, collecting every diagnostic.
+  public func load(_ paths: [String], archivesDirectory: String, schemaPath: String)
+    -> LoadedManifests
+  {
+    var manifests: [Manifest] = []
+    var diagnostics: [ManifestDiagnostic] = []
+    let registered = Set(registry.classNames)
+    for path in paths {
+      let result = ManifestLoader.load(
+        path: path, archivesDirectory: archivesDirectory, schemaPath: schemaPath,
+        registeredClasses: registered)
+      diagnostics += result.diagnostics
+      if let manifest = result.manifest, result.isValid {
+        manifests.append(manifest)
+      }
+    }
+    return LoadedManifests(manifests: manifests, diagnostics: diagnostics)
+  }
+
+  /// Verifies every entry of the manifests.
+  public func verify(_ manifests: [Manifest], archivesDirectory: String) -> VerificationReport {
+    var cases: [VerificationCase] = []
+    for manifest in manifests {
+      for entry in manifest.archives {
+        cases.append(verify(entry, of: manifest, archivesDirectory: archivesDirectory))
+      }
+    }
+    return VerificationReport(cases: cases)
+  }
+
+  /// Verifies one entry.
+  public func verify(_ entry: ArchiveEntry, of manifest: Manifest, archivesDirectory: String)
+    -> VerificationCase
+  {
+    let location = entry.location.description
+    let filePath = (archivesDirectory as NSString).appendingPathComponent(entry.path)
+    guard let data = FileManager.default.contents(atPath: filePath) else {
+      return VerificationCase(
+        manifest: manifest.file, archive: entry.path, location: location,
+        paths: [
+          PathResult(
+            path: "structure", outcome: "rejected", category: "unreadable",
+            message: "\(filePath): cannot read the archive", matches: false)
+        ], expectations: [])
+    }
+    let bytes = data.withUnsafeBytes { [UInt8]($0) }
+    let classMap = Self.classMap(of: manifest)
+    let allowed = manifest.allowedClasses(for: entry)?.map(\.name) ?? []
+    var notes: [String] = []
+
+    // The structure first: size, property list, archive. A failure here is every path's outcome.
+    let structural = structuralRejection(bytes, entry: entry)
+    var archive: KeyedArchive? = nil
+    if structural == nil {
+      archive = try? KeyedArchive(bytes: bytes, limits: limits)
+    }
+
+    var results: [PathResult] = []
+    var outcomes: [DecodePath: DecodeOutcome] = [:]
+    for path in paths {
+      let outcome: DecodeOutcome
+      if let structural {
+        outcome = .rejected(structural)
+      } else {
+        outcome = checkRoot(
+          runner.outcome(bytes, path: path, allowedClasses: allowed, classMap: classMap),
+          expected: manifest.rootClass(for: entry)?.name, path: path)
+      }
+      outcomes[path] = outcome
+      results.append(result(for: outcome, path: path, entry: entry))
+    }
+
+    if let legacy = outcomes[.legacy], let secure = outcomes[.secure], legacy.decodedValue != nil,
+      secure.rejection != nil
+    {
+      let advice = HarnessDecoder(registry: registry, classMap: classMap)
+        .differentialAdvice(bytes, allowedClasses: allowed)
+      notes.append(advice.message)
+    }
+    for (harnessPath, foundationPath) in [
+      (DecodePath.legacy, DecodePath.foundationLegacy), (.secure, .foundationSecure),
+    ] {
+      guard let ours = outcomes[harnessPath], let theirs = outcomes[foundationPath],
+        ours.kind != theirs.kind
+      else { continue }
+      notes.append(
+        "\(harnessPath.rawValue) and \(foundationPath.rawValue) disagree: harness \(Self.summary(ours)); Foundation \(Self.summary(theirs))"
+      )
+    }
+
+    var expectations: [ExpectationResult] = []
+    if !entry.expectations.isEmpty {
+      let engine = ExpectationEngine(manifest: manifest, limits: limits)
+      let findings: [ExpectationFinding]
+      if let archive {
+        findings = engine.evaluate(entry, in: archive)
+      } else {
+        findings = engine.evaluate(entry, archivesDirectory: archivesDirectory)
+      }
+      expectations = findings.map {
+        ExpectationResult(
+          keyPath: $0.keyPath, passed: $0.passed, expected: $0.expected, actual: $0.actual,
+          location: $0.location.description)
+      }
+      // The same expectations against the object the secure path decoded: a field the
+      // archive holds but the app's decoder drops or changes fails here.
+      if let decoded = outcomes[.secure]?.decodedValue {
+        let onObject = engine.evaluate(entry, in: decoded.expectationTree)
+        for finding in onObject where !finding.passed {
+          expectations.append(
+            ExpectationResult(
+              keyPath: "secure-decoded " + finding.keyPath, passed: false,
+              expected: finding.expected, actual: finding.actual,
+              location: finding.location.description))
+        }
+      }
+    }
+    return VerificationCase(
+      manifest: manifest.file, archive: entry.path, location: location, paths: results,
+      expectations: expectations, notes: notes)
+  }
+
+  // MARK: - Parts
+
+  /// The class map a manifest declares, as the decoders take it.
+  public static func classMap(of manifest: Manifest) -> ClassNameMap {
+    var entries: [String: String] = [:]
+    for mapping in manifest.classMappings {
+      entries[mapping.archivedName] = mapping.currentName
+    }
+    return ClassNameMap(entries: entries)
+  }
+
+  /// The rejection every path gets when the bytes are not a readable archive, or nil.
+  func structuralRejection(_ bytes: [UInt8], entry: ArchiveEntry) -> DecodeRejection? {
+    if let maximum = entry.maxSize, bytes.count > maximum {
+      return DecodeRejection(
+        category: .limitExceeded, keyPath: "$archive",
+        message: "archive of \(bytes.count) bytes exceeds the entry's maxSize of \(maximum) bytes")
+    }
+    do {
+      _ = try KeyedArchive(bytes: bytes, limits: limits)
+      return nil
+    } catch {
+      return DecodeRejection(
+        category: .limitExceeded, keyPath: error.location.isEmpty ? "$archive" : error.location,
+        message: "\(Self.structuralCategory(error)): \(error.description)")
+    }
+  }
+
+  /// The manifest category of a structural error: `truncated`, `unknown-schema-version`, `limit-exceeded` or `malformed`.
+  static func structuralCategory(_ error: KeyedArchiveError) -> String {
+    if error.code == .limitExceeded { return "limit-exceeded" }
+    if error.propertyListError?.code == .truncated { return "truncated" }
+    if error.code == .unknownVersion { return "unknown-schema-version" }
+    return "malformed"
+  }
+
+  /// Turns a decoded root of the wrong class into the `wrong-root-class` rejection the app's cast gives.
+  func checkRoot(_ outcome: DecodeOutcome, expected: String?, path: DecodePath) -> DecodeOutcome {
+    guard let expected, let value = outcome.decodedValue else { return outcome }
+    let actual = value.className
+    guard actual != expected,
+      !(registry.registeredClass(named: actual)?.isKind(of: expected) ?? false)
+    else { return outcome }
+    return .rejected(
+      DecodeRejection(
+        category: .wrongRootClass, keyPath: "root",
+        message: "\(path.mode): root: decoded a '\(actual)' where the app expects '\(expected)'"))
+  }
+
+  private func result(for outcome: DecodeOutcome, path: DecodePath, entry: ArchiveEntry)
+    -> PathResult
+  {
+    let expected = expectedOutcome(for: path, entry: entry)
+    var category: String? = nil
+    var message: String? = nil
+    var object: String? = nil
+    switch outcome {
+    case .decoded(let value):
+      object = value.description
+    case .rejected(let rejection):
+      category = Self.category(of: rejection)
+      message = rejection.message
+    case .crashed(let crash):
+      category = crash.timedOut ? "timeout" : crash.signalName
+      message = crash.description
+    }
+    let matches: Bool
+    switch expected {
+    case nil:
+      matches = true
+    case .decodes?:
+      matches = outcome.decodedValue != nil
+    case .rejected(let wanted)?:
+      switch outcome {
+      case .decoded: matches = false
+      case .rejected: matches = category == wanted.rawValue
+      case .crashed: matches = wanted == .crashed
+      }
+    }
+    return PathResult(
+      path: path.rawValue, outcome: outcome.kind, category: category, message: message,
+      expected: expected.map(Self.describe), matches: matches, object: object)
+  }
+
+  /// What the manifest expects of a path; legacy and secure default to `decodes`.
+  private func expectedOutcome(for path: DecodePath, entry: ArchiveEntry) -> OutcomeExpectation
+    .Outcome?
+  {
+    switch path {
+    case .legacy: return entry.outcome(for: .legacy)?.outcome ?? .decodes
+    case .secure: return entry.outcome(for: .secure)?.outcome ?? .decodes
+    case .foundationSecure: return entry.outcome(for: .foundation)?.outcome
+    case .foundationLegacy: return nil
+    }
+  }
+
+  /// The category a rejection reports, with structural errors refined to the manifest's vocabulary.
+  static func category(of rejection: DecodeRejection) -> String {
+    if rejection.keyPath == "$archive" || rejection.category == .malformed
+      || rejection.category == .limitExceeded
+    {
+      for refined in ["truncated", "unknown-schema-version", "limit-exceeded", "malformed"]
+      where rejection.message.hasPrefix(refined + ":") {
+        return refined
+      }
+    }
+    return rejection.category.rawValue
+  }
+
+  static func describe(_ outcome: OutcomeExpectation.Outcome) -> String {
+    switch outcome {
+    case .decodes: return "decodes"
+    case .rejected(let category): return "rejected(\(category.rawValue))"
+    }
+  }
+
+  static func summary(_ outcome: DecodeOutcome) -> String {
+    switch outcome {
+    case .decoded(let value): return "decoded \(value.className)"
+    case .rejected(let rejection): return "rejected [\(category(of: rejection))]"
+    case .crashed(let crash): return "crashed (\(crash.timedOut ? "timeout" : crash.signalName))"
+    }
+  }
+}

@@ -1,0 +1,252 @@
+// store-generator: builds test stores of Apple-shaped ProfilesApp v1 archives
+// for migration tests, benchmarks and the crash test, and checks a store
+// after an interrupted migration.
+//
+//   store-generator sqlite PATH --records N [--table T] [--wal] [--mix clean|mixed]
+//   store-generator directory PATH --records N [--mix clean|mixed]
+//   store-generator check --original A --expected B --current C [--table T]
+//   store-generator sums STORE OUT [--table T]   (then check --original-sums OUT …)
+//
+// `mixed` adds, every 97th record, an already-current v2 archive, a NULL (or
+// an empty file), a non-archive value and a truncated archive.
+
+import CSQLite
+import Foundation
+import HarnessTestSupport
+import Migration
+import PropertyList
+
+enum Kind {
+  case current
+  case legacy
+  case null
+  case notArchive
+  case truncated
+}
+
+func kind(of index: Int, mixed: Bool) -> Kind {
+  guard mixed else { return .legacy }
+  switch index % 97 {
+  case 13: return .current
+  case 29: return .null
+  case 41: return .notArchive
+  case 67: return .truncated
+  default: return .legacy
+  }
+}
+
+let firstNames = ["Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Frances", "Ken", "Radia"]
+let cities = ["Walldorf", "Cupertino", "Zürich", "Lyon", "Kyoto", "Austin", "Porto", "Tartu"]
+
+/// A UserProfile archive of about 600 bytes, under the v1 or v2 module name.
+func profileArchive(_ index: Int, module: String) -> [UInt8] {
+  var builder = ArchiveBuilder()
+  let tags = (0..<(3 + index % 4)).map { builder.string("tag-\(($0 * 7 + index) % 50)") }
+  let tagArray = builder.array(tags)
+  let address = builder.object(
+    "\(module).Address",
+    [
+      ("street", builder.string("\(index % 900 + 1) Main Street, Building \(index % 17)")),
+      ("city", builder.string(cities[index % cities.count])),
+    ])
+  let profile = builder.object(
+    "\(module).UserProfile",
+    [
+      ("id", .integer(Int64(index))),
+      ("name", builder.string("\(firstNames[index % firstNames.count]) Example \(index)")),
+      ("isActive", .bool(index % 3 != 0)),
+      ("address", address),
+      ("tags", tagArray),
+      (
+        "note",
+        builder.string("Profile \(index) created by the store generator for migration tests.")
+      ),
+    ])
+  builder.setRoot(profile)
+  return builder.bytes()
+}
+
+func value(_ index: Int, mixed: Bool) -> [UInt8]? {
+  switch kind(of: index, mixed: mixed) {
+  case .current: return profileArchive(index, module: "ProfileKit")
+  case .legacy: return profileArchive(index, module: "ProfilesApp")
+  case .null: return nil
+  case .notArchive: return Array("{\"json\": \"not an archive \(index)\"}".utf8)
+  case .truncated: return Array(profileArchive(index, module: "ProfilesApp").prefix(40))
+  }
+}
+
+func fail(_ message: String) -> Never {
+  FileHandle.standardError.write(Data("store-generator: \(message)\n".utf8))
+  exit(2)
+}
+
+func option(_ name: String, in arguments: [String]) -> String? {
+  guard let index = arguments.firstIndex(of: "--" + name), index + 1 < arguments.count else {
+    return nil
+  }
+  return arguments[index + 1]
+}
+
+func execute(_ database: OpaquePointer?, _ sql: String) {
+  var message: UnsafeMutablePointer<CChar>?
+  if sqlite3_exec(database, sql, nil, nil, &message) != SQLITE_OK {
+    fail("sqlite: \(message.map { String(cString: $0) } ?? "error") in \(sql)")
+  }
+}
+
+func makeSQLite(_ path: String, records: Int, table: String, wal: Bool, mixed: Bool) {
+  unlink(path)
+  var database: OpaquePointer?
+  guard sqlite3_open(path, &database) == SQLITE_OK else { fail("cannot create \(path)") }
+  defer { sqlite3_close(database) }
+  execute(database, wal ? "PRAGMA journal_mode=WAL" : "PRAGMA journal_mode=DELETE")
+  execute(database, "CREATE TABLE \"\(table)\" (key TEXT PRIMARY KEY, value BLOB)")
+  execute(database, "BEGIN")
+  var statement: OpaquePointer?
+  guard
+    sqlite3_prepare_v2(
+      database, "INSERT INTO \"\(table)\" (key, value) VALUES (?1, ?2)", -1, &statement, nil)
+      == SQLITE_OK
+  else { fail("cannot prepare the insert") }
+  for index in 0..<records {
+    sqlite3_bind_text(
+      statement, 1, String(format: "profile-%08d", index), -1, harness_sqlite_transient())
+    if let bytes = value(index, mixed: mixed) {
+      _ = bytes.withUnsafeBytes {
+        sqlite3_bind_blob(statement, 2, $0.baseAddress, Int32($0.count), harness_sqlite_transient())
+      }
+    } else {
+      sqlite3_bind_null(statement, 2)
+    }
+    guard sqlite3_step(statement) == SQLITE_DONE else { fail("insert failed at record \(index)") }
+    sqlite3_reset(statement)
+    if index % 50_000 == 49_999 {
+      execute(database, "COMMIT")
+      execute(database, "BEGIN")
+    }
+  }
+  sqlite3_finalize(statement)
+  execute(database, "COMMIT")
+}
+
+func makeDirectory(_ path: String, records: Int, mixed: Bool) {
+  let manager = FileManager.default
+  try? manager.removeItem(atPath: path)
+  for index in 0..<records {
+    let folder = "\(path)/group-\(String(format: "%03d", index / 1000))"
+    if index % 1000 == 0 {
+      do {
+        try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      } catch {
+        fail("cannot create \(folder)")
+      }
+    }
+    let bytes = value(index, mixed: mixed) ?? []
+    let file = "\(folder)/profile-\(String(format: "%08d", index)).archive"
+    guard manager.createFile(atPath: file, contents: Data(bytes)) else {
+      fail("cannot write \(file)")
+    }
+  }
+}
+
+/// Every record of a store, by place relative to the store, as a checksum.
+func checksums(_ path: String, table: String?) -> [String: String] {
+  var result: [String: String] = [:]
+  do {
+    let store: any RecordStore
+    var isDirectory: ObjCBool = false
+    _ = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+    if isDirectory.boolValue {
+      store = try DirectoryStore(path: path)
+    } else {
+      store = try SQLiteStore(
+        path: path, table: table ?? "t", keyColumn: "key", valueColumn: "value", readOnly: false)
+    }
+    while true {
+      let batch = try store.nextBatch(maximumCount: 1000)
+      if batch.isEmpty { break }
+      for record in batch {
+        let name: String
+        switch record.id.kind {
+        case .file(_, let relative): name = relative
+        case .row(_, let key, _): name = key.displayText
+        }
+        switch record.content {
+        case .bytes(let bytes): result[name] = SHA256.hex(bytes)
+        case .null: result[name] = "NULL"
+        case .unsupported(let reason): result[name] = reason
+        }
+      }
+    }
+  } catch {
+    fail("\(error)")
+  }
+  return result
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let mode = arguments.first else {
+  fail(
+    "usage: store-generator sqlite|directory PATH --records N | check --original A --expected B --current C"
+  )
+}
+switch mode {
+case "sqlite", "directory":
+  guard arguments.count >= 2 else { fail("missing PATH") }
+  let path = arguments[1]
+  let records = Int(option("records", in: arguments) ?? "1000") ?? 1000
+  let mixed = (option("mix", in: arguments) ?? "mixed") == "mixed"
+  if mode == "sqlite" {
+    makeSQLite(
+      path, records: records, table: option("table", in: arguments) ?? "t",
+      wal: arguments.contains("--wal"), mixed: mixed)
+  } else {
+    makeDirectory(path, records: records, mixed: mixed)
+  }
+case "sums":
+  guard arguments.count >= 3 else { fail("usage: store-generator sums STORE OUT [--table T]") }
+  let sums = checksums(arguments[1], table: option("table", in: arguments))
+  let text = sums.keys.sorted().map { "\($0)\t\(sums[$0] ?? "")\n" }.joined()
+  guard FileManager.default.createFile(atPath: arguments[2], contents: Data(text.utf8)) else {
+    fail("cannot write \(arguments[2])")
+  }
+case "check":
+  guard let current = option("current", in: arguments) else { fail("check needs --current") }
+  let table = option("table", in: arguments)
+  /// A store's checksums, or the ones `sums` saved for it (`--original-sums`, `--expected-sums`).
+  func load(_ name: String) -> [String: String] {
+    if let path = option(name + "-sums", in: arguments) {
+      guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        fail("cannot read \(path)")
+      }
+      var sums: [String: String] = [:]
+      for line in text.split(separator: "\n") {
+        let parts = line.split(separator: "\t", maxSplits: 1)
+        if parts.count == 2 { sums[String(parts[0])] = String(parts[1]) }
+      }
+      return sums
+    }
+    guard let store = option(name, in: arguments) else { fail("check needs --\(name)") }
+    return checksums(store, table: table)
+  }
+  let before = load("original")
+  let after = load("expected")
+  let now = checksums(current, table: table)
+  var problems: [String] = []
+  if Set(before.keys) != Set(now.keys) {
+    problems.append("the record set changed: \(before.count) records before, \(now.count) now")
+  }
+  var migrated = 0
+  for (name, sum) in now {
+    if sum == after[name] && sum != before[name] { migrated += 1 }
+    if sum != before[name] && sum != after[name] {
+      problems.append("\(name): neither the original bytes nor the verified new version")
+    }
+  }
+  for problem in problems.prefix(20) { print("check: \(problem)") }
+  print("check: \(now.count) records, \(migrated) migrated, \(problems.count) problems")
+  exit(problems.isEmpty ? 0 : 1)
+default:
+  fail("unknown mode '\(mode)'")
+}

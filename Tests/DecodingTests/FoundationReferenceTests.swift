@@ -1,0 +1,231 @@
+import Decoding
+import Foundation
+import PropertyList
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The Foundation reference path: corelibs' NSKeyedUnarchiver in a worker process.
+///
+/// On Linux these tests document swift-corelibs-foundation's behaviour (Swift 6.3.1); each
+/// crash is an expected outcome recorded by the supervisor, never a crash of the test process.
+@Suite("Foundation reference path")
+struct FoundationReferenceTests {
+  let supervisor: FoundationReferenceSupervisor
+  let renames: ClassNameMap
+
+  init() throws {
+    let url = try #require(WorkerBinary.url, "build the archive-harness product first")
+    supervisor = FoundationReferenceSupervisor(executableURL: url)
+    renames = try ClassNameMap(parsing: "ProfilesApp.*=ProfileKit.*")
+  }
+
+  static let profileClasses = ["ProfileKit.UserProfile", "ProfileKit.Address"]
+
+  @Test("A v1 profile decodes into v2 classes through the module rename, legacy")
+  func legacyDecodesThroughModuleRename() throws {
+    let outcome = try supervisor.decode(
+      SampleArchives.profileArchive(), path: .foundationLegacy, classMap: renames)
+    let value = try #require(outcome.decodedValue)
+    #expect(value.className == "ProfileKit.UserProfile")
+    #expect(value[field: "name"] == .string("Ada"))
+    #expect(value[field: "id"] == .integer(42))
+    #expect(value[field: "isActive"] == .bool(true))
+    #expect(value[field: "address"]?[field: "city"] == .string("Cupertino"))
+  }
+
+  @Test("A v1 profile decodes into v2 classes through the module rename, secure")
+  func secureDecodesThroughModuleRename() throws {
+    let outcome = try supervisor.decode(
+      SampleArchives.profileArchive(), path: .foundationSecure,
+      allowedClasses: Self.profileClasses, classMap: renames)
+    #expect(outcome.decodedValue?.className == "ProfileKit.UserProfile")
+  }
+
+  @Test("Corelibs applies the per-call rule: the nested class need not be in the top-level set")
+  func nestedClassCheckedPerCall() throws {
+    let outcome = try supervisor.decode(
+      SampleArchives.profileArchive(), path: .foundationSecure,
+      allowedClasses: ["ProfileKit.UserProfile"], classMap: renames)
+    #expect(outcome.decodedValue?[field: "address"]?.className == "ProfileKit.Address")
+  }
+
+  @Test("A root outside the allowed classes is a fatalError in corelibs: crashed(SIGILL)")
+  func disallowedRootCrashes() throws {
+    let outcome = try supervisor.decode(
+      SampleArchives.profileArchive(), path: .foundationSecure,
+      allowedClasses: ["ProfileKit.Memo"], classMap: renames)
+    let crash = try #require(outcome.crash)
+    #expect(crash.signal == SIGILL || crash.signal == SIGTRAP)
+    #expect(crash.detail.contains("unexpected class"))
+  }
+
+  @Test("A container element outside the set crashes corelibs too")
+  func disallowedContainerCrashes() throws {
+    var archive = TestArchive()
+    let profile = SampleArchives.profile(&archive)
+    let list = archive.array([profile])
+    let outcome = try supervisor.decode(
+      archive.bytes(root: list), path: .foundationSecure,
+      allowedClasses: Self.profileClasses, classMap: renames)
+    #expect(outcome.crash?.detail.contains("unexpected class NSArray") == true)
+  }
+
+  @Test("A list of profiles decodes when NSArray is allowed")
+  func listDecodesWithContainerClass() throws {
+    var archive = TestArchive()
+    let profile = SampleArchives.profile(&archive)
+    let list = archive.array([profile, profile])
+    let outcome = try supervisor.decode(
+      archive.bytes(root: list), path: .foundationSecure,
+      allowedClasses: ["NSArray"] + Self.profileClasses, classMap: renames)
+    guard case .array(_, let elements)? = outcome.decodedValue else {
+      Issue.record("expected an array, got \(outcome)")
+      return
+    }
+    #expect(elements.count == 2)
+  }
+
+  @Test("A self-referencing array overflows corelibs' stack: crashed(SIGSEGV)")
+  func selfReferencingArrayCrashes() throws {
+    var archive = TestArchive()
+    let array = archive.reserve()
+    let arrayClass = archive.classReference(["NSArray", "NSObject"])
+    archive.set(
+      array,
+      .dictionary(
+        PropertyListDictionary([
+          ("$class", .uid(arrayClass)), ("NS.objects", .array([.uid(array)])),
+        ])
+      ))
+    let outcome = try supervisor.decode(archive.bytes(root: .uid(array)), path: .foundationLegacy)
+    #expect(outcome.crash?.signal == SIGSEGV)
+  }
+
+  @Test("A worker that dies is replaced and the next archive still decodes")
+  func freshWorkerAfterCrash() throws {
+    let crashed = try supervisor.decode(
+      SampleArchives.profileArchive(), path: .foundationSecure,
+      allowedClasses: ["ProfileKit.Memo"], classMap: renames)
+    #expect(crashed.crash != nil)
+    let decoded = try supervisor.decode(
+      SampleArchives.profileArchive(), path: .foundationLegacy, classMap: renames)
+    #expect(decoded.decodedValue != nil)
+    #expect(supervisor.workersStarted == 2)
+  }
+
+  @Test("One worker serves many archives")
+  func oneWorkerManyArchives() throws {
+    for _ in 0..<5 {
+      let outcome = try supervisor.decode(
+        SampleArchives.memoArchive(), path: .foundationSecure,
+        allowedClasses: ["ProfileKit.Memo"], classMap: renames)
+      #expect(outcome.decodedValue?[field: "text"] == .string("hello"))
+    }
+    #expect(supervisor.workersStarted == 1)
+  }
+
+  @Test("Garbage bytes make init(forReadingFrom:) throw: rejected as malformed")
+  func garbageIsMalformed() throws {
+    let outcome = try supervisor.decode([0x62, 0x70, 0x6C, 0x00, 0x01], path: .foundationLegacy)
+    #expect(outcome.rejection?.category == .malformed)
+  }
+
+  @Test("Truncated archive bytes are rejected, not a crash")
+  func truncatedIsRejected() throws {
+    let bytes = Array(SampleArchives.profileArchive().prefix(12))
+    let outcome = try supervisor.decode(bytes, path: .foundationLegacy)
+    #expect(outcome.rejection?.category == .malformed)
+  }
+
+  @Test("An unmapped class reaches Foundation as the failing placeholder, legacy")
+  func unmappedClassIsRejected() throws {
+    let outcome = try supervisor.decode(SampleArchives.profileArchive(), path: .foundationLegacy)
+    let rejection = try #require(outcome.rejection)
+    #expect(rejection.category == .unmappedClass)
+    #expect(rejection.message.contains("'ProfilesApp.UserProfile'"))
+  }
+
+  @Test("Left to itself, Foundation finds any class linked into the binary by name")
+  func unguardedLookupFindsLinkedClasses() throws {
+    let outcome = try supervisor.decode(
+      SampleArchives.profileArchive(), path: .foundationLegacy, guardsUnmappedClasses: false)
+    // The worker links version 1, so NSClassFromString finds it; the v2 app would not.
+    #expect(outcome.decodedValue?.className == "ProfilesApp.UserProfile")
+  }
+
+  @Test("An unknown class nested in a container: rejected with the root also returned")
+  func unknownClassInContainer() throws {
+    var archive = TestArchive()
+    let unknown = archive.object(["NoSuchClass", "NSObject"], [])
+    let list = archive.array([unknown])
+    let response = try supervisor.decodeWithNotes(
+      archive.bytes(root: list), path: .foundationLegacy, guardsUnmappedClasses: false)
+    #expect(response.outcome.rejection?.category == .unmappedClass)
+    #expect(response.notes.contains("the root came back with .error also set"))
+  }
+
+  @Test("failWithError's error is replaced by corelibs' generic 'failed to decode'")
+  func failWithErrorIsReplaced() throws {
+    let outcome = try supervisor.decode(
+      SampleArchives.memoArchive(schema: 2), path: .foundationSecure,
+      allowedClasses: ["ProfileKit.Memo"], classMap: renames)
+    let rejection = try #require(outcome.rejection)
+    #expect(rejection.category == .initReturnedNil)
+    #expect(rejection.message.contains("Class Memo failed to decode"))
+  }
+
+  @Test("A class substituted for a nested field is a fatalError under secure coding")
+  func substitutedClassCrashesSecure() throws {
+    var archive = TestArchive()
+    let fake = archive.dictionary([("street", archive.string("x"))])
+    let profile = SampleArchives.profile(&archive, address: fake)
+    let outcome = try supervisor.decode(
+      archive.bytes(root: profile), path: .foundationSecure,
+      allowedClasses: Self.profileClasses, classMap: renames)
+    #expect(outcome.crash?.detail.contains("unexpected class NSDictionary") == true)
+  }
+
+  @Test("The v1 init's 'as! Address' traps in the worker: crashed, not the harness")
+  func version1ForceCastTraps() throws {
+    let url = try #require(WorkerBinary.url)
+    let version1 = FoundationReferenceSupervisor(executableURL: url, registryName: "ProfilesApp-1")
+    var archive = TestArchive()
+    let fake = archive.dictionary([("street", archive.string("x"))])
+    let profile = SampleArchives.profile(&archive, address: fake)
+    let outcome = try version1.decode(archive.bytes(root: profile), path: .foundationLegacy)
+    let crash = try #require(outcome.crash)
+    // A failed `as!` is swift_dynamicCastFailure, which aborts: SIGABRT on Linux.
+    #expect(crash.signal == SIGABRT)
+    #expect(crash.detail.contains("Could not cast value of type 'Foundation.NSDictionary'"))
+  }
+
+  @Test("An archive that takes too long has its worker killed: crashed(SIGKILL), timed out")
+  func timeoutKillsWorker() throws {
+    let sleeper = FoundationReferenceSupervisor(
+      executableURL: URL(fileURLWithPath: "/bin/sleep"), arguments: ["30"],
+      timeout: .milliseconds(300))
+    let outcome = try sleeper.decode(SampleArchives.memoArchive(), path: .foundationLegacy)
+    let crash = try #require(outcome.crash)
+    #expect(crash.timedOut)
+    #expect(crash.signal == SIGKILL)
+  }
+
+  @Test("A missing worker executable is an error naming the path")
+  func missingExecutableThrows() {
+    let missing = FoundationReferenceSupervisor(
+      executableURL: URL(fileURLWithPath: "/nonexistent/archive-harness"))
+    #expect(throws: WorkerProtocolError.self) {
+      try missing.decode(SampleArchives.memoArchive(), path: .foundationLegacy)
+    }
+  }
+
+  @Test("An allowed class the registry lacks is refused before Foundation runs")
+  func unregisteredAllowedClassIsRefused() throws {
+    let outcome = try supervisor.decode(
+      SampleArchives.memoArchive(), path: .foundationSecure, allowedClasses: ["NSValue"])
+    #expect(outcome.rejection?.message.contains("'NSValue' is not registered") == true)
+  }
+}

@@ -1,0 +1,173 @@
+import Foundation
+import HarnessTestSupport
+import Testing
+
+@Suite("archive-harness verify and decode, run as a user would")
+struct VerifyCommandTests {
+  /// A scratch copy of the shipped manifests and archives, so a test can change them.
+  private func scratchCopy() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "verify-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    for folder in ["manifests", "LegacyArchives"] {
+      try FileManager.default.copyItem(
+        at: Corpus.packageRoot.appendingPathComponent(folder),
+        to: directory.appendingPathComponent(folder))
+    }
+    return directory
+  }
+
+  private func arguments(_ directory: URL, _ extra: [String] = []) -> [String] {
+    [
+      "verify", "--manifests", directory.appendingPathComponent("manifests").path,
+      "--archives", directory.appendingPathComponent("LegacyArchives").path,
+      "--schema", directory.appendingPathComponent("manifests/schema/archive-manifest.xsd").path,
+    ] + extra
+  }
+
+  @Test("A passing run exits 0 and summarises every entry")
+  func passingRun() throws {
+    let result = try CommandRunner.run(["verify"])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("24 archive entries: 24 passed, 0 failed, 0 unexpected-pass"))
+    #expect(result.stderr.isEmpty)
+  }
+
+  @Test("An archive expected to be rejected that decodes fails loudly as a hole, exit 1")
+  func unexpectedPassIsAHole() throws {
+    let directory = try scratchCopy()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // Claim the valid memo must be rejected.
+    let manifest = directory.appendingPathComponent("manifests/ProfilesApp-1.0.xml")
+    var text = try String(contentsOf: manifest, encoding: .utf8)
+    text = text.replacingOccurrences(
+      of: "    <rootClass name=\"ProfileKit.Memo\"/>\n    <integer key=\"schema\">1</integer>",
+      with:
+        "    <rootClass name=\"ProfileKit.Memo\"/>\n    <secure outcome=\"rejected\" category=\"class-not-allowed\"/>\n    <integer key=\"schema\">1</integer>"
+    )
+    try text.write(to: manifest, atomically: true, encoding: .utf8)
+    let result = try CommandRunner.run(arguments(directory))
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("HOLE manifests") || result.stdout.contains("HOLE /"))
+    #expect(result.stdout.contains("1 unexpected-pass"))
+  }
+
+  @Test("A changed string in an archive fails its expectation with the key path, exit 1")
+  func changedFieldFails() throws {
+    let directory = try scratchCopy()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let manifest = directory.appendingPathComponent("manifests/ProfilesApp-1.0.xml")
+    var text = try String(contentsOf: manifest, encoding: .utf8)
+    text = text.replacingOccurrences(
+      of: "<string key=\"address.city\">Walldorf</string>",
+      with: "<string key=\"address.city\">Heidelberg</string>")
+    try text.write(to: manifest, atomically: true, encoding: .utf8)
+    let result = try CommandRunner.run(arguments(directory, ["--format", "json"]))
+    #expect(result.status == 1)
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect(json["serializationVersion"] as? Int == 1)
+    let cases = try #require(json["cases"] as? [[String: Any]])
+    let failed = cases.filter { $0["status"] as? String == "failed" }
+    #expect(failed.count == 1)
+    let expectations = try #require(failed.first?["expectations"] as? [[String: Any]])
+    #expect(
+      expectations.contains {
+        $0["keyPath"] as? String == "address.city" && $0["status"] as? String == "failed"
+      })
+  }
+
+  @Test("A silently changed fixture is an unusable input, exit 2, naming the manifest line")
+  func changedFixtureIsUnusable() throws {
+    let directory = try scratchCopy()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let archive = directory.appendingPathComponent(
+      "LegacyArchives/ProfilesApp-1.0/memo-valid.archive")
+    var bytes = try Data(contentsOf: archive)
+    bytes[bytes.count / 2] ^= 0x01
+    try bytes.write(to: archive)
+    let result = try CommandRunner.run(arguments(directory))
+    #expect(result.status == 2)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderr.contains("ProfilesApp-1.0.xml:"))
+    #expect(result.stderr.contains("sha256"))
+  }
+
+  @Test("An invalid manifest exits 2 with file:line:column diagnostics")
+  func invalidManifestIsUnusable() throws {
+    let directory = try scratchCopy()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let manifest = directory.appendingPathComponent("manifests/ProfilesApp-1.1.xml")
+    var text = try String(contentsOf: manifest, encoding: .utf8)
+    text = text.replacingOccurrences(
+      of: "<legacy outcome=\"rejected\"", with: "<legacy outcome=\"refused\"")
+    try text.write(to: manifest, atomically: true, encoding: .utf8)
+    let result = try CommandRunner.run(arguments(directory))
+    #expect(result.status == 2)
+    #expect(
+      result.stderr.range(
+        of: #"ProfilesApp-1\.1\.xml:\d+:\d+: error: "#, options: .regularExpression) != nil)
+  }
+
+  @Test("--format junit writes one testcase per archive entry")
+  func junitOutput() throws {
+    let result = try CommandRunner.run(["verify", "--format", "junit"])
+    #expect(result.status == 0)
+    #expect(result.stdout.hasPrefix("<?xml"))
+    #expect(result.stdout.components(separatedBy: "<testcase ").count - 1 == 24)
+  }
+
+  @Test("decode --format json has the documented shape and names the crash of corelibs")
+  func decodeJSON() throws {
+    let result = try CommandRunner.run([
+      "decode", "LegacyArchives/ProfilesApp-1.0/profiles-list-cyclic.archive", "--format", "json",
+      "--manifest", "manifests/ProfilesApp-1.0.xml",
+    ])
+    #expect(result.status == 1)
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    #expect(json["serializationVersion"] as? Int == 1)
+    let paths = try #require(json["paths"] as? [String: [String: Any]])
+    #expect(paths["secure"]?["outcome"] as? String == "rejected")
+    #expect(paths["secure"]?["category"] as? String == "cycle")
+    #expect(Set(paths.keys) == ["legacy", "secure", "foundation-legacy", "foundation-secure"])
+  }
+
+  @Test("decode of a valid archive exits 0 and shows its fields")
+  func decodeValid() throws {
+    let result = try CommandRunner.run([
+      "decode", "LegacyArchives/ProfilesApp-1.1/profile-valid.archive", "--path", "secure",
+      "--manifest", "manifests/ProfilesApp-1.1.xml", "--format", "json",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let secure = try #require((json["paths"] as? [String: [String: Any]])?["secure"])
+    let object = try #require(secure["object"] as? [String: Any])
+    #expect(object["$class"] as? String == "ProfileKit.UserProfile")
+    #expect(object["id"] as? Int == 1001)
+  }
+
+  @Test("v1's trapping decoder is contained: the path is reported crashed, the harness exits 1")
+  func trappingInitIsContained() throws {
+    let result = try CommandRunner.run([
+      "decode", "LegacyArchives/ProfilesApp-1.0/profile-address-wrong-class-traps-v1.archive",
+      "--registry", "ProfilesApp-1", "--path", "legacy", "--format", "json",
+    ])
+    #expect(result.signal == nil)
+    #expect(result.status == 1)
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let legacy = try #require((json["paths"] as? [String: [String: Any]])?["legacy"])
+    #expect(legacy["outcome"] as? String == "crashed")
+  }
+
+  @Test("decode with an unknown registry is a usage error, exit 2")
+  func unknownRegistry() throws {
+    let result = try CommandRunner.run([
+      "decode", "LegacyArchives/ProfilesApp-1.0/memo-valid.archive", "--registry", "Nope",
+    ])
+    #expect(result.status == 2)
+    #expect(result.stderr.hasPrefix("Error: Unknown registry 'Nope'"))
+  }
+}

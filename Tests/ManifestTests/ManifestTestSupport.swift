@@ -1,0 +1,74 @@
+import Foundation
+import Manifest
+import Testing
+
+/// Paths and helpers shared by the manifest tests.
+enum ManifestTestSupport {
+  /// The package root, found from this file's path.
+  static let packageRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<3 { url.deleteLastPathComponent() }
+    return url.path
+  }()
+
+  /// The manifest XSD in this checkout.
+  static let schemaPath = ManifestSchema.defaultPath(repositoryRoot: packageRoot)
+
+  /// The shared corpus of real archives, read at run time and never copied.
+  ///
+  /// It is `../shared/corpus` beside the checkout; for a git worktree nested
+  /// deeper (`/work/wt/name`), the nearest ancestor's `shared/corpus` is used.
+  static let corpusPath: String = {
+    var url = URL(fileURLWithPath: packageRoot)
+    while url.path != "/" {
+      url.deleteLastPathComponent()
+      let candidate = url.appendingPathComponent("shared/corpus")
+      if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
+    }
+    return URL(fileURLWithPath: packageRoot).appendingPathComponent("../shared/corpus")
+      .standardized.path
+  }()
+
+  /// Whether the shared corpus is present.
+  static let corpusAvailable = FileManager.default.fileExists(atPath: corpusPath)
+
+  /// A 64-digit placeholder checksum.
+  static let zeroSHA = String(repeating: "0", count: 64)
+
+  /// Creates a fresh temporary folder.
+  static func temporaryDirectory() throws -> String {
+    let path = NSTemporaryDirectory() + "manifest-tests-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }
+
+  /// Loads manifest text with an empty archives folder unless one is given.
+  static func load(
+    _ text: String, archivesDirectory: String? = nil, registeredClasses: Set<String> = [],
+    baseDirectory: String? = nil
+  ) throws -> ManifestLoadResult {
+    let archives = try archivesDirectory ?? temporaryDirectory()
+    return ManifestLoader.load(
+      bytes: Array(text.utf8), file: "manifest.xml", baseDirectory: baseDirectory ?? archives,
+      archivesDirectory: archives, schemaPath: schemaPath, registeredClasses: registeredClasses)
+  }
+
+  /// Returns a manifest whose archive section is `body`, starting on line 4.
+  ///
+  /// Line 1 is the XML declaration, line 2 the manifest start tag, line 3 the
+  /// producer; `body` lines follow from line 4.
+  static func manifest(_ body: String) -> String {
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <manifest xmlns="urn:archive-harness:manifest:1" schemaVersion="1">
+      <producer app="ProfilesApp" version="1.2" platform="iOS 14.4" produced="2021-03-04"/>
+    \(body)
+    </manifest>
+    """
+  }
+
+  /// The diagnostics as `line:col: message` lines, for compact assertions.
+  static func lines(_ result: ManifestLoadResult) -> [String] {
+    result.diagnostics.map { "\($0.location.line):\($0.location.column): \($0.message)" }
+  }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Manifest
+import Testing
+
+@Suite("SHA-256")
+struct SHA256Tests {
+  struct Vector: Sendable, CustomTestStringConvertible {
+    var message: String
+    var repeatCount: Int
+    var digest: String
+    var testDescription: String { "\(repeatCount) × '\(message.prefix(12))'" }
+  }
+
+  static let vectors: [Vector] = [
+    Vector(
+      message: "", repeatCount: 1,
+      digest: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+    Vector(
+      message: "abc", repeatCount: 1,
+      digest: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+    Vector(
+      message: "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", repeatCount: 1,
+      digest: "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+    Vector(
+      message: "a", repeatCount: 1_000_000,
+      digest: "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"),
+  ]
+
+  @Test("FIPS 180-4 test vectors", arguments: vectors)
+  func fipsVectors(vector: Vector) {
+    let bytes = Array(String(repeating: vector.message, count: vector.repeatCount).utf8)
+    #expect(SHA256.hash(bytes).hexadecimal == vector.digest)
+  }
+
+  @Test("Hashing in uneven pieces equals hashing at once")
+  func incrementalEqualsOneShot() {
+    let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    for pieceSize in [1, 3, 63, 64, 65, 200] {
+      var hasher = SHA256()
+      var offset = 0
+      while offset < bytes.count {
+        let end = min(offset + pieceSize, bytes.count)
+        hasher.update(Array(bytes[offset..<end]))
+        offset = end
+      }
+      #expect(hasher.finalize() == SHA256.hash(bytes), "piece size \(pieceSize)")
+    }
+  }
+
+  @Test(
+    "Digests of corpus files match sha256sum",
+    .enabled(
+      if: ManifestTestSupport.corpusAvailable
+        && FileManager.default.isExecutableFile(atPath: "/usr/bin/sha256sum"),
+      "skipped: ../shared/corpus or /usr/bin/sha256sum is absent"))
+  func matchesSHA256Sum() throws {
+    let tool = "/usr/bin/sha256sum"
+    let names = try FileManager.default.subpathsOfDirectory(atPath: ManifestTestSupport.corpusPath)
+    let files = names.sorted().prefix(20).map { "\(ManifestTestSupport.corpusPath)/\($0)" }
+      .filter { path in
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+          && !isDirectory.boolValue
+      }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = files
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+    #expect(lines.count == files.count)
+    for (line, file) in zip(lines, files) {
+      let expected = String(line.prefix(64))
+      let bytes = try #require(FileManager.default.contents(atPath: file))
+      #expect(SHA256.hash(bytes).hexadecimal == expected, "\(file)")
+    }
+  }
+}

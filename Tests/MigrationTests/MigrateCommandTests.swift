@@ -1,0 +1,97 @@
+import Foundation
+import HarnessTestSupport
+import Testing
+
+@testable import Migration
+
+@Suite("archive-harness migrate-dry-run and migrate, run as a user would")
+struct MigrateCommandTests {
+  /// A scratch copy of the shipped v1 archives, as a directory store.
+  private func scratchStore() throws -> String {
+    let folder = try MigrationFixtures.temporaryFolder()
+    try FileManager.default.copyItem(
+      atPath: Corpus.packageRoot.appendingPathComponent("LegacyArchives/ProfilesApp-1.0").path,
+      toPath: folder + "/store")
+    return folder
+  }
+
+  private var manifest: String {
+    Corpus.packageRoot.appendingPathComponent("manifests/ProfilesApp-1.0.xml").path
+  }
+
+  @Test("A typed dry run over the shipped v1 archives plans every record, changes nothing, exits 1")
+  func typedDryRun() throws {
+    let folder = try scratchStore()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let before = try MigrationFixtures.checksums(ofFolder: folder)
+    let result = try CommandRunner.run([
+      "migrate-dry-run", "--store", folder + "/store", "--manifest", manifest,
+    ])
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("will-rewrite     \(folder)/store/profile-valid.archive"))
+    #expect(
+      result.stdout.contains("refused          \(folder)/store/memo-truncated.archive  [read]"))
+    #expect(result.stdout.contains("typeConversionFailed"))
+    #expect(result.stdout.contains("summary: 3 will-rewrite, 0 already-current, 9 refused"))
+    #expect(try MigrationFixtures.checksums(ofFolder: folder) == before)
+  }
+
+  @Test("Migrate rewrites the verified records, a re-run is a no-op, rollback restores every byte")
+  func typedMigrateRerunRollback() throws {
+    let folder = try scratchStore()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let before = try MigrationFixtures.checksums(ofFolder: folder + "/store")
+    let first = try CommandRunner.run([
+      "migrate", "--store", folder + "/store", "--manifest", manifest, "--backup",
+      folder + "/backup",
+    ])
+    #expect(first.status == 1, "refused records make the run exit 1: \(first.stderr)")
+    #expect(first.stdout.contains("summary: 3 rewritten, 0 already-current, 9 refused"))
+    let journalLine = try #require(
+      first.stdout.split(separator: "\n").first { $0.hasPrefix("journal: ") })
+    let journal = String(journalLine.dropFirst("journal: ".count))
+
+    let again = try CommandRunner.run([
+      "migrate", "--store", folder + "/store", "--manifest", manifest, "--backup",
+      folder + "/backup",
+    ])
+    #expect(again.stdout.contains("summary: 0 rewritten, 3 already-current, 9 refused"))
+    #expect(again.stdout.contains("store: unchanged: nothing to migrate"))
+    #expect(!again.stdout.contains("journal: "))
+
+    let rollback = try CommandRunner.run(["migrate", "--rollback", journal])
+    #expect(rollback.status == 0, "\(rollback.stdout)\(rollback.stderr)")
+    #expect(rollback.stdout.contains("rollback: 3 restored, 0 already original, 0 conflicts"))
+    #expect(try MigrationFixtures.checksums(ofFolder: folder + "/store") == before)
+  }
+
+  @Test("An SQLite dry run writes a JSON plan to --output and names rows by table and key")
+  func sqliteJSONPlan() throws {
+    let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/store.sqlite"
+    try MigrationFixtures.makeDatabase(at: path)
+    let result = try CommandRunner.run([
+      "migrate-dry-run", "--store", path, "--table", "store", "--rename-only",
+      "--class-map", "ProfilesApp.UserProfile=ProfileKit.UserProfile",
+      "--class-map", "ProfilesApp.Address=ProfileKit.Address",
+      "--format", "json", "--output", folder + "/plan.json",
+    ])
+    #expect(result.status == 1)
+    #expect(result.stdout.isEmpty)
+    let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/plan.json"))
+    let plan = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let records = try #require(plan["records"] as? [[String: Any]])
+    #expect(records.map { $0["record"] as? String }.contains("\(path):store[key='e-truncated']"))
+  }
+
+  @Test("Migrate without --backup or --no-backup is a usage error, exit 2")
+  func backupRequired() throws {
+    let result = try CommandRunner.run([
+      "migrate", "--store", "LegacyArchives/ProfilesApp-1.0", "--rename-only", "--class-map", "A=B",
+    ])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr.contains("Missing expected option '--backup <dir>' (or pass --no-backup)"))
+  }
+}

@@ -1,0 +1,117 @@
+import HarnessTestSupport
+import KeyedArchive
+import PropertyList
+import Testing
+
+@testable import Migration
+
+@Suite("Per-record decisions")
+struct RecordMigratorTests {
+  private let id = RecordID.file(path: "/store/x.archive", relativePath: "x.archive")
+
+  private func outcome(
+    _ content: StoreRecord.Content,
+    transform: any RecordTransform = RenameOnlyTransform(mapping: MigrationFixtures.mapping)
+  )
+    -> RecordPlan.Outcome
+  {
+    RecordMigrator(transform: transform).plan(StoreRecord(id: id, content: content)).outcome
+  }
+
+  @Test("An empty decode (no bytes) is refused, never written")
+  func emptyDecodeRefused() {
+    let result = outcome(
+      .bytes(MigrationFixtures.profile()), transform: FixedBytesTransform(bytes: []))
+    guard case .refused(let refusal) = result else {
+      Issue.record("expected a refusal, got \(result)")
+      return
+    }
+    #expect(refusal.step == .encode)
+  }
+
+  @Test("A nil decode (an archive whose root is $null) is refused, never written")
+  func nilDecodeRefused() {
+    var builder = ArchiveBuilder()
+    builder.setRoot(ArchiveBuilder.null)
+    let result = outcome(
+      .bytes(MigrationFixtures.profile()), transform: FixedBytesTransform(bytes: builder.bytes()))
+    guard case .refused(let refusal) = result else {
+      Issue.record("expected a refusal, got \(result)")
+      return
+    }
+    #expect(refusal.step == .decode)
+    #expect(refusal.reason.contains("nil"))
+  }
+
+  @Test("Bytes that are not an archive from a transform are refused at re-read")
+  func garbageReplacementRefused() {
+    let result = outcome(
+      .bytes(MigrationFixtures.profile()), transform: FixedBytesTransform(bytes: [1, 2, 3]))
+    guard case .refused(let refusal) = result else {
+      Issue.record("expected a refusal, got \(result)")
+      return
+    }
+    #expect(refusal.step == .reRead)
+  }
+
+  @Test("A truncated archive is refused at the read step with today's read consequence")
+  func truncatedRefused() {
+    let result = outcome(.bytes(Array(MigrationFixtures.profile().prefix(12))))
+    guard case .refused(let refusal) = result else {
+      Issue.record("expected a refusal, got \(result)")
+      return
+    }
+    #expect(refusal.step == .read)
+    #expect(refusal.currentReadConsequence.contains("typeConversionFailed"))
+    #expect(refusal.currentReadConsequence.contains("returns nil and logs"))
+  }
+
+  @Test("NULL is skipped")
+  func nullSkipped() {
+    #expect(outcome(.null) == .skipped("the value is NULL"))
+  }
+
+  @Test("A value that is not a property list is skipped")
+  func notPropertyListSkipped() {
+    guard case .skipped(let reason) = outcome(.bytes(Array("hello".utf8))) else {
+      Issue.record("expected skipped")
+      return
+    }
+    #expect(reason.hasPrefix("not an archive"))
+  }
+
+  @Test("A property list that is not a keyed archive is skipped")
+  func plainPropertyListSkipped() {
+    let bytes = BinaryPropertyListWriter().write(.dictionary(["a": .integer(1)]))
+    guard case .skipped(let reason) = outcome(.bytes(bytes)) else {
+      Issue.record("expected skipped")
+      return
+    }
+    #expect(reason.contains("not a keyed archive"))
+  }
+
+  @Test("A transform returning the same bytes means already current")
+  func sameBytesAlreadyCurrent() {
+    let bytes = MigrationFixtures.profile()
+    #expect(outcome(.bytes(bytes), transform: FixedBytesTransform(bytes: bytes)) == .alreadyCurrent)
+  }
+
+  @Test("Class maps parse OLD=NEW and reject malformed pairs")
+  func classMapParsing() throws {
+    let mapping = try ClassNameMapping(pairs: ["A=B", "C=D"])
+    #expect(mapping.map("A") == "B")
+    #expect(throws: MigrationError.self) { try ClassNameMapping(pairs: ["A"]) }
+    #expect(throws: MigrationError.self) { try ClassNameMapping(pairs: ["A=B", "A=C"]) }
+  }
+
+  @Test("SHA-256 matches the FIPS 180-4 test vectors")
+  func sha256Vectors() {
+    #expect(
+      SHA256.hex(Array("abc".utf8))
+        == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(
+      SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+  }
+}
