@@ -154,7 +154,10 @@ let package = Package(
     // (Regressions/ holds input files, found through #filePath).
     .testTarget(
       name: "AdversarialTests",
-      dependencies: ["KeyedArchive", "PropertyList", "JSONOutput", "HarnessTestSupport"],
+      dependencies: [
+        "KeyedArchive", "PropertyList", "JSONOutput", "HarnessTestSupport", "Decoding",
+        "ProfileKit", "Manifest",
+      ],
       exclude: ["Regressions"],
       swiftSettings: strictSettings
     ),
