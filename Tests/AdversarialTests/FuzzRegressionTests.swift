@@ -1,5 +1,7 @@
+import Decoding
 import Foundation
 import KeyedArchive
+import ProfileKit
 import PropertyList
 import Testing
 
@@ -30,6 +32,16 @@ struct FuzzRegressionTests {
       }
     }
     #expect(elapsed < 5)
+  }
+
+  @Test(
+    "secure-decode: a legacy decode of an NSDictionary keyed by an NSArray is described without a trap",
+    .disabled("corelibs traps bridging the dictionary in ObjectDescriber; reported, not yet fixed"))
+  func legacyDictionaryWithArrayKey() throws {
+    let bytes = try Self.input("legacy-decode-dictionary-with-array-key-crash.bplist")
+    let decoder = HarnessDecoder(registry: ClassRegistry(modelClasses: ProfileModel.classes))
+    let result = decoder.decode(bytes, secure: false)
+    #expect(result.outcome.kind != "crashed")
   }
 
   @Test("Every regression input reads or fails with a typed error through both layers")
