@@ -150,5 +150,16 @@ let package = Package(
       dependencies: ["Manifest", "KeyedArchive", "PropertyList"],
       swiftSettings: strictSettings
     ),
+    // Issue 7's adversarial catalogue and the fuzzers' regression inputs
+    // (Regressions/ holds input files, found through #filePath).
+    .testTarget(
+      name: "AdversarialTests",
+      dependencies: [
+        "KeyedArchive", "PropertyList", "JSONOutput", "HarnessTestSupport", "Decoding",
+        "ProfileKit", "Manifest",
+      ],
+      exclude: ["Regressions"],
+      swiftSettings: strictSettings
+    ),
   ]
 )

@@ -45,7 +45,15 @@ public struct ArchiveTreePrinter: Sendable {
   ) {
     let indent = String(repeating: "  ", count: depth)
     let node = archive.node(for: value)
-    if case .object(let index) = node {
+    // Instances, and arrays stored directly in `$objects`, are printed once by
+    // index: a UID to a stored array is a reference like any other.
+    let identity: Int?
+    switch (node, value) {
+    case (.object(let index), _): identity = index
+    case (.value(.array), .uid(let uid)), (.value(.dictionary), .uid(let uid)): identity = Int(uid)
+    default: identity = nil
+    }
+    if let index = identity {
       if state.onStack.contains(index) {
         output += "\(indent)\(label) → #\(index) (cycle)\n"
         return
@@ -58,16 +66,16 @@ public struct ArchiveTreePrinter: Sendable {
     let leaf = archive.leaf(of: node)
     let children = archive.children(of: node)
     switch leaf {
-    case .object(let className, let index, let count):
+    case .object(let className, _, let count):
       var heading = "\(indent)\(label) = \(className)"
-      if index >= 0 { heading += " #\(index)" }
+      if let index = identity { heading += " #\(index)" }
       if let count { heading += " (\(count) \(count == 1 ? "element" : "elements"))" }
       output += heading + "\n"
       guard depth < limits.maximumWalkDepth else {
         output += "\(indent)  … deeper objects elided at depth \(limits.maximumWalkDepth)\n"
         return
       }
-      if index >= 0 {
+      if let index = identity {
         state.printed.insert(index)
         state.onStack.insert(index)
       }
@@ -78,7 +86,7 @@ public struct ArchiveTreePrinter: Sendable {
           depth: depth + 1,
           state: &state, to: &output)
       }
-      if index >= 0 { state.onStack.remove(index) }
+      if let index = identity { state.onStack.remove(index) }
     default:
       var suffix = ""
       if case .object(let index) = node {

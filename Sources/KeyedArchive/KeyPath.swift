@@ -232,37 +232,28 @@ extension KeyedArchive {
     ]
     for component in path.components {
       var next: [KeyPathMatch] = []
+      // Many matches can reach one shared object (a wildcard over a reference
+      // bomb does). Each object is resolved once per step, so a step costs the
+      // size of the distinct objects it reaches, not matches times their width.
+      var resolvedObjects: [Int: [(component: KeyPath.Component, node: ArchiveNode)]] = [:]
       for match in current {
-        switch component {
-        case .count:
-          if let count = elementCount(of: match.node) {
-            next.append(
-              KeyPathMatch(path: match.path.appending(.count), node: .value(.integer(Int64(count))))
-            )
+        let steps: [(component: KeyPath.Component, node: ArchiveNode)]
+        if case .object(let index) = match.node {
+          if let known = resolvedObjects[index] {
+            steps = known
+          } else {
+            steps = resolve(component, from: match.node)
+            resolvedObjects[index] = steps
           }
-        case .key(let key):
-          for child in children(of: match.node) where child.component == .key(key) {
-            next.append(
-              KeyPathMatch(path: match.path.appending(.key(key)), node: node(for: child.value)))
-            break
-          }
-        case .index(let index):
-          let elements = children(of: match.node)
-          if index < elements.count, case .index = elements[index].component {
-            next.append(
-              KeyPathMatch(
-                path: match.path.appending(.index(index)), node: node(for: elements[index].value)))
-          }
-        case .wildcard:
-          for child in children(of: match.node) {
-            guard case .index(let index) = child.component else { continue }
-            next.append(
-              KeyPathMatch(path: match.path.appending(.index(index)), node: node(for: child.value)))
-            guard next.count <= limits.maximumKeyPathMatches else {
-              throw KeyedArchiveError(
-                .limitExceeded, at: path.description,
-                "key path '\(path)' matches more than \(limits.maximumKeyPathMatches) values")
-            }
+        } else {
+          steps = resolve(component, from: match.node)
+        }
+        for step in steps {
+          next.append(KeyPathMatch(path: match.path.appending(step.component), node: step.node))
+          guard component != .wildcard || next.count <= limits.maximumKeyPathMatches else {
+            throw KeyedArchiveError(
+              .limitExceeded, at: path.description,
+              "key path '\(path)' matches more than \(limits.maximumKeyPathMatches) values")
           }
         }
       }
@@ -270,6 +261,44 @@ extension KeyedArchive {
       if current.isEmpty { break }
     }
     return current
+  }
+
+  /// The nodes one step of a key path reaches from a node, each with the concrete step.
+  private func resolve(_ component: KeyPath.Component, from node: ArchiveNode) -> [(
+    component: KeyPath.Component, node: ArchiveNode
+  )] {
+    // Values are indexed directly: an array stored in `$objects` can be reached
+    // through many references, and listing its children each time would cost
+    // matches times its width.
+    switch (component, node) {
+    case (.index(let index), .value(let value)):
+      guard case .array(let elements) = value, index < elements.count else { return [] }
+      return [(.index(index), self.node(for: elements[index]))]
+    case (.key(let key), .value(let value)):
+      guard case .dictionary(let dictionary) = value, let child = dictionary[key] else { return [] }
+      return [(.key(key), self.node(for: child))]
+    default:
+      break
+    }
+    switch component {
+    case .count:
+      guard let count = elementCount(of: node) else { return [] }
+      return [(.count, .value(.integer(Int64(count))))]
+    case .key(let key):
+      for child in children(of: node) where child.component == .key(key) {
+        return [(.key(key), self.node(for: child.value))]
+      }
+      return []
+    case .index(let index):
+      let elements = children(of: node)
+      guard index < elements.count, case .index = elements[index].component else { return [] }
+      return [(.index(index), self.node(for: elements[index].value))]
+    case .wildcard:
+      return children(of: node).compactMap { child in
+        guard case .index(let index) = child.component else { return nil }
+        return (.index(index), self.node(for: child.value))
+      }
+    }
   }
 
   /// The element count of a collection node, or `nil` when the node is not a collection.

@@ -16,6 +16,8 @@ struct BinaryPropertyListReader: ~Copyable {
   private var cache: [PropertyListValue?] = []
   /// Per object: its logical node count once read, or -1 while it is being read.
   private var logicalSize: [Int] = []
+  /// The most logical values the tree may hold: the object limit, and never more than the file has bytes.
+  private var logicalLimit = 0
 
   private static let trailerSize = 32
   private static let magic: [UInt8] = Array("bplist00".utf8)
@@ -102,6 +104,11 @@ struct BinaryPropertyListReader: ~Copyable {
     self.objectsEnd = table
     self.cache = Array(repeating: nil, count: objects)
     self.logicalSize = Array(repeating: 0, count: objects)
+    // Without shared containers every value but the top one costs a reference
+    // of at least one byte, so a real list never holds more values than bytes.
+    // Only containers shared on purpose can, and then everything that walks the
+    // tree would cost more than the file's size.
+    self.logicalLimit = min(limits.maximumObjectCount, count)
     return try readObject(Int(declaredTop), depth: 0, referencedFrom: trailer + 16)
   }
 
@@ -246,8 +253,9 @@ struct BinaryPropertyListReader: ~Copyable {
       var dictionary = PropertyListDictionary()
       dictionary.reserveCapacity(count)
       var size = 1
-      // Large dictionaries check for repeated keys with a set, small ones by scanning.
-      var seen: Set<String> = count > 16 ? Set(minimumCapacity: count) : []
+      // Large dictionaries find repeated keys through a position map, small ones by
+      // scanning; a scan per repeat would make many repeated keys quadratic.
+      var positions: [String: Int] = count > 16 ? Dictionary(minimumCapacity: count) : [:]
       for position in 0..<count {
         let keyOffset = payload + position * referenceSize
         let (key, _) = try child(at: keyOffset, depth: depth)
@@ -258,8 +266,14 @@ struct BinaryPropertyListReader: ~Copyable {
         }
         let (value, valueSize) = try child(
           at: keyOffset + count * referenceSize, depth: depth)
-        let repeated = count > 16 ? !seen.insert(name).inserted : dictionary[name] != nil
-        if repeated {
+        if count > 16 {
+          if let position = positions[name] {
+            dictionary.replaceValue(at: position, with: value)
+          } else {
+            positions[name] = dictionary.count
+            dictionary.appendUnchecked(key: name, value: value)
+          }
+        } else if dictionary[name] != nil {
           dictionary[name] = value
         } else {
           dictionary.appendUnchecked(key: name, value: value)
@@ -293,10 +307,13 @@ struct BinaryPropertyListReader: ~Copyable {
     -> Int
   {
     let sum = total + part
-    guard sum <= limits.maximumObjectCount else {
+    guard sum <= logicalLimit else {
       throw PropertyListError(
         .limitExceeded, at: offset,
-        "shared references expand to more than the limit of \(limits.maximumObjectCount) values")
+        logicalLimit < limits.maximumObjectCount
+          ? "shared references expand to more values than the file has bytes (\(logicalLimit))"
+          : "shared references expand to more than the limit of \(limits.maximumObjectCount) values"
+      )
     }
     return sum
   }

@@ -56,7 +56,8 @@ public enum ISO8601 {
     else { return nil }
     var fraction = 0.0
     if bytes.count > 20 {
-      guard bytes[19] == UInt8(ascii: "."), bytes.count > 21, bytes.count <= 40,
+      // At most 18 fraction digits, so that they fit in Int64 and pow10 is exact.
+      guard bytes[19] == UInt8(ascii: "."), bytes.count > 21, bytes.count <= 39,
         let digits = number(20..<(bytes.count - 1))
       else { return nil }
       fraction = Double(digits) / Double(pow10(bytes.count - 21))

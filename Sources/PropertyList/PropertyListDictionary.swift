@@ -55,6 +55,11 @@ public struct PropertyListDictionary: Hashable, Sendable {
     entries.append((key, value))
   }
 
+  /// Replaces the value of the entry at a position, keeping its key and place; readers use it for repeated keys.
+  mutating func replaceValue(at position: Int, with value: PropertyListValue) {
+    entries[position].value = value
+  }
+
   /// Reserves room for entries.
   public mutating func reserveCapacity(_ capacity: Int) {
     entries.reserveCapacity(capacity)

@@ -134,7 +134,8 @@ struct XMLPropertyListReader: ~Copyable {
   ) throws(PropertyListError) -> PropertyListValue {
     var dictionary = PropertyListDictionary()
     if selfClosing { return .dictionary(dictionary) }
-    var seen: Set<String> = []
+    // Positions of the keys read so far, so that a repeated key costs no scan.
+    var positions: [String: Int] = [:]
     while true {
       try skipMisc(allowDoctype: false)
       if try atEndTag() {
@@ -156,10 +157,11 @@ struct XMLPropertyListReader: ~Copyable {
       }
       let value = try readValue(
         named: valueTag, selfClosing: valueClosing, at: valueStart, depth: depth + 1)
-      if seen.insert(key).inserted {
-        dictionary.appendUnchecked(key: key, value: value)
+      if let position = positions[key] {
+        dictionary.replaceValue(at: position, with: value)
       } else {
-        dictionary[key] = value
+        positions[key] = dictionary.count
+        dictionary.appendUnchecked(key: key, value: value)
       }
     }
     // The XML form of a keyed-archive UID: <dict><key>CF$UID</key><integer>n</integer></dict>.
@@ -418,6 +420,12 @@ struct XMLPropertyListReader: ~Copyable {
     }
     var output: [UInt8] = []
     while true {
+      // Checked on every turn, so that references and CDATA count too.
+      guard output.count <= limits.maximumStringLength else {
+        throw error(
+          at: start, "text longer than the limit of \(limits.maximumStringLength) bytes",
+          code: .limitExceeded)
+      }
       guard position < bytes.count else {
         throw error(at: start, "unterminated <\(closing)> element", code: .truncated)
       }
@@ -442,11 +450,11 @@ struct XMLPropertyListReader: ~Copyable {
       }
       output.append(byte)
       position += 1
-      guard output.count <= limits.maximumStringLength else {
-        throw error(
-          at: start, "text longer than the limit of \(limits.maximumStringLength) bytes",
-          code: .limitExceeded)
-      }
+    }
+    guard output.count <= limits.maximumStringLength else {
+      throw error(
+        at: start, "text longer than the limit of \(limits.maximumStringLength) bytes",
+        code: .limitExceeded)
     }
     guard let text = String(validating: output, as: UTF8.self) else {
       throw error(at: start, "text is not valid UTF-8", code: .invalidString)

@@ -1,0 +1,65 @@
+// libFuzzer entry point for the keyed-archive graph: validation, key paths,
+// the tree printer and the JSON document.
+//
+// Built by scripts/fuzz with -sanitize=fuzzer,address against the
+// KeyedArchive, PropertyList and JSONOutput sources; never part of `swift build`.
+
+import KeyedArchive
+import PropertyList
+
+/// Key paths that fan out, index, count and follow fields, as manifests write them.
+private let keyPathTexts: [String] = [
+  "name", "address.city", "tags[2]", "tags.@count", "items[*].id", "[*]", "[*][*]", "[0][0][0]",
+  "[*].@count", "NS.objects[*]", "$top.root", "$top.root.name", "@count", "[\"a.b\"]",
+  "$top.object[*]",
+]
+
+private let keyPaths: [KeyPath] = keyPathTexts.compactMap { try? KeyPath($0) }
+
+/// Small walk limits, so that the fuzzer reaches the elision and fan-out checks.
+private let tightLimits: ArchiveLimits = {
+  var limits = ArchiveLimits()
+  limits.maximumWalkDepth = 8
+  limits.maximumKeyPathMatches = 64
+  return limits
+}()
+
+/// Reads the input as a keyed archive and walks it every way a client can.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func archiveFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  let archive: KeyedArchive
+  do {
+    archive = try KeyedArchive(bytes: bytes)
+  } catch {
+    _ = error.description
+    _ = error.location
+    return 0
+  }
+  _ = ArchiveTreePrinter().render(archive)
+  _ = ArchiveTreePrinter(limits: tightLimits).render(archive)
+  _ = ArchiveJSON.document(for: archive).render()
+  for path in keyPaths {
+    guard let matches = try? archive.evaluate(path, limits: tightLimits) else { continue }
+    for match in matches {
+      _ = archive.leaf(of: match.node)
+      _ = archive.elementCount(of: match.node)
+      _ = match.path.description
+    }
+  }
+  for index in archive.objects.indices {
+    _ = archive.leaf(of: .object(index))
+    _ = archive.children(of: .object(index))
+  }
+  // Re-encoding must give an archive that reads back equal.
+  let written = BinaryPropertyListWriter().write(archive.propertyList)
+  do {
+    let reread = try KeyedArchive(bytes: written)
+    if reread != archive {
+      fatalError("re-encoding changed the archive")
+    }
+  } catch {
+    fatalError("the archive does not read back after re-encoding: \(error)")
+  }
+  return 0
+}

@@ -1,0 +1,51 @@
+// libFuzzer entry point for the harness's coder decoding into the sample app's
+// v2 types (module ProfileKit), in secure mode, with the allowed classes the
+// app's reads declare.
+//
+// Built by scripts/fuzz with -sanitize=fuzzer,address against the Decoding,
+// ProfileKit, KeyedArchive, PropertyList and JSONOutput sources; never part of
+// `swift build`.
+
+import Decoding
+import Foundation
+import KeyedArchive
+import ProfileKit
+
+/// The decoder the shipped harness uses: the v2 model, with v1's module renamed to v2's.
+private let decoder: HarnessDecoder = {
+  let classMap = (try? ClassNameMap(parsing: "ProfilesApp.*=ProfileKit.*")) ?? .empty
+  return HarnessDecoder(
+    registry: ClassRegistry(modelClasses: ProfileModel.classes), classMap: classMap)
+}()
+
+/// The allowed classes of the app's three reads: a profile, a profile list, a memo.
+private let reads: [[String]] = [
+  ProfileModel.profileAllowedClasses, ProfileModel.profileListAllowedClasses,
+  ProfileModel.memoAllowedClasses,
+].map { classes in classes.map { ClassRegistry.runtimeName(of: $0) } }
+
+/// The model classes a read may instantiate: those it allows, and Address under a profile.
+private func permitsModelClass(_ name: String, read: [String]) -> Bool {
+  guard name.hasPrefix("ProfileKit.") else { return true }
+  return read.contains(name)
+}
+
+/// Decodes the input securely for each read; a secure decode must never instantiate a
+/// model class its read does not allow.
+///
+/// Legacy decodes are left out: they admit every Foundation class, and corelibs traps while
+/// bridging some of them (Regressions/legacy-decode-dictionary-with-array-key-crash.bplist),
+/// which the worker process contains.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func secureDecodeFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+  let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+  guard let archive = try? KeyedArchive(bytes: bytes) else { return 0 }
+  for read in reads {
+    let result = decoder.decode(archive, secure: true, allowedClasses: read)
+    _ = "\(result.outcome)"
+    for name in result.instantiatedClassNames where !permitsModelClass(name, read: read) {
+      fatalError("secure decode of \(read) instantiated \(name)")
+    }
+  }
+  return 0
+}
