@@ -94,4 +94,16 @@ struct HarnessArchiverTests {
       return failure?.keyPath == "root.[0]" && failure?.message.contains("secure coding") == true
     }
   }
+
+  @Test("A mutable array stays NSMutableArray, not a bridged Swift array written as NSArray")
+  func mutableArrayKeepsItsClass() throws {
+    let list = NSMutableArray(array: ["a", "b"])
+    let archive = try KeyedArchive(
+      bytes: HarnessArchiver.archivedData(withRootObject: list, requiringSecureCoding: true))
+    guard case .object(let index)? = archive.root, let instance = archive.instance(at: index) else {
+      Issue.record("the root is not an instance")
+      return
+    }
+    #expect(instance.archiveClass.chain == ["NSMutableArray", "NSArray", "NSObject"])
+  }
 }

@@ -32,7 +32,7 @@ struct MigrateCommandTests {
     #expect(
       result.stdout.contains("refused          \(folder)/store/memo-truncated.archive  [read]"))
     #expect(result.stdout.contains("typeConversionFailed"))
-    #expect(result.stdout.contains("summary: 3 will-rewrite, 0 already-current, 9 refused"))
+    #expect(result.stdout.contains("summary: 4 will-rewrite, 0 already-current, 8 refused"))
     #expect(try MigrationFixtures.checksums(ofFolder: folder) == before)
   }
 
@@ -46,7 +46,7 @@ struct MigrateCommandTests {
       folder + "/backup",
     ])
     #expect(first.status == 1, "refused records make the run exit 1: \(first.stderr)")
-    #expect(first.stdout.contains("summary: 3 rewritten, 0 already-current, 9 refused"))
+    #expect(first.stdout.contains("summary: 4 rewritten, 0 already-current, 8 refused"))
     let journalLine = try #require(
       first.stdout.split(separator: "\n").first { $0.hasPrefix("journal: ") })
     let journal = String(journalLine.dropFirst("journal: ".count))
@@ -55,13 +55,13 @@ struct MigrateCommandTests {
       "migrate", "--store", folder + "/store", "--manifest", manifest, "--backup",
       folder + "/backup",
     ])
-    #expect(again.stdout.contains("summary: 0 rewritten, 3 already-current, 9 refused"))
+    #expect(again.stdout.contains("summary: 0 rewritten, 4 already-current, 8 refused"))
     #expect(again.stdout.contains("store: unchanged: nothing to migrate"))
     #expect(!again.stdout.contains("journal: "))
 
     let rollback = try CommandRunner.run(["migrate", "--rollback", journal])
     #expect(rollback.status == 0, "\(rollback.stdout)\(rollback.stderr)")
-    #expect(rollback.stdout.contains("rollback: 3 restored, 0 already original, 0 conflicts"))
+    #expect(rollback.stdout.contains("rollback: 4 restored, 0 already original, 0 conflicts"))
     #expect(try MigrationFixtures.checksums(ofFolder: folder + "/store") == before)
   }
 

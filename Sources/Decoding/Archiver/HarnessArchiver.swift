@@ -145,8 +145,10 @@ public final class HarnessArchiver: NSCoder {
       fail("nesting deeper than \(maximumDepth) levels")
       return KeyedArchiveBuilder.null
     }
-    // Swift values bridged to Foundation: write them as their Foundation forms.
-    switch value {
+    // Swift values (structs such as String and Array): write them as their Foundation forms.
+    // Objects skip this, so that an NSMutableArray is not taken for an [Any] and written as NSArray.
+    let isObject = Swift.type(of: value) is AnyClass
+    switch isObject ? nil : value {
     case let string as String:
       return builder.string(string)
     case let flag as Bool:
