@@ -109,6 +109,7 @@ struct StoreMigrationTests {
       return
     }
     #expect(refusal.step == .write)
+    #expect(refusal.currentReadFails == nil)
     #expect(try MigrationFixtures.rows(at: path)["a-legacy"] == .some(concurrent))
     #expect(result.summary.rewritten == 1)
   }

@@ -32,7 +32,7 @@ enum MigrateDryRunCommand {
     defer { close() }
     let total = try? store.recordCount()
     let progress = MigrateProgress(console: context.console, total: total ?? nil)
-    let interrupt = InterruptFlag()
+    let interrupt = MigrateInterrupt()
     interrupt.install()
     defer { interrupt.remove() }
     report.begin(store: store.path, mode: transform.name, operation: .dryRun)

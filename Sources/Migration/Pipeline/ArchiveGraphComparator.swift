@@ -1,16 +1,6 @@
 import KeyedArchive
 import PropertyList
 
-/// Where two object graphs first differ, as a key path from `$top` and a message.
-public struct GraphDifference: Hashable, Sendable, CustomStringConvertible {
-  /// The key path in the original archive, such as `root.address.city`.
-  public var keyPath: String
-  /// What differs, lowercase.
-  public var message: String
-
-  public var description: String { "\(keyPath): \(message)" }
-}
-
 /// Compares two keyed archives as object graphs, equal modulo a class-name mapping.
 ///
 /// The walk starts at `$top` and pairs objects through the UIDs that reach

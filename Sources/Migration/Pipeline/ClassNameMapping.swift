@@ -40,4 +40,9 @@ public struct ClassNameMapping: Hashable, Sendable {
 
   /// Whether the mapping is empty.
   public var isEmpty: Bool { names.isEmpty }
+
+  /// This mapping with `other`'s entries added, `other` winning where both map a name.
+  public func merging(_ other: ClassNameMapping) -> ClassNameMapping {
+    ClassNameMapping(names.merging(other.names) { _, new in new })
+  }
 }

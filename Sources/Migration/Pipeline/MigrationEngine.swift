@@ -1,44 +1,13 @@
 import Dispatch
 import Foundation
 
-/// Counts of what a run did, per outcome.
-public struct MigrationSummary: Sendable, Hashable {
-  /// Records a dry run would rewrite.
-  public var willRewrite = 0
-  /// Records rewritten.
-  public var rewritten = 0
-  /// Records already current.
-  public var alreadyCurrent = 0
-  /// Records refused.
-  public var refused = 0
-  /// Records that are not archives.
-  public var skipped = 0
-  /// Whether the run stopped early (SIGINT) after a whole batch.
-  public var interrupted = false
-
-  /// Creates empty counts.
-  public init() {}
-
-  /// Every record seen.
-  public var total: Int { willRewrite + rewritten + alreadyCurrent + refused + skipped }
-
-  mutating func count(_ outcome: RecordPlan.Outcome) {
-    switch outcome {
-    case .willRewrite: willRewrite += 1
-    case .rewritten: rewritten += 1
-    case .alreadyCurrent: alreadyCurrent += 1
-    case .refused: refused += 1
-    case .skipped: skipped += 1
-    }
-  }
-}
-
 /// Runs a migration over a store in bounded batches, verifying on worker threads while the calling thread reads and writes.
 ///
-/// Memory holds at most two batches (the one being verified and the next one
-/// read), so it does not grow with the store. The calling thread reads batch
-/// N+1 while the workers verify batch N, then writes N; verification of one
-/// batch is split across `workerCount` threads. Without a writer it is a dry
+/// Memory holds at most three batches (one being written, one being verified,
+/// one being read), so it does not grow with the store. The calling thread
+/// reads batch N+1 while the workers verify batch N, then starts N+1's
+/// verification and writes N; verification of one batch is split across
+/// `workerCount` threads. Without a writer it is a dry
 /// run: nothing is written, and SQLite stores are opened read-only by the
 /// caller. `shouldStop` is checked after each written batch, so an interrupt
 /// leaves the store and the journal at a batch boundary.
@@ -93,10 +62,13 @@ public final class MigrationEngine {
       inFlight?.waitDiscarding()
     }
     while true {
+      // Read batch N+1 while the workers verify batch N.
       let batch = try store.nextBatch(maximumCount: batchSize)
-      if let job = inFlight {
-        inFlight = nil
-        let plans = job.wait()
+      let finished = inFlight?.wait()
+      // Start verifying N+1 before writing N, so writes overlap verification.
+      inFlight =
+        batch.isEmpty ? nil : BatchJob(batch: batch, migrator: migrator, workers: workerCount)
+      if let plans = finished {
         try commit(plans, summary: &summary, onRecord: onRecord)
         done += plans.count
         onProgress(done)
@@ -109,7 +81,6 @@ public final class MigrationEngine {
         finishedNormally = true
         break
       }
-      inFlight = BatchJob(batch: batch, migrator: migrator, workers: workerCount)
     }
     try writer?.finish(interrupted: !finishedNormally)
     return summary

@@ -1,36 +1,5 @@
 import KeyedArchive
 
-/// What a transform is given for one record: its place, its bytes, and the archive already read from them.
-public struct TransformInput: Sendable {
-  /// The record's place, for messages.
-  public var id: RecordID
-  /// The record's bytes.
-  public var bytes: [UInt8]
-  /// The validated archive read from ``bytes``.
-  public var archive: KeyedArchive
-
-  /// Creates an input.
-  public init(id: RecordID, bytes: [UInt8], archive: KeyedArchive) {
-    self.id = id
-    self.bytes = bytes
-    self.archive = archive
-  }
-}
-
-/// What a transform decided for one record.
-public enum TransformResult: Sendable, Hashable {
-  /// The record is already in its current form; nothing to write.
-  case unchanged
-  /// New, verified bytes to write, with a short summary of what changed (`ProfilesApp.UserProfile → ProfileKit.UserProfile`).
-  ///
-  /// `reread` is the archive the transform read back from the bytes, when it
-  /// did; ``RecordMigrator`` then checks that archive instead of reading the
-  /// bytes a third time.
-  case rewritten([UInt8], summary: String, reread: KeyedArchive? = nil)
-  /// The record must not be rewritten.
-  case refused(RecordRefusal)
-}
-
 /// Turns a record's archive into its migrated form and verifies it, or refuses.
 ///
 /// Two implementations exist: ``RenameOnlyTransform`` (class names only, no

@@ -199,11 +199,13 @@ public final class MigrationReportWriter {
       members.append(
         (
           "currentRead",
-          refusal.currentReadFails
-            ? .object([
-              ("secureStoreCache", .string("returns nil and logs")),
-              ("secureKeyValueStore", .string("throws typeConversionFailed")),
-            ]) : .string("succeeds")
+          refusal.currentReadFails.map {
+            $0
+              ? .object([
+                ("secureStoreCache", .string("returns nil and logs")),
+                ("secureKeyValueStore", .string("throws typeConversionFailed")),
+              ]) : .string("succeeds")
+          } ?? .string("unknown")
         ))
     case .skipped(let reason):
       members.append(("reason", .string(reason)))
