@@ -36,15 +36,22 @@ struct DecodedBombTests {
 
   @Test("The description of a decoded reference bomb stays linear in the archive")
   func describingIsLinear() throws {
-    // 16 levels: 2^16 paths from 17 objects. Linear output is a few hundred bytes.
+    // 16 levels: 2^16 paths from 17 objects; shared objects are described once.
     let bytes = Self.doublingArchive(levels: 16)
     let result = decoder.decode(bytes, secure: true, allowedClasses: ["NSArray", "NSString"])
     let text = "\(result.outcome)"
-    withKnownIssue(
-      "ObjectDescriber expands shared objects by value (issue 7 report): 2^40 references hang"
-    ) {
-      #expect(text.utf8.count < 100 * bytes.count)
+    #expect(text.utf8.count < 100 * bytes.count)
+  }
+
+  @Test("A decoded 2^40 reference bomb is refused before it is described")
+  func describingABombIsRefused() throws {
+    let bytes = Self.doublingArchive(levels: 40)
+    var result: HarnessDecodeResult?
+    let seconds = HostileInput.seconds {
+      result = decoder.decode(bytes, secure: true, allowedClasses: ["NSArray", "NSString"])
     }
+    #expect(result?.outcome.rejection?.category == .limitExceeded)
+    #expect(seconds < 10)
   }
 
   @Test("Re-encoding a decoded reference bomb keeps the sharing")

@@ -92,9 +92,10 @@ public struct HarnessDecoder: Sendable {
     return unarchiver.decodeRoot(allowedClasses: allowedClasses, describing: describesObjects)
   }
 
-  /// The most values a decoded graph may expand to when walked as values (describing it,
-  /// comparing it, re-encoding it). Foundation on Linux hands out nested collections as
-  /// fresh Swift values, so a few shared arrays can stand for 2^40 values.
+  /// The most values a decoded graph may expand to when it is walked as values.
+  ///
+  /// Describing, comparing and re-encoding walk it so. Foundation on Linux hands out nested
+  /// collections as fresh Swift values, so a few shared arrays can stand for 2^40 values.
   public static let maximumExpandedSize = 1_000_000
 
   /// A `limit-exceeded` rejection when the archive's graph expands past ``maximumExpandedSize``.
