@@ -98,7 +98,7 @@ let package = Package(
     // Builds test stores for migration tests, scripts/bench-migrate and scripts/crash-test.
     .executableTarget(
       name: "store-generator",
-      dependencies: ["HarnessTestSupport", "Migration", "PropertyList", "CSQLite"],
+      dependencies: ["HarnessTestSupport", "Manifest", "Migration", "PropertyList", "CSQLite"],
       swiftSettings: strictSettings
     ),
 
@@ -132,7 +132,9 @@ let package = Package(
     ),
     .testTarget(
       name: "MigrationTests",
-      dependencies: ["Migration", "KeyedArchive", "PropertyList", "HarnessTestSupport", "CSQLite"],
+      dependencies: [
+        "Migration", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "CSQLite",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -13,6 +13,7 @@
 import CSQLite
 import Foundation
 import HarnessTestSupport
+import Manifest
 import Migration
 import PropertyList
 

@@ -2,6 +2,7 @@ import CSQLite
 import Foundation
 import HarnessTestSupport
 import KeyedArchive
+import Manifest
 import PropertyList
 import Testing
 

@@ -1,5 +1,6 @@
 import HarnessTestSupport
 import KeyedArchive
+import Manifest
 import PropertyList
 import Testing
 

@@ -1,4 +1,5 @@
 import JSONOutput
+import Manifest
 
 #if canImport(Glibc)
   import Glibc

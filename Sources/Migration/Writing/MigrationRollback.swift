@@ -1,4 +1,5 @@
 import Foundation
+import Manifest
 
 #if canImport(Glibc)
   import Glibc

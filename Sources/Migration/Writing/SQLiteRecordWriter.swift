@@ -1,4 +1,5 @@
 import JSONOutput
+import Manifest
 
 /// Writes verified rewrites into an SQLite table: a backup first, then compare-and-swap updates in bounded transactions.
 ///
