@@ -16,6 +16,7 @@ public struct ObjectDescriber {
   private var enclosing: Set<ObjectIdentifier> = []
   /// Objects already described, with the order in which they were first met.
   private var described: [ObjectIdentifier: Int] = [:]
+  private var keptAlive: [AnyObject] = []
 
   /// Creates a describer.
   ///
@@ -87,6 +88,9 @@ public struct ObjectDescriber {
     guard isContainer || object is any NSCoding else { return .opaque(className: className) }
     // Ordinals count containers and app objects in the order first met (pre-order).
     described[identifier] = described.count
+    // Keep the object alive: a bridged collection is a temporary, and a later temporary at
+    // the same address would otherwise be taken for this one.
+    keptAlive.append(object)
     enclosing.insert(identifier)
     defer { enclosing.remove(identifier) }
     switch object {
