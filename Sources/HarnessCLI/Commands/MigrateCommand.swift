@@ -72,50 +72,36 @@ enum MigrateCommand {
     } else {
       throw CommandFailure(place: store.path, category: "internal", message: "unknown store kind")
     }
-    let engine = MigrationEngine(
-      store: store, migrator: RecordMigrator(transform: transform), writer: writer,
-      batchSize: options.batchSize)
-    let (report, close) = try options.makeReport(console: context.console)
-    defer { close() }
-    let total = try? store.recordCount()
-    let progress = MigrateProgress(console: context.console, total: total ?? nil)
-    let interrupt = MigrateInterrupt()
-    interrupt.install()
-    defer { interrupt.remove() }
-    report.begin(store: store.path, mode: transform.name, operation: .migrate)
-    let summary: MigrationSummary
-    do throws(MigrationError) {
-      summary = try engine.run(
-        onRecord: report.record, onProgress: progress.update,
-        shouldStop: { interrupt.isRaised })
-    } catch {
-      progress.finish()
-      if let journal = writer.journalPath {
-        context.console.diagnose(
-          "note", place: journal, category: nil,
-          "the journal lists every change made so far; 'migrate --rollback' undoes them")
+    let summary = try options.runEngine(
+      store: store, transform: transform, writer: writer, operation: .migrate,
+      console: context.console,
+      onFailure: { _ in
+        if let journal = writer.journalPath {
+          context.console.diagnose(
+            "note", place: journal, category: nil,
+            "the journal lists every change made so far; 'migrate --rollback' undoes them")
+        }
       }
-      throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
+    ) { summary in
+      var notes: [(String, String)] = []
+      if summary.rewritten == 0 {
+        notes.append(
+          (
+            "store",
+            "unchanged: nothing to migrate (\(summary.alreadyCurrent) already current, \(summary.refused) refused, \(summary.skipped) skipped)"
+          ))
+      }
+      if let backupPath = writer.backupPath { notes.append(("backup", backupPath)) }
+      if let journal = writer.journalPath {
+        notes.append(("journal", journal))
+        notes.append(
+          ("rollback", "\(ArchiveHarnessCommand.toolName) migrate --rollback \(journal)"))
+      }
+      if summary.interrupted {
+        notes.append(("interrupted", "after \(summary.total) records; run migrate again to finish"))
+      }
+      return notes
     }
-    progress.finish()
-    var notes: [(String, String)] = []
-    if summary.rewritten == 0 {
-      notes.append(
-        (
-          "store",
-          "unchanged: nothing to migrate (\(summary.alreadyCurrent) already current, \(summary.refused) refused, \(summary.skipped) skipped)"
-        ))
-    }
-    if let backupPath = writer.backupPath { notes.append(("backup", backupPath)) }
-    if let journal = writer.journalPath {
-      notes.append(("journal", journal))
-      notes.append(("rollback", "\(ArchiveHarnessCommand.toolName) migrate --rollback \(journal)"))
-    }
-    if summary.interrupted {
-      notes.append(
-        ("interrupted", "after \(summary.total) records; run migrate again to finish"))
-    }
-    report.finish(summary, notes: notes)
     return summary.refused > 0 || summary.interrupted ? .findings : .success
   }
 

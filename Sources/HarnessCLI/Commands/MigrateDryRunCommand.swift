@@ -25,32 +25,16 @@ enum MigrateDryRunCommand {
     let options = try MigrateOptions(arguments, spec: spec)
     let transform = try options.makeTransform(arguments, context: context)
     let store = try options.openStore(readOnly: true)
-    let engine = MigrationEngine(
-      store: store, migrator: RecordMigrator(transform: transform), writer: nil,
-      batchSize: options.batchSize)
-    let (report, close) = try options.makeReport(console: context.console)
-    defer { close() }
-    let total = try? store.recordCount()
-    let progress = MigrateProgress(console: context.console, total: total ?? nil)
-    let interrupt = MigrateInterrupt()
-    interrupt.install()
-    defer { interrupt.remove() }
-    report.begin(store: store.path, mode: transform.name, operation: .dryRun)
-    let summary: MigrationSummary
-    do throws(MigrationError) {
-      summary = try engine.run(
-        onRecord: report.record, onProgress: progress.update,
-        shouldStop: { interrupt.isRaised })
-    } catch {
-      progress.finish()
-      throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
+    let summary = try options.runEngine(
+      store: store, transform: transform, writer: nil, operation: .dryRun,
+      console: context.console
+    ) { summary in
+      var notes: [(String, String)] = [("store", "unchanged (dry run)")]
+      if summary.interrupted {
+        notes.append(("interrupted", "after \(summary.total) records"))
+      }
+      return notes
     }
-    progress.finish()
-    var notes: [(String, String)] = [("store", "unchanged (dry run)")]
-    if summary.interrupted {
-      notes.append(("interrupted", "after \(summary.total) records"))
-    }
-    report.finish(summary, notes: notes)
     return summary.refused > 0 || summary.interrupted ? .findings : .success
   }
 }

@@ -199,3 +199,50 @@ struct MigrateOptions {
     return (report, { try? handle.close() })
   }
 }
+
+extension MigrateOptions {
+  /// Runs the engine over a store with the report, the progress line and Ctrl-C handling,
+  /// which `migrate` and `migrate-dry-run` share, and finishes the report with `notes`.
+  ///
+  /// - Parameters:
+  ///   - store: The store to migrate or plan.
+  ///   - transform: The per-record transform.
+  ///   - writer: The writer, or nil for a dry run.
+  ///   - operation: Which command the report names.
+  ///   - console: Where the report and progress go.
+  ///   - onFailure: Called before a failed run's error is thrown, to add a diagnostic.
+  ///   - notes: The report's closing notes, from the summary.
+  /// - Returns: The run's summary.
+  /// - Throws: ``CommandFailure`` when the run or the report output fails.
+  func runEngine(
+    store: any RecordStore, transform: any RecordTransform, writer: (any RecordWriter)?,
+    operation: MigrationReportWriter.Operation, console: Console,
+    onFailure: (MigrationError) -> Void = { _ in },
+    notes: (MigrationSummary) -> [(String, String)]
+  ) throws -> MigrationSummary {
+    let engine = MigrationEngine(
+      store: store, migrator: RecordMigrator(transform: transform), writer: writer,
+      batchSize: batchSize)
+    let (report, close) = try makeReport(console: console)
+    defer { close() }
+    let total = try? store.recordCount()
+    let progress = MigrateProgress(console: console, total: total ?? nil)
+    let interrupt = MigrateInterrupt()
+    interrupt.install()
+    defer { interrupt.remove() }
+    report.begin(store: store.path, mode: transform.name, operation: operation)
+    let summary: MigrationSummary
+    do throws(MigrationError) {
+      summary = try engine.run(
+        onRecord: report.record, onProgress: progress.update,
+        shouldStop: { interrupt.isRaised })
+    } catch {
+      progress.finish()
+      onFailure(error)
+      throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
+    }
+    progress.finish()
+    report.finish(summary, notes: notes(summary))
+    return summary
+  }
+}
