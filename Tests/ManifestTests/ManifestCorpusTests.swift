@@ -41,7 +41,7 @@ struct ManifestCorpusTests {
 
     let loaded = ManifestLoader.load(
       bytes: Array(authored.text.utf8), file: "\(file.path).manifest.xml", baseDirectory: corpus,
-      archivesDirectory: corpus, schemaPath: ManifestTestSupport.schemaPath)
+      archivesDirectory: corpus)
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.prefix(5))")
     let manifest = try #require(loaded.manifest)
     let entry = try #require(manifest.archives.first)
@@ -61,7 +61,7 @@ struct ManifestCorpusTests {
     let authored = ManifestAuthor().author(inputs)
     let loaded = ManifestLoader.load(
       bytes: Array(authored.text.utf8), file: "corpus.manifest.xml", baseDirectory: corpus,
-      archivesDirectory: corpus, schemaPath: ManifestTestSupport.schemaPath)
+      archivesDirectory: corpus)
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.prefix(5))")
     #expect(loaded.manifest?.archives.count == authored.addedArchives.count)
   }

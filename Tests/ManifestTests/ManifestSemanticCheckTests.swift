@@ -339,7 +339,7 @@ struct ManifestFileLoadingTests {
       #"  <archive path="a.archive" sha256="\#(ManifestTestSupport.zeroSHA)"/>"#)
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     let result = ManifestLoader.load(
-      path: path, archivesDirectory: folder, schemaPath: ManifestTestSupport.schemaPath)
+      path: path, archivesDirectory: folder)
     #expect(
       result.diagnostics.map(\.description) == [
         "\(path):4:12: error: [semantic] archive 'a.archive' does not exist in '\(folder)'"
@@ -350,8 +350,7 @@ struct ManifestFileLoadingTests {
   @Test("A missing manifest file is an io diagnostic")
   func missingManifestFile() {
     let result = ManifestLoader.load(
-      path: "/nonexistent/manifest.xml", archivesDirectory: ".",
-      schemaPath: ManifestTestSupport.schemaPath)
+      path: "/nonexistent/manifest.xml", archivesDirectory: ".")
     #expect(result.diagnostics.map(\.category) == [.io])
     #expect(result.manifest == nil)
   }
@@ -367,14 +366,13 @@ struct ManifestFileLoadingTests {
           <integer key="age">oops</integer>
         </archive>
       """)
-    let schemaPath = ManifestTestSupport.schemaPath
     let results = await withTaskGroup(of: [String].self) { group in
       for _ in 0..<16 {
         group.addTask {
           ManifestTestSupport.lines(
             ManifestLoader.load(
               bytes: Array(text.utf8), file: "manifest.xml", baseDirectory: archives,
-              archivesDirectory: archives, schemaPath: schemaPath))
+              archivesDirectory: archives))
         }
       }
       var all: [[String]] = []

@@ -12,7 +12,7 @@ enum ManifestTestSupport {
   }()
 
   /// The manifest XSD in this checkout.
-  static let schemaPath = ManifestSchema.defaultPath(repositoryRoot: packageRoot)
+  static let schemaPath = packageRoot + "/" + ManifestSchema.relativePath
 
   /// The shared corpus of real archives, read at run time and never copied.
   ///
@@ -50,7 +50,7 @@ enum ManifestTestSupport {
     let archives = try archivesDirectory ?? temporaryDirectory()
     return ManifestLoader.load(
       bytes: Array(text.utf8), file: "manifest.xml", baseDirectory: baseDirectory ?? archives,
-      archivesDirectory: archives, schemaPath: schemaPath, registeredClasses: registeredClasses)
+      archivesDirectory: archives, registeredClasses: registeredClasses)
   }
 
   /// Returns a manifest whose archive section is `body`, starting on line 4.
