@@ -149,12 +149,15 @@ let package = Package(
     ),
     .testTarget(
       name: "DecodingTests",
-      dependencies: ["Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp"],
+      dependencies: [
+        "Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp",
+        "HarnessTestSupport",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "ManifestTests",
-      dependencies: ["Manifest", "KeyedArchive", "PropertyList"],
+      dependencies: ["Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
     // Issue 7's adversarial catalogue and the fuzzers' regression inputs
