@@ -109,7 +109,8 @@ public struct ManifestAuthor: Sendable {
         diagnostics.append(
           ManifestDiagnostic(
             .error, .io, at: ManifestLocation(file: full, line: 0, column: 0),
-            "cannot read the archive"))
+            "cannot read the archive (tried '\(full)'; archive paths are relative to the "
+              + "archives folder, which --archives sets)"))
       }
     }
     return (inputs, diagnostics)

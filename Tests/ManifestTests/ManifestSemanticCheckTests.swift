@@ -37,7 +37,12 @@ struct ManifestSemanticCheckTests {
   func missingArchive() throws {
     let fixture = try Fixture()
     let lines = try fixture.load(#"  <archive path="gone.archive" sha256="\#(fixture.sha)"/>"#)
-    #expect(lines == ["4:12: archive 'gone.archive' does not exist in '\(fixture.archives)'"])
+    #expect(
+      lines == [
+        "4:12: archive 'gone.archive' does not exist in '\(fixture.archives)' (tried "
+          + "'\(fixture.archives)/gone.archive'; archive paths are relative to the archives "
+          + "folder, which --archives sets)"
+      ])
   }
 
   @Test("A changed fixture is reported at its sha256 attribute")
@@ -342,7 +347,9 @@ struct ManifestFileLoadingTests {
       path: path, archivesDirectory: folder)
     #expect(
       result.diagnostics.map(\.description) == [
-        "\(path):4:12: error: [semantic] archive 'a.archive' does not exist in '\(folder)'"
+        "\(path):4:12: error: [semantic] archive 'a.archive' does not exist in '\(folder)' "
+          + "(tried '\(folder)/a.archive'; archive paths are relative to the archives folder, "
+          + "which --archives sets)"
       ])
     #expect(!result.isValid)
   }
