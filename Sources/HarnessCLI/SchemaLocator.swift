@@ -5,8 +5,8 @@ import Manifest
 enum SchemaLocator {
   /// The schema to use: the `--schema` value, else the first `manifests/schema/archive-manifest.xsd`
   /// found in the current folder or above it, or in a manifest's folder or above it.
-  static func resolve(_ arguments: ParsedArguments, near files: [String]) -> String {
-    if let explicit = arguments.values("schema").last { return explicit }
+  static func resolve(_ explicit: String?, near files: [String]) -> String {
+    if let explicit { return explicit }
     let manager = FileManager.default
     var starts = [manager.currentDirectoryPath]
     for file in files {
