@@ -23,7 +23,7 @@ public enum ArchiveHarnessCommand {
     "Proves that historical NSKeyedArchiver archives still read, and migrates them safely."
 
   /// Every command, in the order help lists them, with `manifest`'s under their group.
-  static var root: CommandGroup {
+  static let root =
     CommandGroup(
       name: "", abstract: overview,
       entries: [
@@ -38,7 +38,6 @@ public enum ArchiveHarnessCommand {
         .command(AnonymizeCommand.command), .command(MigrateDryRunCommand.command),
         .command(MigrateCommand.command), .command(HelpCommand.command),
       ])
-  }
 
   /// Runs the command line and returns the exit status.
   ///

@@ -13,27 +13,10 @@ enum ManifestFolderLocator {
 
   /// Where the manifests and archives are, as paths relative to the folder the search started from.
   struct Location: Equatable, Sendable {
-    /// The folder that holds `manifests/`.
-    var root: URL
     /// The path of `manifests/`, such as `manifests` or `../../manifests`.
     var manifests: String
     /// The path of `LegacyArchives/` beside it.
     var archives: String
-
-    /// The location of a manifests folder given by path, with the archives beside it.
-    init(manifests: String) {
-      let parent = (manifests as NSString).deletingLastPathComponent
-      self.root = URL(fileURLWithPath: parent.isEmpty ? "." : parent).standardizedFileURL
-      self.manifests = manifests
-      self.archives = parent.isEmpty ? archivesFolder : parent + "/" + archivesFolder
-    }
-
-    /// A location from its parts.
-    init(root: URL, manifests: String, archives: String) {
-      self.root = root
-      self.manifests = manifests
-      self.archives = archives
-    }
   }
 
   /// Looks for `manifests/` in `start` and in every folder above it, nearest first.
@@ -51,12 +34,11 @@ enum ManifestFolderLocator {
       if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory),
         isDirectory.boolValue
       {
-        return Location(
-          root: directory, manifests: prefix + manifestsFolder, archives: prefix + archivesFolder)
+        return Location(manifests: prefix + manifestsFolder, archives: prefix + archivesFolder)
       }
       tried.append(directory.path)
       let parent = directory.deletingLastPathComponent().standardizedFileURL
-      if parent.path == directory.path || tried.contains(parent.path) { break }
+      if parent.path == directory.path { break }
       directory = parent
       prefix += "../"
     }
@@ -65,5 +47,17 @@ enum ManifestFolderLocator {
       message:
         "no \(manifestsFolder) folder here or above; looked in \(tried.joined(separator: ", ")) (give --manifests DIR)"
     )
+  }
+}
+
+extension ManifestFolderLocator.Location {
+  /// The location of a manifests folder given by path, with the archives beside it.
+  init(manifests: String) {
+    let parent = (manifests as NSString).deletingLastPathComponent
+    self.manifests = manifests
+    archives =
+      parent.isEmpty
+      ? ManifestFolderLocator.archivesFolder
+      : parent + "/" + ManifestFolderLocator.archivesFolder
   }
 }

@@ -36,8 +36,7 @@ enum DecodeCommand {
       } else if let path = DecodePath(rawValue: argument) {
         self = .one(path)
       } else {
-        let allowed = Self.allowedValues?.joined(separator: ", ") ?? ""
-        throw ArgumentValueError("expected one of: \(allowed)")
+        throw ArgumentValueError("expected one of: \(Self.names.joined(separator: ", "))")
       }
     }
 
@@ -48,7 +47,10 @@ enum DecodeCommand {
       }
     }
 
-    static var allowedValues: [String]? { DecodePath.allCases.map(\.rawValue) + ["all"] }
+    /// Every value `--path` takes: each path's name, then `all`.
+    static let names = DecodePath.allCases.map(\.rawValue) + ["all"]
+
+    static var allowedValues: [String]? { names }
 
     /// The paths selected, in the order they run.
     var paths: [DecodePath] {
