@@ -314,7 +314,8 @@ struct ArgumentParserTests {
     for spec in [VerifyCommand.spec, DecodeCommand.spec, MigrateCommand.spec] {
       #expect(
         HelpFormatter.help(spec, tool: "h").contains(
-          "--schema <file>         The manifest schema. (default: the built-in schema)\n"))
+          "--schema <file>         Validate against this XSD file instead. (default: the built-in schema)\n"
+        ))
     }
   }
 }

@@ -16,7 +16,7 @@ enum DecodeCommand {
         or both (options add to the manifest's).
       """,
     arguments: [file],
-    options: [path, manifest, allowedClasses, classMap, SharedOptions.schema, registry, format],
+    options: [path, manifest, allowedClasses, classMap, SchemaOption.option, registry, format],
     exitStatus: """
         0  every requested path decoded
         1  a path rejected the archive or crashed
@@ -101,9 +101,9 @@ enum DecodeCommand {
     var allowed: [String] = []
     var classMap = ClassNameMap.empty
     if let manifestPath = arguments[manifest] {
-      let schema = SchemaLocator.resolve(arguments[SharedOptions.schema], near: [manifestPath])
+      let schema = try SchemaOption.source(arguments[SchemaOption.option])
       let result = ManifestLoader.load(
-        path: manifestPath, archivesDirectory: ".", schemaPath: schema,
+        path: manifestPath, archivesDirectory: ".", schema: schema,
         registeredClasses: Set(context.configuration.registry.classNames))
       let errors = result.diagnostics.filter { $0.severity == .error && $0.category != .semantic }
       ManifestDiagnosticsPrinter.print(errors, to: context.console)

@@ -7,7 +7,7 @@ enum ManifestValidateCommand {
   static let spec = CommandSpec(
     name: "manifest validate",
     abstract: "Validate manifests against the schema and the archives they name.",
-    arguments: [files], options: [SharedOptions.archives, SharedOptions.schema],
+    arguments: [files], options: [SharedOptions.archives, SchemaOption.option],
     exitStatus: """
         0  every manifest is valid
         1  a manifest has errors (printed as FILE:LINE:COLUMN: error: …)
@@ -17,15 +17,12 @@ enum ManifestValidateCommand {
   static let files = Argument.repeating("file", help: "Manifests to validate.")
 
   static let command = Command(spec: spec) { arguments, context in
-    let schema = SchemaLocator.resolve(arguments[SharedOptions.schema], near: arguments[files])
-    guard FileManager.default.fileExists(atPath: schema) else {
-      throw CommandFailure(place: schema, category: "unreadable", message: "no such schema file")
-    }
+    let schema = try SchemaOption.source(arguments[SchemaOption.option])
     let archives = arguments[SharedOptions.archives]
     var valid = true
     for file in arguments[files] {
       let result = ManifestLoader.load(
-        path: file, archivesDirectory: archives, schemaPath: schema,
+        path: file, archivesDirectory: archives, schema: schema,
         registeredClasses: Set(context.configuration.registry.classNames))
       ManifestDiagnosticsPrinter.print(result.diagnostics, to: context.console)
       if result.isValid {
@@ -53,7 +50,7 @@ enum ManifestAuthorCommand {
     arguments: [archiveFiles],
     options: [
       SharedOptions.archives, output, update, app, version, platform, produced, provenance,
-      SharedOptions.schema,
+      SchemaOption.option,
     ])
 
   static let archiveFiles = Argument.repeating("archive", help: "Archives, relative to --archives.")
@@ -95,7 +92,7 @@ enum ManifestAuthorCommand {
       }
       result = author.update(
         existingText: String(decoding: data, as: UTF8.self), file: existing, with: inputs,
-        schemaPath: SchemaLocator.resolve(arguments[SharedOptions.schema], near: [existing]))
+        schema: try SchemaOption.source(arguments[SchemaOption.option]))
     } else {
       result = author.author(inputs)
     }

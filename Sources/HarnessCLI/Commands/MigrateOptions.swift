@@ -67,7 +67,7 @@ struct MigrateOptions {
 
   /// The options every migrate command declares.
   static let commonOptions: [any CommandOption] = [
-    store, manifest, classMap, allowedClasses, SharedOptions.schema, table, keyColumn,
+    store, manifest, classMap, allowedClasses, SchemaOption.option, table, keyColumn,
     valueColumn, format, output, batchSize,
   ]
 
@@ -80,7 +80,7 @@ struct MigrateOptions {
   init(_ arguments: ParsedArguments) throws {
     storePath = arguments[Self.store]
     manifestPath = arguments[Self.manifest]
-    schemaPath = arguments[SharedOptions.schema]
+    schemaPath = arguments[SchemaOption.option]
     do {
       mapping = try ClassNameMapping(pairs: arguments[Self.classMap])
     } catch {
@@ -141,9 +141,9 @@ struct MigrateOptions {
     var mapping = ClassNameMapping()
     var allowed: [String] = []
     if let manifestPath {
-      let schema = SchemaLocator.resolve(schemaPath, near: [manifestPath])
+      let schema = try SchemaOption.source(schemaPath)
       let result = ManifestLoader.load(
-        path: manifestPath, archivesDirectory: ".", schemaPath: schema,
+        path: manifestPath, archivesDirectory: ".", schema: schema,
         registeredClasses: Set(context.configuration.registry.classNames))
       let errors = result.diagnostics.filter { $0.severity == .error && $0.category != .semantic }
       ManifestDiagnosticsPrinter.print(errors, to: context.console)

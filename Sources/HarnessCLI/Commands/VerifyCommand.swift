@@ -15,7 +15,7 @@ enum VerifyCommand {
         what the manifest expects. An archive expected to be rejected that decodes
         is reported as HOLE: an object-substitution hole.
       """,
-    options: [manifests, archives, SharedOptions.schema, format, output],
+    options: [manifests, archives, SchemaOption.option, format, output],
     flags: [verbose],
     exitStatus: """
         0  every outcome and expectation is as the manifests say
@@ -53,18 +53,13 @@ enum VerifyCommand {
         from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
     let manifestsDirectory = location.manifests
     let archivesDirectory = arguments[archives] ?? location.archives
-    let schemaPath = SchemaLocator.resolve(
-      arguments[SharedOptions.schema], near: [manifestsDirectory + "/x"])
+    let schema = try SchemaOption.source(arguments[SchemaOption.option])
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: manifestsDirectory, isDirectory: &isDirectory),
       isDirectory.boolValue
     else {
       throw CommandFailure(
         place: manifestsDirectory, category: "unreadable", message: "no such manifests folder")
-    }
-    guard FileManager.default.fileExists(atPath: schemaPath) else {
-      throw CommandFailure(
-        place: schemaPath, category: "unreadable", message: "no such schema file")
     }
     let files = Verifier.manifestFiles(in: manifestsDirectory)
     guard !files.isEmpty else {
@@ -74,7 +69,7 @@ enum VerifyCommand {
     let verifier = Verifier(
       registry: context.configuration.registry,
       runner: WorkerPathRunner(executable: context.executableURL))
-    let loaded = verifier.load(files, archivesDirectory: archivesDirectory, schemaPath: schemaPath)
+    let loaded = verifier.load(files, archivesDirectory: archivesDirectory, schema: schema)
     ManifestDiagnosticsPrinter.print(loaded.diagnostics, to: context.console)
     guard !loaded.hasErrors else {
       return .unusable
