@@ -20,9 +20,14 @@ let package = Package(
   name: "ArchiveHarness",
   // String(validating:as:) and Regex need macOS 15; Linux has them with the toolchain.
   platforms: [.macOS(.v15)],
+  // What app teams depend on. `ArchiveHarness` is the library a team's code calls (module
+  // ArchiveHarness re-exports the pipeline modules) and holds the command line (module
+  // HarnessCLI) for a team's own harness executable. `ArchiveHarnessTesting` is the Swift Testing
+  // support. Every other module is an implementation detail, reachable only through these.
   products: [
     .executable(name: "archive-harness", targets: ["archive-harness"]),
-    .library(name: "ArchiveHarness", targets: ["HarnessCLI"]),
+    .library(name: "ArchiveHarness", targets: ["ArchiveHarness", "HarnessCLI"]),
+    .library(name: "ArchiveHarnessTesting", targets: ["ArchiveHarnessTesting"]),
   ],
   targets: [
     // C libraries, through system-library targets with a small shim each.
@@ -68,11 +73,27 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // The team-facing library: the pipeline re-exported, the configuration and the worker choice.
+    .target(
+      name: "ArchiveHarness",
+      dependencies: [
+        "PropertyList", "KeyedArchive", "Decoding", "Manifest", "Verification", "Migration",
+        "JSONOutput",
+      ],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "HarnessCLI",
       dependencies: [
-        "Verification", "Migration", "Decoding", "Manifest", "KeyedArchive", "PropertyList",
+        "ArchiveHarness", "Verification", "Migration", "Decoding", "Manifest", "KeyedArchive",
+        "PropertyList",
       ],
+      swiftSettings: strictSettings
+    ),
+    // Swift Testing support for a team's `swift test`: one case per manifest entry, the merge checks.
+    .target(
+      name: "ArchiveHarnessTesting",
+      dependencies: ["ArchiveHarness"],
       swiftSettings: strictSettings
     ),
 
@@ -116,6 +137,13 @@ let package = Package(
     .testTarget(
       name: "SystemLibraryTests",
       dependencies: ["CXMLBridge", "CSQLite"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "ArchiveHarnessTestingTests",
+      dependencies: [
+        "ArchiveHarnessTesting", "ArchiveHarness", "ProfileKit", "HarnessTestSupport",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(

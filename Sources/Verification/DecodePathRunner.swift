@@ -7,11 +7,54 @@ import Foundation
 /// Foundation or in an app's `init?(coder:)` becomes a `crashed` outcome
 /// rather than the end of the harness. ``InProcessPathRunner`` runs only the
 /// harness paths, in this process, for callers that trust the model code.
+///
+/// A runner that cannot run a path at all (no worker could be had) throws, and
+/// the path is reported as not run, with the reason; it is never an outcome.
+///
+/// ```swift
+/// let runner: any DecodePathRunner = WorkerPathRunner(executable: harness)
+/// let outcome = try runner.outcome(bytes, path: .secure, allowedClasses: ["NSArray"], classMap: .empty)
+/// ```
 public protocol DecodePathRunner: Sendable {
   /// The outcome of one path.
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - path: The decode path to run.
+  ///   - allowedClasses: Runtime names of the classes a secure read allows.
+  ///   - classMap: The class-name map.
+  /// - Returns: What the app would see on that path.
+  /// - Throws: ``WorkerProtocolError`` when the path could not be run.
   func outcome(
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
-  ) -> DecodeOutcome
+  ) throws(WorkerProtocolError) -> DecodeOutcome
+
+  /// The `allowedClasses` that would make the secure read succeed where legacy decodes.
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - allowedClasses: Runtime names of the classes the secure read declares.
+  ///   - classMap: The class-name map.
+  /// - Returns: ``DifferentialAdvice/message``, or why there is none.
+  /// - Throws: ``WorkerProtocolError`` when the advice could not be run.
+  func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
+    throws(WorkerProtocolError) -> String
+}
+
+extension DecodePathRunner {
+  /// No advice: a runner that does not implement it says so rather than running app code here.
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - allowedClasses: Runtime names of the classes the secure read declares.
+  ///   - classMap: The class-name map.
+  /// - Returns: Nothing; it always throws.
+  /// - Throws: ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable``.
+  public func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
+    throws(WorkerProtocolError) -> String
+  {
+    throw WorkerProtocolError("\(Self.self) gives no allowedClasses advice", kind: .unavailable)
+  }
 }
 
 /// Runs every path in a supervised worker process: the `archive-harness` binary re-executed.
@@ -33,32 +76,88 @@ public struct WorkerPathRunner: DecodePathRunner {
       executableURL: executable, registryName: registryName, timeout: timeout)
   }
 
+  /// Runs one path in the worker.
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - path: The decode path to run.
+  ///   - allowedClasses: Runtime names of the classes a secure read allows.
+  ///   - classMap: The class-name map.
+  /// - Returns: The outcome; ``DecodeOutcome/crashed(_:)`` when a signal ended the worker.
+  /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
   public func outcome(
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
-  ) -> DecodeOutcome {
-    do {
-      return try supervisor.decode(
-        bytes, path: path, allowedClasses: allowedClasses, classMap: classMap)
-    } catch {
-      return .crashed(CrashReport(signal: 0, detail: "the decode worker failed: \(error)"))
-    }
+  ) throws(WorkerProtocolError) -> DecodeOutcome {
+    try supervisor.decode(bytes, path: path, allowedClasses: allowedClasses, classMap: classMap)
+  }
+
+  /// Works out the allowed-classes advice in the worker, where app code may trap.
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - allowedClasses: Runtime names of the classes the secure read declares.
+  ///   - classMap: The class-name map.
+  /// - Returns: ``DifferentialAdvice/message``, or why there is none.
+  /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
+  public func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
+    throws(WorkerProtocolError) -> String
+  {
+    try supervisor.advice(bytes, allowedClasses: allowedClasses, classMap: classMap)
   }
 }
 
 /// Runs the harness paths in this process; Foundation paths are reported as not run.
+///
+/// App code runs in the caller's process: an `init?(coder:)` that traps ends it.
+///
+/// ```swift
+/// let runner = InProcessPathRunner(registry: ClassRegistry(modelClasses: [Note.self]))
+/// let outcome = try runner.outcome(bytes, path: .legacy, allowedClasses: [], classMap: .empty)
+/// ```
 public struct InProcessPathRunner: DecodePathRunner {
   /// The app's registered classes.
   public let registry: ClassRegistry
 
   /// Creates a runner over a registry.
+  ///
+  /// - Parameter registry: The app's registered classes.
   public init(registry: ClassRegistry) {
     self.registry = registry
   }
 
+  /// Runs a harness path in this process.
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - path: The decode path to run.
+  ///   - allowedClasses: Runtime names of the classes a secure read allows.
+  ///   - classMap: The class-name map.
+  /// - Returns: What the app would see on that path.
+  /// - Throws: ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable`` for a
+  ///   Foundation path, which runs only in a worker process.
   public func outcome(
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
-  ) -> DecodeOutcome {
-    HarnessDecoder(registry: registry, classMap: classMap)
+  ) throws(WorkerProtocolError) -> DecodeOutcome {
+    guard !path.isFoundation else {
+      throw WorkerProtocolError(
+        "\(path.rawValue) runs only in a worker process, and this verification runs in process",
+        kind: .unavailable)
+    }
+    return HarnessDecoder(registry: registry, classMap: classMap)
       .outcome(bytes, path: path, allowedClasses: allowedClasses)
+  }
+
+  /// Works out the allowed-classes advice in this process.
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - allowedClasses: Runtime names of the classes the secure read declares.
+  ///   - classMap: The class-name map.
+  /// - Returns: ``DifferentialAdvice/message``.
+  public func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
+    -> String
+  {
+    HarnessDecoder(registry: registry, classMap: classMap)
+      .differentialAdvice(bytes, allowedClasses: allowedClasses).message
   }
 }

@@ -86,7 +86,7 @@ public struct VerificationCase: Sendable, Hashable {
 public struct PathResult: Sendable, Hashable {
   /// The path: `structure`, `legacy`, `secure`, `foundation-legacy` or `foundation-secure`.
   public var path: String
-  /// `decoded`, `rejected` or `crashed`.
+  /// `decoded`, `rejected` or `crashed`; ``notRunOutcome`` when the path could not be run.
   public var outcome: String
   /// The rejection category, or the signal name for a crash.
   public var category: String?
@@ -112,6 +112,12 @@ public struct PathResult: Sendable, Hashable {
     self.matches = matches
     self.object = object
   }
+
+  /// The outcome of a path that could not be run, such as when no decode worker could be had.
+  public static let notRunOutcome = "not-run"
+
+  /// Whether the path ran; a path that did not has ``notRunOutcome`` and the reason as message.
+  public var ran: Bool { outcome != Self.notRunOutcome }
 
   /// Whether the archive decoded although the manifest expected a rejection.
   public var isUnexpectedPass: Bool {

@@ -131,9 +131,14 @@ public struct Verifier: Sendable {
       if let structural {
         outcome = .rejected(structural)
       } else {
-        outcome = checkRoot(
-          runner.outcome(bytes, path: path, allowedClasses: allowed, classMap: classMap),
-          expected: manifest.rootClass(for: entry)?.name, path: path)
+        do {
+          outcome = checkRoot(
+            try runner.outcome(bytes, path: path, allowedClasses: allowed, classMap: classMap),
+            expected: manifest.rootClass(for: entry)?.name, path: path)
+        } catch {
+          results.append(notRun(path, entry: entry, because: error))
+          continue
+        }
       }
       outcomes[path] = outcome
       results.append(result(for: outcome, path: path, entry: entry))
@@ -142,9 +147,12 @@ public struct Verifier: Sendable {
     if let legacy = outcomes[.legacy], let secure = outcomes[.secure], legacy.decodedValue != nil,
       secure.rejection != nil
     {
-      let advice = HarnessDecoder(registry: registry, classMap: classMap)
-        .differentialAdvice(bytes, allowedClasses: allowed)
-      notes.append(advice.message)
+      // The advice runs the app's decoders again, with other class lists: in the runner.
+      do {
+        notes.append(try runner.advice(bytes, allowedClasses: allowed, classMap: classMap))
+      } catch {
+        notes.append("no allowedClasses advice: \(error)")
+      }
     }
     for (harnessPath, foundationPath) in [
       (DecodePath.legacy, DecodePath.foundationLegacy), (.secure, .foundationSecure),
@@ -271,6 +279,17 @@ public struct Verifier: Sendable {
     return PathResult(
       path: path.rawValue, outcome: outcome.kind, category: category, message: message,
       expected: expected.map(Self.describe), matches: matches, object: object)
+  }
+
+  /// A path that did not run: never a match, with the reason as its message.
+  private func notRun(_ path: DecodePath, entry: ArchiveEntry, because error: WorkerProtocolError)
+    -> PathResult
+  {
+    PathResult(
+      path: path.rawValue, outcome: PathResult.notRunOutcome,
+      category: error.kind == .unavailable ? "worker-unavailable" : "worker-failed",
+      message: error.description,
+      expected: expectedOutcome(for: path, entry: entry).map(Self.describe), matches: false)
   }
 
   /// What the manifest expects of a path; legacy and secure default to `decodes`.

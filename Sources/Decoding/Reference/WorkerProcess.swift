@@ -30,7 +30,8 @@ final class WorkerProcess {
     guard FileManager.default.createFile(atPath: stderrURL.path, contents: nil),
       let stderrHandle = try? FileHandle(forWritingTo: stderrURL)
     else {
-      throw WorkerProtocolError("cannot create the worker log '\(stderrURL.path)'")
+      throw WorkerProtocolError(
+        "cannot create the worker log '\(stderrURL.path)'", kind: .unavailable)
     }
     process.standardInput = requests
     process.standardOutput = answers
@@ -40,7 +41,8 @@ final class WorkerProcess {
     } catch {
       try? stderrHandle.close()
       try? FileManager.default.removeItem(at: stderrURL)
-      throw WorkerProtocolError("cannot launch '\(executableURL.path)': \(error)")
+      throw WorkerProtocolError(
+        "cannot launch '\(executableURL.path)': \(error)", kind: .unavailable)
     }
     let output = requests.fileHandleForWriting.fileDescriptor
     let input = answers.fileHandleForReading.fileDescriptor
@@ -55,6 +57,12 @@ final class WorkerProcess {
   }
 
   var isRunning: Bool { process.isRunning }
+
+  /// The exit status of a worker that ended by exiting rather than by a signal; nil otherwise.
+  var exitStatus: Int32? {
+    guard !process.isRunning, process.terminationReason == .exit else { return nil }
+    return process.terminationStatus
+  }
 
   /// The number of bytes the worker has written to standard error so far.
   func stderrLength() -> UInt64 {
@@ -85,9 +93,8 @@ final class WorkerProcess {
     case .uncaughtSignal:
       return CrashReport(signal: process.terminationStatus, detail: detail)
     default:
-      let status = process.terminationStatus
-      return CrashReport(
-        signal: 0, detail: "worker exited with status \(status) mid-request. \(detail)")
+      // Not a crash: the supervisor reads ``exitStatus`` and reports a protocol failure.
+      return CrashReport(signal: 0, detail: detail)
     }
   }
 

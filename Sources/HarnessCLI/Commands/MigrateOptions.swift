@@ -171,7 +171,7 @@ struct MigrateOptions {
           "typed migration needs the allowedClasses of the app's secure read (--manifest or --allowed-classes)"
       )
     }
-    return MigrateTypedTransform(
+    return TypedTransform(
       registry: context.configuration.registry, classMap: ClassNameMap(entries: mapping.names),
       allowedClasses: allowed)
   }

@@ -1,0 +1,72 @@
+import Decoding
+import Foundation
+import Verification
+
+/// The app-specific part of a harness: the model classes its archives decode into, and where decoding runs.
+///
+/// A team's own executable is a few lines:
+///
+/// ```swift
+/// import HarnessCLI
+/// import MyModel
+///
+/// let configuration = HarnessConfiguration(modelClasses: [UserProfile.self, Address.self])
+/// exit(ArchiveHarnessCommand.main(CommandLine.arguments, configuration: configuration))
+/// ```
+///
+/// From a test, name that executable as the worker, since the test runner itself cannot be one:
+///
+/// ```swift
+/// let configuration = HarnessConfiguration(
+///   modelClasses: [UserProfile.self, Address.self], worker: .buildProduct(named: "my-harness"))
+/// ```
+public struct HarnessConfiguration: Sendable {
+  /// The app's current classes: what decodes instantiate and allowed-class names refer to.
+  public var registry: ClassRegistry
+  /// Further registries the decode worker serves by name, such as an earlier app version's classes.
+  public var additionalRegistries: [String: ClassRegistry]
+  /// Where decode paths run; the running executable, re-executed, by default.
+  public var worker: DecodeWorker
+
+  /// Creates a configuration from the app's current model classes.
+  ///
+  /// - Parameters:
+  ///   - modelClasses: The classes archives decode into, as `NSStringFromClass` names them.
+  ///   - additionalRegistries: Other registries the worker may decode with, by name.
+  ///   - worker: Where decode paths run.
+  public init(
+    modelClasses: [NSObject.Type], additionalRegistries: [String: ClassRegistry] = [:],
+    worker: DecodeWorker = .runningExecutable
+  ) {
+    self.registry = ClassRegistry(modelClasses: modelClasses)
+    self.additionalRegistries = additionalRegistries
+    self.worker = worker
+  }
+
+  /// Every registry the worker serves: ``additionalRegistries`` and the current one under
+  /// ``FoundationReferenceWorker/defaultRegistryName``.
+  public var workerRegistries: [String: ClassRegistry] {
+    var registries = additionalRegistries
+    registries[FoundationReferenceWorker.defaultRegistryName] = registry
+    return registries
+  }
+
+  /// The runner for ``worker``, decoding with one of ``workerRegistries``.
+  ///
+  /// ```swift
+  /// let verifier = Verifier(registry: configuration.registry, runner: configuration.runner())
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - registryName: The registry to decode with; the current classes by default.
+  ///   - timeout: The longest one archive may take in a worker.
+  /// - Returns: A runner; when no worker can be had, one whose every path reports why.
+  public func runner(
+    registryName: String = FoundationReferenceWorker.defaultRegistryName,
+    timeout: Duration = .seconds(20)
+  ) -> any DecodePathRunner {
+    worker.runner(
+      registry: workerRegistries[registryName] ?? registry, registryName: registryName,
+      timeout: timeout)
+  }
+}
