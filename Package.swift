@@ -142,13 +142,14 @@ let package = Package(
     .testTarget(
       name: "ArchiveHarnessTestingTests",
       dependencies: [
-        "ArchiveHarnessTesting", "ArchiveHarness", "ProfileKit", "HarnessTestSupport",
+        "ArchiveHarnessTesting", "ArchiveHarness", "ProfileKit", "ProfilesApp",
+        "HarnessTestSupport",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "HarnessCLITests",
-      dependencies: ["HarnessCLI", "HarnessTestSupport"],
+      dependencies: ["HarnessCLI", "HarnessTestSupport", "ProfileKit"],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -33,6 +33,10 @@ public final class HarnessProject: Sendable {
   public let archivesFolder: URL
   /// The model classes and the worker.
   public let configuration: HarnessConfiguration
+  /// The worker registry entries decode with: the current classes unless another was named.
+  public let registryName: String
+  /// The classes of that registry, which manifests and the migration steps are checked against.
+  let registry: ClassRegistry
   /// The manifest files found, sorted.
   let manifestFiles: [String]
   /// The manifests that loaded, and every diagnostic.
@@ -49,10 +53,13 @@ public final class HarnessProject: Sendable {
   ///   - root: The package root, when it is not to be found from `filePath`.
   ///   - configuration: The model classes, and the worker decode paths run in (for
   ///     `swift test`, the team's harness executable: `.buildProduct(named:)`).
+  ///   - registryName: Which of the configuration's ``HarnessConfiguration/workerRegistries``
+  ///     to decode with, such as an earlier app version's classes; the current ones by default.
   public init(
     manifests: String = "manifests", archives: String = "LegacyArchives",
     relativeTo filePath: String = #filePath, root: URL? = nil,
-    configuration: HarnessConfiguration
+    configuration: HarnessConfiguration,
+    registryName: String = FoundationReferenceWorker.defaultRegistryName
   ) {
     let resolvedRoot = root?.standardizedFileURL ?? PackageRoot.containing(filePath)
     let base = resolvedRoot ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -60,8 +67,11 @@ public final class HarnessProject: Sendable {
     self.manifestsFolder = PackageRoot.resolve(manifests, in: base)
     self.archivesFolder = PackageRoot.resolve(archives, in: base)
     self.configuration = configuration
+    self.registryName = registryName
+    let registry = configuration.workerRegistries[registryName] ?? configuration.registry
+    self.registry = registry
     let verifier = Verifier(
-      registry: configuration.registry, runner: configuration.runner(),
+      registry: registry, runner: configuration.runner(registryName: registryName),
       paths: configuration.worker.paths)
     self.verifier = verifier
     let files = resolvedRoot == nil ? [] : Verifier.manifestFiles(in: manifestsFolder.path)

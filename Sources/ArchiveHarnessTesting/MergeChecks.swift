@@ -52,7 +52,7 @@ public struct MergeChecks: Sendable {
           + "fields must survive")
     }
     let trip = RoundTrip(
-      registry: project.configuration.registry, classMap: subject.classMap,
+      registry: project.registry, classMap: subject.classMap,
       allowedClasses: subject.allowedClasses)
     switch trip.run(subject.bytes) {
     case .failure(let refusal):
@@ -228,7 +228,7 @@ public struct MergeChecks: Sendable {
   /// A finding when the typed migration would rewrite or call current what must be refused.
   private func rewriteFindings(_ subject: CheckSubject) -> [String] {
     let transform = TypedTransform(
-      registry: project.configuration.registry, classMap: subject.classMap,
+      registry: project.registry, classMap: subject.classMap,
       allowedClasses: subject.allowedClasses)
     let record = StoreRecord(
       id: .file(

@@ -261,7 +261,8 @@ public struct Verifier: Sendable {
       message = rejection.message
     case .crashed(let crash):
       category = crash.timedOut ? "timeout" : crash.signalName
-      message = crash.description
+      // The worker's last words (Swift's `Fatal error:` line) say which decoder trapped.
+      message = crash.detail.isEmpty ? crash.description : "\(crash.description): \(crash.detail)"
     }
     let matches: Bool
     switch expected {

@@ -13,6 +13,7 @@ enum FakeWorker {
   ///   - body: Shell commands to run after the handshake.
   ///   - handshake: The frame's text; the real handshake by default.
   /// - Returns: The script's URL in a fresh temporary folder.
+  /// - Throws: When the folder or the script cannot be written.
   static func script(_ purpose: String, body: String, handshake: String = handshake) throws
     -> URL
   {

@@ -1,0 +1,51 @@
+import Foundation
+import HarnessCLI
+import HarnessTestSupport
+import ProfileKit
+import Synchronization
+import Testing
+
+/// A team calls its harness's `main` from a test: the test runner cannot be the worker.
+@Suite("ArchiveHarnessCommand.main called from a test")
+struct CommandFromTestTests {
+  private struct Run {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+  }
+
+  private func verify(worker: DecodeWorker) -> Run {
+    let output = Mutex("")
+    let error = Mutex("")
+    let console = Console(
+      output: { text in output.withLock { $0 += text } },
+      error: { text in error.withLock { $0 += text } })
+    let root = Corpus.packageRoot
+    let status = ArchiveHarnessCommand.main(
+      [
+        "my-harness", "verify", "--manifests", root.appendingPathComponent("manifests").path,
+        "--archives", root.appendingPathComponent("LegacyArchives").path,
+      ],
+      configuration: HarnessConfiguration(modelClasses: ProfileModel.classes, worker: worker),
+      console: console)
+    return Run(
+      status: status, stdout: output.withLock { $0 }, stderr: error.withLock { $0 })
+  }
+
+  @Test("With the running executable as worker: exit 2, every path not run, never crashed")
+  func runningExecutableIsNotRun() {
+    let run = verify(worker: .runningExecutable)
+    #expect(run.status == 2)
+    #expect(run.stdout.contains("not-run [worker-unavailable]"))
+    #expect(run.stdout.contains("is a test runner, not a harness executable"))
+    #expect(!run.stdout.contains("crashed"))
+    #expect(!run.stdout.contains("signal 0"))
+  }
+
+  @Test("With the harness executable named as worker: every entry passes, exit 0")
+  func buildProductWorkerPasses() {
+    let run = verify(worker: .buildProduct(named: "archive-harness"))
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("24 archive entries: 24 passed"))
+  }
+}
