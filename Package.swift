@@ -8,6 +8,9 @@
 //
 //   PropertyList -> KeyedArchive -> Decoding -> Verification -> HarnessCLI
 //                         \-> Manifest ------/         Migration -/
+//
+// Below them all: TextOutput (escaping, quoting, hex), JSONOutput, and
+// HarnessVocabulary (decode paths, outcomes, categories, steps, severities).
 
 import PackageDescription
 
@@ -38,28 +41,39 @@ let package = Package(
     ),
 
     // The pipeline.
-    .target(name: "JSONOutput", swiftSettings: strictSettings),
-    .target(name: "PropertyList", dependencies: ["JSONOutput"], swiftSettings: strictSettings),
+    .target(name: "TextOutput", swiftSettings: strictSettings),
+    .target(name: "HarnessVocabulary", swiftSettings: strictSettings),
+    .target(name: "JSONOutput", dependencies: ["TextOutput"], swiftSettings: strictSettings),
     .target(
-      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput"],
+      name: "PropertyList", dependencies: ["JSONOutput", "TextOutput"],
       swiftSettings: strictSettings),
     .target(
-      name: "Decoding", dependencies: ["KeyedArchive", "PropertyList"],
+      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput", "TextOutput"],
+      swiftSettings: strictSettings),
+    .target(
+      name: "Decoding",
+      dependencies: ["KeyedArchive", "PropertyList", "HarnessVocabulary", "TextOutput"],
       swiftSettings: strictSettings),
     .target(
       name: "Manifest",
-      dependencies: ["KeyedArchive", "PropertyList", "CLibXML2"],
+      dependencies: [
+        "KeyedArchive", "PropertyList", "CLibXML2", "HarnessVocabulary", "TextOutput",
+      ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "Verification",
-      dependencies: ["Decoding", "Manifest", "KeyedArchive", "JSONOutput"],
+      dependencies: [
+        "Decoding", "Manifest", "KeyedArchive", "PropertyList", "JSONOutput", "HarnessVocabulary",
+        "TextOutput",
+      ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "Migration",
       dependencies: [
         "Decoding", "Manifest", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
+        "HarnessVocabulary", "TextOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -67,6 +81,7 @@ let package = Package(
       name: "HarnessCLI",
       dependencies: [
         "Verification", "Migration", "Decoding", "Manifest", "KeyedArchive", "PropertyList",
+        "HarnessVocabulary", "JSONOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -144,7 +159,10 @@ let package = Package(
     ),
     .testTarget(
       name: "DecodingTests",
-      dependencies: ["Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp"],
+      dependencies: [
+        "Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp",
+        "HarnessVocabulary",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -66,7 +66,7 @@ struct VerifyCommandTests {
     #expect(result.status == 1)
     let json = try #require(
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-    #expect(json["serializationVersion"] as? Int == 1)
+    #expect(json["serializationVersion"] as? Int == 2)
     let cases = try #require(json["cases"] as? [[String: Any]])
     let failed = cases.filter { $0["status"] as? String == "failed" }
     #expect(failed.count == 1)

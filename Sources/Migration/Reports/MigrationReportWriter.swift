@@ -1,5 +1,6 @@
 import Foundation
 import JSONOutput
+import TextOutput
 
 /// Writes a migration plan or result as it streams: one entry per record, then the summary.
 ///
@@ -273,23 +274,6 @@ public final class MigrationReportWriter {
   }
 
   private func xml(_ text: String) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "\n": result += "&#10;"
-      default:
-        if scalar.value < 0x20 && scalar != "\t" {
-          result += "&#\(scalar.value);"
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result
+    XMLText.escaped(text)
   }
 }
