@@ -124,6 +124,11 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "TextOutputTests", dependencies: ["TextOutput"], swiftSettings: strictSettings),
+    .testTarget(
+      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport"],
+      swiftSettings: strictSettings),
+    .testTarget(
       name: "SystemLibraryTests",
       dependencies: ["CLibXML2", "CSQLite"],
       swiftSettings: strictSettings
@@ -137,6 +142,7 @@ let package = Package(
       name: "VerificationTests",
       dependencies: [
         "Verification", "Decoding", "Manifest", "KeyedArchive", "ProfileKit", "HarnessTestSupport",
+        "HarnessVocabulary", "JSONOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -167,7 +173,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ManifestTests",
-      dependencies: ["Manifest", "KeyedArchive", "PropertyList"],
+      dependencies: ["Manifest", "KeyedArchive", "PropertyList", "HarnessVocabulary"],
       swiftSettings: strictSettings
     ),
     // Issue 7's adversarial catalogue and the fuzzers' regression inputs

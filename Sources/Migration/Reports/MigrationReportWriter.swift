@@ -150,7 +150,10 @@ public final class MigrationReportWriter {
       } else {
         members.append(("rewritten", .integer(Int64(summary.rewritten))))
       }
-      for (name, value) in notes { members.append((name, .string(value))) }
+      // A note named like a count (`interrupted`) is already in the summary as data.
+      for (name, value) in notes where !members.contains(where: { $0.0 == name }) {
+        members.append((name, .string(value)))
+      }
       emit(
         (firstRecord ? "" : "\n")
           + "],\"serializationVersion\":\(Self.serializationVersion),\"store\":\(JSONValue.string(store).render(sortedKeys: true, pretty: false)),\"summary\":\(JSONValue.object(members).render(sortedKeys: true, pretty: false))}\n"
