@@ -121,8 +121,8 @@ public struct OutcomeExpectation: Sendable, Hashable {
     /// The outcome as reports print it: `decodes` or `rejected(class-not-allowed)`.
     public var description: String {
       switch self {
-      case .decodes: "decodes"
-      case .rejected(let category): "rejected(\(category))"
+      case .decodes: kind.rawValue
+      case .rejected(let category): "\(kind.rawValue)(\(category))"
       }
     }
   }
