@@ -29,11 +29,16 @@ let package = Package(
   ],
   targets: [
     // C libraries, through system-library targets with a small shim each.
+    // libxml2 is found and linked through pkg-config by CLibXML2, which exposes no header to
+    // Swift: Debian's libxml2 headers include ICU's, which clash with Foundation's own ICU module
+    // in any Swift module that sees both. Swift reaches libxml2 only through CXMLBridge, a C
+    // target whose header includes nothing of libxml2.
     .systemLibrary(
       name: "CLibXML2",
       pkgConfig: "libxml-2.0",
       providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
     ),
+    .target(name: "CXMLBridge", dependencies: ["CLibXML2"]),
     .systemLibrary(
       name: "CSQLite",
       pkgConfig: "sqlite3",
@@ -57,7 +62,7 @@ let package = Package(
     .target(
       name: "Manifest",
       dependencies: [
-        "KeyedArchive", "PropertyList", "CLibXML2", "HarnessVocabulary", "TextOutput",
+        "KeyedArchive", "PropertyList", "CXMLBridge", "HarnessVocabulary", "TextOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -130,7 +135,7 @@ let package = Package(
       swiftSettings: strictSettings),
     .testTarget(
       name: "SystemLibraryTests",
-      dependencies: ["CLibXML2", "CSQLite"],
+      dependencies: ["CXMLBridge", "CSQLite"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -167,13 +172,15 @@ let package = Package(
       name: "DecodingTests",
       dependencies: [
         "Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp",
-        "HarnessVocabulary",
+        "HarnessTestSupport", "HarnessVocabulary",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "ManifestTests",
-      dependencies: ["Manifest", "KeyedArchive", "PropertyList", "HarnessVocabulary"],
+      dependencies: [
+        "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "HarnessVocabulary",
+      ],
       swiftSettings: strictSettings
     ),
     // Issue 7's adversarial catalogue and the fuzzers' regression inputs

@@ -15,7 +15,6 @@ public struct ManifestLoadResult: Sendable {
 /// ```swift
 /// let result = ManifestLoader.load(
 ///   path: "manifests/ProfilesApp-1.2.xml", archivesDirectory: "LegacyArchives",
-///   schemaPath: ManifestSchema.defaultPath(repositoryRoot: "."),
 ///   registeredClasses: ["ProfileKit.UserProfile"])
 /// for diagnostic in result.diagnostics { print(diagnostic) }
 /// ```
@@ -33,11 +32,11 @@ public enum ManifestLoader {
   /// - Parameters:
   ///   - path: The manifest file; diagnostics name it as given.
   ///   - archivesDirectory: The folder that archive entry paths are relative to.
-  ///   - schemaPath: The XSD, usually ``ManifestSchema/defaultPath(repositoryRoot:)``.
+  ///   - schema: The XSD; the built-in one unless told otherwise.
   ///   - registeredClasses: The class names the app registers with the decoder.
   /// - Returns: The model, when the document follows the schema, and every diagnostic.
   public static func load(
-    path: String, archivesDirectory: String, schemaPath: String,
+    path: String, archivesDirectory: String, schema: ManifestSchema.Source = .builtIn,
     registeredClasses: Set<String> = []
   ) -> ManifestLoadResult {
     guard let data = FileManager.default.contents(atPath: path) else {
@@ -52,7 +51,7 @@ public enum ManifestLoader {
     let baseDirectory = (path as NSString).deletingLastPathComponent
     return load(
       bytes: Array(data), file: path, baseDirectory: baseDirectory.isEmpty ? "." : baseDirectory,
-      archivesDirectory: archivesDirectory, schemaPath: schemaPath,
+      archivesDirectory: archivesDirectory, schema: schema,
       registeredClasses: registeredClasses)
   }
 
@@ -63,15 +62,15 @@ public enum ManifestLoader {
   ///   - file: The name diagnostics give the manifest.
   ///   - baseDirectory: The folder that `classMapFile` references are relative to.
   ///   - archivesDirectory: The folder that archive entry paths are relative to.
-  ///   - schemaPath: The XSD.
+  ///   - schema: The XSD; the built-in one unless told otherwise.
   ///   - registeredClasses: The class names the app registers with the decoder.
   /// - Returns: The model, when the document follows the schema, and every diagnostic.
   public static func load(
     bytes: [UInt8], file: String, baseDirectory: String, archivesDirectory: String,
-    schemaPath: String, registeredClasses: Set<String> = []
+    schema: ManifestSchema.Source = .builtIn, registeredClasses: Set<String> = []
   ) -> ManifestLoadResult {
     let read = XMLDocumentReader.read(
-      bytes: bytes, file: file, schemaPath: schemaPath, rootName: "manifest")
+      bytes: bytes, file: file, schema: schema, rootName: "manifest")
     var diagnostics = read.diagnostics
     guard let tree = read.tree else {
       return ManifestLoadResult(manifest: nil, diagnostics: diagnostics)
@@ -83,7 +82,7 @@ public enum ManifestLoader {
     var fileMappings: [Manifest.ClassMapping] = []
     for reference in tree.children where reference.name == "classMapFile" {
       let (mappings, problems) = loadClassMapFile(
-        reference, baseDirectory: baseDirectory, schemaPath: schemaPath)
+        reference, baseDirectory: baseDirectory, schema: schema)
       fileMappings += mappings
       diagnostics += problems
     }
@@ -101,9 +100,9 @@ public enum ManifestLoader {
   ///
   /// - Parameters:
   ///   - path: The mapping file.
-  ///   - schemaPath: The XSD.
+  ///   - schema: The XSD; the built-in one unless told otherwise.
   /// - Returns: The mappings, in document order, and every diagnostic.
-  public static func loadClassMap(path: String, schemaPath: String) -> (
+  public static func loadClassMap(path: String, schema: ManifestSchema.Source = .builtIn) -> (
     mappings: [Manifest.ClassMapping], diagnostics: [ManifestDiagnostic]
   ) {
     guard let data = FileManager.default.contents(atPath: path) else {
@@ -117,7 +116,7 @@ public enum ManifestLoader {
       )
     }
     let read = XMLDocumentReader.read(
-      bytes: Array(data), file: path, schemaPath: schemaPath, rootName: "classMap")
+      bytes: Array(data), file: path, schema: schema, rootName: "classMap")
     guard let tree = read.tree else { return ([], read.diagnostics) }
     return (ManifestModelBuilder().classMappings(in: tree), read.diagnostics)
   }
@@ -139,7 +138,7 @@ public enum ManifestLoader {
   }
 
   private static func loadClassMapFile(
-    _ reference: XMLTree, baseDirectory: String, schemaPath: String
+    _ reference: XMLTree, baseDirectory: String, schema: ManifestSchema.Source
   ) -> ([Manifest.ClassMapping], [ManifestDiagnostic]) {
     let href = reference[attribute: "href"] ?? ""
     let path = href.hasPrefix("/") ? href : "\(baseDirectory)/\(href)"
@@ -153,7 +152,7 @@ public enum ManifestLoader {
         ]
       )
     }
-    let (mappings, diagnostics) = loadClassMap(path: path, schemaPath: schemaPath)
+    let (mappings, diagnostics) = loadClassMap(path: path, schema: schema)
     return (mappings, diagnostics)
   }
 }

@@ -15,7 +15,7 @@ import PropertyList
 ///
 /// ```swift
 /// let verifier = Verifier(registry: registry, runner: WorkerPathRunner(executable: binary))
-/// let loaded = verifier.load(manifestPaths, archivesDirectory: "LegacyArchives", schemaPath: xsd)
+/// let loaded = verifier.load(manifestPaths, archivesDirectory: "LegacyArchives")
 /// let report = verifier.verify(loaded.manifests, archivesDirectory: "LegacyArchives")
 /// ```
 public struct Verifier: Sendable {
@@ -67,7 +67,9 @@ public struct Verifier: Sendable {
   }
 
   /// Loads and checks manifests, collecting every diagnostic.
-  public func load(_ paths: [String], archivesDirectory: String, schemaPath: String)
+  public func load(
+    _ paths: [String], archivesDirectory: String, schema: ManifestSchema.Source = .builtIn
+  )
     -> LoadedManifests
   {
     var manifests: [Manifest] = []
@@ -75,7 +77,7 @@ public struct Verifier: Sendable {
     let registered = Set(registry.classNames)
     for path in paths {
       let result = ManifestLoader.load(
-        path: path, archivesDirectory: archivesDirectory, schemaPath: schemaPath,
+        path: path, archivesDirectory: archivesDirectory, schema: schema,
         registeredClasses: registered)
       diagnostics += result.diagnostics
       if let manifest = result.manifest, result.isValid {

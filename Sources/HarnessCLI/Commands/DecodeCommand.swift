@@ -33,7 +33,7 @@ enum DecodeCommand {
         name: "class-map", valueName: "MAP",
         help: "Comma-separated OLD=NEW class names (ProfilesApp.*=ProfileKit.* maps a module)."),
       .init(
-        name: "schema", valueName: "FILE", help: "The manifest schema.",
+        name: "schema", valueName: "FILE", help: SchemaOption.help,
         defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
       .init(
         name: "registry", valueName: "NAME",
@@ -57,9 +57,9 @@ enum DecodeCommand {
     var allowed: [String] = []
     var classMap = ClassNameMap.empty
     if let manifestPath = arguments.option("manifest", spec: spec) {
-      let schema = SchemaLocator.resolve(arguments, near: [manifestPath])
+      let schema = try SchemaOption.source(arguments)
       let result = ManifestLoader.load(
-        path: manifestPath, archivesDirectory: ".", schemaPath: schema,
+        path: manifestPath, archivesDirectory: ".", schema: schema,
         registeredClasses: Set(context.configuration.registry.classNames))
       let errors = result.diagnostics.filter { $0.severity == .error && $0.category != .semantic }
       ManifestDiagnosticsPrinter.print(errors, to: context.console)

@@ -13,7 +13,7 @@ enum ManifestValidateCommand {
         name: "archives", valueName: "DIR", help: "The folder archive paths are relative to.",
         defaultValue: "LegacyArchives"),
       .init(
-        name: "schema", valueName: "FILE", help: "The manifest schema.",
+        name: "schema", valueName: "FILE", help: SchemaOption.help,
         defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
     ],
     exitStatus: """
@@ -23,15 +23,12 @@ enum ManifestValidateCommand {
       """)
 
   static let command = Command(spec: spec) { arguments, context in
-    let schema = SchemaLocator.resolve(arguments, near: arguments.arguments("file"))
-    guard FileManager.default.fileExists(atPath: schema) else {
-      throw CommandFailure(place: schema, category: "unreadable", message: "no such schema file")
-    }
+    let schema = try SchemaOption.source(arguments)
     let archives = arguments.option("archives", spec: spec) ?? "LegacyArchives"
     var valid = true
     for file in arguments.arguments("file") {
       let result = ManifestLoader.load(
-        path: file, archivesDirectory: archives, schemaPath: schema,
+        path: file, archivesDirectory: archives, schema: schema,
         registeredClasses: Set(context.configuration.registry.classNames))
       ManifestDiagnosticsPrinter.print(result.diagnostics, to: context.console)
       if result.isValid {
@@ -74,7 +71,7 @@ enum ManifestAuthorCommand {
         name: "produced", valueName: "DATE", help: "When the archives were written (YYYY-MM-DD)."),
       .init(name: "provenance", valueName: "TEXT", help: "Where the archives came from."),
       .init(
-        name: "schema", valueName: "FILE", help: "The manifest schema.",
+        name: "schema", valueName: "FILE", help: SchemaOption.help,
         defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
     ])
 
@@ -99,7 +96,7 @@ enum ManifestAuthorCommand {
       }
       result = author.update(
         existingText: String(decoding: data, as: UTF8.self), file: existing, with: inputs,
-        schemaPath: SchemaLocator.resolve(arguments, near: [existing]))
+        schema: try SchemaOption.source(arguments))
     } else {
       result = author.author(inputs)
     }

@@ -44,7 +44,7 @@ struct MigrateOptions {
       name: "allowed-classes", valueName: "A,B,...",
       help: "Classes the app's secure read allows (adds to the manifest's allowedClasses)."),
     .init(
-      name: "schema", valueName: "FILE", help: "The manifest schema.",
+      name: "schema", valueName: "FILE", help: SchemaOption.help,
       defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
     .init(name: "table", valueName: "TABLE", help: "The SQLite table holding the archives."),
     .init(
@@ -149,9 +149,9 @@ struct MigrateOptions {
     var mapping = ClassNameMapping()
     var allowed: [String] = []
     if let manifestPath {
-      let schema = SchemaLocator.resolve(arguments, near: [manifestPath])
+      let schema = try SchemaOption.source(arguments)
       let result = ManifestLoader.load(
-        path: manifestPath, archivesDirectory: ".", schemaPath: schema,
+        path: manifestPath, archivesDirectory: ".", schema: schema,
         registeredClasses: Set(context.configuration.registry.classNames))
       let errors = result.diagnostics.filter { $0.severity == .error && $0.category != .semantic }
       ManifestDiagnosticsPrinter.print(errors, to: context.console)

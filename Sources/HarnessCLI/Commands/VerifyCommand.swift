@@ -23,7 +23,7 @@ enum VerifyCommand {
         name: "archives", valueName: "DIR", help: "The folder archive paths are relative to.",
         defaultValue: "LegacyArchives"),
       .init(
-        name: "schema", valueName: "FILE", help: "The manifest schema.",
+        name: "schema", valueName: "FILE", help: SchemaOption.help,
         defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
       .init(
         name: "format", valueName: "FORMAT", help: "Report format.",
@@ -40,17 +40,13 @@ enum VerifyCommand {
   static let command = Command(spec: spec) { arguments, context in
     let manifestsDirectory = arguments.option("manifests", spec: spec) ?? "manifests"
     let archivesDirectory = arguments.option("archives", spec: spec) ?? "LegacyArchives"
-    let schemaPath = SchemaLocator.resolve(arguments, near: [manifestsDirectory + "/x"])
+    let schema = try SchemaOption.source(arguments)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: manifestsDirectory, isDirectory: &isDirectory),
       isDirectory.boolValue
     else {
       throw CommandFailure(
         place: manifestsDirectory, category: "unreadable", message: "no such manifests folder")
-    }
-    guard FileManager.default.fileExists(atPath: schemaPath) else {
-      throw CommandFailure(
-        place: schemaPath, category: "unreadable", message: "no such schema file")
     }
     let files = Verifier.manifestFiles(in: manifestsDirectory)
     guard !files.isEmpty else {
@@ -60,7 +56,7 @@ enum VerifyCommand {
     let verifier = Verifier(
       registry: context.configuration.registry,
       runner: WorkerPathRunner(executable: context.executableURL))
-    let loaded = verifier.load(files, archivesDirectory: archivesDirectory, schemaPath: schemaPath)
+    let loaded = verifier.load(files, archivesDirectory: archivesDirectory, schema: schema)
     ManifestDiagnosticsPrinter.print(loaded.diagnostics, to: context.console)
     guard !loaded.hasErrors else {
       return .unusable
