@@ -21,6 +21,11 @@ public struct ExpectationFinding: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// What the engine found at an expectation's key path, or why it found nothing.
+  ///
+  /// ```swift
+  /// let found = ExpectationFinding.Observation(.string("Bern"))  // .value(.string("Bern"))
+  /// print(found)                                              // string "Bern"
+  /// ```
   public enum Observation: Sendable, Hashable, CustomStringConvertible {
     /// A value that is not an object: a string, number, bool, date, data, UUID, URL or null.
     case value(ArchiveLeaf)

@@ -116,6 +116,10 @@ public enum CheckedPath: Sendable, Hashable, CustomStringConvertible {
 /// ```
 public struct PathResult: Sendable, Hashable {
   /// Why a path did not decode: the rejection's category, the crash's cause, or an unreadable file.
+  ///
+  /// ```swift
+  /// if case .rejection(.classNotAllowed)? = result.category { print("add to allowedClasses") }
+  /// ```
   public enum Category: Sendable, Hashable, CustomStringConvertible {
     /// The path refused the archive, for this reason.
     case rejection(RejectionCategory)

@@ -26,6 +26,10 @@ public struct RoundTrip: Sendable {
   /// Why a record was not migrated: the step that failed, the category and what happened.
   public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of failure a refusal is.
+    ///
+    /// ```swift
+    /// if refusal.category == .rejected(.classNotAllowed) { print("extend allowedClasses") }
+    /// ```
     public enum Category: Sendable, Hashable, CustomStringConvertible {
       /// A decode refused the bytes, or they broke a rule such as a limit, for this reason.
       case rejected(RejectionCategory)

@@ -7,6 +7,11 @@
 /// How a decoding process died: the signal and what it printed before dying.
 public struct CrashReport: Sendable, Hashable, Codable, CustomStringConvertible {
   /// Why the process died: killed after a timeout, or a signal.
+  ///
+  /// ```swift
+  /// CrashReport(signal: SIGILL).cause                  // .signal(4), printed SIGILL
+  /// CrashReport(signal: SIGKILL, timedOut: true).cause  // .timeout, printed timeout
+  /// ```
   public enum Cause: Sendable, Hashable, CustomStringConvertible {
     /// The supervisor killed the process because the archive took too long.
     case timeout
