@@ -8,6 +8,9 @@
 //
 //   PropertyList -> KeyedArchive -> Decoding -> Verification -> HarnessCLI
 //                         \-> Manifest ------/         Migration -/
+//
+// Below them all: TextOutput (escaping, quoting, hex), JSONOutput, and
+// HarnessVocabulary (decode paths, outcomes, categories, steps, severities).
 
 import PackageDescription
 
@@ -48,28 +51,39 @@ let package = Package(
     ),
 
     // The pipeline.
-    .target(name: "JSONOutput", swiftSettings: strictSettings),
-    .target(name: "PropertyList", dependencies: ["JSONOutput"], swiftSettings: strictSettings),
+    .target(name: "TextOutput", swiftSettings: strictSettings),
+    .target(name: "HarnessVocabulary", swiftSettings: strictSettings),
+    .target(name: "JSONOutput", dependencies: ["TextOutput"], swiftSettings: strictSettings),
     .target(
-      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput"],
+      name: "PropertyList", dependencies: ["JSONOutput", "TextOutput"],
       swiftSettings: strictSettings),
     .target(
-      name: "Decoding", dependencies: ["KeyedArchive", "PropertyList"],
+      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput", "TextOutput"],
+      swiftSettings: strictSettings),
+    .target(
+      name: "Decoding",
+      dependencies: ["KeyedArchive", "PropertyList", "HarnessVocabulary", "TextOutput"],
       swiftSettings: strictSettings),
     .target(
       name: "Manifest",
-      dependencies: ["KeyedArchive", "PropertyList", "CXMLBridge"],
+      dependencies: [
+        "KeyedArchive", "PropertyList", "CXMLBridge", "HarnessVocabulary", "TextOutput",
+      ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "Verification",
-      dependencies: ["Decoding", "Manifest", "KeyedArchive", "JSONOutput"],
+      dependencies: [
+        "Decoding", "Manifest", "KeyedArchive", "PropertyList", "JSONOutput", "HarnessVocabulary",
+        "TextOutput",
+      ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "Migration",
       dependencies: [
         "Decoding", "Manifest", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
+        "HarnessVocabulary", "TextOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -78,7 +92,7 @@ let package = Package(
       name: "ArchiveHarness",
       dependencies: [
         "PropertyList", "KeyedArchive", "Decoding", "Manifest", "Verification", "Migration",
-        "JSONOutput",
+        "JSONOutput", "HarnessVocabulary",
       ],
       swiftSettings: strictSettings
     ),
@@ -86,7 +100,7 @@ let package = Package(
       name: "HarnessCLI",
       dependencies: [
         "ArchiveHarness", "Verification", "Migration", "Decoding", "Manifest", "KeyedArchive",
-        "PropertyList",
+        "PropertyList", "HarnessVocabulary", "JSONOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -135,6 +149,11 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "TextOutputTests", dependencies: ["TextOutput"], swiftSettings: strictSettings),
+    .testTarget(
+      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport"],
+      swiftSettings: strictSettings),
+    .testTarget(
       name: "SystemLibraryTests",
       dependencies: ["CXMLBridge", "CSQLite"],
       swiftSettings: strictSettings
@@ -156,6 +175,7 @@ let package = Package(
       name: "VerificationTests",
       dependencies: [
         "Verification", "Decoding", "Manifest", "KeyedArchive", "ProfileKit", "HarnessTestSupport",
+        "HarnessVocabulary", "JSONOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -180,13 +200,15 @@ let package = Package(
       name: "DecodingTests",
       dependencies: [
         "Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp",
-        "HarnessTestSupport",
+        "HarnessTestSupport", "HarnessVocabulary",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "ManifestTests",
-      dependencies: ["Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport"],
+      dependencies: [
+        "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "HarnessVocabulary",
+      ],
       swiftSettings: strictSettings
     ),
     // Issue 7's adversarial catalogue and the fuzzers' regression inputs

@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import HarnessVocabulary
 import Verification
 
 /// Where decode paths run: a worker process the harness outlives, or this process.

@@ -1,4 +1,5 @@
 import Decoding
+import HarnessVocabulary
 import Verification
 
 /// A runner with no worker: every path throws the reason, so reports list it as not run.

@@ -13,13 +13,13 @@ struct CheckSubject {
   let project: HarnessProject
 
   /// The harness paths: the app's own read, legacy and secure.
-  static let harnessPaths: Set<String> = [DecodePath.legacy.rawValue, DecodePath.secure.rawValue]
+  static let harnessPaths: Set<CheckedPath> = [.decode(.legacy), .decode(.secure)]
 
   /// The entry's place in its manifest, such as `manifests/NotesApp-1.0.xml:14:3`.
   var place: String { project.relative(entry.location.description) }
 
   /// Where the manifest says what a path must do.
-  func place(of path: String) -> String {
+  func place(of path: CheckedPath) -> String {
     project.relative(Findings.location(of: path, in: entry).description)
   }
 
@@ -42,11 +42,13 @@ struct CheckSubject {
   /// in this process, must not run.
   func crashFinding() -> String? {
     let crashed = result.paths.filter {
-      Self.harnessPaths.contains($0.path) && $0.outcome == "crashed"
+      Self.harnessPaths.contains($0.path) && $0.outcome == .crashed
     }
     guard !crashed.isEmpty else { return nil }
-    let which = crashed.map { "\($0.path) [\($0.category ?? "")] \($0.message ?? "")" }
-      .joined(separator: "; ")
+    let which = crashed.map {
+      "\($0.path) [\($0.category?.description ?? "")] \($0.message ?? "")"
+    }
+    .joined(separator: "; ")
     return
       "\(place): the worker crashed decoding it (\(which)); the migration steps, which run in "
       + "this process, were not run"
@@ -54,8 +56,9 @@ struct CheckSubject {
 
   /// A finding for each harness path that decoded the archive.
   func decodedHarnessPaths() -> [String] {
-    result.paths.filter { Self.harnessPaths.contains($0.path) && $0.outcome == "decoded" }.map {
-      "\(place(of: $0.path)): \($0.path): decoded \($0.object ?? ""), where the read must refuse it"
+    result.paths.filter { Self.harnessPaths.contains($0.path) && $0.outcome == .decoded }.map {
+      "\(place(of: $0.path)): \($0.path): decoded \($0.object?.description ?? "an object"), "
+        + "where the read must refuse it"
     }
   }
 

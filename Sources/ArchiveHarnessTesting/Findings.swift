@@ -12,12 +12,12 @@ enum Findings {
     var lines: [String] = []
     for path in result.paths where !path.matches {
       let place = project.relative(location(of: path.path, in: entry).description)
-      let got = [path.outcome, path.category.map { "[\($0)]" }].compactMap { $0 }
+      let got = [path.outcome.description, path.category.map { "[\($0)]" }].compactMap { $0 }
         .joined(separator: " ")
-      var line = "\(place): \(path.path): expected \(path.expected ?? "nothing"), got \(got)"
-      if path.isUnexpectedPass { line = "\(place): object-substitution hole: " + line }
+      var line = "\(path.path): expected \(path.expected?.description ?? "nothing"), got \(got)"
+      if path.isUnexpectedPass { line = "object-substitution hole: " + line }
       if let message = path.message { line += ": \(message)" }
-      lines.append(line)
+      lines.append("\(place): " + line)
     }
     for expectation in result.expectations where !expectation.passed {
       lines.append(
@@ -27,15 +27,10 @@ enum Findings {
     return lines
   }
 
-  /// Where the manifest says what a path must do: its `<outcome>` element, or the entry.
-  static func location(of path: String, in entry: ArchiveEntry) -> ManifestLocation {
-    let outcomePath: OutcomePath?
-    switch path {
-    case DecodePath.legacy.rawValue: outcomePath = .legacy
-    case DecodePath.secure.rawValue: outcomePath = .secure
-    case DecodePath.foundationSecure.rawValue: outcomePath = .foundation
-    default: outcomePath = nil
-    }
-    return outcomePath.flatMap { entry.outcome(for: $0)?.location } ?? entry.location
+  /// Where the manifest says what a path must do: its outcome element, or the entry.
+  static func location(of path: CheckedPath, in entry: ArchiveEntry) -> ManifestLocation {
+    guard case .decode(let decodePath) = path, let outcome = entry.outcome(for: decodePath)
+    else { return entry.location }
+    return outcome.location
   }
 }

@@ -124,7 +124,7 @@ public struct MergeChecks: Sendable {
     let subject = try self.subject(archive, manifest: manifest, check: "truncated never rewritten")
     try subject.requireHarnessPathsRan()
     var findings: [String] = []
-    for path in subject.result.paths where path.ran && path.outcome != "rejected" {
+    for path in subject.result.paths where path.ran && path.outcome != .rejected {
       findings.append(
         "\(subject.place(of: path.path)): \(path.path): \(path.outcome), where a truncated "
           + "archive must be rejected")

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessVocabulary
 
 /// What a command runs with: the console, and the app's classes with where decoding runs.
 struct CommandContext: Sendable {
@@ -36,4 +37,9 @@ struct CommandFailure: Error {
   var place: String
   var category: String?
   var message: String
+}
+
+extension DiagnosticCategory {
+  /// A failure of the harness itself rather than of its input.
+  static let `internal` = DiagnosticCategory(rawValue: "internal")
 }

@@ -4,6 +4,12 @@ import Foundation
 import ProfileKit
 import Testing
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 @Suite("Crash containment under swift test")
 struct CrashContainmentTests {
   @Test("An init?(coder:) that traps is a crashed outcome; the test process goes on")
@@ -13,9 +19,9 @@ struct CrashContainmentTests {
     let project = team.version1Project()
     let harnessCase = try #require(project.cases.first)
     let result = try #require(harnessCase.result())
-    let legacy = try #require(result.paths.first { $0.path == "legacy" })
-    #expect(legacy.outcome == "crashed")
-    #expect(legacy.category == "SIGABRT")
+    let legacy = try #require(result.paths.first { $0.path == .decode(.legacy) })
+    #expect(legacy.outcome == .crashed)
+    #expect(legacy.category == .crash(.signal(SIGABRT)))
     try harnessCase.verify()
   }
 

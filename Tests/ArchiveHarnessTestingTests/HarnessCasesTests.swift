@@ -38,7 +38,7 @@ struct HarnessCasesTests {
   func everyPathRuns() throws {
     let first = try #require(Fixture.project.cases.first)
     let result = try #require(first.result())
-    #expect(result.paths.map(\.path) == DecodePath.allCases.map(\.rawValue))
+    #expect(result.paths.map(\.path) == DecodePath.allCases.map { CheckedPath.decode($0) })
     #expect(result.paths.allSatisfy { $0.ran })
   }
 

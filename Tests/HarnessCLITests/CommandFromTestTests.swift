@@ -14,22 +14,27 @@ struct CommandFromTestTests {
     var stderr: String
   }
 
-  private func verify(worker: DecodeWorker) -> Run {
+  private func run(_ arguments: [String], worker: DecodeWorker) -> Run {
     let output = Mutex("")
     let error = Mutex("")
     let console = Console(
       output: { text in output.withLock { $0 += text } },
       error: { text in error.withLock { $0 += text } })
-    let root = Corpus.packageRoot
     let status = ArchiveHarnessCommand.main(
-      [
-        "my-harness", "verify", "--manifests", root.appendingPathComponent("manifests").path,
-        "--archives", root.appendingPathComponent("LegacyArchives").path,
-      ],
+      ["my-harness"] + arguments,
       configuration: HarnessConfiguration(modelClasses: ProfileModel.classes, worker: worker),
       console: console)
     return Run(
       status: status, stdout: output.withLock { $0 }, stderr: error.withLock { $0 })
+  }
+
+  private func verify(worker: DecodeWorker) -> Run {
+    let root = Corpus.packageRoot
+    return run(
+      [
+        "verify", "--manifests", root.appendingPathComponent("manifests").path,
+        "--archives", root.appendingPathComponent("LegacyArchives").path,
+      ], worker: worker)
   }
 
   @Test("With the running executable as worker: exit 2, every path not run, never crashed")
@@ -47,5 +52,19 @@ struct CommandFromTestTests {
     let run = verify(worker: .buildProduct(named: "archive-harness"))
     #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
     #expect(run.stdout.contains("24 archive entries: 24 passed"))
+  }
+
+  @Test("decode without a worker: every path not-run in JSON that follows the schema, exit 2")
+  func decodeWithoutWorkerIsNotRun() throws {
+    let archive = Corpus.packageRoot.appendingPathComponent(
+      "LegacyArchives/ProfilesApp-1.0/memo-valid.archive")
+    let run = run(
+      ["decode", archive.path, "--path", "all", "--format", "json"],
+      worker: .buildProduct(named: "no-such-harness"))
+    #expect(run.status == 2)
+    #expect(run.stdout.contains("not-run"))
+    #expect(!run.stdout.contains("crashed"))
+    let violations = try JSONSchemas.violations(of: run.stdout, against: .decode)
+    #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
   }
 }
