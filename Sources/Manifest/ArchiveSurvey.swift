@@ -58,18 +58,19 @@ struct ArchiveSurvey {
       {
         rootClassName = instance.className
       }
-      walk(archive, archive.node(for: root), path: KeyPath(components: []), depth: 0)
+      walk(archive, archive.node(for: root), path: ArchiveKeyPath(components: []), depth: 0)
     } else {
       for entry in archive.top.entries {
         walk(
-          archive, archive.node(for: entry.value), path: KeyPath(topKey: entry.key, components: []),
+          archive, archive.node(for: entry.value),
+          path: ArchiveKeyPath(topKey: entry.key, components: []),
           depth: 0)
       }
     }
   }
 
   private mutating func walk(
-    _ archive: KeyedArchive, _ node: ArchiveNode, path: KeyPath, depth: Int
+    _ archive: KeyedArchive, _ node: ArchiveNode, path: ArchiveKeyPath, depth: Int
   ) {
     if case .object(let index) = node {
       if visited.contains(index) { return }

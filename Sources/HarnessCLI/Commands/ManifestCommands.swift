@@ -120,11 +120,11 @@ enum AnonymizeCommand {
   static let input = Argument.single("input", help: "The archive to anonymize.")
   static let output = Argument.single(
     "output", help: "Where to write the anonymized archive (binary plist).")
-  static let keep = Option<[KeyPath]>.repeating(
+  static let keep = Option<[ArchiveKeyPath]>.repeating(
     "keep", valueName: "KEYPATH", help: "A key path whose values stay as they are.",
     convert: { text throws(ArgumentValueError) in
       do throws(KeyPathError) {
-        return try KeyPath(text)
+        return try ArchiveKeyPath(text)
       } catch {
         throw ArgumentValueError("\(error)")
       }
