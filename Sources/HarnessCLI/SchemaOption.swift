@@ -1,14 +1,20 @@
 import Foundation
 import Manifest
 
-/// Reads `--schema FILE`: the built-in schema unless a file is named.
+/// `--schema FILE`: the built-in schema unless a file is named.
 enum SchemaOption {
-  /// The help text every command's `--schema` option shows.
-  static let help = "Validate against this XSD instead of the built-in schema."
+  /// The option, declared once for every command that reads manifests.
+  static let option = Option<String?>.optional(
+    "schema", valueName: "FILE", help: "Validate against this XSD file instead.",
+    defaultDescription: "the built-in schema")
 
   /// The schema to validate with: the `--schema` file, which must exist, or the built-in one.
-  static func source(_ arguments: ParsedArguments) throws -> ManifestSchema.Source {
-    guard let path = arguments.values("schema").last else { return .builtIn }
+  ///
+  /// - Parameter path: The `--schema` value, or nil when it was not given.
+  /// - Returns: The file's schema, or the built-in one.
+  /// - Throws: ``CommandFailure`` when the file does not exist or is a folder.
+  static func source(_ path: String?) throws -> ManifestSchema.Source {
+    guard let path else { return .builtIn }
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
       !isDirectory.boolValue
