@@ -8,6 +8,9 @@
 //
 //   PropertyList -> KeyedArchive -> Decoding -> Verification -> HarnessCLI
 //                         \-> Manifest ------/         Migration -/
+//
+// Below them all: TextOutput (escaping, quoting, hex), JSONOutput, and
+// HarnessVocabulary (decode paths, outcomes, categories, steps, severities).
 
 import PackageDescription
 
@@ -43,28 +46,39 @@ let package = Package(
     ),
 
     // The pipeline.
-    .target(name: "JSONOutput", swiftSettings: strictSettings),
-    .target(name: "PropertyList", dependencies: ["JSONOutput"], swiftSettings: strictSettings),
+    .target(name: "TextOutput", swiftSettings: strictSettings),
+    .target(name: "HarnessVocabulary", swiftSettings: strictSettings),
+    .target(name: "JSONOutput", dependencies: ["TextOutput"], swiftSettings: strictSettings),
     .target(
-      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput"],
+      name: "PropertyList", dependencies: ["JSONOutput", "TextOutput"],
       swiftSettings: strictSettings),
     .target(
-      name: "Decoding", dependencies: ["KeyedArchive", "PropertyList"],
+      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput", "TextOutput"],
+      swiftSettings: strictSettings),
+    .target(
+      name: "Decoding",
+      dependencies: ["KeyedArchive", "PropertyList", "HarnessVocabulary", "TextOutput"],
       swiftSettings: strictSettings),
     .target(
       name: "Manifest",
-      dependencies: ["KeyedArchive", "PropertyList", "CXMLBridge"],
+      dependencies: [
+        "KeyedArchive", "PropertyList", "CXMLBridge", "HarnessVocabulary", "TextOutput",
+      ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "Verification",
-      dependencies: ["Decoding", "Manifest", "KeyedArchive", "JSONOutput"],
+      dependencies: [
+        "Decoding", "Manifest", "KeyedArchive", "PropertyList", "JSONOutput", "HarnessVocabulary",
+        "TextOutput",
+      ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "Migration",
       dependencies: [
         "Decoding", "Manifest", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
+        "HarnessVocabulary", "TextOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -72,6 +86,7 @@ let package = Package(
       name: "HarnessCLI",
       dependencies: [
         "Verification", "Migration", "Decoding", "Manifest", "KeyedArchive", "PropertyList",
+        "HarnessVocabulary", "JSONOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -114,6 +129,11 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "TextOutputTests", dependencies: ["TextOutput"], swiftSettings: strictSettings),
+    .testTarget(
+      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport"],
+      swiftSettings: strictSettings),
+    .testTarget(
       name: "SystemLibraryTests",
       dependencies: ["CXMLBridge", "CSQLite"],
       swiftSettings: strictSettings
@@ -127,6 +147,7 @@ let package = Package(
       name: "VerificationTests",
       dependencies: [
         "Verification", "Decoding", "Manifest", "KeyedArchive", "ProfileKit", "HarnessTestSupport",
+        "HarnessVocabulary", "JSONOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -151,13 +172,15 @@ let package = Package(
       name: "DecodingTests",
       dependencies: [
         "Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp",
-        "HarnessTestSupport",
+        "HarnessTestSupport", "HarnessVocabulary",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "ManifestTests",
-      dependencies: ["Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport"],
+      dependencies: [
+        "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "HarnessVocabulary",
+      ],
       swiftSettings: strictSettings
     ),
     // Issue 7's adversarial catalogue and the fuzzers' regression inputs

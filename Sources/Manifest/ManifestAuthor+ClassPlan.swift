@@ -1,3 +1,5 @@
+import TextOutput
+
 extension ManifestAuthor {
   /// The class names authoring writes: map rows, the names it could not map, and the current
   /// name each archived name has in `allowedClasses` and `rootClass`.
@@ -21,8 +23,8 @@ extension ManifestAuthor {
       for (from, to) in mappings
       where ManifestXMLWriter.isClassName(from) && ManifestXMLWriter.isClassName(to) {
         text +=
-          "\(indent)<\(prefix)map from=\"\(ManifestXMLWriter.escape(from))\" "
-          + "to=\"\(ManifestXMLWriter.escape(to))\"/>\n"
+          "\(indent)<\(prefix)map from=\"\(XMLText.escaped(from))\" "
+          + "to=\"\(XMLText.escaped(to))\"/>\n"
       }
       for name in unmapped where ManifestXMLWriter.isClassName(name.archivedName) {
         let comment =

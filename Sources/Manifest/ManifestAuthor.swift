@@ -1,5 +1,6 @@
 import Foundation
 import KeyedArchive
+import TextOutput
 
 /// Writes manifests from archives: a complete new manifest, or new entries added to an existing one.
 ///
@@ -161,9 +162,9 @@ public struct ManifestAuthor: Sendable {
     text += "updating with 'manifest author' keeps your edits and comments. -->\n"
     text +=
       "<manifest xmlns=\"\(ManifestSchema.namespace)\" schemaVersion=\"\(ManifestSchema.version)\">\n"
-    text += "  <producer app=\"\(ManifestXMLWriter.escape(options.app))\""
-    text += " version=\"\(ManifestXMLWriter.escape(options.version))\""
-    text += " platform=\"\(ManifestXMLWriter.escape(options.platform))\""
+    text += "  <producer app=\"\(XMLText.escaped(options.app))\""
+    text += " version=\"\(XMLText.escaped(options.version))\""
+    text += " platform=\"\(XMLText.escaped(options.platform))\""
     let produced = options.produced ?? Self.today()
     if !XSDValue.isDateOrDateTime(produced) {
       diagnostics.append(
@@ -171,11 +172,11 @@ public struct ManifestAuthor: Sendable {
           .error, .semantic, at: ManifestLocation(file: "<options>", line: 0, column: 0),
           "produced '\(produced)' is not a date (YYYY-MM-DD) or date and time"))
     }
-    text += " produced=\"\(ManifestXMLWriter.escape(produced))\">\n"
+    text += " produced=\"\(XMLText.escaped(produced))\">\n"
     let provenance =
       options.provenance
       ?? "Authored by archive-harness manifest author from \(surveyed.count) archives."
-    text += "    <provenance>\(ManifestXMLWriter.escape(provenance))</provenance>\n"
+    text += "    <provenance>\(XMLText.escaped(provenance))</provenance>\n"
     text += "  </producer>\n"
     if registeredClasses == nil {
       text +=
@@ -192,7 +193,7 @@ public struct ManifestAuthor: Sendable {
     text += classRows(allowed, indent: "    ", prefix: "")
     text += "  </allowedClasses>\n"
     if let sharedRoot, ManifestXMLWriter.isClassName(sharedRoot) {
-      text += "  <rootClass name=\"\(ManifestXMLWriter.escape(sharedRoot))\"/>\n"
+      text += "  <rootClass name=\"\(XMLText.escaped(sharedRoot))\"/>\n"
     }
     for item in surveyed {
       let root = sharedRoot == nil ? item.survey.rootClassName.flatMap(plan.root) : nil
@@ -370,7 +371,7 @@ public struct ManifestAuthor: Sendable {
 
   private func classRows(_ names: Set<String>, indent: String, prefix: String) -> String {
     names.filter(ManifestXMLWriter.isClassName).sorted().map {
-      "\(indent)<\(prefix)class name=\"\(ManifestXMLWriter.escape($0))\"/>\n"
+      "\(indent)<\(prefix)class name=\"\(XMLText.escaped($0))\"/>\n"
     }.joined()
   }
 
@@ -380,9 +381,9 @@ public struct ManifestAuthor: Sendable {
     let inner = indent + (indent.isEmpty ? "  " : indent)
     let sha = SHA256.hash(item.input.bytes).hexadecimal
     var text =
-      "\(indent)<\(prefix)archive path=\"\(ManifestXMLWriter.escape(item.input.path))\" sha256=\"\(sha)\">\n"
+      "\(indent)<\(prefix)archive path=\"\(XMLText.escaped(item.input.path))\" sha256=\"\(sha)\">\n"
     if let rootClass, ManifestXMLWriter.isClassName(rootClass) {
-      text += "\(inner)<\(prefix)rootClass name=\"\(ManifestXMLWriter.escape(rootClass))\"/>\n"
+      text += "\(inner)<\(prefix)rootClass name=\"\(XMLText.escaped(rootClass))\"/>\n"
     }
     if let readError = item.survey.readError {
       let reason = readError.replacing("--", with: "- -")

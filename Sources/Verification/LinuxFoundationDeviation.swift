@@ -1,4 +1,5 @@
 import Decoding
+import HarnessVocabulary
 import KeyedArchive
 
 #if canImport(Glibc)

@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import HarnessVocabulary
 import KeyedArchive
 import PropertyList
 import Testing

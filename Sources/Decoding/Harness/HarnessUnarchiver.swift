@@ -1,4 +1,5 @@
 import Foundation
+import HarnessVocabulary
 import KeyedArchive
 import PropertyList
 
@@ -46,7 +47,7 @@ public final class HarnessUnarchiver: NSCoder {
   private let classMap: ClassNameMap
   private let secure: Bool
   private let maximumDepth: Int
-  private let mode: String
+  private let mode: DecodePath
 
   private var contexts: [Context] = []
   private var path: [PathElement] = []
@@ -71,7 +72,7 @@ public final class HarnessUnarchiver: NSCoder {
     self.classMap = classMap
     self.secure = secure
     self.maximumDepth = maximumDepth
-    self.mode = secure ? "secure" : "legacy"
+    self.mode = secure ? .secure : .legacy
     super.init()
   }
 
