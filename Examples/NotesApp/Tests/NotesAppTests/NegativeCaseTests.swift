@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import HarnessVocabulary
 import KeyedArchive
 import NotesKit
 import Testing
@@ -17,7 +18,7 @@ struct NegativeCaseTests {
 
   private func harnessPaths(_ archive: String) throws -> [PathResult] {
     let result = try NotesManifestCase(manifest: "NotesV1-1.0.xml", archive: archive).run()
-    return result.paths.filter { ["legacy", "secure"].contains("\($0.path)") }
+    return result.paths.filter { $0.path == .decode(.legacy) || $0.path == .decode(.secure) }
   }
 
   @Test(
@@ -26,8 +27,8 @@ struct NegativeCaseTests {
     let paths = try harnessPaths("NotesV1-1.0/note-wrong-root.archive")
     #expect(paths.count == 2)
     for path in paths {
-      #expect("\(path.outcome)" == "rejected")
-      #expect(path.category.map { "\($0)" } == "wrong-root-class")
+      #expect(path.outcome == .rejected)
+      #expect(path.category == .rejection(.wrongRootClass))
     }
   }
 
@@ -39,16 +40,21 @@ struct NegativeCaseTests {
       return
     }
     #expect(refusal.step == .read)
-    for path in try harnessPaths("NotesV1-1.0/note-truncated.archive") {
-      #expect("\(path.outcome)" == "rejected")
+    let paths = try harnessPaths("NotesV1-1.0/note-truncated.archive")
+    #expect(paths.count == 2)
+    for path in paths {
+      #expect(path.outcome == .rejected)
+      #expect(path.category == .rejection(.malformed))
     }
   }
 
   @Test("An archive of an unknown $version is rejected on every path")
   func unknownVersionIsRejected() throws {
-    for path in try harnessPaths("NotesV1-1.0/note-unknown-version.archive") {
-      #expect("\(path.outcome)" == "rejected")
-      #expect(path.category.map { "\($0)" } == "unknown-schema-version")
+    let paths = try harnessPaths("NotesV1-1.0/note-unknown-version.archive")
+    #expect(paths.count == 2)
+    for path in paths {
+      #expect(path.outcome == .rejected)
+      #expect(path.category == .rejection(.unknownSchemaVersion))
     }
     let bytes = try NotesManifestCase.bytes("NotesV1-1.0/note-unknown-version.archive")
     #expect(throws: KeyedArchiveError.self) { try KeyedArchive(bytes: bytes) }
