@@ -47,6 +47,8 @@ let package = Package(
 
     // The pipeline.
     .target(name: "TextOutput", swiftSettings: strictSettings),
+    // SHA-256, for manifests' checksums and migration journals alike.
+    .target(name: "Checksum", dependencies: ["TextOutput"], swiftSettings: strictSettings),
     .target(name: "HarnessVocabulary", swiftSettings: strictSettings),
     .target(name: "JSONOutput", dependencies: ["TextOutput"], swiftSettings: strictSettings),
     .target(
@@ -62,7 +64,7 @@ let package = Package(
     .target(
       name: "Manifest",
       dependencies: [
-        "KeyedArchive", "PropertyList", "CXMLBridge", "HarnessVocabulary", "TextOutput",
+        "KeyedArchive", "PropertyList", "CXMLBridge", "HarnessVocabulary", "TextOutput", "Checksum",
       ],
       swiftSettings: strictSettings
     ),
@@ -70,14 +72,14 @@ let package = Package(
       name: "Verification",
       dependencies: [
         "Decoding", "Manifest", "KeyedArchive", "PropertyList", "JSONOutput", "HarnessVocabulary",
-        "TextOutput",
+        "TextOutput", "Checksum",
       ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "Migration",
       dependencies: [
-        "Decoding", "Manifest", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
+        "Decoding", "Checksum", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
         "HarnessVocabulary", "TextOutput",
       ],
       swiftSettings: strictSettings
@@ -118,7 +120,9 @@ let package = Package(
     // Builds test stores for migration tests, scripts/bench-migrate and scripts/crash-test.
     .executableTarget(
       name: "store-generator",
-      dependencies: ["HarnessTestSupport", "Manifest", "Migration", "PropertyList", "CSQLite"],
+      dependencies: [
+        "HarnessTestSupport", "Manifest", "Migration", "PropertyList", "CSQLite", "Checksum",
+      ],
       swiftSettings: strictSettings
     ),
 
@@ -160,6 +164,7 @@ let package = Package(
       name: "MigrationTests",
       dependencies: [
         "Migration", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "CSQLite",
+        "Checksum",
       ],
       swiftSettings: strictSettings
     ),
@@ -180,6 +185,7 @@ let package = Package(
       name: "ManifestTests",
       dependencies: [
         "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "HarnessVocabulary",
+        "Checksum",
       ],
       swiftSettings: strictSettings
     ),

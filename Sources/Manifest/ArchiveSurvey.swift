@@ -1,3 +1,4 @@
+import Checksum
 import KeyedArchive
 import PropertyList
 import TextOutput
