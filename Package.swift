@@ -52,6 +52,8 @@ let package = Package(
 
     // The pipeline.
     .target(name: "TextOutput", swiftSettings: strictSettings),
+    // SHA-256, for manifests' checksums and migration journals alike.
+    .target(name: "Checksum", dependencies: ["TextOutput"], swiftSettings: strictSettings),
     .target(name: "HarnessVocabulary", swiftSettings: strictSettings),
     .target(name: "JSONOutput", dependencies: ["TextOutput"], swiftSettings: strictSettings),
     .target(
@@ -67,7 +69,7 @@ let package = Package(
     .target(
       name: "Manifest",
       dependencies: [
-        "KeyedArchive", "PropertyList", "CXMLBridge", "HarnessVocabulary", "TextOutput",
+        "KeyedArchive", "PropertyList", "CXMLBridge", "HarnessVocabulary", "TextOutput", "Checksum",
       ],
       swiftSettings: strictSettings
     ),
@@ -75,15 +77,15 @@ let package = Package(
       name: "Verification",
       dependencies: [
         "Decoding", "Manifest", "KeyedArchive", "PropertyList", "JSONOutput", "HarnessVocabulary",
-        "TextOutput",
+        "TextOutput", "Checksum",
       ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "Migration",
       dependencies: [
-        "Decoding", "Manifest", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
-        "HarnessVocabulary", "TextOutput",
+        "Checksum", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput", "HarnessVocabulary",
+        "TextOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -138,7 +140,9 @@ let package = Package(
     // Builds test stores for migration tests, scripts/bench-migrate and scripts/crash-test.
     .executableTarget(
       name: "store-generator",
-      dependencies: ["HarnessTestSupport", "Manifest", "Migration", "PropertyList", "CSQLite"],
+      dependencies: [
+        "HarnessTestSupport", "Manifest", "Migration", "PropertyList", "CSQLite", "Checksum",
+      ],
       swiftSettings: strictSettings
     ),
 
@@ -153,6 +157,8 @@ let package = Package(
     .testTarget(
       name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport"],
       swiftSettings: strictSettings),
+    // README's module map against every module's imports.
+    .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
     .testTarget(
       name: "SystemLibraryTests",
       dependencies: ["CXMLBridge", "CSQLite"],
@@ -188,6 +194,7 @@ let package = Package(
       name: "MigrationTests",
       dependencies: [
         "Migration", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "CSQLite",
+        "Checksum",
       ],
       swiftSettings: strictSettings
     ),
@@ -208,6 +215,7 @@ let package = Package(
       name: "ManifestTests",
       dependencies: [
         "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "HarnessVocabulary",
+        "Checksum",
       ],
       swiftSettings: strictSettings
     ),

@@ -1,3 +1,4 @@
+import Checksum
 import JSONOutput
 import KeyedArchive
 import Manifest
