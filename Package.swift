@@ -84,8 +84,8 @@ let package = Package(
     .target(
       name: "Migration",
       dependencies: [
-        "Checksum", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput", "HarnessVocabulary",
-        "TextOutput",
+        "Checksum", "Decoding", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
+        "HarnessVocabulary", "TextOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -94,7 +94,7 @@ let package = Package(
       name: "ArchiveHarness",
       dependencies: [
         "PropertyList", "KeyedArchive", "Decoding", "Manifest", "Verification", "Migration",
-        "JSONOutput", "HarnessVocabulary",
+        "JSONOutput", "HarnessVocabulary", "Checksum",
       ],
       swiftSettings: strictSettings
     ),
