@@ -42,6 +42,7 @@ public struct VerificationCase: Sendable, Hashable {
     /// An archive expected to be rejected decoded: an object-substitution hole.
     case unexpectedPass = "unexpected-pass"
 
+    /// Orders statuses as they are declared: passed, failed, unexpected pass.
     public static func < (lhs: Status, rhs: Status) -> Bool {
       allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
     }

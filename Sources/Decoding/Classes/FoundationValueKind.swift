@@ -2,23 +2,41 @@ import Foundation
 
 /// A Foundation value class the harness coder builds itself from its archived form.
 public enum FoundationValueKind: String, Sendable, CaseIterable, Hashable {
+  /// `NSString`.
   case string = "NSString"
+  /// `NSMutableString`.
   case mutableString = "NSMutableString"
+  /// `NSNumber`.
   case number = "NSNumber"
+  /// `NSArray`.
   case array = "NSArray"
+  /// `NSMutableArray`.
   case mutableArray = "NSMutableArray"
+  /// `NSDictionary`.
   case dictionary = "NSDictionary"
+  /// `NSMutableDictionary`.
   case mutableDictionary = "NSMutableDictionary"
+  /// `NSSet`.
   case set = "NSSet"
+  /// `NSMutableSet`.
   case mutableSet = "NSMutableSet"
+  /// `NSOrderedSet`.
   case orderedSet = "NSOrderedSet"
+  /// `NSMutableOrderedSet`.
   case mutableOrderedSet = "NSMutableOrderedSet"
+  /// `NSDate`.
   case date = "NSDate"
+  /// `NSData`.
   case data = "NSData"
+  /// `NSMutableData`.
   case mutableData = "NSMutableData"
+  /// `NSUUID`.
   case uuid = "NSUUID"
+  /// `NSURL`.
   case url = "NSURL"
+  /// `NSNull`.
   case null = "NSNull"
+  /// `NSObject`, the root of every class chain.
   case object = "NSObject"
 
   /// The class's plain name, as archives and `NSStringFromClass` spell it.

@@ -92,7 +92,7 @@ public enum FoundationReferenceWorker {
   ///   - request: The archive and how to read it.
   ///   - registries: Registries by name.
   /// - Returns: The response to send.
-  public static func answer(_ request: WorkerRequest, registries: [String: ClassRegistry])
+  package static func answer(_ request: WorkerRequest, registries: [String: ClassRegistry])
     -> WorkerResponse
   {
     guard let registry = registries[request.registryName] else {
