@@ -8,6 +8,7 @@
 //
 //   PropertyList -> KeyedArchive -> Decoding -> Verification -> HarnessCLI
 //                         \-> Manifest ------/         Migration -/
+//                                 \-> Anonymization (pseudonyms, privacy scan) -/
 
 import PackageDescription
 
@@ -56,6 +57,13 @@ let package = Package(
       dependencies: ["KeyedArchive", "PropertyList", "CXMLBridge"],
       swiftSettings: strictSettings
     ),
+    // Pseudonyms for archives fit to commit, and the privacy scan (Manifest for SHA-256 and
+    // the manifests' reviewed values).
+    .target(
+      name: "Anonymization",
+      dependencies: ["KeyedArchive", "PropertyList", "Manifest"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "Verification",
       dependencies: ["Decoding", "Manifest", "KeyedArchive", "JSONOutput"],
@@ -71,7 +79,8 @@ let package = Package(
     .target(
       name: "HarnessCLI",
       dependencies: [
-        "Verification", "Migration", "Decoding", "Manifest", "KeyedArchive", "PropertyList",
+        "Verification", "Migration", "Decoding", "Manifest", "Anonymization", "KeyedArchive",
+        "PropertyList",
       ],
       swiftSettings: strictSettings
     ),
@@ -152,6 +161,13 @@ let package = Package(
       dependencies: [
         "Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp",
         "HarnessTestSupport",
+      ],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "AnonymizationTests",
+      dependencies: [
+        "Anonymization", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport",
       ],
       swiftSettings: strictSettings
     ),

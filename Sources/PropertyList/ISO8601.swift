@@ -4,7 +4,7 @@
 /// depend on the machine's time zone or on Foundation's formatters.
 public enum ISO8601 {
   /// Seconds between 1970-01-01 and 2001-01-01.
-  static let referenceOffset: Double = 978_307_200
+  public static let referenceOffset: Double = 978_307_200
 
   /// Formats a date as `YYYY-MM-DDTHH:MM:SS[.fff]Z`, or `nil` when it is not finite or beyond year 9999.
   ///
@@ -87,7 +87,7 @@ public enum ISO8601 {
   }
 
   /// Days since 1970-01-01 for a Gregorian date (eras of 400 years, March-based years).
-  static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+  public static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
     let shiftedYear = month <= 2 ? year - 1 : year
     let era = floorDivide(shiftedYear, 400)
     let yearOfEra = shiftedYear - era * 400
@@ -98,7 +98,7 @@ public enum ISO8601 {
   }
 
   /// The Gregorian date of a day count since 1970-01-01.
-  static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+  public static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
     let shifted = days + 719_468
     let era = floorDivide(shifted, 146_097)
     let dayOfEra = shifted - era * 146_097
