@@ -61,7 +61,7 @@ let package = Package(
     // the manifests' reviewed values).
     .target(
       name: "Anonymization",
-      dependencies: ["KeyedArchive", "PropertyList", "Manifest"],
+      dependencies: ["KeyedArchive", "PropertyList", "Manifest", "JSONOutput"],
       swiftSettings: strictSettings
     ),
     .target(

@@ -33,7 +33,7 @@ struct ArchiveLeafWalk {
   private(set) var selectedObjects: [Set<Int>]
   /// Per group, the inline values selected.
   private(set) var selectedValues: [Set<ValueLocation>]
-  /// String objects used as dictionary keys.
+  /// String objects used as dictionary keys; their first path is their dictionary's.
   private(set) var dictionaryKeys: Set<Int> = []
   /// Instances that are Foundation leaves (strings, data, dates, URLs, UUIDs, null), and the objects they refer to.
   private(set) var leafInstances: Set<Int> = []
@@ -58,10 +58,54 @@ struct ArchiveLeafWalk {
     run()
   }
 
-  /// The text of an object's first path: `(root)` for the root, `$objects[N]` for an object no path reaches.
-  func pathText(of index: Int) -> String {
-    guard let path = firstPath[index] else { return "$objects[\(index)]" }
-    return Self.text(path)
+  /// What an inline field of an instance holds, from the instance's Foundation form.
+  enum FieldRole: Equatable {
+    /// The value of a Foundation leaf (an `NSString`'s text, an `NSDate`'s time), reached by the leaf's path.
+    case leaf(ValueRole)
+    /// An `NSDictionary`'s `NS.keys`.
+    case dictionaryKeys
+    /// A collection's `NS.objects`: each element at the collection's path and its index or key.
+    case elements
+    /// An ordered set's `NS.object.N`.
+    case element(Int)
+    /// A field of any other instance, at the instance's path and the field's key.
+    case field
+  }
+
+  /// What a value stands for, beyond its property-list type.
+  enum ValueRole: Equatable {
+    case plain, date, uuid, stringBytes
+  }
+
+  /// The role of an instance's field, from its Foundation form and key.
+  static func role(ofField key: String, in form: FoundationForm?) -> FieldRole {
+    switch (form, key) {
+    case (.date?, "NS.time"): return .leaf(.date)
+    case (.uuid?, "NS.uuidbytes"): return .leaf(.uuid)
+    case (.string?, "NS.bytes"): return .leaf(.stringBytes)
+    case (.string?, _), (.data?, _), (.url?, _), (.null?, _), (.date?, _), (.uuid?, _):
+      return .leaf(.plain)
+    case (.dictionary?, "NS.keys"): return .dictionaryKeys
+    case (.dictionary?, "NS.objects"), (.array?, "NS.objects"), (.set?, "NS.objects"),
+      (.orderedSet?, "NS.objects"):
+      return .elements
+    case (.orderedSet?, let key) where key.hasPrefix("NS.object."):
+      return Int(key.dropFirst("NS.object.".count)).map(FieldRole.element) ?? .field
+    default: return .field
+    }
+  }
+
+  /// The path step to a collection's element: its key for a dictionary, its index otherwise.
+  func elementComponent(_ position: Int, dictionaryKeys: [PropertyListValue])
+    -> KeyPath.Component
+  {
+    guard position < dictionaryKeys.count else { return .index(position) }
+    return .key(archive.stringValue(of: dictionaryKeys[position]) ?? "[\(position)]")
+  }
+
+  /// An object's first path, or `$objects[N]` for an object no path reaches.
+  func keyPath(of index: Int) -> KeyPath {
+    firstPath[index] ?? KeyPath(components: [.key("$objects"), .index(index)])
   }
 
   /// A path as text, `(root)` for the root itself.
@@ -112,7 +156,10 @@ struct ArchiveLeafWalk {
       let form = archive.foundationForm(of: instance)
       if case .dictionary(let keys, _)? = form {
         for key in keys {
-          if case .uid(let keyIndex) = key { dictionaryKeys.insert(Int(keyIndex)) }
+          guard case .uid(let keyIndex) = key else { continue }
+          dictionaryKeys.insert(Int(keyIndex))
+          // A key is reported at its dictionary's path, never at a path that spells it out.
+          if firstPath[Int(keyIndex)] == nil { firstPath[Int(keyIndex)] = step.path }
         }
       }
       switch form {

@@ -3,15 +3,12 @@ import PropertyList
 
 /// Rewrites one archive's leaves with pseudonyms, keeping every object, class, field key and reference.
 struct ArchiveRewriter {
-  /// What an inline value stands for, from the Foundation form that holds it.
-  private enum Role {
-    case plain, date, uuid, stringBytes
-  }
+  private typealias ValueRole = ArchiveLeafWalk.ValueRole
 
   /// Where a value is and what applies to it.
   private struct Context {
-    var path: String
-    var role: Role = .plain
+    var path: KeyPath
+    var role: ValueRole = .plain
     var isKept: Bool
     var isScrubbed: Bool
   }
@@ -44,7 +41,7 @@ struct ArchiveRewriter {
     for index in objects.indices {
       switch objects[index] {
       case .value(let value):
-        let path = walk.pathText(of: index)
+        let path = walk.keyPath(of: index)
         if walk.dictionaryKeys.contains(index) {
           objects[index] = .value(dictionaryKey(value, path: path, isKept: isKept(index)))
         } else {
@@ -63,7 +60,7 @@ struct ArchiveRewriter {
     for entry in archive.top.entries {
       let location = ValueLocation(object: -1, field: entry.key)
       let context = Context(
-        path: ArchiveLeafWalk.text(KeyPath(topKey: entry.key, components: [])),
+        path: KeyPath(topKey: entry.key, components: []),
         isKept: walk.selectedValues[0].contains(location),
         isScrubbed: walk.selectedValues[1].contains(location))
       top.appendUnchecked(key: entry.key, value: rewrite(entry.value, context))
@@ -78,9 +75,9 @@ struct ArchiveRewriter {
   private func isKept(_ index: Int) -> Bool { walk.selectedObjects[0].contains(index) }
   private func isScrubbed(_ index: Int) -> Bool { walk.selectedObjects[1].contains(index) }
 
-  private func context(
-    _ path: String, at location: ValueLocation, role: Role = .plain
-  ) -> Context {
+  private func context(_ path: KeyPath, at location: ValueLocation, role: ValueRole = .plain)
+    -> Context
+  {
     Context(
       path: path, role: role,
       isKept: isKept(location.object) || walk.selectedValues[0].contains(location),
@@ -91,8 +88,7 @@ struct ArchiveRewriter {
   private mutating func rewriteFields(of instance: ArchiveInstance, at index: Int)
     -> PropertyListDictionary
   {
-    let base = walk.firstPath[index]
-    let baseText = walk.pathText(of: index)
+    let base = walk.keyPath(of: index)
     let form = archive.foundationForm(of: instance)
     var dictionaryKeys: [PropertyListValue] = []
     if case .dictionary(let keys, _)? = form { dictionaryKeys = keys }
@@ -100,76 +96,44 @@ struct ArchiveRewriter {
     fields.reserveCapacity(instance.fields.count)
     for field in instance.fields.entries {
       let location = ValueLocation(object: index, field: field.key)
-      let rewritten: PropertyListValue
-      switch (form, field.key) {
-      case (.date?, "NS.time"):
-        rewritten = rewrite(field.value, context(baseText, at: location, role: .date))
-      case (.uuid?, "NS.uuidbytes"):
-        rewritten = rewrite(field.value, context(baseText, at: location, role: .uuid))
-      case (.string?, "NS.bytes"):
-        rewritten = rewrite(field.value, context(baseText, at: location, role: .stringBytes))
-      case (.string?, _), (.data?, _), (.url?, _), (.null?, _), (.date?, _), (.uuid?, _):
-        rewritten = rewrite(field.value, context(baseText, at: location))
-      case (.dictionary?, "NS.keys"):
-        guard case .array(let keys) = field.value else {
-          rewritten = field.value
-          break
+      var rewritten = field.value
+      switch ArchiveLeafWalk.role(ofField: field.key, in: form) {
+      case .leaf(let role):
+        rewritten = rewrite(field.value, context(base, at: location, role: role))
+      case .dictionaryKeys:
+        if case .array(let keys) = field.value {
+          let kept = isKept(index)
+          rewritten = .array(
+            keys.map { dictionaryKey($0, path: base, isKept: kept) })
         }
-        let kept = isKept(index)
-        rewritten = .array(
-          keys.enumerated().map { position, key in
-            dictionaryKey(key, path: "\(baseText).NS.keys[\(position)]", isKept: kept)
-          })
-      case (.dictionary?, "NS.objects"), (.array?, "NS.objects"), (.set?, "NS.objects"),
-        (.orderedSet?, "NS.objects"):
-        guard case .array(let elements) = field.value else {
-          rewritten = field.value
-          break
+      case .elements:
+        if case .array(let elements) = field.value {
+          rewritten = .array(
+            elements.enumerated().map { position, element in
+              let component = walk.elementComponent(position, dictionaryKeys: dictionaryKeys)
+              let elementLocation = ValueLocation(
+                object: index, field: field.key, element: position)
+              return rewrite(element, context(base.appending(component), at: elementLocation))
+            })
         }
-        var rewrittenElements: [PropertyListValue] = []
-        rewrittenElements.reserveCapacity(elements.count)
-        for (position, element) in elements.enumerated() {
-          let component: KeyPath.Component =
-            position < dictionaryKeys.count
-            ? .key(archive.stringValue(of: dictionaryKeys[position]) ?? "[\(position)]")
-            : .index(position)
-          let elementLocation = ValueLocation(
-            object: index, field: "NS.objects", element: position)
-          rewrittenElements.append(
-            rewrite(element, context(Self.join(base, component, index), at: elementLocation)))
-        }
-        rewritten = .array(rewrittenElements)
-      case (.orderedSet?, let key) where key.hasPrefix("NS.object."):
-        let position = Int(key.dropFirst("NS.object.".count)) ?? 0
-        rewritten = rewrite(
-          field.value, context(Self.join(base, .index(position), index), at: location))
-      default:
-        rewritten = rewrite(
-          field.value, context(Self.join(base, .key(field.key), index), at: location))
+      case .element(let position):
+        rewritten = rewrite(field.value, context(base.appending(.index(position)), at: location))
+      case .field:
+        rewritten = rewrite(field.value, context(base.appending(.key(field.key)), at: location))
       }
       fields.appendUnchecked(key: field.key, value: rewritten)
     }
     return fields
   }
 
-  /// A path below an object's first path, as text; `$objects[N].…` for an object no path reaches.
-  private static func join(_ base: KeyPath?, _ component: KeyPath.Component, _ index: Int)
-    -> String
-  {
-    guard let base else {
-      return KeyPath(components: [.key("$objects"), .index(index), component]).description
-    }
-    return ArchiveLeafWalk.text(base.appending(component))
-  }
-
   /// A dictionary key: kept as structure unless it looks like personal data.
-  private mutating func dictionaryKey(_ value: PropertyListValue, path: String, isKept: Bool)
+  private mutating func dictionaryKey(_ value: PropertyListValue, path: KeyPath, isKept: Bool)
     -> PropertyListValue
   {
-    guard case .string(let key) = value, !isKept else {
-      if case .string = value {
-        report.kept.append(Anonymizer.Value(keyPath: path, kind: .dictionaryKey))
-      }
+    guard case .string(let key) = value else { return value }
+    guard !isKept else {
+      report.kept.append(
+        Anonymizer.Value(keyPath: ArchiveLeafWalk.text(path), kind: .dictionaryKey))
       return value
     }
     let replaced = pseudonymizer.dictionaryKey(key)
@@ -177,7 +141,8 @@ struct ArchiveRewriter {
       report.dictionaryKeysKept += 1
     } else {
       report.replaced.append(
-        Anonymizer.Value(keyPath: path, kind: .dictionaryKey, length: key.utf16.count))
+        Anonymizer.Value(
+          keyPath: ArchiveLeafWalk.text(path), kind: .dictionaryKey, length: key.utf16.count))
     }
     return .string(replaced)
   }
@@ -231,14 +196,14 @@ struct ArchiveRewriter {
       var nested = context
       return .array(
         elements.enumerated().map { position, element in
-          nested.path = context.path + "[\(position)]"
+          nested.path = context.path.appending(.index(position))
           return rewrite(element, nested)
         })
     case .dictionary(let dictionary):
       var result = PropertyListDictionary()
       var nested = context
       for entry in dictionary.entries {
-        nested.path = Self.append(entry.key, to: context.path)
+        nested.path = context.path.appending(.key(entry.key))
         result.appendUnchecked(key: entry.key, value: rewrite(entry.value, nested))
       }
       return .dictionary(result)
@@ -254,11 +219,12 @@ struct ArchiveRewriter {
   private mutating func replaced(
     _ kind: Anonymizer.Value.Kind, _ context: Context, length: Int? = nil
   ) {
-    report.replaced.append(Anonymizer.Value(keyPath: context.path, kind: kind, length: length))
+    report.replaced.append(
+      Anonymizer.Value(keyPath: ArchiveLeafWalk.text(context.path), kind: kind, length: length))
   }
 
   /// Records every leaf of a kept value.
-  private mutating func recordKept(_ value: PropertyListValue, path: String) {
+  private mutating func recordKept(_ value: PropertyListValue, path: KeyPath) {
     let kind: Anonymizer.Value.Kind
     var length: Int?
     switch value {
@@ -274,22 +240,17 @@ struct ArchiveRewriter {
     case .uid: return
     case .array(let elements):
       for (position, element) in elements.enumerated() {
-        recordKept(element, path: path + "[\(position)]")
+        recordKept(element, path: path.appending(.index(position)))
       }
       return
     case .dictionary(let dictionary):
       for entry in dictionary.entries {
-        recordKept(entry.value, path: Self.append(entry.key, to: path))
+        recordKept(entry.value, path: path.appending(.key(entry.key)))
       }
       return
     }
-    report.kept.append(Anonymizer.Value(keyPath: path, kind: kind, length: length))
-  }
-
-  private static func append(_ key: String, to path: String) -> String {
-    let component = KeyPath(components: [.key(key)]).description
-    if path == "(root)" { return component }
-    return component.hasPrefix("[") ? path + component : path + "." + component
+    report.kept.append(
+      Anonymizer.Value(keyPath: ArchiveLeafWalk.text(path), kind: kind, length: length))
   }
 }
 

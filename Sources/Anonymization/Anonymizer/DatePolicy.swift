@@ -5,7 +5,7 @@ import PropertyList
 /// ```swift
 /// var options = Anonymizer.Options()
 /// options.dates = .truncate(.month)        // 2023-03-08T21:26:40Z becomes 2023-03-01T00:00:00Z
-/// let policy = try DatePolicy(argument: "truncate:day")
+/// let policy = try DatePolicy("truncate:day")
 /// ```
 public enum DatePolicy: Sendable, Hashable, CustomStringConvertible {
   /// The calendar unit a date is truncated to, in UTC.
@@ -29,20 +29,20 @@ public enum DatePolicy: Sendable, Hashable, CustomStringConvertible {
   public static let allArguments =
     ["shift", "keep"] + Unit.allCases.map { "truncate:\($0.rawValue)" }
 
-  /// Parses `shift`, `keep` or `truncate:day|month|year`.
+  /// Parses `shift`, `keep` or `truncate:day|month|year`, as the command line writes them.
   ///
   /// - Throws: ``AnonymizationError`` for anything else.
-  public init(argument: String) throws(AnonymizationError) {
-    switch argument {
+  public init(_ text: String) throws(AnonymizationError) {
+    switch text {
     case "shift": self = .shift
     case "keep": self = .keep
     default:
-      let parts = argument.split(separator: ":", maxSplits: 1)
+      let parts = text.split(separator: ":", maxSplits: 1)
       guard parts.count == 2, parts[0] == "truncate", let unit = Unit(rawValue: String(parts[1]))
       else {
         throw AnonymizationError(
           .invalidDatePolicy,
-          "'\(argument)' is not a date policy; expected one of: \(Self.allArguments.joined(separator: ", "))"
+          "'\(text)' is not a date policy; expected one of: \(Self.allArguments.joined(separator: ", "))"
         )
       }
       self = .truncate(unit)
