@@ -9,6 +9,9 @@
 //   PropertyList -> KeyedArchive -> Decoding -> Verification -> HarnessCLI
 //                         \-> Manifest ------/         Migration -/
 //                                 \-> Anonymization (pseudonyms, privacy scan) -/
+//
+// Below them all: TextOutput (escaping, quoting, hex), JSONOutput, and
+// HarnessVocabulary (decode paths, outcomes, categories, steps, severities).
 
 import PackageDescription
 
@@ -44,35 +47,48 @@ let package = Package(
     ),
 
     // The pipeline.
-    .target(name: "JSONOutput", swiftSettings: strictSettings),
-    .target(name: "PropertyList", dependencies: ["JSONOutput"], swiftSettings: strictSettings),
+    .target(name: "TextOutput", swiftSettings: strictSettings),
+    // SHA-256, for manifests' checksums and migration journals alike.
+    .target(name: "Checksum", dependencies: ["TextOutput"], swiftSettings: strictSettings),
+    .target(name: "HarnessVocabulary", swiftSettings: strictSettings),
+    .target(name: "JSONOutput", dependencies: ["TextOutput"], swiftSettings: strictSettings),
     .target(
-      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput"],
+      name: "PropertyList", dependencies: ["JSONOutput", "TextOutput"],
       swiftSettings: strictSettings),
     .target(
-      name: "Decoding", dependencies: ["KeyedArchive", "PropertyList"],
+      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput", "TextOutput"],
+      swiftSettings: strictSettings),
+    .target(
+      name: "Decoding",
+      dependencies: ["KeyedArchive", "PropertyList", "HarnessVocabulary", "TextOutput"],
       swiftSettings: strictSettings),
     .target(
       name: "Manifest",
-      dependencies: ["KeyedArchive", "PropertyList", "CXMLBridge"],
+      dependencies: [
+        "KeyedArchive", "PropertyList", "CXMLBridge", "HarnessVocabulary", "TextOutput", "Checksum",
+      ],
       swiftSettings: strictSettings
     ),
-    // Pseudonyms for archives fit to commit, and the privacy scan (Manifest for SHA-256 and
-    // the manifests' reviewed values).
+    // Pseudonyms for archives fit to commit, and the privacy scan (Manifest for the
+    // manifests' reviewed values).
     .target(
       name: "Anonymization",
-      dependencies: ["KeyedArchive", "PropertyList", "Manifest", "JSONOutput"],
+      dependencies: ["KeyedArchive", "PropertyList", "Manifest", "Checksum", "JSONOutput"],
       swiftSettings: strictSettings
     ),
     .target(
       name: "Verification",
-      dependencies: ["Decoding", "Manifest", "KeyedArchive", "JSONOutput"],
+      dependencies: [
+        "Decoding", "Manifest", "KeyedArchive", "PropertyList", "JSONOutput", "HarnessVocabulary",
+        "TextOutput", "Checksum",
+      ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "Migration",
       dependencies: [
-        "Decoding", "Manifest", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
+        "Decoding", "Checksum", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
+        "HarnessVocabulary", "TextOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -80,7 +96,7 @@ let package = Package(
       name: "HarnessCLI",
       dependencies: [
         "Verification", "Migration", "Decoding", "Manifest", "Anonymization", "KeyedArchive",
-        "PropertyList",
+        "PropertyList", "HarnessVocabulary", "JSONOutput", "Checksum",
       ],
       swiftSettings: strictSettings
     ),
@@ -112,7 +128,9 @@ let package = Package(
     // Builds test stores for migration tests, scripts/bench-migrate and scripts/crash-test.
     .executableTarget(
       name: "store-generator",
-      dependencies: ["HarnessTestSupport", "Manifest", "Migration", "PropertyList", "CSQLite"],
+      dependencies: [
+        "HarnessTestSupport", "Manifest", "Migration", "PropertyList", "CSQLite", "Checksum",
+      ],
       swiftSettings: strictSettings
     ),
 
@@ -122,6 +140,11 @@ let package = Package(
       dependencies: ["KeyedArchive", "PropertyList"],
       swiftSettings: strictSettings
     ),
+    .testTarget(
+      name: "TextOutputTests", dependencies: ["TextOutput"], swiftSettings: strictSettings),
+    .testTarget(
+      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport"],
+      swiftSettings: strictSettings),
     .testTarget(
       name: "SystemLibraryTests",
       dependencies: ["CXMLBridge", "CSQLite"],
@@ -136,6 +159,7 @@ let package = Package(
       name: "VerificationTests",
       dependencies: [
         "Verification", "Decoding", "Manifest", "KeyedArchive", "ProfileKit", "HarnessTestSupport",
+        "HarnessVocabulary", "JSONOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -148,6 +172,7 @@ let package = Package(
       name: "MigrationTests",
       dependencies: [
         "Migration", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "CSQLite",
+        "Checksum",
       ],
       swiftSettings: strictSettings
     ),
@@ -160,7 +185,7 @@ let package = Package(
       name: "DecodingTests",
       dependencies: [
         "Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp",
-        "HarnessTestSupport",
+        "HarnessTestSupport", "HarnessVocabulary",
       ],
       swiftSettings: strictSettings
     ),
@@ -168,12 +193,16 @@ let package = Package(
       name: "AnonymizationTests",
       dependencies: [
         "Anonymization", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport",
+        "Checksum",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "ManifestTests",
-      dependencies: ["Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport"],
+      dependencies: [
+        "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "HarnessVocabulary",
+        "Checksum",
+      ],
       swiftSettings: strictSettings
     ),
     // Issue 7's adversarial catalogue and the fuzzers' regression inputs

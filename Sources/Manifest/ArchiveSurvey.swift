@@ -1,5 +1,7 @@
+import Checksum
 import KeyedArchive
 import PropertyList
+import TextOutput
 
 /// What authoring learns from one archive: classes, root class and one expectation per reachable leaf.
 ///
@@ -83,7 +85,7 @@ struct ArchiveSurvey {
     if index >= 0, ManifestXMLWriter.isClassName(className) {
       add(
         key,
-        "<class\(ManifestXMLWriter.keyAttribute(key)) name=\"\(ManifestXMLWriter.escape(className))\"/>"
+        "<class\(ManifestXMLWriter.keyAttribute(key)) name=\"\(XMLText.escaped(className))\"/>"
       )
     }
     if let count {
@@ -119,10 +121,10 @@ struct ArchiveSurvey {
       return "<null\(keyAttribute)/>"
     case .string(let value), .url(let value):
       let length = value.utf16.count
-      if length > options.maximumStringLength || !ManifestXMLWriter.isXMLText(value) {
+      if length > options.maximumStringLength || !XMLText.isValid(value) {
         return "<count\(keyAttribute) equals=\"\(length)\"/>"
       }
-      return "<string\(keyAttribute)>\(ManifestXMLWriter.escape(value))</string>"
+      return "<string\(keyAttribute)>\(XMLText.escaped(value))</string>"
     case .integer(let value):
       return "<integer\(keyAttribute)>\(value)</integer>"
     case .unsignedInteger(let value):

@@ -1,5 +1,7 @@
+import Checksum
 import Foundation
 import KeyedArchive
+import TextOutput
 
 /// Writes manifests from archives: a complete new manifest, or new entries added to an existing one.
 ///
@@ -136,9 +138,9 @@ public struct ManifestAuthor: Sendable {
     text += "updating with 'manifest author' keeps your edits and comments. -->\n"
     text +=
       "<manifest xmlns=\"\(ManifestSchema.namespace)\" schemaVersion=\"\(ManifestSchema.version)\">\n"
-    text += "  <producer app=\"\(ManifestXMLWriter.escape(options.app))\""
-    text += " version=\"\(ManifestXMLWriter.escape(options.version))\""
-    text += " platform=\"\(ManifestXMLWriter.escape(options.platform))\""
+    text += "  <producer app=\"\(XMLText.escaped(options.app))\""
+    text += " version=\"\(XMLText.escaped(options.version))\""
+    text += " platform=\"\(XMLText.escaped(options.platform))\""
     let produced = options.produced ?? Self.today()
     if !XSDValue.isDateOrDateTime(produced) {
       diagnostics.append(
@@ -146,11 +148,11 @@ public struct ManifestAuthor: Sendable {
           .error, .semantic, at: ManifestLocation(file: "<options>", line: 0, column: 0),
           "produced '\(produced)' is not a date (YYYY-MM-DD) or date and time"))
     }
-    text += " produced=\"\(ManifestXMLWriter.escape(produced))\">\n"
+    text += " produced=\"\(XMLText.escaped(produced))\">\n"
     let provenance =
       options.provenance
       ?? "Authored by archive-harness manifest author from \(surveyed.count) archives."
-    text += "    <provenance>\(ManifestXMLWriter.escape(provenance))</provenance>\n"
+    text += "    <provenance>\(XMLText.escaped(provenance))</provenance>\n"
     text += "  </producer>\n"
     text +=
       "  <!-- Class-name mapping skeleton: every class name the archives contain, superclass\n"
@@ -162,7 +164,7 @@ public struct ManifestAuthor: Sendable {
     text += classRows(allowed, indent: "    ", prefix: "")
     text += "  </allowedClasses>\n"
     if let sharedRoot, ManifestXMLWriter.isClassName(sharedRoot) {
-      text += "  <rootClass name=\"\(ManifestXMLWriter.escape(sharedRoot))\"/>\n"
+      text += "  <rootClass name=\"\(XMLText.escaped(sharedRoot))\"/>\n"
     }
     for item in surveyed {
       let root = sharedRoot == nil ? item.survey.rootClassName : nil
@@ -339,14 +341,14 @@ public struct ManifestAuthor: Sendable {
 
   private func mapRows(_ names: Set<String>, indent: String, prefix: String) -> String {
     names.filter(ManifestXMLWriter.isClassName).sorted().map {
-      let name = ManifestXMLWriter.escape($0)
+      let name = XMLText.escaped($0)
       return "\(indent)<\(prefix)map from=\"\(name)\" to=\"\(name)\"/>\n"
     }.joined()
   }
 
   private func classRows(_ names: Set<String>, indent: String, prefix: String) -> String {
     names.filter(ManifestXMLWriter.isClassName).sorted().map {
-      "\(indent)<\(prefix)class name=\"\(ManifestXMLWriter.escape($0))\"/>\n"
+      "\(indent)<\(prefix)class name=\"\(XMLText.escaped($0))\"/>\n"
     }.joined()
   }
 
@@ -356,9 +358,9 @@ public struct ManifestAuthor: Sendable {
     let inner = indent + (indent.isEmpty ? "  " : indent)
     let sha = SHA256.hash(item.input.bytes).hexadecimal
     var text =
-      "\(indent)<\(prefix)archive path=\"\(ManifestXMLWriter.escape(item.input.path))\" sha256=\"\(sha)\">\n"
+      "\(indent)<\(prefix)archive path=\"\(XMLText.escaped(item.input.path))\" sha256=\"\(sha)\">\n"
     if let rootClass, ManifestXMLWriter.isClassName(rootClass) {
-      text += "\(inner)<\(prefix)rootClass name=\"\(ManifestXMLWriter.escape(rootClass))\"/>\n"
+      text += "\(inner)<\(prefix)rootClass name=\"\(XMLText.escaped(rootClass))\"/>\n"
     }
     if let readError = item.survey.readError {
       let reason = readError.replacing("--", with: "- -")

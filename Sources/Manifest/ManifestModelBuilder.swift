@@ -1,3 +1,4 @@
+import HarnessVocabulary
 import KeyedArchive
 import PropertyList
 
@@ -98,15 +99,15 @@ struct ManifestModelBuilder {
     var allowed: [Manifest.ClassReference]?
     var root: Manifest.ClassReference?
     for child in element.children {
+      if let path = DecodePath(manifestElementName: child.name) {
+        if let outcome = outcome(child, path: path) { outcomes.append(outcome) }
+        continue
+      }
       switch child.name {
       case "allowedClasses": allowed = classReferences(child)
       case "rootClass": root = classReference(child)
       case "reviewed":
         reviewed.append(review(child, topKey: topKey))
-      case "legacy", "secure", "foundation":
-        if let path = OutcomePath(rawValue: child.name), let outcome = outcome(child, path: path) {
-          outcomes.append(outcome)
-        }
       default:
         if let expectation = expectation(child, topKey: topKey) {
           expectations.append(expectation)
@@ -127,29 +128,32 @@ struct ManifestModelBuilder {
       sha256Location: element.location(ofAttribute: "sha256"))
   }
 
-  private mutating func outcome(_ element: XMLTree, path: OutcomePath) -> OutcomeExpectation? {
+  private mutating func outcome(_ element: XMLTree, path: DecodePath) -> OutcomeExpectation? {
     let category = element[attribute: "category"].flatMap {
-      OutcomeCategory(rawValue: $0.trimmingXMLWhitespace())
+      RejectionCategory(rawValue: $0.trimmingXMLWhitespace())
     }
-    switch element[attribute: "outcome"]?.trimmingXMLWhitespace() {
-    case "decodes":
+    let name = element.name
+    switch element[attribute: "outcome"].flatMap({
+      OutcomeExpectation.Kind(rawValue: $0.trimmingXMLWhitespace())
+    }) {
+    case .decodes:
       if category != nil {
         error(
           at: element.location(ofAttribute: "category"),
-          "a '\(path.rawValue)' outcome of 'decodes' takes no category")
+          "a '\(name)' outcome of 'decodes' takes no category")
       }
       return OutcomeExpectation(path: path, outcome: .decodes, location: element.location)
-    case "rejected":
+    case .rejected:
       guard let category else {
         error(
           at: element.location,
-          "a '\(path.rawValue)' outcome of 'rejected' needs a category, such as "
-            + "category=\"class-not-allowed\"")
+          "a '\(name)' outcome of 'rejected' needs a category, such as "
+            + "category=\"\(RejectionCategory.classNotAllowed)\"")
         return nil
       }
       return OutcomeExpectation(
         path: path, outcome: .rejected(category), location: element.location)
-    default:
+    case nil:
       return nil
     }
   }

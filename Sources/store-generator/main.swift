@@ -11,6 +11,7 @@
 // an empty file), a non-archive value and a truncated archive.
 
 import CSQLite
+import Checksum
 import Foundation
 import HarnessTestSupport
 import Manifest

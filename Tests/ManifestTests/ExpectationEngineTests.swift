@@ -1,3 +1,4 @@
+import Checksum
 import Foundation
 import KeyedArchive
 import Manifest
@@ -123,7 +124,7 @@ struct ExpectationEngineTests {
     let findings = ExpectationEngine(manifest: manifest).evaluate(entry, in: Self.decodedSample)
     #expect(findings.map(\.passed) == [true])
     let (_, deep, _) = try load(#"<string key="me.name">Alice</string>"#)
-    #expect(ExpectationEngine().evaluate(deep, in: Self.decodedSample).map(\.actual) == ["absent"])
+    #expect(ExpectationEngine().evaluate(deep, in: Self.decodedSample).map(\.actual) == [.absent])
   }
 
   /// Loads a manifest with one expectation over the sample archive written to a fresh folder.
@@ -172,7 +173,7 @@ struct ExpectationEngineTests {
     let finding = try evaluate(testCase.element)
     #expect(finding.passed == testCase.passes, "\(finding)")
     if let actual = testCase.actual {
-      #expect(finding.actual == actual)
+      #expect(finding.actual.description == actual)
     }
   }
 
@@ -209,7 +210,7 @@ struct ExpectationEngineTests {
       location: ManifestLocation(file: "m.xml", line: 1, column: 1))
     let finding = engine.evaluate(expectation, in: SampleArchive.archive())
     #expect(!finding.passed)
-    #expect(finding.actual.contains("more than 2"))
+    #expect(finding.actual.description.contains("more than 2"))
   }
 
   @Test("A self-referencing graph does not loop")
@@ -245,7 +246,7 @@ struct ExpectationEngineTests {
     let findings = ExpectationEngine().evaluate(entry, archivesDirectory: archives)
     #expect(findings.count == 1)
     #expect(findings.first?.passed == false)
-    #expect(findings.first?.actual.hasPrefix("an archive that does not read") == true)
+    #expect(findings.first?.actual.description.hasPrefix("an archive that does not read") == true)
   }
 
   @Test("An entry path outside the archives folder is never read")
@@ -259,7 +260,7 @@ struct ExpectationEngineTests {
           elementName: "present", location: ManifestLocation(file: "m.xml", line: 3, column: 5))
       ], location: ManifestLocation(file: "m.xml", line: 2, column: 3))
     let findings = ExpectationEngine().evaluate(entry, archivesDirectory: archives)
-    #expect(findings.map(\.actual) == ["an archive path outside the archives folder"])
+    #expect(findings.map(\.actual) == [.archiveOutsideFolder])
   }
 
   @Test("An archive over its maxSize fails without being read")
@@ -277,6 +278,6 @@ struct ExpectationEngineTests {
     let entry = try #require(manifest.archives.first)
     let findings = ExpectationEngine(manifest: manifest).evaluate(
       entry, archivesDirectory: archives)
-    #expect(findings.first?.actual == "an archive of \(bytes.count) bytes, over maxSize 10")
+    #expect(findings.first?.actual == .oversizedArchive(size: bytes.count, maxSize: 10))
   }
 }

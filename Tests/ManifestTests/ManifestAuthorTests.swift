@@ -1,3 +1,4 @@
+import Checksum
 import Foundation
 import KeyedArchive
 import Manifest
@@ -64,8 +65,8 @@ struct ManifestAuthorTests {
     #expect(failed.count == 1)
     let finding = try #require(failed.first)
     #expect(finding.keyPath == "address.city")
-    #expect(finding.expected == "string \"Berlin\"")
-    #expect(finding.actual == "string \"Berlim\"")
+    #expect(finding.expected == .string("Berlin"))
+    #expect(finding.actual == .value(.string("Berlim")))
     #expect(finding.location.line > 0)
     #expect(finding.description.contains("failed: ProfilesApp-1.2/alice.archive address.city"))
 

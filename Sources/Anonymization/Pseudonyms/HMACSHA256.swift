@@ -1,6 +1,6 @@
-import Manifest
+import Checksum
 
-/// HMAC-SHA-256 (RFC 2104), built on the Manifest module's ``SHA256``.
+/// HMAC-SHA-256 (RFC 2104), built on the Checksum module's ``SHA256``.
 ///
 /// The anonymizer keys every pseudonym with it, so that a pseudonym cannot be
 /// reversed by hashing candidate values without the salt. The hashers that

@@ -1,4 +1,4 @@
-import Manifest
+import Checksum
 
 /// A deterministic stream of unbiased choices, expanded from a secret seed in counter mode.
 ///

@@ -1,5 +1,7 @@
 import Anonymization
+import Checksum
 import Foundation
+import HarnessVocabulary
 import KeyedArchive
 import Manifest
 
@@ -95,11 +97,14 @@ enum AnonymizeCommand {
       } catch let error as KeyedArchiveError {
         failed = true
         console.diagnose(
-          "error", place: "\(job.input):\(error.location)", category: error.code.name,
+          .error, place: "\(job.input):\(error.location)",
+          category: DiagnosticCategory(rawValue: error.code.name),
           "\(error.message); not written")
       } catch let failure as CommandFailure {
         failed = true
-        console.diagnose("error", place: failure.place, category: failure.category, failure.message)
+        console.diagnose(
+          .error, place: failure.place,
+          category: failure.category.map(DiagnosticCategory.init(rawValue:)), failure.message)
       }
     }
 
@@ -120,13 +125,13 @@ enum AnonymizeCommand {
       text += summary(of: output.report, file: job.output, verbose: arguments[verbose])
       if output.report.collisions > 0 {
         console.diagnose(
-          "warning", place: job.output, category: "collision",
+          .warning, place: job.output, category: .collision,
           "\(output.report.collisions) values could not be kept apart from others "
             + "(their class is too small, such as one-letter strings)")
       }
       if output.report.flagged > 0 {
         console.diagnose(
-          "warning", place: job.output, category: "privacy",
+          .warning, place: job.output, category: .privacy,
           "\(output.report.flagged) pseudonyms still look like personal data; run privacy-scan")
       }
     }
@@ -240,7 +245,7 @@ enum AnonymizeCommand {
         let relative = ManifestAuthor.relativePath(of: path, archivesDirectory: archivesDirectory)
       else {
         console.diagnose(
-          "warning", place: path, category: "update-manifest",
+          .warning, place: path, category: .updateManifest,
           "not below the archives folder '\(archivesDirectory)'; give --archives")
         continue
       }
@@ -261,7 +266,7 @@ enum AnonymizeCommand {
     try write(Array(update.text.utf8), to: manifest)
     for path in update.unlisted {
       console.diagnose(
-        "note", place: manifest, category: "update-manifest",
+        .note, place: manifest, category: .updateManifest,
         "'\(path)' has no entry; add one with 'manifest author \(path) --update \(manifest)'")
     }
     console.output(
@@ -283,4 +288,17 @@ extension DatePolicy: ArgumentValue {
   var argumentText: String { description }
 
   static var allowedValues: [String]? { allArguments }
+}
+
+extension DiagnosticCategory {
+  /// Values the anonymizer could not keep apart.
+  static let collision = DiagnosticCategory(rawValue: "collision")
+  /// Personal data, or a value that looks like it.
+  static let privacy = DiagnosticCategory(rawValue: "privacy")
+  /// A manifest update after anonymizing.
+  static let updateManifest = DiagnosticCategory(rawValue: "update-manifest")
+  /// A file that cannot be read or scanned.
+  static let unreadable = DiagnosticCategory(rawValue: "unreadable")
+  /// A manifest review that covers no finding.
+  static let staleReview = DiagnosticCategory(rawValue: "stale-review")
 }

@@ -36,16 +36,9 @@ struct MigrateTypedTransform: RecordTransform {
         migrated.bytes,
         summary: "\(migrated.after.className) re-encoded with secure coding, re-read and compared")
     case .failure(let refusal):
-      let step: MigrationStep
-      switch refusal.step {
-      case .read: step = .read
-      case .legacyDecode: step = .decode
-      case .reencode: step = .encode
-      case .reread: step = .reRead
-      case .compare: step = .compare
-      }
       return .refused(
-        RecordRefusal(step, "[\(refusal.category)] \(refusal.reason)", currentReadFails: true))
+        RecordRefusal(
+          refusal.step, "[\(refusal.category)] \(refusal.reason)", currentReadFails: true))
     }
   }
 }

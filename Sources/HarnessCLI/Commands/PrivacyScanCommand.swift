@@ -1,5 +1,6 @@
 import Anonymization
 import Foundation
+import HarnessVocabulary
 import Manifest
 import Verification
 
@@ -82,11 +83,11 @@ enum PrivacyScanCommand {
 
     let report = PrivacyScanner().scan(folder: archivesDirectory, reviews: reviews)
     for file in report.unreadable {
-      console.diagnose("error", place: file.file, category: "unreadable", file.message)
+      console.diagnose(.error, place: file.file, category: .unreadable, file.message)
     }
     for stale in report.staleReviews {
       console.diagnose(
-        "warning", place: stale.review.location.description, category: "stale-review",
+        .warning, place: stale.review.location.description, category: .staleReview,
         "the review of '\(stale.review.keyPathText)' in '\(stale.archivePath)' covers no finding; remove it"
       )
     }
@@ -122,7 +123,7 @@ enum PrivacyScanCommand {
         for review in entry.reviewed where review.keyPath == nil {
           usable = false
           console.diagnose(
-            "error", place: review.location.description, category: "semantic",
+            .error, place: review.location.description, category: .semantic,
             "the reviewed key path '\(review.keyPathText)' is malformed")
         }
         reviews[entry.path, default: []] += entry.reviewed

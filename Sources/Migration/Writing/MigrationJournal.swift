@@ -1,5 +1,6 @@
 import Foundation
 import JSONOutput
+import TextOutput
 
 #if canImport(Glibc)
   import Glibc
