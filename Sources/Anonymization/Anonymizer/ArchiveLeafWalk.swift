@@ -228,12 +228,12 @@ struct ArchiveLeafWalk {
     }
   }
 
-  /// Whether the first `count` components of a pattern match those of a path, `[*]` matching any one step.
+  /// Whether the first `count` components of a pattern match those of a path, `[*]` matching any index (as ``KeyedArchive/evaluate(_:limits:)`` does).
   static func componentsMatch(_ pattern: KeyPath, _ path: KeyPath, count: Int) -> Bool {
     guard pattern.topKey == path.topKey else { return false }
     for (expected, actual) in zip(pattern.components.prefix(count), path.components.prefix(count)) {
       switch (expected, actual) {
-      case (.wildcard, .index), (.wildcard, .key): continue
+      case (.wildcard, .index): continue
       default: if expected != actual { return false }
       }
     }

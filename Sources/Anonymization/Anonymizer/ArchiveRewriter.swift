@@ -151,7 +151,7 @@ struct ArchiveRewriter {
   private mutating func rewrite(_ value: PropertyListValue, _ context: Context) -> PropertyListValue
   {
     if context.isKept {
-      recordKept(value, path: context.path)
+      recordKept(value, path: context.path, role: context.role)
       return value
     }
     switch value {
@@ -224,10 +224,14 @@ struct ArchiveRewriter {
   }
 
   /// Records every leaf of a kept value.
-  private mutating func recordKept(_ value: PropertyListValue, path: KeyPath) {
+  private mutating func recordKept(
+    _ value: PropertyListValue, path: KeyPath, role: ValueRole = .plain
+  ) {
     let kind: Anonymizer.Value.Kind
     var length: Int?
     switch value {
+    case .real where role == .date, .integer where role == .date: kind = .date
+    case .data where role == .uuid: kind = .uuid
     case .string(let text):
       kind = .string
       length = text.utf16.count
