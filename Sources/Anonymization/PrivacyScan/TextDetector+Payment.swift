@@ -63,9 +63,9 @@ extension TextDetector {
 
   /// Payment card numbers: 13 to 19 digits, grouped by single spaces or hyphens or not, passing the Luhn check.
   ///
-  /// The number must start with 2 to 6 (the major networks' ranges) and not
-  /// be one digit repeated; a number inside a longer run of digits or dots is
-  /// not one.
+  /// The number must start with 2 to 6 (the major networks' ranges), not be
+  /// one digit repeated, and be grouped as cards print it (4-4-4-4, 4-6-5); a
+  /// number inside a longer run of digits or dots is not one.
   static func cardNumbers(in text: [Unicode.Scalar]) -> [DetectedSpan] {
     var spans: [DetectedSpan] = []
     var index = 0
@@ -78,6 +78,7 @@ extension TextDetector {
         continue
       }
       var digits: [Int] = []
+      var groups: [Int] = [0]
       var position = index
       var separator: Unicode.Scalar?
       var end = index
@@ -85,6 +86,7 @@ extension TextDetector {
         let scalar = text[position]
         if scalar.isASCIIDigit {
           digits.append(scalar.asciiDigitValue)
+          groups[groups.count - 1] += 1
           position += 1
           end = position
         } else if scalar == " " || scalar == "-", separator == nil || separator == scalar,
@@ -92,6 +94,7 @@ extension TextDetector {
           text[position - 1].isASCIIDigit
         {
           separator = scalar
+          groups.append(0)
           position += 1
         } else {
           break
@@ -100,11 +103,18 @@ extension TextDetector {
       defer { index = max(position, index + 1) }
       if end < text.count, text[end].isWordCharacter || text[end] == "." { continue }
       guard (13...19).contains(digits.count), (2...6).contains(digits[0]),
-        Set(digits).count > 1, passesLuhn(digits)
+        Set(digits).count > 1, isCardGrouping(groups), passesLuhn(digits)
       else { continue }
       spans.append(DetectedSpan(kind: .card, range: index..<end, isReportable: true))
     }
     return spans
+  }
+
+  /// Whether digit groups are a card's: one run, fours with a last group of three or four, or American Express's 4-6-5.
+  private static func isCardGrouping(_ groups: [Int]) -> Bool {
+    guard groups.count > 1, let last = groups.last else { return true }
+    if groups == [4, 6, 5] || groups == [4, 6, 4] { return true }
+    return groups.dropLast().allSatisfy { $0 == 4 } && (3...4).contains(last)
   }
 
   /// Whether digits pass the Luhn check: doubling every second digit from the right, the sum is a multiple of 10.
