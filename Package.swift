@@ -193,7 +193,7 @@ let package = Package(
       name: "AnonymizationTests",
       dependencies: [
         "Anonymization", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport",
-        "Checksum",
+        "Checksum", "TextOutput",
       ],
       swiftSettings: strictSettings
     ),

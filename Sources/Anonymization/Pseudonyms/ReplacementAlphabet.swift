@@ -5,7 +5,7 @@
 /// with diacritics are replaced by ASCII letters of the same case; Greek,
 /// Cyrillic, Armenian, Hebrew, Arabic, Thai, kana, Hangul and CJK letters by
 /// letters of their own script; a letter of another script by a letter of
-/// the same case from its own 128-character block.
+/// the same case and script from the code points around it.
 struct ReplacementAlphabet: Hashable, Sendable {
   /// The ranges of scalar values, in order.
   let ranges: [ClosedRange<UInt32>]
@@ -112,22 +112,43 @@ struct ReplacementAlphabet: Hashable, Sendable {
     return zero == 0x30 ? asciiDigits : ReplacementAlphabet([zero...zero + 9])
   }
 
-  /// The letters of the same general category in a scalar's 128-character block, for a script this type does not know.
+  /// The letters of the same general category and script near a scalar, for a script this type does not know.
+  ///
+  /// The script is the part of the character's Unicode name before `LETTER`,
+  /// `SYLLABLE` or `IDEOGRAPH` (`JAVANESE`, `TAI THAM`), and candidates come
+  /// from the 384 code points around it in the same plane, so a block shared
+  /// by two scripts does not mix them.
   static func block(of scalar: Unicode.Scalar, category: Unicode.GeneralCategory)
     -> ReplacementAlphabet
   {
-    let start = scalar.value & ~0x7F
+    let script = scriptName(of: scalar)
+    let plane = scalar.value >> 16
+    let base = scalar.value & ~0x7F
+    let start = base >= 0x80 ? max(plane << 16, base - 0x80) : 0
+    let end = min(plane << 16 | 0xFFFF, base + 0xFF)
     var ranges: [ClosedRange<UInt32>] = []
     var runStart: UInt32?
-    for value in start...start + 0x7F {
-      let matches = Unicode.Scalar(value).map { $0.properties.generalCategory == category } ?? false
+    for value in start...end {
+      let matches =
+        Unicode.Scalar(value).map {
+          $0.properties.generalCategory == category && scriptName(of: $0) == script
+        } ?? false
       if matches, runStart == nil { runStart = value }
       if !matches, let first = runStart {
         ranges.append(first...value - 1)
         runStart = nil
       }
     }
-    if let first = runStart { ranges.append(first...start + 0x7F) }
+    if let first = runStart { ranges.append(first...end) }
     return ReplacementAlphabet(ranges)
+  }
+
+  /// The script part of a character's Unicode name, such as `JAVANESE` for `JAVANESE LETTER JA`.
+  static func scriptName(of scalar: Unicode.Scalar) -> Substring? {
+    guard let name = scalar.properties.name else { return nil }
+    for marker in [" CAPITAL LETTER", " SMALL LETTER", " LETTER", " SYLLABLE", " IDEOGRAPH"] {
+      if let range = name.firstRange(of: marker) { return name[..<range.lowerBound] }
+    }
+    return name.split(separator: " ").first
   }
 }
