@@ -21,7 +21,9 @@ struct ValueLocation: Hashable, Sendable {
 /// first met as `featured`. A back-reference (`address.owner` pointing at the
 /// root) never selects what lies under its target, so keeping `address` does
 /// not keep the whole graph. Each object is expanded a bounded number of
-/// times, so shared and cyclic graphs cost linear time.
+/// times, and a step keeps its parent and only the first components a
+/// pattern can look at, so shared, cyclic and deep graphs (a linked list of
+/// 100,000 objects) cost linear time and memory.
 struct ArchiveLeafWalk {
   /// How many times a later path may walk an object's fields again.
   static let maximumRevisits = 16
@@ -37,24 +39,44 @@ struct ArchiveLeafWalk {
   private(set) var dictionaryKeys: Set<Int> = []
   /// Instances that are Foundation leaves (strings, data, dates, URLs, UUIDs, null), and the objects they refer to.
   private(set) var leafInstances: Set<Int> = []
-  /// The first path that reached each object.
-  private(set) var firstPath: [Int: KeyPath] = [:]
 
+  /// The deepest path written out; an object deeper than this is named `$objects[N]`.
+  private let maximumDepth: Int
+  /// The most components any pattern has: the part of a path a step keeps.
+  private let prefixLength: Int
+  /// Every step taken, in order; a step names its parent by index.
+  private var steps: [Step] = []
+  /// The step that first reached each object.
+  private var firstStep: [Int: Int] = [:]
   private var reached: [Int: [Bool]] = [:]
   private var revisits: [Int: Int] = [:]
 
   private struct Step {
     var value: PropertyListValue
-    var path: KeyPath
+    /// The step this one extends, or -1 for a `$top` entry.
+    var parent: Int
+    /// The component this step adds; nil for a `$top` entry.
+    var component: KeyPath.Component?
+    var topKey: String
+    var depth: Int
+    /// The path's first components, at most ``ArchiveLeafWalk/prefixLength`` of them.
+    var prefix: [KeyPath.Component]
     var holder: ValueLocation?
   }
 
   /// Walks an archive, selecting what each group of patterns names.
-  init(archive: KeyedArchive, patternGroups: [[KeyPath]] = []) {
+  ///
+  /// - Parameters:
+  ///   - archive: The archive.
+  ///   - patternGroups: Groups of key-path patterns, such as the kept and the scrubbed paths.
+  ///   - limits: ``KeyedArchive/ArchiveLimits/maximumWalkDepth`` bounds the paths written out.
+  init(archive: KeyedArchive, patternGroups: [[KeyPath]] = [], limits: ArchiveLimits = .default) {
     self.archive = archive
     self.patternGroups = patternGroups
     selectedObjects = patternGroups.map { _ in [] }
     selectedValues = patternGroups.map { _ in [] }
+    maximumDepth = limits.maximumWalkDepth
+    prefixLength = patternGroups.joined().map(\.components.count).max() ?? 0
     run()
   }
 
@@ -103,9 +125,19 @@ struct ArchiveLeafWalk {
     return .key(archive.stringValue(of: dictionaryKeys[position]) ?? "[\(position)]")
   }
 
-  /// An object's first path, or `$objects[N]` for an object no path reaches.
+  /// An object's first path; `$objects[N]` for an object no path reaches or one deeper than the walk limit.
   func keyPath(of index: Int) -> KeyPath {
-    firstPath[index] ?? KeyPath(components: [.key("$objects"), .index(index)])
+    guard let stepIndex = firstStep[index], steps[stepIndex].depth <= maximumDepth else {
+      return KeyPath(components: [.key("$objects"), .index(index)])
+    }
+    var components: [KeyPath.Component] = []
+    components.reserveCapacity(steps[stepIndex].depth)
+    var current = stepIndex
+    while current >= 0 {
+      if let component = steps[current].component { components.append(component) }
+      current = steps[current].parent
+    }
+    return KeyPath(topKey: steps[stepIndex].topKey, components: components.reversed())
   }
 
   /// A path as text, `(root)` for the root itself.
@@ -115,16 +147,17 @@ struct ArchiveLeafWalk {
   }
 
   private mutating func run() {
-    var queue: [Step] = archive.top.entries.map {
+    steps = archive.top.entries.map {
       Step(
-        value: $0.value, path: KeyPath(topKey: $0.key, components: []),
+        value: $0.value, parent: -1, component: nil, topKey: $0.key, depth: 0, prefix: [],
         holder: ValueLocation(object: -1, field: $0.key))
     }
     var head = 0
-    while head < queue.count {
-      let step = queue[head]
+    while head < steps.count {
+      let step = steps[head]
+      let stepIndex = head
       head += 1
-      let under = patternGroups.map { matches($0, step.path, exactly: false) }
+      let under = patternGroups.map { matches($0, step, exactly: false) }
       guard case .uid(let uid) = step.value else {
         if let holder = step.holder {
           for group in under.indices where under[group] { selectedValues[group].insert(holder) }
@@ -135,11 +168,11 @@ struct ArchiveLeafWalk {
       if let flags = reached[index] {
         var updated = flags
         for group in patternGroups.indices where !flags[group] {
-          if matches(patternGroups[group], step.path, exactly: true) { updated[group] = true }
+          if matches(patternGroups[group], step, exactly: true) { updated[group] = true }
         }
         if updated != flags {
           reached[index] = updated
-        } else if isProperPrefixOfPattern(step.path),
+        } else if isProperPrefixOfPattern(step),
           revisits[index, default: 0] < Self.maximumRevisits
         {
           revisits[index, default: 0] += 1
@@ -148,7 +181,7 @@ struct ArchiveLeafWalk {
         }
       } else {
         reached[index] = under
-        firstPath[index] = step.path
+        firstStep[index] = stepIndex
       }
       let flags = reached[index] ?? under
       for group in flags.indices where flags[group] { selectedObjects[group].insert(index) }
@@ -159,13 +192,13 @@ struct ArchiveLeafWalk {
           guard case .uid(let keyIndex) = key else { continue }
           dictionaryKeys.insert(Int(keyIndex))
           // A key is reported at its dictionary's path, never at a path that spells it out.
-          if firstPath[Int(keyIndex)] == nil { firstPath[Int(keyIndex)] = step.path }
+          if firstStep[Int(keyIndex)] == nil { firstStep[Int(keyIndex)] = stepIndex }
         }
       }
       switch form {
       case .string?, .data?, .date?, .uuid?, .url?, .null?:
         leafInstances.insert(index)
-        markReferences(of: instance, flags: flags, path: step.path)
+        markReferences(of: instance, flags: flags, step: stepIndex)
         continue
       default:
         break
@@ -184,14 +217,18 @@ struct ArchiveLeafWalk {
         } else {
           holder = nil
         }
-        queue.append(
-          Step(value: child.value, path: step.path.appending(child.component), holder: holder))
+        let prefix =
+          step.prefix.count < prefixLength ? step.prefix + [child.component] : step.prefix
+        steps.append(
+          Step(
+            value: child.value, parent: stepIndex, component: child.component,
+            topKey: step.topKey, depth: step.depth + 1, prefix: prefix, holder: holder))
       }
     }
   }
 
   /// Marks what a Foundation leaf refers to (an `NSString`'s string object, an `NSURL`'s base) as part of the leaf.
-  private mutating func markReferences(of instance: ArchiveInstance, flags: [Bool], path: KeyPath) {
+  private mutating func markReferences(of instance: ArchiveInstance, flags: [Bool], step: Int) {
     var pending = instance.fields.entries.map(\.value)
     var seen: Set<Int> = []
     while let value = pending.popLast() {
@@ -199,7 +236,7 @@ struct ArchiveLeafWalk {
       let index = Int(uid)
       guard index != 0, !seen.contains(index) else { continue }
       seen.insert(index)
-      if firstPath[index] == nil { firstPath[index] = path }
+      if firstStep[index] == nil { firstStep[index] = step }
       for group in flags.indices where flags[group] { selectedObjects[group].insert(index) }
       if let referenced = archive.instance(at: index) {
         leafInstances.insert(index)
@@ -208,30 +245,36 @@ struct ArchiveLeafWalk {
     }
   }
 
-  /// Whether a pattern names this path, or (unless `exactly`) one of its ancestors.
-  private func matches(_ patterns: [KeyPath], _ path: KeyPath, exactly: Bool) -> Bool {
+  /// Whether a pattern names a step's path, or (unless `exactly`) one of its ancestors.
+  private func matches(_ patterns: [KeyPath], _ step: Step, exactly: Bool) -> Bool {
     patterns.contains { pattern in
-      guard pattern.components.count <= path.components.count,
-        !exactly || pattern.components.count == path.components.count
-      else { return false }
-      return Self.componentsMatch(pattern, path, count: pattern.components.count)
+      pattern.topKey == step.topKey && pattern.components.count <= step.depth
+        && (!exactly || pattern.components.count == step.depth)
+        && Self.componentsMatch(pattern.components, step.prefix, count: pattern.components.count)
     }
   }
 
-  /// Whether the path is a proper prefix of some pattern, so a later path through it may still match one.
-  private func isProperPrefixOfPattern(_ path: KeyPath) -> Bool {
+  /// Whether a step's path is a proper prefix of some pattern, so a later path through it may still match one.
+  private func isProperPrefixOfPattern(_ step: Step) -> Bool {
     patternGroups.contains { patterns in
       patterns.contains { pattern in
-        pattern.components.count > path.components.count
-          && Self.componentsMatch(pattern, path, count: path.components.count)
+        pattern.topKey == step.topKey && pattern.components.count > step.depth
+          && Self.componentsMatch(pattern.components, step.prefix, count: step.depth)
       }
     }
   }
 
   /// Whether the first `count` components of a pattern match those of a path, `[*]` matching any index (as ``KeyedArchive/evaluate(_:limits:)`` does).
   static func componentsMatch(_ pattern: KeyPath, _ path: KeyPath, count: Int) -> Bool {
-    guard pattern.topKey == path.topKey else { return false }
-    for (expected, actual) in zip(pattern.components.prefix(count), path.components.prefix(count)) {
+    pattern.topKey == path.topKey
+      && componentsMatch(pattern.components, path.components, count: count)
+  }
+
+  private static func componentsMatch(
+    _ pattern: [KeyPath.Component], _ path: [KeyPath.Component], count: Int
+  ) -> Bool {
+    guard count <= pattern.count, count <= path.count else { return false }
+    for (expected, actual) in zip(pattern.prefix(count), path.prefix(count)) {
       switch (expected, actual) {
       case (.wildcard, .index): continue
       default: if expected != actual { return false }

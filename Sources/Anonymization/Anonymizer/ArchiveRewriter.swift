@@ -31,7 +31,8 @@ struct ArchiveRewriter {
     self.dateShift = dateShift
     self.pseudonymizer = pseudonymizer
     walk = ArchiveLeafWalk(
-      archive: archive, patternGroups: [options.kept, options.scrubbedNumbers])
+      archive: archive, patternGroups: [options.kept, options.scrubbedNumbers],
+      limits: options.limits)
   }
 
   /// Returns the rewritten archive; ``report`` says what changed.

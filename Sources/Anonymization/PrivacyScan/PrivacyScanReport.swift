@@ -33,4 +33,7 @@ public struct PrivacyScanReport: Sendable {
   public var staleReviews: [StaleReview] = []
   /// Files that could not be scanned.
   public var unreadable: [UnreadableFile] = []
+
+  /// Creates an empty report.
+  public init() {}
 }

@@ -126,7 +126,7 @@ private struct ArchiveScan {
     self.scanner = scanner
     self.archive = archive
     self.file = file
-    walk = ArchiveLeafWalk(archive: archive)
+    walk = ArchiveLeafWalk(archive: archive, limits: scanner.limits)
   }
 
   mutating func run() {

@@ -49,8 +49,17 @@ struct KeyedStream {
   }
 
   /// A uniform choice in `0..<bound`; 0 when `bound` is not positive.
+  ///
+  /// A bound up to 256 takes one byte a try, so a long text costs a byte per character.
   mutating func next(below bound: UInt64) -> UInt64 {
     guard bound > 1 else { return 0 }
+    if bound <= 256 {
+      let limit = 256 - 256 % bound
+      while true {
+        let byte = UInt64(nextByte())
+        if byte < limit { return byte % bound }
+      }
+    }
     // Reject the top partial range of 2^64 so every value is equally likely.
     let limit = UInt64.max - (UInt64.max % bound + 1) % bound
     while true {
