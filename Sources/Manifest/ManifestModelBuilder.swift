@@ -169,11 +169,11 @@ struct ManifestModelBuilder {
 
   /// Parses an attribute's key path from the entry's top key; empty text is the top object itself.
   private mutating func keyPath(_ text: String, topKey: String, at location: ManifestLocation)
-    -> KeyPath?
+    -> ArchiveKeyPath?
   {
-    guard !text.isEmpty else { return KeyPath(topKey: topKey, components: []) }
+    guard !text.isEmpty else { return ArchiveKeyPath(topKey: topKey, components: []) }
     do {
-      var parsed = try KeyPath(text)
+      var parsed = try ArchiveKeyPath(text)
       if !text.hasPrefix("$top") { parsed.topKey = topKey }
       return parsed
     } catch {

@@ -11,7 +11,7 @@ public struct ReviewedValue: Sendable, Hashable {
   /// The key path as written.
   public var keyPathText: String
   /// The parsed key path, starting at the entry's `topKey`; nil when it does not parse.
-  public var keyPath: KeyPath?
+  public var keyPath: ArchiveKeyPath?
   /// The detector the review applies to (`email`, `phone`, …); every detector when nil.
   public var detector: String?
   /// Why the value is not personal data.
@@ -21,7 +21,7 @@ public struct ReviewedValue: Sendable, Hashable {
 
   /// Creates a review.
   public init(
-    keyPathText: String, keyPath: KeyPath?, detector: String? = nil, reason: String,
+    keyPathText: String, keyPath: ArchiveKeyPath?, detector: String? = nil, reason: String,
     location: ManifestLocation
   ) {
     self.keyPathText = keyPathText

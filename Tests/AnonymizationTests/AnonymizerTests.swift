@@ -24,7 +24,7 @@ struct AnonymizerTests {
 
   /// The leaf at a key path: the first match's.
   static func leaf(_ archive: KeyedArchive, _ path: String) throws -> ArchiveLeaf {
-    let match = try #require(try archive.evaluate(KeyPath(path)).first)
+    let match = try #require(try archive.evaluate(ArchiveKeyPath(path)).first)
     return archive.leaf(of: match.node)
   }
 
@@ -147,7 +147,7 @@ struct AnonymizerTests {
     builder.setRoot(builder.array(references))
     let output = try Anonymizer(key: Self.key()).anonymize(builder.bytes())
     let anonymized = try KeyedArchive(bytes: output.bytes)
-    let pseudonyms = try anonymized.evaluate(KeyPath("[*]")).map { anonymized.leaf(of: $0.node) }
+    let pseudonyms = try anonymized.evaluate(ArchiveKeyPath("[*]")).map { anonymized.leaf(of: $0.node) }
     #expect(Set(pseudonyms).count == names.count)
     #expect(
       Set(pseudonyms.compactMap { if case .string(let text) = $0 { text } else { nil } })
@@ -169,7 +169,7 @@ struct AnonymizerTests {
     let paths = ["author.name", "created", "identifier", "attachment", "link", "version", "pinned"]
     let original = try SampleNote.archive()
     let output = try Self.anonymizedNote { options in
-      options.kept = try paths.map { try KeyPath($0) }
+      options.kept = try paths.map { try ArchiveKeyPath($0) }
     }
     let anonymized = try KeyedArchive(bytes: output.bytes)
     for path in paths {
@@ -190,7 +190,7 @@ struct AnonymizerTests {
   func keepingStopsAtBackReferences() throws {
     let original = try SampleNote.archive()
     let anonymized = try KeyedArchive(
-      bytes: Self.anonymizedNote { $0.kept = [try KeyPath("author")] }.bytes)
+      bytes: Self.anonymizedNote { $0.kept = [try ArchiveKeyPath("author")] }.bytes)
     #expect(
       try Self.leaf(anonymized, "author.address.city") == Self.leaf(original, "author.address.city")
     )
@@ -200,14 +200,14 @@ struct AnonymizerTests {
   @Test("A kept key path that matches nothing is an error")
   func rejectsUnmatchedKeptPath() throws {
     #expect(throws: AnonymizationError.self) {
-      try Self.anonymizedNote { $0.kept = [try KeyPath("versoin")] }
+      try Self.anonymizedNote { $0.kept = [try ArchiveKeyPath("versoin")] }
     }
   }
 
   @Test("A scrubbed key path that matches nothing is an error")
   func rejectsUnmatchedScrubbedPath() throws {
     let error = try #require(throws: AnonymizationError.self) {
-      try Self.anonymizedNote { $0.scrubbedNumbers = [try KeyPath("author.customerNumbr")] }
+      try Self.anonymizedNote { $0.scrubbedNumbers = [try ArchiveKeyPath("author.customerNumbr")] }
     }
     #expect(error.code == .unmatchedKeyPath)
     #expect(error.message.contains("'author.customerNumbr'"))
@@ -217,7 +217,7 @@ struct AnonymizerTests {
   func scrubsNumbersToTheSameWidth() throws {
     let anonymized = try KeyedArchive(
       bytes: Self.anonymizedNote {
-        $0.scrubbedNumbers = [try KeyPath("author.customerNumber"), try KeyPath("score")]
+        $0.scrubbedNumbers = [try ArchiveKeyPath("author.customerNumber"), try ArchiveKeyPath("score")]
       }.bytes)
     #expect(try Self.leaf(anonymized, "version") == .integer(3))
     guard case .integer(let number) = try Self.leaf(anonymized, "author.customerNumber") else {
@@ -310,7 +310,7 @@ struct AnonymizerTests {
   func replacesPersonalDictionaryKeys() throws {
     let output = try Self.anonymizedNote()
     let anonymized = try KeyedArchive(bytes: output.bytes)
-    let metadata = try #require(try anonymized.evaluate(KeyPath("metadata")).first)
+    let metadata = try #require(try anonymized.evaluate(ArchiveKeyPath("metadata")).first)
     let keys = anonymized.children(of: metadata.node).compactMap {
       if case .key(let key) = $0.component { key } else { nil }
     }

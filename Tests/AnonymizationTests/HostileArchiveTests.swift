@@ -65,8 +65,8 @@ struct HostileArchiveTests {
     }
     builder.setRoot(previous)
     var options = Anonymizer.Options()
-    options.kept = [try KeyPath("next.next.shared")]
-    options.scrubbedNumbers = [try KeyPath("next.i")]
+    options.kept = [try ArchiveKeyPath("next.next.shared")]
+    options.scrubbedNumbers = [try ArchiveKeyPath("next.i")]
     _ = try Anonymizer(options: options).anonymize(builder.bytes())
     _ = PrivacyScanner().scan(builder.bytes(), file: "web.archive")
   }
@@ -79,7 +79,7 @@ struct HostileArchiveTests {
     builder.fill(root, with: builder.instanceValue("Loop", [("me", root), ("name", name)]))
     builder.setRoot(root)
     var options = Anonymizer.Options()
-    options.kept = [try KeyPath("me.me.me.name")]
+    options.kept = [try ArchiveKeyPath("me.me.me.name")]
     _ = try Anonymizer(options: options).anonymize(builder.bytes())
   }
 
@@ -111,12 +111,12 @@ struct HostileArchiveTests {
         ]))
     var options = Anonymizer.Options()
     options.scrubbedNumbers = [
-      try KeyPath("minimum"), try KeyPath("maximum"), try KeyPath("unsigned"),
-      try KeyPath("nan"), try KeyPath("tiny"), try KeyPath("huge"),
+      try ArchiveKeyPath("minimum"), try ArchiveKeyPath("maximum"), try ArchiveKeyPath("unsigned"),
+      try ArchiveKeyPath("nan"), try ArchiveKeyPath("tiny"), try ArchiveKeyPath("huge"),
     ]
     let output = try Anonymizer(options: options).anonymize(builder.bytes())
     let archive = try KeyedArchive(bytes: output.bytes)
-    let minimum = try #require(try archive.evaluate(KeyPath("minimum")).first)
+    let minimum = try #require(try archive.evaluate(ArchiveKeyPath("minimum")).first)
     guard case .integer(let value) = archive.leaf(of: minimum.node) else {
       Issue.record("minimum is not an integer")
       return
@@ -131,7 +131,7 @@ struct HostileArchiveTests {
     let rows = (0..<200).map { _ in builder.array(leaves) }
     builder.setRoot(builder.array(rows))
     var options = Anonymizer.Options()
-    options.kept = [try KeyPath("[*][*]")]
+    options.kept = [try ArchiveKeyPath("[*][*]")]
     options.limits.maximumKeyPathMatches = 1000
     _ = try Anonymizer(options: options).anonymize(builder.bytes())
   }

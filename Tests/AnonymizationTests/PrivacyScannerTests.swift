@@ -9,7 +9,7 @@ import Testing
 struct PrivacyScannerTests {
   static func review(_ path: String, detector: String? = nil) throws -> ReviewedValue {
     ReviewedValue(
-      keyPathText: path, keyPath: try KeyPath(path), detector: detector, reason: "checked",
+      keyPathText: path, keyPath: try ArchiveKeyPath(path), detector: detector, reason: "checked",
       location: ManifestLocation(file: "m.xml", line: 3, column: 5))
   }
 

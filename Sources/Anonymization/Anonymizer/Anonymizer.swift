@@ -25,7 +25,7 @@ import PropertyList
 ///
 /// ```swift
 /// var options = Anonymizer.Options()
-/// options.kept = [try KeyPath("schema")]
+/// options.kept = [try ArchiveKeyPath("schema")]
 /// let anonymizer = Anonymizer(options: options, key: .random())
 /// let output = try anonymizer.anonymize(bytes)
 /// for value in output.report.replaced { print(value) }
@@ -40,9 +40,9 @@ public struct Anonymizer: Sendable {
   /// What the anonymizer keeps and how it treats dates and data.
   public struct Options: Sendable {
     /// Key paths whose values, and everything under them, stay as they are.
-    public var kept: [KeyPath] = []
+    public var kept: [ArchiveKeyPath] = []
     /// Key paths under which numbers are replaced by numbers of the same width.
-    public var scrubbedNumbers: [KeyPath] = []
+    public var scrubbedNumbers: [ArchiveKeyPath] = []
     /// What happens to dates.
     public var dates: DatePolicy = .shift
     /// Whether data keeps a known file signature (PNG, JPEG, GIF, PDF, HEIC, …) at its start.

@@ -30,7 +30,7 @@ struct ArchiveLeafWalk {
 
   let archive: KeyedArchive
   /// Groups of patterns, such as the kept paths and the scrubbed paths.
-  let patternGroups: [[KeyPath]]
+  let patternGroups: [[ArchiveKeyPath]]
   /// Per group, the objects selected.
   private(set) var selectedObjects: [Set<Int>]
   /// Per group, the inline values selected.
@@ -56,11 +56,11 @@ struct ArchiveLeafWalk {
     /// The step this one extends, or -1 for a `$top` entry.
     var parent: Int
     /// The component this step adds; nil for a `$top` entry.
-    var component: KeyPath.Component?
+    var component: ArchiveKeyPath.Component?
     var topKey: String
     var depth: Int
     /// The path's first components, at most ``ArchiveLeafWalk/prefixLength`` of them.
-    var prefix: [KeyPath.Component]
+    var prefix: [ArchiveKeyPath.Component]
     var holder: ValueLocation?
   }
 
@@ -70,7 +70,7 @@ struct ArchiveLeafWalk {
   ///   - archive: The archive.
   ///   - patternGroups: Groups of key-path patterns, such as the kept and the scrubbed paths.
   ///   - limits: ``KeyedArchive/ArchiveLimits/maximumWalkDepth`` bounds the paths written out.
-  init(archive: KeyedArchive, patternGroups: [[KeyPath]] = [], limits: ArchiveLimits = .default) {
+  init(archive: KeyedArchive, patternGroups: [[ArchiveKeyPath]] = [], limits: ArchiveLimits = .default) {
     self.archive = archive
     self.patternGroups = patternGroups
     selectedObjects = patternGroups.map { _ in [] }
@@ -119,29 +119,29 @@ struct ArchiveLeafWalk {
 
   /// The path step to a collection's element: its key for a dictionary, its index otherwise.
   func elementComponent(_ position: Int, dictionaryKeys: [PropertyListValue])
-    -> KeyPath.Component
+    -> ArchiveKeyPath.Component
   {
     guard position < dictionaryKeys.count else { return .index(position) }
     return .key(archive.stringValue(of: dictionaryKeys[position]) ?? "[\(position)]")
   }
 
   /// An object's first path; `$objects[N]` for an object no path reaches or one deeper than the walk limit.
-  func keyPath(of index: Int) -> KeyPath {
+  func keyPath(of index: Int) -> ArchiveKeyPath {
     guard let stepIndex = firstStep[index], steps[stepIndex].depth <= maximumDepth else {
-      return KeyPath(components: [.key("$objects"), .index(index)])
+      return ArchiveKeyPath(components: [.key("$objects"), .index(index)])
     }
-    var components: [KeyPath.Component] = []
+    var components: [ArchiveKeyPath.Component] = []
     components.reserveCapacity(steps[stepIndex].depth)
     var current = stepIndex
     while current >= 0 {
       if let component = steps[current].component { components.append(component) }
       current = steps[current].parent
     }
-    return KeyPath(topKey: steps[stepIndex].topKey, components: components.reversed())
+    return ArchiveKeyPath(topKey: steps[stepIndex].topKey, components: components.reversed())
   }
 
   /// A path as text, `(root)` for the root itself.
-  static func text(_ path: KeyPath) -> String {
+  static func text(_ path: ArchiveKeyPath) -> String {
     let text = path.description
     return text.isEmpty ? "(root)" : text
   }
@@ -246,7 +246,7 @@ struct ArchiveLeafWalk {
   }
 
   /// Whether a pattern names a step's path, or (unless `exactly`) one of its ancestors.
-  private func matches(_ patterns: [KeyPath], _ step: Step, exactly: Bool) -> Bool {
+  private func matches(_ patterns: [ArchiveKeyPath], _ step: Step, exactly: Bool) -> Bool {
     patterns.contains { pattern in
       pattern.topKey == step.topKey && pattern.components.count <= step.depth
         && (!exactly || pattern.components.count == step.depth)
@@ -265,13 +265,13 @@ struct ArchiveLeafWalk {
   }
 
   /// Whether the first `count` components of a pattern match those of a path, `[*]` matching any index (as ``KeyedArchive/evaluate(_:limits:)`` does).
-  static func componentsMatch(_ pattern: KeyPath, _ path: KeyPath, count: Int) -> Bool {
+  static func componentsMatch(_ pattern: ArchiveKeyPath, _ path: ArchiveKeyPath, count: Int) -> Bool {
     pattern.topKey == path.topKey
       && componentsMatch(pattern.components, path.components, count: count)
   }
 
   private static func componentsMatch(
-    _ pattern: [KeyPath.Component], _ path: [KeyPath.Component], count: Int
+    _ pattern: [ArchiveKeyPath.Component], _ path: [ArchiveKeyPath.Component], count: Int
   ) -> Bool {
     guard count <= pattern.count, count <= path.count else { return false }
     for (expected, actual) in zip(pattern.prefix(count), path.prefix(count)) {

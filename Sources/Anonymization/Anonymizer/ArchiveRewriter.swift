@@ -7,7 +7,7 @@ struct ArchiveRewriter {
 
   /// Where a value is and what applies to it.
   private struct Context {
-    var path: KeyPath
+    var path: ArchiveKeyPath
     var role: ValueRole = .plain
     var isKept: Bool
     var isScrubbed: Bool
@@ -61,7 +61,7 @@ struct ArchiveRewriter {
     for entry in archive.top.entries {
       let location = ValueLocation(object: -1, field: entry.key)
       let context = Context(
-        path: KeyPath(topKey: entry.key, components: []),
+        path: ArchiveKeyPath(topKey: entry.key, components: []),
         isKept: walk.selectedValues[0].contains(location),
         isScrubbed: walk.selectedValues[1].contains(location))
       top.appendUnchecked(key: entry.key, value: rewrite(entry.value, context))
@@ -76,7 +76,7 @@ struct ArchiveRewriter {
   private func isKept(_ index: Int) -> Bool { walk.selectedObjects[0].contains(index) }
   private func isScrubbed(_ index: Int) -> Bool { walk.selectedObjects[1].contains(index) }
 
-  private func context(_ path: KeyPath, at location: ValueLocation, role: ValueRole = .plain)
+  private func context(_ path: ArchiveKeyPath, at location: ValueLocation, role: ValueRole = .plain)
     -> Context
   {
     Context(
@@ -128,7 +128,7 @@ struct ArchiveRewriter {
   }
 
   /// A dictionary key: kept as structure unless it looks like personal data.
-  private mutating func dictionaryKey(_ value: PropertyListValue, path: KeyPath, isKept: Bool)
+  private mutating func dictionaryKey(_ value: PropertyListValue, path: ArchiveKeyPath, isKept: Bool)
     -> PropertyListValue
   {
     guard case .string(let key) = value else { return value }
@@ -226,7 +226,7 @@ struct ArchiveRewriter {
 
   /// Records every leaf of a kept value.
   private mutating func recordKept(
-    _ value: PropertyListValue, path: KeyPath, role: ValueRole = .plain
+    _ value: PropertyListValue, path: ArchiveKeyPath, role: ValueRole = .plain
   ) {
     let kind: Anonymizer.Value.Kind
     var length: Int?

@@ -29,7 +29,7 @@ public struct PrivacyFinding: Sendable, Hashable, CustomStringConvertible {
   /// The file, as the caller named it.
   public var file: String
   /// The key path of the value, or nil for a file that is not a keyed archive.
-  public var keyPath: KeyPath?
+  public var keyPath: ArchiveKeyPath?
   /// Where the value is: its key path as text, or `offset N` in a file that is not a keyed archive.
   public var place: String
   /// What it looks like.

@@ -143,7 +143,7 @@ private struct ArchiveScan {
       }
     }
     for entry in archive.top.entries {
-      scan(entry.value, at: KeyPath(topKey: entry.key, components: []), holder: nil)
+      scan(entry.value, at: ArchiveKeyPath(topKey: entry.key, components: []), holder: nil)
     }
   }
 
@@ -183,7 +183,7 @@ private struct ArchiveScan {
   }
 
   private mutating func scan(
-    _ value: PropertyListValue, at path: KeyPath, holder: PrivacyFinding.Holder?
+    _ value: PropertyListValue, at path: ArchiveKeyPath, holder: PrivacyFinding.Holder?
   ) {
     switch value {
     case .string(let text):
@@ -207,7 +207,7 @@ private struct ArchiveScan {
     }
   }
 
-  private mutating func scanText(_ text: String, at path: KeyPath, holder: PrivacyFinding.Holder) {
+  private mutating func scanText(_ text: String, at path: ArchiveKeyPath, holder: PrivacyFinding.Holder) {
     for found in PrivacyScanner.matches(in: text) {
       findings.append(
         PrivacyFinding(
@@ -217,7 +217,7 @@ private struct ArchiveScan {
   }
 
   /// A card number stored as an integer: 13 to 19 digits that pass the card checks.
-  private mutating func scanNumber(_ digits: String, at path: KeyPath) {
+  private mutating func scanNumber(_ digits: String, at path: ArchiveKeyPath) {
     guard digits.count >= 13 else { return }
     let scalars = Array(digits.unicodeScalars)
     guard !TextDetector.cardNumbers(in: scalars).isEmpty else { return }

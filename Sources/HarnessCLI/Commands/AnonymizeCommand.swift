@@ -37,10 +37,10 @@ enum AnonymizeCommand {
   static let input = Argument.single("input", help: "The archive, or a folder of archives.")
   static let output = Argument.single(
     "output", help: "Where to write: a file (binary plist), or a folder for a folder.")
-  static let keep = Option<[KeyPath]>.repeating(
+  static let keep = Option<[ArchiveKeyPath]>.repeating(
     "keep", valueName: "KEYPATH", help: "A key path whose values, of any kind, stay as they are.",
     convert: keyPath)
-  static let scrub = Option<[KeyPath]>.repeating(
+  static let scrub = Option<[ArchiveKeyPath]>.repeating(
     "scrub", valueName: "KEYPATH",
     help: "A key path under which numbers become numbers of the same width.", convert: keyPath)
   static let dates = Option.defaulted(
@@ -59,9 +59,9 @@ enum AnonymizeCommand {
   static let verbose = Flag(name: "verbose", help: "List every value replaced or kept.")
 
   /// Converts a `--keep` or `--scrub` value.
-  static let keyPath: ArgumentConverter<KeyPath> = { text throws(ArgumentValueError) in
+  static let keyPath: ArgumentConverter<ArchiveKeyPath> = { text throws(ArgumentValueError) in
     do throws(KeyPathError) {
-      return try KeyPath(text)
+      return try ArchiveKeyPath(text)
     } catch {
       throw ArgumentValueError("\(error)")
     }

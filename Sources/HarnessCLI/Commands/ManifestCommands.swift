@@ -82,7 +82,8 @@ enum ManifestAuthorCommand {
       paths: arguments[archiveFiles], archivesDirectory: arguments[SharedOptions.archives])
     ManifestDiagnosticsPrinter.print(problems, to: context.console)
     guard problems.isEmpty else { return .unusable }
-    let author = ManifestAuthor(options: options)
+    let author = ManifestAuthor(
+      options: options, registeredClasses: Set(context.configuration.registry.classNames))
     let result: ManifestAuthor.Result
     if let existing = arguments[update] {
       guard let data = FileManager.default.contents(atPath: existing) else {
