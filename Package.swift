@@ -154,7 +154,7 @@ let package = Package(
     ),
     .testTarget(
       name: "HarnessCLITests",
-      dependencies: ["HarnessCLI", "HarnessTestSupport"],
+      dependencies: ["HarnessCLI", "HarnessTestSupport", "Checksum"],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -147,7 +147,9 @@ struct AnonymizerTests {
     builder.setRoot(builder.array(references))
     let output = try Anonymizer(key: Self.key()).anonymize(builder.bytes())
     let anonymized = try KeyedArchive(bytes: output.bytes)
-    let pseudonyms = try anonymized.evaluate(ArchiveKeyPath("[*]")).map { anonymized.leaf(of: $0.node) }
+    let pseudonyms = try anonymized.evaluate(ArchiveKeyPath("[*]")).map {
+      anonymized.leaf(of: $0.node)
+    }
     #expect(Set(pseudonyms).count == names.count)
     #expect(
       Set(pseudonyms.compactMap { if case .string(let text) = $0 { text } else { nil } })
@@ -217,7 +219,9 @@ struct AnonymizerTests {
   func scrubsNumbersToTheSameWidth() throws {
     let anonymized = try KeyedArchive(
       bytes: Self.anonymizedNote {
-        $0.scrubbedNumbers = [try ArchiveKeyPath("author.customerNumber"), try ArchiveKeyPath("score")]
+        $0.scrubbedNumbers = [
+          try ArchiveKeyPath("author.customerNumber"), try ArchiveKeyPath("score"),
+        ]
       }.bytes)
     #expect(try Self.leaf(anonymized, "version") == .integer(3))
     guard case .integer(let number) = try Self.leaf(anonymized, "author.customerNumber") else {

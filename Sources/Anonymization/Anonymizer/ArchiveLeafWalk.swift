@@ -70,7 +70,9 @@ struct ArchiveLeafWalk {
   ///   - archive: The archive.
   ///   - patternGroups: Groups of key-path patterns, such as the kept and the scrubbed paths.
   ///   - limits: ``KeyedArchive/ArchiveLimits/maximumWalkDepth`` bounds the paths written out.
-  init(archive: KeyedArchive, patternGroups: [[ArchiveKeyPath]] = [], limits: ArchiveLimits = .default) {
+  init(
+    archive: KeyedArchive, patternGroups: [[ArchiveKeyPath]] = [], limits: ArchiveLimits = .default
+  ) {
     self.archive = archive
     self.patternGroups = patternGroups
     selectedObjects = patternGroups.map { _ in [] }
@@ -265,7 +267,8 @@ struct ArchiveLeafWalk {
   }
 
   /// Whether the first `count` components of a pattern match those of a path, `[*]` matching any index (as ``KeyedArchive/evaluate(_:limits:)`` does).
-  static func componentsMatch(_ pattern: ArchiveKeyPath, _ path: ArchiveKeyPath, count: Int) -> Bool {
+  static func componentsMatch(_ pattern: ArchiveKeyPath, _ path: ArchiveKeyPath, count: Int) -> Bool
+  {
     pattern.topKey == path.topKey
       && componentsMatch(pattern.components, path.components, count: count)
   }

@@ -128,7 +128,9 @@ struct ArchiveRewriter {
   }
 
   /// A dictionary key: kept as structure unless it looks like personal data.
-  private mutating func dictionaryKey(_ value: PropertyListValue, path: ArchiveKeyPath, isKept: Bool)
+  private mutating func dictionaryKey(
+    _ value: PropertyListValue, path: ArchiveKeyPath, isKept: Bool
+  )
     -> PropertyListValue
   {
     guard case .string(let key) = value else { return value }

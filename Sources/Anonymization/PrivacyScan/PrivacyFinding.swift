@@ -13,7 +13,7 @@ import Manifest
 /// ```
 public struct PrivacyFinding: Sendable, Hashable, CustomStringConvertible {
   /// What holds the value.
-  public enum Holder: String, Sendable, Hashable {
+  public enum Holder: String, Sendable, Hashable, CaseIterable {
     /// A string, or the text of an `NSURL`.
     case string
     /// Bytes (text found in them).

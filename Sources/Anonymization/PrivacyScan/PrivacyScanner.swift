@@ -207,7 +207,9 @@ private struct ArchiveScan {
     }
   }
 
-  private mutating func scanText(_ text: String, at path: ArchiveKeyPath, holder: PrivacyFinding.Holder) {
+  private mutating func scanText(
+    _ text: String, at path: ArchiveKeyPath, holder: PrivacyFinding.Holder
+  ) {
     for found in PrivacyScanner.matches(in: text) {
       findings.append(
         PrivacyFinding(
