@@ -52,15 +52,18 @@ struct AnonymizerTests {
     func collect(_ value: PropertyListValue) {
       switch value {
       case .string(let text): strings.insert(text)
-      case .array(let elements): elements.forEach(collect)
-      case .dictionary(let dictionary): dictionary.entries.forEach { collect($0.value) }
+      case .array(let elements):
+        for element in elements { collect(element) }
+      case .dictionary(let dictionary):
+        for entry in dictionary.entries { collect(entry.value) }
       default: break
       }
     }
     for object in archive.objects {
       switch object {
       case .value(let value): collect(value)
-      case .instance(let instance): instance.fields.entries.forEach { collect($0.value) }
+      case .instance(let instance):
+        for entry in instance.fields.entries { collect(entry.value) }
       default: break
       }
     }

@@ -36,7 +36,7 @@ public struct PrivacyFinding: Sendable, Hashable, CustomStringConvertible {
   public var kind: PersonalDataKind
   /// What holds it.
   public var holder: Holder
-  /// The text found. Keep it out of logs; ``masked`` is for showing.
+  /// The text found; keep it out of logs, and show ``masked`` instead.
   public var match: String
   /// The review in a manifest that covers this finding, if any.
   public var review: ReviewedValue?

@@ -22,8 +22,11 @@ enum TextDetector {
 
   /// The spans the anonymizer gives a pseudonym of their own shape, without overlaps, in text order.
   ///
-  /// - Parameter includingURLs: Whether a URL inside the text is a span; the
-  ///   anonymizer turns it off inside a URL, so URLs do not nest.
+  /// - Parameters:
+  ///   - text: The text's Unicode scalars.
+  ///   - includingURLs: Whether a URL inside the text is a span; the anonymizer
+  ///     turns it off inside a URL, so URLs do not nest.
+  /// - Returns: The spans, reportable or not.
   static func shapes(in text: [Unicode.Scalar], includingURLs: Bool = true) -> [DetectedSpan] {
     resolve([
       includingURLs ? urls(in: text) : [], emails(in: text), jsonWebTokens(in: text),

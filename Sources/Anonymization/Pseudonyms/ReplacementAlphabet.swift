@@ -92,6 +92,7 @@ struct ReplacementAlphabet: Hashable, Sendable {
   /// - Parameters:
   ///   - scalar: A letter (general category Lu, Lt, Ll or Lo).
   ///   - isUppercase: Whether it is an uppercase or titlecase letter.
+  /// - Returns: The alphabet of the script's letters of that case, or nil.
   static func knownScript(of scalar: Unicode.Scalar, isUppercase: Bool) -> ReplacementAlphabet? {
     if scalar.isASCII {
       return isUppercase ? asciiUppercase : asciiLowercase
