@@ -36,12 +36,10 @@ enum PrivacyScanCommand {
     case json
   }
 
-  static let manifests = Option<String?>.optional(
-    "manifests", valueName: "DIR", help: "The folder of manifests, for their reviewed values.",
-    defaultDescription: "the nearest manifests/ here or above")
-  static let archives = Option<String?>.optional(
-    "archives", valueName: "DIR", help: "The folder of archives to scan.",
-    defaultDescription: "LegacyArchives/ beside the manifests")
+  /// `--manifests DIR`, as verify declares it: the manifests give the reviewed values.
+  static let manifests = VerifyCommand.manifests
+  /// `--archives DIR`, as verify declares it: every file below it is scanned.
+  static let archives = VerifyCommand.archives
   static let format = Option.defaulted(
     "format", valueName: "FORMAT", help: "Report format.", default: Format.text)
   static let reveal = Flag(
@@ -50,33 +48,21 @@ enum PrivacyScanCommand {
 
   static let command = Command(spec: spec) { arguments, context in
     let console = context.console
+    let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     let location: ManifestFolderLocator.Location?
     if let given = arguments[manifests] {
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: given, isDirectory: &isFolder),
-        isFolder.boolValue
-      else {
-        throw CommandFailure(
-          place: given, category: "unreadable", message: "no such manifests folder")
-      }
+      try requireFolder(given, "no such manifests folder")
       location = ManifestFolderLocator.Location(manifests: given)
     } else if arguments[archives] != nil {
-      location = try? ManifestFolderLocator.locate(
-        from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+      // Reviews are optional when the archives are named: a folder outside any repository.
+      location = try? ManifestFolderLocator.locate(from: here)
     } else {
-      location = try ManifestFolderLocator.locate(
-        from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+      location = try ManifestFolderLocator.locate(from: here)
     }
     guard let archivesDirectory = arguments[archives] ?? location?.archives else {
       throw CommandFailure(place: "privacy-scan", category: "usage", message: "give --archives DIR")
     }
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: archivesDirectory, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
-      throw CommandFailure(
-        place: archivesDirectory, category: "unreadable", message: "no such archives folder")
-    }
+    try requireFolder(archivesDirectory, "no such archives folder")
     let reviews = try loadReviews(
       manifestsDirectory: location?.manifests, archivesDirectory: archivesDirectory,
       schema: try SchemaOption.source(arguments[SchemaOption.option]), console: console)
@@ -99,6 +85,15 @@ enum PrivacyScanCommand {
     }
     if !report.unreadable.isEmpty { return .unusable }
     return report.findings.isEmpty ? .success : .findings
+  }
+
+  /// Throws a ``CommandFailure`` with `message` unless `path` is a folder.
+  private static func requireFolder(_ path: String, _ message: String) throws {
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue
+    else {
+      throw CommandFailure(place: path, category: "unreadable", message: message)
+    }
   }
 
   /// The reviewed values of every manifest's entries, by archive path.
