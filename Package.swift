@@ -8,6 +8,7 @@
 //
 //   PropertyList -> KeyedArchive -> Decoding -> Verification -> HarnessCLI
 //                         \-> Manifest ------/         Migration -/
+//                                 \-> Anonymization (pseudonyms, privacy scan) -/
 //
 // Below them all: TextOutput (escaping, quoting, hex), JSONOutput, and
 // HarnessVocabulary (decode paths, outcomes, categories, steps, severities).
@@ -73,6 +74,13 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // Pseudonyms for archives fit to commit, and the privacy scan (Manifest for the
+    // manifests' reviewed values).
+    .target(
+      name: "Anonymization",
+      dependencies: ["KeyedArchive", "PropertyList", "Manifest", "Checksum", "JSONOutput"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "Verification",
       dependencies: [
@@ -94,15 +102,15 @@ let package = Package(
       name: "ArchiveHarness",
       dependencies: [
         "PropertyList", "KeyedArchive", "Decoding", "Manifest", "Verification", "Migration",
-        "JSONOutput", "HarnessVocabulary", "Checksum",
+        "Anonymization", "JSONOutput", "HarnessVocabulary", "Checksum",
       ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "HarnessCLI",
       dependencies: [
-        "ArchiveHarness", "Verification", "Migration", "Decoding", "Manifest", "KeyedArchive",
-        "PropertyList", "HarnessVocabulary", "JSONOutput",
+        "ArchiveHarness", "Verification", "Migration", "Decoding", "Manifest", "Anonymization",
+        "KeyedArchive", "PropertyList", "HarnessVocabulary", "JSONOutput", "Checksum",
       ],
       swiftSettings: strictSettings
     ),
@@ -174,7 +182,7 @@ let package = Package(
     ),
     .testTarget(
       name: "HarnessCLITests",
-      dependencies: ["HarnessCLI", "HarnessTestSupport", "ProfileKit"],
+      dependencies: ["HarnessCLI", "HarnessTestSupport", "Checksum", "ProfileKit"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -208,6 +216,14 @@ let package = Package(
       dependencies: [
         "Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp",
         "HarnessTestSupport", "HarnessVocabulary",
+      ],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "AnonymizationTests",
+      dependencies: [
+        "Anonymization", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport",
+        "Checksum", "TextOutput",
       ],
       swiftSettings: strictSettings
     ),
