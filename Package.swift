@@ -8,6 +8,8 @@
 //
 //   PropertyList -> KeyedArchive -> Decoding -> Verification -> HarnessCLI
 //                         \-> Manifest ------/         Migration -/
+//
+// FileOutput, below them all, writes every file by one rule.
 
 import PackageDescription
 
@@ -37,6 +39,9 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
 
+    // Every file the project writes goes through FileOutput's one rule (README, "Outputs").
+    .target(name: "FileOutput", swiftSettings: strictSettings),
+
     // The pipeline.
     .target(name: "JSONOutput", swiftSettings: strictSettings),
     .target(name: "PropertyList", dependencies: ["JSONOutput"], swiftSettings: strictSettings),
@@ -44,7 +49,7 @@ let package = Package(
       name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput"],
       swiftSettings: strictSettings),
     .target(
-      name: "Decoding", dependencies: ["KeyedArchive", "PropertyList"],
+      name: "Decoding", dependencies: ["KeyedArchive", "PropertyList", "FileOutput"],
       swiftSettings: strictSettings),
     .target(
       name: "Manifest",
@@ -60,6 +65,7 @@ let package = Package(
       name: "Migration",
       dependencies: [
         "Decoding", "Manifest", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
+        "FileOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -67,6 +73,7 @@ let package = Package(
       name: "HarnessCLI",
       dependencies: [
         "Verification", "Migration", "Decoding", "Manifest", "KeyedArchive", "PropertyList",
+        "FileOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -84,7 +91,7 @@ let package = Package(
     // Writes LegacyArchives/ once (scripts/make-legacy-archives).
     .executableTarget(
       name: "make-legacy-archives",
-      dependencies: ["KeyedArchive", "PropertyList"],
+      dependencies: ["KeyedArchive", "PropertyList", "FileOutput"],
       swiftSettings: strictSettings
     ),
 
@@ -98,7 +105,9 @@ let package = Package(
     // Builds test stores for migration tests, scripts/bench-migrate and scripts/crash-test.
     .executableTarget(
       name: "store-generator",
-      dependencies: ["HarnessTestSupport", "Manifest", "Migration", "PropertyList", "CSQLite"],
+      dependencies: [
+        "HarnessTestSupport", "Manifest", "Migration", "PropertyList", "CSQLite", "FileOutput",
+      ],
       swiftSettings: strictSettings
     ),
 
@@ -106,6 +115,11 @@ let package = Package(
     .target(
       name: "HarnessTestSupport",
       dependencies: ["KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "FileOutputTests",
+      dependencies: ["FileOutput"],
       swiftSettings: strictSettings
     ),
     .testTarget(
