@@ -14,7 +14,7 @@ import KeyedArchive
 /// let (inputs, problems) = ManifestAuthor.inputs(
 ///   paths: ["ProfilesApp-1.2/alice.archive"], archivesDirectory: "LegacyArchives")
 /// let result = ManifestAuthor().author(inputs)
-/// try result.text.write(toFile: "manifests/ProfilesApp-1.2.xml", atomically: true, encoding: .utf8)
+/// try SafeFileWriter.write(result.text, to: "manifests/ProfilesApp-1.2.xml")  // FileOutput
 /// ```
 public struct ManifestAuthor: Sendable {
   /// What authoring writes and where it stops.

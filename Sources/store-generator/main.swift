@@ -11,6 +11,7 @@
 // an empty file), a non-archive value and a truncated archive.
 
 import CSQLite
+import FileOutput
 import Foundation
 import HarnessTestSupport
 import Manifest
@@ -145,8 +146,12 @@ func makeDirectory(_ path: String, records: Int, mixed: Bool) {
     }
     let bytes = value(index, mixed: mixed) ?? []
     let file = "\(folder)/profile-\(String(format: "%08d", index)).archive"
-    guard manager.createFile(atPath: file, contents: Data(bytes)) else {
-      fail("cannot write \(file)")
+    // The folder was just emptied: each file is new, so it is created, never replaced,
+    // and the test store is not worth an fsync per file.
+    do {
+      try AtomicFile.createNew(file, bytes: bytes, sync: false)
+    } catch {
+      fail("cannot write \(file): \(error.message)")
     }
   }
 }
@@ -209,8 +214,10 @@ case "sums":
   guard arguments.count >= 3 else { fail("usage: store-generator sums STORE OUT [--table T]") }
   let sums = checksums(arguments[1], table: option("table", in: arguments))
   let text = sums.keys.sorted().map { "\($0)\t\(sums[$0] ?? "")\n" }.joined()
-  guard FileManager.default.createFile(atPath: arguments[2], contents: Data(text.utf8)) else {
-    fail("cannot write \(arguments[2])")
+  do {
+    try SafeFileWriter.write(text, to: arguments[2])
+  } catch {
+    fail("cannot write \(error)")
   }
 case "check":
   guard let current = option("current", in: arguments) else { fail("check needs --current") }

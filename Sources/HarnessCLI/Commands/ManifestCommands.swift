@@ -1,3 +1,4 @@
+import FileOutput
 import Foundation
 import KeyedArchive
 import Manifest
@@ -63,7 +64,7 @@ enum ManifestAuthorCommand {
         defaultValue: "LegacyArchives"),
       .init(
         name: "output", short: "o", valueName: "FILE",
-        help: "Write the manifest here, not to stdout."),
+        help: "Write the manifest here, not to stdout; a device or FIFO is written in place."),
       .init(
         name: "update", valueName: "FILE",
         help: "Add the archives to this manifest, keeping its edits."),
@@ -79,6 +80,8 @@ enum ManifestAuthorCommand {
     ])
 
   static let command = Command(spec: spec) { arguments, context in
+    try OutputWriting.check(
+      arguments.option("output", spec: spec) ?? arguments.option("update", spec: spec))
     let archives = arguments.option("archives", spec: spec) ?? "LegacyArchives"
     var options = ManifestAuthor.Options()
     if let app = arguments.option("app", spec: spec) { options.app = app }
@@ -124,7 +127,9 @@ enum AnonymizeCommand {
       """,
     arguments: [
       .init(name: "input", help: "The archive to anonymize."),
-      .init(name: "output", help: "Where to write the anonymized archive (binary plist)."),
+      .init(
+        name: "output",
+        help: "Where to write the anonymized archive (binary plist); '-' is standard output."),
     ],
     options: [
       .init(
@@ -144,6 +149,7 @@ enum AnonymizeCommand {
         throw UsageError(message: "Invalid '--keep': \(error)")
       }
     }
+    try OutputWriting.check(output)
     let bytes = try FileReading.bytes(at: input, limit: 64 << 20)
     let result: Anonymizer.Output
     do throws(KeyedArchiveError) {
@@ -152,11 +158,10 @@ enum AnonymizeCommand {
       throw CommandFailure(
         place: "\(input):\(error.location)", category: error.code.name, message: error.message)
     }
-    do {
-      try Data(result.bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
+    do throws(FileOutputError) {
+      try SafeFileWriter.write(result.bytes, to: output)
     } catch {
-      throw CommandFailure(
-        place: output, category: "unwritable", message: "cannot write the archive")
+      throw CommandFailure(error)
     }
     var text = ""
     for value in result.report.scrubbed {
@@ -167,7 +172,12 @@ enum AnonymizeCommand {
     }
     text +=
       "\(output): \(result.report.scrubbed.count) values scrubbed, \(result.report.kept.count) kept\n"
-    context.console.output(text)
+    // With '-' the archive itself is on standard output; the summary goes beside it, to stderr.
+    if output == "-" {
+      context.console.error(text)
+    } else {
+      context.console.output(text)
+    }
     return .success
   }
 }

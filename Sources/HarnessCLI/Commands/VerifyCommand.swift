@@ -1,4 +1,5 @@
 import Decoding
+import FileOutput
 import Foundation
 import Manifest
 import Verification
@@ -28,7 +29,9 @@ enum VerifyCommand {
       .init(
         name: "format", valueName: "FORMAT", help: "Report format.",
         allowedValues: ["text", "json", "junit"], defaultValue: "text"),
-      .init(name: "output", valueName: "FILE", help: "Write the report to a file, not stdout."),
+      .init(
+        name: "output", valueName: "FILE",
+        help: "Write the report to FILE ('-': stdout); a device or FIFO is written in place."),
     ],
     flags: [.init(name: "verbose", help: "Show every path and expectation of passing cases too.")],
     exitStatus: """
@@ -41,6 +44,8 @@ enum VerifyCommand {
     let manifestsDirectory = arguments.option("manifests", spec: spec) ?? "manifests"
     let archivesDirectory = arguments.option("archives", spec: spec) ?? "LegacyArchives"
     let schemaPath = SchemaLocator.resolve(arguments, near: [manifestsDirectory + "/x"])
+    // A refused --output (a folder, a socket) fails before the run, not after it.
+    try OutputWriting.check(arguments.option("output", spec: spec))
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: manifestsDirectory, isDirectory: &isDirectory),
       isDirectory.boolValue
@@ -71,7 +76,8 @@ enum VerifyCommand {
     case "json": text = JSONReportWriter().render(report)
     case "junit": text = JUnitReportWriter().render(report)
     default:
-      let colour = arguments.option("output", spec: spec) == nil && context.console.outputIsTerminal
+      let output = arguments.option("output", spec: spec)
+      let colour = (output == nil || output == "-") && context.console.outputIsTerminal
       text = TextReportWriter(colour: colour, verbose: arguments.flag("verbose")).render(report)
     }
     try OutputWriting.write(
@@ -91,17 +97,40 @@ enum ManifestDiagnosticsPrinter {
   }
 }
 
-/// Writes a report to a file or to standard output.
+/// Writes a report to a file or to standard output, by the one rule of ``OutputDestination``.
 enum OutputWriting {
+  /// Writes `text` to `path`, or to the console when `path` is nil or `-`.
   static func write(_ text: String, to path: String?, console: Console) throws {
-    guard let path else {
-      console.output(text)
+    try write(Array(text.utf8), to: path, console: console)
+  }
+
+  /// Throws the refusal a path would meet when written, without writing or creating anything.
+  static func check(_ path: String?) throws {
+    guard let path, path != "-" else { return }
+    do throws(FileOutputError) {
+      _ = try OutputDestination.resolve(path)
+    } catch {
+      throw CommandFailure(error)
+    }
+  }
+
+  /// Writes bytes to `path`, or to the console when `path` is nil or `-`.
+  static func write(_ bytes: [UInt8], to path: String?, console: Console) throws {
+    guard let path, path != "-" else {
+      console.output(String(decoding: bytes, as: UTF8.self))
       return
     }
-    do {
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    do throws(FileOutputError) {
+      try SafeFileWriter.write(bytes, to: path)
     } catch {
-      throw CommandFailure(place: path, category: "unwritable", message: "cannot write the report")
+      throw CommandFailure(error)
     }
+  }
+}
+
+extension CommandFailure {
+  /// A failure to write an output, as `PATH: error: [unwritable] message`.
+  init(_ error: FileOutputError) {
+    self.init(place: error.path, category: "unwritable", message: error.message)
   }
 }
