@@ -35,10 +35,12 @@ public enum ManifestLoader {
   ///   - archivesDirectory: The folder that archive entry paths are relative to.
   ///   - schemaPath: The XSD, usually ``ManifestSchema/defaultPath(repositoryRoot:)``.
   ///   - registeredClasses: The class names the app registers with the decoder.
+  ///   - manifestsRoot: The folder `classMapFile` references must stay inside; the manifest's
+  ///     own folder when nil.
   /// - Returns: The model, when the document follows the schema, and every diagnostic.
   public static func load(
     path: String, archivesDirectory: String, schemaPath: String,
-    registeredClasses: Set<String> = []
+    registeredClasses: Set<String> = [], manifestsRoot: String? = nil
   ) -> ManifestLoadResult {
     guard let data = FileManager.default.contents(atPath: path) else {
       return ManifestLoadResult(
@@ -53,7 +55,7 @@ public enum ManifestLoader {
     return load(
       bytes: Array(data), file: path, baseDirectory: baseDirectory.isEmpty ? "." : baseDirectory,
       archivesDirectory: archivesDirectory, schemaPath: schemaPath,
-      registeredClasses: registeredClasses)
+      registeredClasses: registeredClasses, manifestsRoot: manifestsRoot)
   }
 
   /// Loads, validates and checks a manifest held in memory.
@@ -65,10 +67,12 @@ public enum ManifestLoader {
   ///   - archivesDirectory: The folder that archive entry paths are relative to.
   ///   - schemaPath: The XSD.
   ///   - registeredClasses: The class names the app registers with the decoder.
+  ///   - manifestsRoot: The folder `classMapFile` references must stay inside (no `..`, no
+  ///     absolute path, no symbolic link out); `baseDirectory` when nil.
   /// - Returns: The model, when the document follows the schema, and every diagnostic.
   public static func load(
     bytes: [UInt8], file: String, baseDirectory: String, archivesDirectory: String,
-    schemaPath: String, registeredClasses: Set<String> = []
+    schemaPath: String, registeredClasses: Set<String> = [], manifestsRoot: String? = nil
   ) -> ManifestLoadResult {
     let read = XMLDocumentReader.read(
       bytes: bytes, file: file, schemaPath: schemaPath, rootName: "manifest")
@@ -81,9 +85,11 @@ public enum ManifestLoader {
     diagnostics += builder.diagnostics
 
     var fileMappings: [Manifest.ClassMapping] = []
+    let references = ManifestReference(
+      baseDirectory: baseDirectory, root: manifestsRoot ?? baseDirectory)
     for reference in tree.children where reference.name == "classMapFile" {
       let (mappings, problems) = loadClassMapFile(
-        reference, baseDirectory: baseDirectory, schemaPath: schemaPath)
+        reference, references: references, schemaPath: schemaPath)
       fileMappings += mappings
       diagnostics += problems
     }
@@ -139,21 +145,15 @@ public enum ManifestLoader {
   }
 
   private static func loadClassMapFile(
-    _ reference: XMLTree, baseDirectory: String, schemaPath: String
+    _ reference: XMLTree, references: ManifestReference, schemaPath: String
   ) -> ([Manifest.ClassMapping], [ManifestDiagnostic]) {
     let href = reference[attribute: "href"] ?? ""
-    let path = href.hasPrefix("/") ? href : "\(baseDirectory)/\(href)"
-    guard FileManager.default.fileExists(atPath: path) else {
-      return (
-        [],
-        [
-          ManifestDiagnostic(
-            .error, .semantic, at: reference.location(ofAttribute: "href"),
-            "class map file '\(href)' does not exist (looked for '\(path)')")
-        ]
-      )
+    switch references.resolve(href, at: reference.location(ofAttribute: "href")) {
+    case .refused(let diagnostic):
+      return ([], [diagnostic])
+    case .file(let path):
+      // The checked, link-free path: what is read is what was confined.
+      return loadClassMap(path: path, schemaPath: schemaPath)
     }
-    let (mappings, diagnostics) = loadClassMap(path: path, schemaPath: schemaPath)
-    return (mappings, diagnostics)
   }
 }

@@ -66,16 +66,25 @@ public struct Verifier: Sendable {
   }
 
   /// Loads and checks manifests, collecting every diagnostic.
-  public func load(_ paths: [String], archivesDirectory: String, schemaPath: String)
-    -> LoadedManifests
-  {
+  ///
+  /// - Parameters:
+  ///   - paths: The manifest files.
+  ///   - archivesDirectory: The folder archive paths are relative to.
+  ///   - schemaPath: The XSD.
+  ///   - manifestsDirectory: The folder `classMapFile` references must stay inside; each
+  ///     manifest's own folder when nil.
+  /// - Returns: The usable manifests and every diagnostic.
+  public func load(
+    _ paths: [String], archivesDirectory: String, schemaPath: String,
+    manifestsDirectory: String? = nil
+  ) -> LoadedManifests {
     var manifests: [Manifest] = []
     var diagnostics: [ManifestDiagnostic] = []
     let registered = Set(registry.classNames)
     for path in paths {
       let result = ManifestLoader.load(
         path: path, archivesDirectory: archivesDirectory, schemaPath: schemaPath,
-        registeredClasses: registered)
+        registeredClasses: registered, manifestsRoot: manifestsDirectory)
       diagnostics += result.diagnostics
       if let manifest = result.manifest, result.isValid {
         manifests.append(manifest)

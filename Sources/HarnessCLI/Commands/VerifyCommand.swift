@@ -65,7 +65,9 @@ enum VerifyCommand {
     let verifier = Verifier(
       registry: context.configuration.registry,
       runner: WorkerPathRunner(executable: context.executableURL))
-    let loaded = verifier.load(files, archivesDirectory: archivesDirectory, schemaPath: schemaPath)
+    let loaded = verifier.load(
+      files, archivesDirectory: archivesDirectory, schemaPath: schemaPath,
+      manifestsDirectory: manifestsDirectory)
     ManifestDiagnosticsPrinter.print(loaded.diagnostics, to: context.console)
     guard !loaded.hasErrors else {
       return .unusable
