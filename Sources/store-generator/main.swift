@@ -181,7 +181,7 @@ func checksums(_ path: String, table: String?) -> [String: String] {
         switch record.content {
         case .bytes(let bytes): result[name] = SHA256.hex(bytes)
         case .null: result[name] = "NULL"
-        case .unsupported(let reason): result[name] = reason
+        case .unsupported(let reason), .refused(let reason): result[name] = reason
         }
       }
     }

@@ -27,6 +27,11 @@ public struct RecordMigrator: Sendable {
       return RecordPlan(record: record, outcome: .skipped("the value is NULL"))
     case .unsupported(let reason):
       return RecordPlan(record: record, outcome: .skipped(reason))
+    case .refused(let reason):
+      // The migration did not read it, so what the app's read does is not known.
+      var refusal = RecordRefusal(.read, reason)
+      refusal.currentReadFails = nil
+      return RecordPlan(record: record, outcome: .refused(refusal))
     case .bytes(let value):
       bytes = value
     }

@@ -11,20 +11,26 @@ import FileOutput
 /// Every write goes through FileOutput's ``AtomicFile`` steps, the one place
 /// that implements the project's write rule.
 enum DurableFile {
-  /// Reads a whole file, refusing one larger than `limit` bytes; `nil` and a reason for a too-large file.
+  /// Reads a whole regular file, refusing one larger than `limit` bytes; `nil` and a reason for a too-large file.
+  ///
+  /// A symbolic link is not followed (`O_NOFOLLOW`), and a FIFO or device is
+  /// not waited on (`O_NONBLOCK`) nor read: only a regular file is.
   static func readFile(_ path: String, limit: Int) throws(MigrationError) -> (
     bytes: [UInt8]?, size: Int
   ) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw MigrationError(
-        .unreadable, place: path, "cannot open: \(MigrationError.systemMessage())")
+      let reason = errno == ELOOP ? "it is a symbolic link" : MigrationError.systemMessage()
+      throw MigrationError(.unreadable, place: path, "cannot open: \(reason)")
     }
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
       throw MigrationError(
         .unreadable, place: path, "cannot stat: \(MigrationError.systemMessage())")
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw MigrationError(.unreadable, place: path, "cannot read: not a regular file")
     }
     let size = Int(status.st_size)
     guard size <= limit else { return (nil, size) }
@@ -132,6 +138,13 @@ enum DurableFile {
     var status = stat()
     guard stat(path, &status) == 0 else { return (false, false) }
     return (true, status.st_mode & S_IFMT == S_IFDIR)
+  }
+
+  /// What is at a path itself, a symbolic link not followed: `nil` when nothing is.
+  static func entryType(of path: String) -> mode_t? {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return nil }
+    return status.st_mode & S_IFMT
   }
 }
 
