@@ -28,11 +28,16 @@ let package = Package(
   ],
   targets: [
     // C libraries, through system-library targets with a small shim each.
+    // libxml2 is found and linked through pkg-config by CLibXML2, which exposes no header to
+    // Swift: Debian's libxml2 headers include ICU's, which clash with Foundation's own ICU module
+    // in any Swift module that sees both. Swift reaches libxml2 only through CXMLBridge, a C
+    // target whose header includes nothing of libxml2.
     .systemLibrary(
       name: "CLibXML2",
       pkgConfig: "libxml-2.0",
       providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
     ),
+    .target(name: "CXMLBridge", dependencies: ["CLibXML2"]),
     .systemLibrary(
       name: "CSQLite",
       pkgConfig: "sqlite3",
@@ -53,7 +58,7 @@ let package = Package(
       swiftSettings: strictSettings),
     .target(
       name: "Manifest",
-      dependencies: ["KeyedArchive", "PropertyList", "CLibXML2"],
+      dependencies: ["KeyedArchive", "PropertyList", "CXMLBridge"],
       swiftSettings: strictSettings
     ),
     .target(
@@ -124,7 +129,7 @@ let package = Package(
     ),
     .testTarget(
       name: "SystemLibraryTests",
-      dependencies: ["CLibXML2", "CSQLite"],
+      dependencies: ["CXMLBridge", "CSQLite"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -158,12 +163,15 @@ let package = Package(
     ),
     .testTarget(
       name: "DecodingTests",
-      dependencies: ["Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp"],
+      dependencies: [
+        "Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp",
+        "HarnessTestSupport",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "ManifestTests",
-      dependencies: ["Manifest", "KeyedArchive", "PropertyList"],
+      dependencies: ["Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
     // Issue 7's adversarial catalogue and the fuzzers' regression inputs

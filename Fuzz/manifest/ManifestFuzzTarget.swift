@@ -19,15 +19,13 @@ private let emptyDirectory: String = {
   return path
 }()
 
-private let schemaPath = ManifestSchema.defaultPath(repositoryRoot: repositoryRoot)
-
 /// Loads the input as a manifest; every outcome must be a result with diagnostics.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func manifestFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   let result = ManifestLoader.load(
     bytes: bytes, file: "fuzz.xml", baseDirectory: emptyDirectory,
-    archivesDirectory: emptyDirectory, schemaPath: schemaPath,
+    archivesDirectory: emptyDirectory,
     registeredClasses: ["ProfileKit.UserProfile", "ProfileKit.Address", "ProfileKit.Memo"])
   for diagnostic in result.diagnostics {
     _ = "\(diagnostic)"

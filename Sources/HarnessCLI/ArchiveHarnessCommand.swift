@@ -8,29 +8,42 @@ import Decoding
 /// exit(ArchiveHarnessCommand.main(CommandLine.arguments, configuration: configuration))
 /// ```
 ///
-/// The same executable serves as the decode worker when re-executed with the
-/// worker argument, so app code that traps runs in a process the harness outlives.
+/// The tool's name in usage, help, errors and printed commands is the one it
+/// was run by (the last path component of `arguments[0]`), so a team's
+/// `my-harness` says `my-harness`. The same executable serves as the decode
+/// worker when re-executed with the worker argument, so app code that traps
+/// runs in a process the harness outlives.
 public enum ArchiveHarnessCommand {
-  /// The tool's name, as help prints it.
-  public static let toolName = "archive-harness"
+  /// The shipped executable's name, used when the argument vector names no executable.
+  public static let defaultToolName = "archive-harness"
   /// The tool's version.
   public static let version = "0.1.0"
 
   static let overview =
     "Proves that historical NSKeyedArchiver archives still read, and migrates them safely."
 
-  static var commands: [Command] {
-    [
-      InspectCommand.command, DecodeCommand.command, VerifyCommand.command,
-      ManifestValidateCommand.command, ManifestAuthorCommand.command, AnonymizeCommand.command,
-      MigrateDryRunCommand.command, MigrateCommand.command,
-    ]
-  }
+  /// Every command, in the order help lists them, with `manifest`'s under their group.
+  static let root =
+    CommandGroup(
+      name: "", abstract: overview,
+      entries: [
+        .command(InspectCommand.command), .command(DecodeCommand.command),
+        .command(VerifyCommand.command),
+        .group(
+          CommandGroup(
+            name: "manifest", abstract: "Validate manifests, and write them for archives.",
+            entries: [
+              .command(ManifestValidateCommand.command), .command(ManifestAuthorCommand.command),
+            ])),
+        .command(AnonymizeCommand.command), .command(MigrateDryRunCommand.command),
+        .command(MigrateCommand.command), .command(HelpCommand.command),
+      ])
 
   /// Runs the command line and returns the exit status.
   ///
   /// - Parameters:
-  ///   - arguments: The full argument vector, the executable path first.
+  ///   - arguments: The full argument vector, the executable path first; its
+  ///     last path component is the tool's name in help and errors.
   ///   - configuration: The app's model classes.
   ///   - console: Where to write; the process's standard streams by default.
   /// - Returns: The exit status: 0 success, 1 findings, 2 could not proceed.
@@ -42,94 +55,121 @@ public enum ArchiveHarnessCommand {
     }
     let context = CommandContext(
       console: console, configuration: configuration,
-      executableURL: HarnessConfiguration.executableURL)
-    var rest = Array(arguments.dropFirst())
-    guard let first = rest.first else {
-      console.error(rootHelp())
-      return ExitStatus.unusable.rawValue
+      executableURL: HarnessConfiguration.executableURL, toolName: toolName(from: arguments.first))
+    return run(Array(arguments.dropFirst()), in: root, context: context)
+  }
+
+  /// The tool's name from the argument vector's first element: its last path component.
+  static func toolName(from executable: String?) -> String {
+    guard let name = executable?.split(separator: "/").last, !name.isEmpty else {
+      return defaultToolName
     }
-    if first == "-h" || first == "--help" {
-      console.output(rootHelp())
+    return String(name)
+  }
+
+  /// Runs the words after a group's name: a subcommand, the group's help, or (at the root) the version.
+  static func run(_ words: [String], in group: CommandGroup, context: CommandContext) -> Int32 {
+    let console = context.console
+    let tool = context.toolName
+    guard let word = words.first else {
+      if group.name.isEmpty {
+        console.error(help(for: group, tool: tool))
+        return ExitStatus.unusable.rawValue
+      }
+      console.output(help(for: group, tool: tool))
       return ExitStatus.success.rawValue
     }
-    if first == "--version" {
+    let rest = Array(words.dropFirst())
+    switch word {
+    case "-h", "--help":
+      console.output(help(for: group, tool: tool))
+      return ExitStatus.success.rawValue
+    case "--version" where group.name.isEmpty:
       console.output(version + "\n")
       return ExitStatus.success.rawValue
+    case "help" where !group.name.isEmpty:
+      // `manifest help author` is `help manifest author`.
+      let path = group.name.split(separator: " ").map(String.init)
+      return run(HelpCommand.command, path + rest, context: context)
+    default:
+      break
     }
-    if first == "help" {
-      rest.removeFirst()
-      if rest.isEmpty {
-        console.output(rootHelp())
-        return ExitStatus.success.rawValue
-      }
-      rest.append("--help")
-    }
-    // Commands may be nested one level (`manifest validate`): match the longest name.
-    let candidates = commands.sorted { $0.spec.name.count > $1.spec.name.count }
-    for command in candidates {
-      let words = command.spec.name.split(separator: " ").map(String.init)
-      guard rest.count >= words.count, Array(rest.prefix(words.count)) == words else { continue }
-      return run(command, Array(rest.dropFirst(words.count)), context: context)
-    }
-    let group = commands.filter { $0.spec.name.hasPrefix(first + " ") }
-    if !group.isEmpty {
-      let text = groupHelp(first, group)
-      if rest.count == 1 || rest.contains("--help") || rest.contains("-h") {
-        console.output(text)
-        return ExitStatus.success.rawValue
-      }
-      console.error("Error: Unknown subcommand '\(rest[1])' of '\(first)'\n" + text)
+    switch group.entry(word) {
+    case .command(let command):
+      return run(command, rest, context: context)
+    case .group(let subgroup):
+      return run(rest, in: subgroup, context: context)
+    case nil:
+      let command = group.name.isEmpty ? tool : "\(tool) \(group.name)"
+      console.error(
+        HelpFormatter.usageError(
+          unknownSubcommand(word, of: group), usage: "Usage: \(command) <subcommand>",
+          command: command))
       return ExitStatus.unusable.rawValue
     }
-    console.error(
-      "Error: Unknown subcommand '\(first)'\nUsage: \(toolName) <subcommand>\n  See '\(toolName) --help' for more information.\n"
-    )
-    return ExitStatus.unusable.rawValue
+  }
+
+  /// The help for a path of subcommand words, such as `["manifest", "author"]`; the tool's for none.
+  ///
+  /// - Throws: ``UsageError`` for a word that names no subcommand.
+  static func helpText(for words: [String], tool: String) throws(UsageError) -> String {
+    var group = root
+    for (index, word) in words.enumerated() {
+      switch group.entry(word) {
+      case .command(let command):
+        if index + 1 < words.count {
+          throw UsageError(
+            message: "'\(command.spec.name)' has no subcommand '\(words[index + 1])'")
+        }
+        return HelpFormatter.help(command.spec, tool: tool)
+      case .group(let subgroup):
+        group = subgroup
+      case nil:
+        throw UsageError(message: unknownSubcommand(word, of: group))
+      }
+    }
+    return help(for: group, tool: tool)
   }
 
   private static func run(_ command: Command, _ arguments: [String], context: CommandContext)
     -> Int32
   {
     let console = context.console
+    let tool = context.toolName
     do {
       let parsed = try ArgumentParser(spec: command.spec).parse(arguments)
       return try command.run(parsed, context).rawValue
     } catch is HelpRequest {
-      console.output(HelpFormatter.help(command.spec, tool: toolName))
+      console.output(HelpFormatter.help(command.spec, tool: tool))
       return ExitStatus.success.rawValue
     } catch let error as UsageError {
       console.error(
-        "Error: \(error.message)\nUsage: \(HelpFormatter.usage(command.spec, tool: toolName))\n  See '\(toolName) \(command.spec.name) --help' for more information.\n"
-      )
+        HelpFormatter.usageError(
+          error.message,
+          usage: HelpFormatter.usage(command.spec, tool: tool, prefix: "Usage: ", compact: true),
+          command: "\(tool) \(command.spec.name)"))
       return ExitStatus.unusable.rawValue
     } catch let failure as CommandFailure {
       console.diagnose("error", place: failure.place, category: failure.category, failure.message)
       return ExitStatus.unusable.rawValue
     } catch {
-      console.diagnose("error", place: toolName, category: "internal", "\(error)")
+      console.diagnose("error", place: tool, category: "internal", "\(error)")
       return ExitStatus.unusable.rawValue
     }
   }
 
-  static func rootHelp() -> String {
-    var text = "OVERVIEW: \(overview)\n\nUSAGE: \(toolName) <subcommand>\n\nOPTIONS:\n"
-    text += HelpFormatter.row("--version", "Show the version.")
-    text += HelpFormatter.row("-h, --help", "Show help information.")
-    text += "\nSUBCOMMANDS:\n"
-    for command in commands {
-      text += HelpFormatter.row(command.spec.name, command.spec.abstract)
+  /// A group's help; the root's adds `--version` and the exit statuses.
+  private static func help(for group: CommandGroup, tool: String) -> String {
+    guard group.name.isEmpty else {
+      return HelpFormatter.help(group, tool: tool)
     }
-    text += "\n  See '\(toolName) help <subcommand>' for detailed help.\n"
-    text += "\nEXIT STATUS:\n" + ExitStatus.standardHelp + "\n"
-    return text
+    return HelpFormatter.help(
+      group, tool: tool, extraOptions: [("--version", "Show the version.")],
+      exitStatus: ExitStatus.standardHelp)
   }
 
-  private static func groupHelp(_ group: String, _ members: [Command]) -> String {
-    var text = "USAGE: \(toolName) \(group) <subcommand>\n\nSUBCOMMANDS:\n"
-    for command in members {
-      text += HelpFormatter.row(
-        String(command.spec.name.dropFirst(group.count + 1)), command.spec.abstract)
-    }
-    return text
+  private static func unknownSubcommand(_ word: String, of group: CommandGroup) -> String {
+    group.name.isEmpty
+      ? "Unknown subcommand '\(word)'" : "Unknown subcommand '\(word)' of '\(group.name)'"
   }
 }

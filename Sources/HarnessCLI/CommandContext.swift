@@ -8,12 +8,24 @@ public struct CommandContext: Sendable {
   public var configuration: HarnessConfiguration
   /// The running `archive-harness` executable, which decode workers re-execute.
   public var executableURL: URL
+  /// The name the tool was run by, which help, errors and printed commands use.
+  public var toolName: String
 
   /// Creates a context.
-  public init(console: Console, configuration: HarnessConfiguration, executableURL: URL) {
+  ///
+  /// - Parameters:
+  ///   - console: Where output and diagnostics go.
+  ///   - configuration: The app's model classes.
+  ///   - executableURL: The executable decode workers re-execute.
+  ///   - toolName: The name the tool was run by, such as `my-harness`.
+  public init(
+    console: Console, configuration: HarnessConfiguration, executableURL: URL,
+    toolName: String = ArchiveHarnessCommand.defaultToolName
+  ) {
     self.console = console
     self.configuration = configuration
     self.executableURL = executableURL
+    self.toolName = toolName
   }
 }
 

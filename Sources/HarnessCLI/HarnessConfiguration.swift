@@ -44,6 +44,7 @@ public struct HarnessConfiguration: Sendable {
       }
     #endif
     if let url = Bundle.main.executableURL { return url }
-    return URL(fileURLWithPath: CommandLine.arguments.first ?? "archive-harness")
+    return URL(
+      fileURLWithPath: CommandLine.arguments.first ?? ArchiveHarnessCommand.defaultToolName)
   }
 }

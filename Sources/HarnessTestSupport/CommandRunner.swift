@@ -28,15 +28,24 @@ public enum CommandRunner {
     return nil
   }
 
-  /// Runs the executable with arguments, in the package root, and waits for it.
-  public static func run(_ arguments: [String], input: Data? = nil) throws -> Result {
+  /// Runs the executable with arguments, in the package root or `directory`, and waits for it.
+  ///
+  /// - Parameters:
+  ///   - arguments: The arguments after the executable's path.
+  ///   - input: Unused; standard input is `/dev/null`.
+  ///   - directory: The working folder; the package root when nil.
+  /// - Returns: What the run printed and how it ended.
+  /// - Throws: When the executable is not built or cannot start.
+  public static func run(_ arguments: [String], input: Data? = nil, in directory: URL? = nil) throws
+    -> Result
+  {
     guard let executable else {
       throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "archive-harness"])
     }
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
-    process.currentDirectoryURL = Corpus.packageRoot
+    process.currentDirectoryURL = directory ?? Corpus.packageRoot
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output

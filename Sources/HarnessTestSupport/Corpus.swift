@@ -1,26 +1,26 @@
 import Foundation
 @_exported import KeyedArchive
 
-/// The shared corpus of real archives at `../shared/corpus`, read at run time and never copied into the project.
+/// The real archives vendored in `Tests/Fixtures/RealArchives`, with their origins and licences.
+///
+/// `SOURCES.tsv` there gives each folder's origin, commit and licence, `INVENTORY.tsv` the format
+/// and classes of each file, and `NOTICE` and `LICENSES/` the notices those licences require.
 public enum Corpus {
   /// The package's root folder, found from this file's path.
   public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  /// The corpus folder (`../shared/corpus` beside the package), or `HARNESS_CORPUS` when set.
-  public static let directory: URL = {
-    if let override = ProcessInfo.processInfo.environment["HARNESS_CORPUS"], !override.isEmpty {
-      return URL(fileURLWithPath: override)
-    }
-    return packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-  }()
+  /// The corpus folder inside this repository.
+  public static let directory: URL = packageRoot.appendingPathComponent(relativePath)
 
-  /// Whether the corpus is present; tests that need it are skipped, saying so, when it is not.
-  public static let isPresent: Bool = FileManager.default.fileExists(atPath: directory.path)
+  /// The corpus folder relative to the package root.
+  public static let relativePath = "Tests/Fixtures/RealArchives"
 
-  /// The message a skipped corpus test shows.
-  public static let absentMessage: Comment =
-    "../shared/corpus is absent (a fresh clone outside CI): the corpus tests are skipped"
+  /// Whether a path below the corpus folder is an archive, not an inventory or licence file.
+  public static func isArchive(_ relativePath: String) -> Bool {
+    relativePath.contains("/") && !relativePath.hasPrefix("LICENSES/")
+      && !relativePath.hasSuffix(".tsv") && !relativePath.hasSuffix(".md")
+  }
 
   /// Every archive in the corpus, as paths relative to it, sorted.
   public static let allFiles: [String] = {
@@ -33,7 +33,7 @@ public enum Corpus {
     for case let url as URL in enumerator {
       let path = url.standardizedFileURL.path
       guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true,
-        !path.hasSuffix(".tsv"), path.hasPrefix(prefix)
+        path.hasPrefix(prefix), isArchive(String(path.dropFirst(prefix.count)))
       else { continue }
       files.append(String(path.dropFirst(prefix.count)))
     }
@@ -53,9 +53,6 @@ public enum Corpus {
     }
   }
 }
-
-/// A stand-in for Swift Testing's `Comment`, so this support target need not import Testing.
-public typealias Comment = String
 
 /// The archive builder tests use; it lives in KeyedArchive so that generators can use it too.
 public typealias ArchiveBuilder = KeyedArchiveBuilder

@@ -109,7 +109,8 @@ public struct ManifestAuthor: Sendable {
         diagnostics.append(
           ManifestDiagnostic(
             .error, .io, at: ManifestLocation(file: full, line: 0, column: 0),
-            "cannot read the archive"))
+            "cannot read the archive (tried '\(full)'; archive paths are relative to the "
+              + "archives folder, which --archives sets)"))
       }
     }
     return (inputs, diagnostics)
@@ -183,14 +184,17 @@ public struct ManifestAuthor: Sendable {
   ///   - existingText: The manifest as it is now.
   ///   - file: The manifest's path; `classMapFile` references are relative to its folder.
   ///   - inputs: The archives to add; those already listed are left alone.
-  ///   - schemaPath: The XSD, to read the existing manifest.
+  ///   - schema: The XSD, to read the existing manifest; the built-in one unless told otherwise.
   /// - Returns: The edited text, or empty text with diagnostics when the manifest cannot be read.
-  public func update(existingText: String, file: String, with inputs: [Input], schemaPath: String)
+  public func update(
+    existingText: String, file: String, with inputs: [Input],
+    schema: ManifestSchema.Source = .builtIn
+  )
     -> Result
   {
     let bytes = Array(existingText.utf8)
     let read = XMLDocumentReader.read(
-      bytes: bytes, file: file, schemaPath: schemaPath, rootName: "manifest")
+      bytes: bytes, file: file, schema: schema, rootName: "manifest")
     guard let tree = read.tree, let sourceMap = read.sourceMap else {
       return Result(text: "", diagnostics: read.diagnostics, addedArchives: [])
     }
@@ -210,7 +214,7 @@ public struct ManifestAuthor: Sendable {
       case .refused(let diagnostic):
         diagnostics.append(diagnostic)
       case .file(let path):
-        for mapping in ManifestLoader.loadClassMap(path: path, schemaPath: schemaPath).mappings {
+        for mapping in ManifestLoader.loadClassMap(path: path, schema: schema).mappings {
           mapped[mapping.archivedName] = mapping.currentName
         }
       }

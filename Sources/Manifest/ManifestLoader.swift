@@ -15,7 +15,6 @@ public struct ManifestLoadResult: Sendable {
 /// ```swift
 /// let result = ManifestLoader.load(
 ///   path: "manifests/ProfilesApp-1.2.xml", archivesDirectory: "LegacyArchives",
-///   schemaPath: ManifestSchema.defaultPath(repositoryRoot: "."),
 ///   registeredClasses: ["ProfileKit.UserProfile"])
 /// for diagnostic in result.diagnostics { print(diagnostic) }
 /// ```
@@ -33,13 +32,13 @@ public enum ManifestLoader {
   /// - Parameters:
   ///   - path: The manifest file; diagnostics name it as given.
   ///   - archivesDirectory: The folder that archive entry paths are relative to.
-  ///   - schemaPath: The XSD, usually ``ManifestSchema/defaultPath(repositoryRoot:)``.
+  ///   - schema: The XSD; the built-in one unless told otherwise.
   ///   - registeredClasses: The class names the app registers with the decoder.
   ///   - manifestsRoot: The folder `classMapFile` references must stay inside; the manifest's
   ///     own folder when nil.
   /// - Returns: The model, when the document follows the schema, and every diagnostic.
   public static func load(
-    path: String, archivesDirectory: String, schemaPath: String,
+    path: String, archivesDirectory: String, schema: ManifestSchema.Source = .builtIn,
     registeredClasses: Set<String> = [], manifestsRoot: String? = nil
   ) -> ManifestLoadResult {
     guard let data = FileManager.default.contents(atPath: path) else {
@@ -54,7 +53,7 @@ public enum ManifestLoader {
     let baseDirectory = (path as NSString).deletingLastPathComponent
     return load(
       bytes: Array(data), file: path, baseDirectory: baseDirectory.isEmpty ? "." : baseDirectory,
-      archivesDirectory: archivesDirectory, schemaPath: schemaPath,
+      archivesDirectory: archivesDirectory, schema: schema,
       registeredClasses: registeredClasses, manifestsRoot: manifestsRoot)
   }
 
@@ -65,17 +64,18 @@ public enum ManifestLoader {
   ///   - file: The name diagnostics give the manifest.
   ///   - baseDirectory: The folder that `classMapFile` references are relative to.
   ///   - archivesDirectory: The folder that archive entry paths are relative to.
-  ///   - schemaPath: The XSD.
+  ///   - schema: The XSD; the built-in one unless told otherwise.
   ///   - registeredClasses: The class names the app registers with the decoder.
   ///   - manifestsRoot: The folder `classMapFile` references must stay inside (no `..`, no
   ///     absolute path, no symbolic link out); `baseDirectory` when nil.
   /// - Returns: The model, when the document follows the schema, and every diagnostic.
   public static func load(
     bytes: [UInt8], file: String, baseDirectory: String, archivesDirectory: String,
-    schemaPath: String, registeredClasses: Set<String> = [], manifestsRoot: String? = nil
+    schema: ManifestSchema.Source = .builtIn, registeredClasses: Set<String> = [],
+    manifestsRoot: String? = nil
   ) -> ManifestLoadResult {
     let read = XMLDocumentReader.read(
-      bytes: bytes, file: file, schemaPath: schemaPath, rootName: "manifest")
+      bytes: bytes, file: file, schema: schema, rootName: "manifest")
     var diagnostics = read.diagnostics
     guard let tree = read.tree else {
       return ManifestLoadResult(manifest: nil, diagnostics: diagnostics)
@@ -89,7 +89,7 @@ public enum ManifestLoader {
       baseDirectory: baseDirectory, root: manifestsRoot ?? baseDirectory)
     for reference in tree.children where reference.name == "classMapFile" {
       let (mappings, problems) = loadClassMapFile(
-        reference, references: references, schemaPath: schemaPath)
+        reference, references: references, schema: schema)
       fileMappings += mappings
       diagnostics += problems
     }
@@ -107,9 +107,9 @@ public enum ManifestLoader {
   ///
   /// - Parameters:
   ///   - path: The mapping file.
-  ///   - schemaPath: The XSD.
+  ///   - schema: The XSD; the built-in one unless told otherwise.
   /// - Returns: The mappings, in document order, and every diagnostic.
-  public static func loadClassMap(path: String, schemaPath: String) -> (
+  public static func loadClassMap(path: String, schema: ManifestSchema.Source = .builtIn) -> (
     mappings: [Manifest.ClassMapping], diagnostics: [ManifestDiagnostic]
   ) {
     guard let data = FileManager.default.contents(atPath: path) else {
@@ -123,7 +123,7 @@ public enum ManifestLoader {
       )
     }
     let read = XMLDocumentReader.read(
-      bytes: Array(data), file: path, schemaPath: schemaPath, rootName: "classMap")
+      bytes: Array(data), file: path, schema: schema, rootName: "classMap")
     guard let tree = read.tree else { return ([], read.diagnostics) }
     return (ManifestModelBuilder().classMappings(in: tree), read.diagnostics)
   }
@@ -145,7 +145,7 @@ public enum ManifestLoader {
   }
 
   private static func loadClassMapFile(
-    _ reference: XMLTree, references: ManifestReference, schemaPath: String
+    _ reference: XMLTree, references: ManifestReference, schema: ManifestSchema.Source
   ) -> ([Manifest.ClassMapping], [ManifestDiagnostic]) {
     let href = reference[attribute: "href"] ?? ""
     switch references.resolve(href, at: reference.location(ofAttribute: "href")) {
@@ -153,7 +153,7 @@ public enum ManifestLoader {
       return ([], [diagnostic])
     case .file(let path):
       // The checked, link-free path: what is read is what was confined.
-      return loadClassMap(path: path, schemaPath: schemaPath)
+      return loadClassMap(path: path, schema: schema)
     }
   }
 }

@@ -126,7 +126,8 @@ struct ManifestSemanticChecker {
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       error(
         at: entry.pathLocation,
-        "archive '\(entry.path)' does not exist in '\(archivesDirectory)'")
+        "archive '\(entry.path)' does not exist in '\(archivesDirectory)' (tried '\(path)'; "
+          + "archive paths are relative to the archives folder, which --archives sets)")
       return
     }
     guard let resolved = ManifestSemanticChecker.realPath(path),

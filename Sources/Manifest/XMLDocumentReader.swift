@@ -1,11 +1,16 @@
-internal import CLibXML2
+internal import CXMLBridge
 
 /// Parses untrusted XML with libxml2, validates it against the manifest XSD and copies it out.
 ///
 /// Safety: the parser never uses the network, never loads a DTD and never
 /// substitutes entities, and any `<!DOCTYPE` stops it at once, so external
 /// entities and entity-expansion bombs are refused before they cost anything.
-/// libxml2 also caps element nesting at 256 levels.
+/// libxml2 also caps element nesting at 256 levels. Only UTF-8 text is read:
+/// a byte-order mark other than UTF-8's, a NUL byte, or an XML declaration
+/// that names another encoding is refused at line 1.
+///
+/// libxml2 is reached only through the `CXMLBridge` C target, whose header
+/// includes no libxml2 (and so no ICU) header.
 enum XMLDocumentReader {
   /// The largest manifest or mapping file read, in bytes.
   static let maximumSize = 16 << 20
@@ -24,11 +29,12 @@ enum XMLDocumentReader {
   /// - Parameters:
   ///   - bytes: The document, UTF-8.
   ///   - file: The name diagnostics give the document.
-  ///   - schemaPath: The XSD to validate against.
+  ///   - schema: The XSD to validate against.
   ///   - rootName: The local name the root element must have.
   /// - Returns: The tree when the document is usable, its source map, and every diagnostic.
-  static func read(bytes: [UInt8], file: String, schemaPath: String, rootName: String) -> Result {
-    libxml2Initialized()
+  static func read(bytes: [UInt8], file: String, schema: ManifestSchema.Source, rootName: String)
+    -> Result
+  {
     let start = ManifestLocation(file: file, line: 1, column: 1)
     if bytes.count > maximumSize {
       return Result(diagnostics: [
@@ -37,27 +43,24 @@ enum XMLDocumentReader {
           "the document is \(bytes.count) bytes, more than the \(maximumSize)-byte limit")
       ])
     }
-    if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) || bytes.contains(0) {
-      return Result(diagnostics: [
-        ManifestDiagnostic(.error, .xml, at: start, "the document must be encoded as UTF-8")
-      ])
+    if let problem = XMLEncodingCheck.problem(in: bytes) {
+      return Result(diagnostics: [ManifestDiagnostic(.error, .xml, at: start, problem)])
     }
 
     let collector = XMLErrorCollector()
-    let context = Unmanaged.passUnretained(collector).toOpaque()
-    var state = harness_xml_parse_state(
-      handler: collectXMLError, context: context, refusedDoctype: 0, refusedLine: 0,
-      refusedColumn: 0, errorCount: 0, maximumErrors: Int32(maximumErrors))
+    var report = ahx_parse_report()
     let parsed = withExtendedLifetime(collector) {
       bytes.withUnsafeBufferPointer { buffer in
         buffer.withMemoryRebound(to: CChar.self) { characters in
-          harness_xml_parse_untrusted(characters.baseAddress, Int32(characters.count), &state)
+          ahx_parse_untrusted(
+            characters.baseAddress, Int32(characters.count), Int32(maximumErrors),
+            collectXMLError, Unmanaged.passUnretained(collector).toOpaque(), &report)
         }
       }
     }
-    if state.refusedDoctype != 0 {
+    if report.refused_doctype != 0 {
       let location = ManifestLocation(
-        file: file, line: Int(state.refusedLine), column: Int(state.refusedColumn))
+        file: file, line: Int(report.refused_line), column: Int(report.refused_column))
       return Result(diagnostics: [
         ManifestDiagnostic(
           .error, .xml, at: location,
@@ -67,7 +70,7 @@ enum XMLDocumentReader {
     }
     guard let document = parsed else {
       var diagnostics = collector.errors.map { $0.diagnostic(file: file, nodes: [:]) }
-      if state.errorCount >= maximumErrors, let last = diagnostics.last {
+      if report.error_count >= maximumErrors, let last = diagnostics.last {
         diagnostics.append(
           ManifestDiagnostic(
             .note, .xml, at: last.location,
@@ -78,21 +81,21 @@ enum XMLDocumentReader {
       }
       return Result(diagnostics: diagnostics)
     }
-    defer { xmlFreeDoc(document) }
+    defer { ahx_document_free(document) }
 
     let sourceMap = XMLSourceMap(bytes: bytes)
-    var nodes: [UnsafeMutableRawPointer: NodePlace] = [:]
+    var nodes: [UnsafeRawPointer: NodePlace] = [:]
     var elementIndex = 0
-    if let root = xmlDocGetRootElement(document) {
+    if let root = ahx_document_root(document) {
       indexElements(root, sourceMap: sourceMap, file: file, next: &elementIndex, into: &nodes)
     }
 
     var diagnostics = collector.errors.map { $0.diagnostic(file: file, nodes: nodes) }
     collector.errors.removeAll()
     if !diagnostics.containsErrors {
-      diagnostics += validate(document, schemaPath: schemaPath, file: file, nodes: nodes)
+      diagnostics += validate(document, schema: schema, file: file, nodes: nodes)
     }
-    guard !diagnostics.containsErrors, let root = xmlDocGetRootElement(document) else {
+    guard !diagnostics.containsErrors, let root = ahx_document_root(document) else {
       return Result(sourceMap: sourceMap, diagnostics: diagnostics)
     }
     let tree = copyTree(root, nodes: nodes, file: file)
@@ -107,149 +110,118 @@ enum XMLDocumentReader {
     return Result(tree: tree, sourceMap: sourceMap, diagnostics: diagnostics)
   }
 
-  /// Validates a parsed document against the XSD at `schemaPath`.
+  /// Validates a parsed document against `schema`.
   private static func validate(
-    _ document: xmlDocPtr, schemaPath: String, file: String,
-    nodes: [UnsafeMutableRawPointer: NodePlace]
+    _ document: OpaquePointer, schema: ManifestSchema.Source, file: String,
+    nodes: [UnsafeRawPointer: NodePlace]
   ) -> [ManifestDiagnostic] {
-    let collector = XMLErrorCollector()
-    let context = Unmanaged.passUnretained(collector).toOpaque()
-    return withExtendedLifetime(collector) {
-      harness_xml_set_thread_errors(collectXMLError, context)
-      defer { harness_xml_set_thread_errors(nil, nil) }
-      let schemaLocation = ManifestLocation(file: schemaPath, line: 0, column: 0)
-      guard let parserContext = xmlSchemaNewParserCtxt(schemaPath) else {
-        return [ManifestDiagnostic(.error, .schemaFile, at: schemaLocation, "cannot read the XSD")]
-      }
-      defer { xmlSchemaFreeParserCtxt(parserContext) }
-      harness_xml_schema_parser_set_errors(parserContext, collectXMLError, context)
-      guard let schema = xmlSchemaParse(parserContext) else {
-        var diagnostics = collector.errors.map {
-          var diagnostic = $0.diagnostic(file: schemaPath, nodes: [:])
-          diagnostic.category = .schemaFile
-          return diagnostic
-        }
-        if diagnostics.isEmpty {
-          diagnostics.append(
-            ManifestDiagnostic(.error, .schemaFile, at: schemaLocation, "cannot load the XSD"))
-        }
-        return diagnostics
-      }
-      defer { xmlSchemaFree(schema) }
-      collector.errors.removeAll()
-      guard let validContext = xmlSchemaNewValidCtxt(schema) else {
-        return [
-          ManifestDiagnostic(.error, .schemaFile, at: schemaLocation, "cannot use the XSD")
-        ]
-      }
-      defer { xmlSchemaFreeValidCtxt(validContext) }
-      harness_xml_schema_valid_set_errors(validContext, collectXMLError, context)
-      let result = xmlSchemaValidateDoc(validContext, document)
-      var diagnostics = collector.errors.map {
-        var diagnostic = $0.diagnostic(file: file, nodes: nodes)
-        diagnostic.category = .schema
-        return diagnostic
-      }
-      if collector.dropped > 0, let last = diagnostics.last {
-        diagnostics.append(
-          ManifestDiagnostic(
-            .note, .schema, at: last.location,
-            "\(collector.dropped) more schema errors are not shown"))
-      }
-      if result != 0, !diagnostics.containsErrors {
-        diagnostics.append(
-          ManifestDiagnostic(
-            .error, .schema, at: ManifestLocation(file: file, line: 1, column: 1),
-            "the document does not follow the manifest schema"))
-      }
-      return diagnostics
+    let compiled: CompiledSchema
+    switch CompiledSchema.load(schema) {
+    case .success(let loaded): compiled = loaded
+    case .failure(let failure): return failure.diagnostics
     }
+    let collector = XMLErrorCollector()
+    let result = withExtendedLifetime((collector, compiled)) {
+      ahx_schema_validate(
+        compiled.handle, document, collectXMLError,
+        Unmanaged.passUnretained(collector).toOpaque())
+    }
+    var diagnostics = collector.errors.map {
+      var diagnostic = $0.diagnostic(file: file, nodes: nodes)
+      diagnostic.category = .schema
+      return diagnostic
+    }
+    if collector.dropped > 0, let last = diagnostics.last {
+      diagnostics.append(
+        ManifestDiagnostic(
+          .note, .schema, at: last.location,
+          "\(collector.dropped) more schema errors are not shown"))
+    }
+    if result != 0, !diagnostics.containsErrors {
+      diagnostics.append(
+        ManifestDiagnostic(
+          .error, .schema, at: ManifestLocation(file: file, line: 1, column: 1),
+          result < 0
+            ? "the document could not be validated against the manifest schema"
+            : "the document does not follow the manifest schema"))
+    }
+    return diagnostics
   }
 
   /// Records, for each element and attribute node, where it was written.
   private static func indexElements(
-    _ node: xmlNodePtr, sourceMap: XMLSourceMap, file: String, next: inout Int,
-    into nodes: inout [UnsafeMutableRawPointer: NodePlace]
+    _ element: OpaquePointer, sourceMap: XMLSourceMap, file: String, next: inout Int,
+    into nodes: inout [UnsafeRawPointer: NodePlace]
   ) {
     let index = next
     next += 1
     if index < sourceMap.elements.count {
-      let element = sourceMap.elements[index]
+      let written = sourceMap.elements[index]
       var attributeLocations: [String: ManifestLocation] = [:]
-      for written in element.attributes {
-        attributeLocations[localName(written.qualifiedName)] = ManifestLocation(
-          file: file, line: written.position.line, column: written.position.column)
+      for attribute in written.attributes {
+        attributeLocations[localName(attribute.qualifiedName)] = ManifestLocation(
+          file: file, line: attribute.position.line, column: attribute.position.column)
       }
-      nodes[UnsafeMutableRawPointer(node)] = NodePlace(
+      nodes[UnsafeRawPointer(element)] = NodePlace(
         index: index,
         location: ManifestLocation(
-          file: file, line: element.start.line, column: element.start.column),
+          file: file, line: written.start.line, column: written.start.column),
         attributes: attributeLocations)
-      var attribute = node.pointee.properties
+      var attribute = ahx_element_first_attribute(element)
       while let current = attribute {
-        let name = String(cString: current.pointee.name)
-        if let written = element.attributes.first(where: { localName($0.qualifiedName) == name }) {
-          nodes[UnsafeMutableRawPointer(current)] = NodePlace(
-            index: index,
-            location: ManifestLocation(
-              file: file, line: written.position.line, column: written.position.column))
+        let name = String(cString: ahx_attribute_name(current))
+        if let location = attributeLocations[name] {
+          nodes[UnsafeRawPointer(current)] = NodePlace(index: index, location: location)
         }
-        attribute = current.pointee.next
+        attribute = ahx_attribute_next(current)
       }
     }
-    var child = node.pointee.children
+    var child = ahx_element_first_child(element)
     while let current = child {
-      if current.pointee.type == XML_ELEMENT_NODE {
-        indexElements(current, sourceMap: sourceMap, file: file, next: &next, into: &nodes)
-      }
-      child = current.pointee.next
+      indexElements(current, sourceMap: sourceMap, file: file, next: &next, into: &nodes)
+      child = ahx_element_next_sibling(current)
     }
   }
 
   /// Copies an element and its descendants out of libxml2.
   private static func copyTree(
-    _ node: xmlNodePtr, nodes: [UnsafeMutableRawPointer: NodePlace], file: String
+    _ element: OpaquePointer, nodes: [UnsafeRawPointer: NodePlace], file: String
   ) -> XMLTree {
     let place =
-      nodes[UnsafeMutableRawPointer(node)]
+      nodes[UnsafeRawPointer(element)]
       ?? NodePlace(
         index: -1,
-        location: ManifestLocation(file: file, line: Int(xmlGetLineNo(node)), column: 0))
+        location: ManifestLocation(file: file, line: Int(ahx_element_line(element)), column: 0))
     var attributes: [String: XMLTree.Attribute] = [:]
-    var attribute = node.pointee.properties
+    var attribute = ahx_element_first_attribute(element)
     while let current = attribute {
-      let name = String(cString: current.pointee.name)
-      var value = ""
-      if let text = xmlNodeGetContent(
-        UnsafeMutableRawPointer(current).assumingMemoryBound(
-          to: xmlNode.self))
-      {
-        value = String(cString: text)
-        harness_xml_free(text)
-      }
-      let location = nodes[UnsafeMutableRawPointer(current)]?.location ?? place.location
+      let name = String(cString: ahx_attribute_name(current))
+      let value = takeText(ahx_attribute_value(current))
+      let location = nodes[UnsafeRawPointer(current)]?.location ?? place.location
       attributes[name] = XMLTree.Attribute(value: value, location: location)
-      attribute = current.pointee.next
+      attribute = ahx_attribute_next(current)
     }
     var children: [XMLTree] = []
-    var child = node.pointee.children
+    var child = ahx_element_first_child(element)
     while let current = child {
-      if current.pointee.type == XML_ELEMENT_NODE {
-        children.append(copyTree(current, nodes: nodes, file: file))
-      }
-      child = current.pointee.next
+      children.append(copyTree(current, nodes: nodes, file: file))
+      child = ahx_element_next_sibling(current)
     }
-    var text = ""
     // Only leaf elements carry values; an element with children would copy the text of its whole
     // subtree, which for the root is the whole document.
-    if children.isEmpty, let content = xmlNodeGetContent(node) {
-      text = String(cString: content)
-      harness_xml_free(content)
-    }
-    let namespace = node.pointee.ns.flatMap { $0.pointee.href }.map { String(cString: $0) }
+    let text = children.isEmpty ? takeText(ahx_element_text(element)) : ""
+    let namespace = ahx_element_namespace(element).map { String(cString: $0) }
     return XMLTree(
-      name: String(cString: node.pointee.name), namespace: namespace, attributes: attributes,
-      children: children, text: text, location: place.location, sourceIndex: place.index)
+      name: String(cString: ahx_element_name(element)), namespace: namespace,
+      attributes: attributes, children: children, text: text, location: place.location,
+      sourceIndex: place.index)
+  }
+
+  /// Copies and frees text the bridge allocated.
+  private static func takeText(_ text: UnsafeMutablePointer<CChar>?) -> String {
+    guard let text else { return "" }
+    defer { ahx_free(text) }
+    return String(cString: text)
   }
 
   private static func localName(_ qualifiedName: String) -> String {
@@ -271,10 +243,10 @@ struct XMLRawError {
   var message: String
   var line: Int
   var column: Int
-  var node: UnsafeMutableRawPointer?
+  var node: UnsafeRawPointer?
   var isWarning: Bool
 
-  func diagnostic(file: String, nodes: [UnsafeMutableRawPointer: NodePlace]) -> ManifestDiagnostic {
+  func diagnostic(file: String, nodes: [UnsafeRawPointer: NodePlace]) -> ManifestDiagnostic {
     var location = ManifestLocation(file: file, line: line, column: column)
     if let node, let place = nodes[node] {
       location = place.location
@@ -318,8 +290,7 @@ final class XMLErrorCollector {
 }
 
 /// Receives a libxml2 error and hands it to the collector passed as context.
-private func collectXMLError(_ context: UnsafeMutableRawPointer?, _ error: UnsafePointer<xmlError>?)
-{
+func collectXMLError(_ context: UnsafeMutableRawPointer?, _ error: UnsafePointer<ahx_error>?) {
   guard let context, let error else { return }
   let collector = Unmanaged<XMLErrorCollector>.fromOpaque(context).takeUnretainedValue()
   guard collector.errors.count < collector.limit else {
@@ -330,11 +301,6 @@ private func collectXMLError(_ context: UnsafeMutableRawPointer?, _ error: Unsaf
   let message = value.message.map { String(cString: $0) } ?? "unknown XML error"
   collector.errors.append(
     XMLRawError(
-      message: message, line: Int(value.line), column: Int(value.int2), node: value.node,
-      isWarning: value.level == XML_ERR_WARNING))
+      message: message, line: Int(value.line), column: Int(value.column), node: value.node,
+      isWarning: value.is_warning != 0))
 }
-
-/// Initializes libxml2 once per process.
-private let libxml2Initialization: Void = { xmlInitParser() }()
-
-private func libxml2Initialized() { _ = libxml2Initialization }

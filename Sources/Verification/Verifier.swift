@@ -14,7 +14,7 @@ import PropertyList
 ///
 /// ```swift
 /// let verifier = Verifier(registry: registry, runner: WorkerPathRunner(executable: binary))
-/// let loaded = verifier.load(manifestPaths, archivesDirectory: "LegacyArchives", schemaPath: xsd)
+/// let loaded = verifier.load(manifestPaths, archivesDirectory: "LegacyArchives")
 /// let report = verifier.verify(loaded.manifests, archivesDirectory: "LegacyArchives")
 /// ```
 public struct Verifier: Sendable {
@@ -70,12 +70,12 @@ public struct Verifier: Sendable {
   /// - Parameters:
   ///   - paths: The manifest files.
   ///   - archivesDirectory: The folder archive paths are relative to.
-  ///   - schemaPath: The XSD.
+  ///   - schema: The XSD; the built-in one unless told otherwise.
   ///   - manifestsDirectory: The folder `classMapFile` references must stay inside; each
   ///     manifest's own folder when nil.
   /// - Returns: The usable manifests and every diagnostic.
   public func load(
-    _ paths: [String], archivesDirectory: String, schemaPath: String,
+    _ paths: [String], archivesDirectory: String, schema: ManifestSchema.Source = .builtIn,
     manifestsDirectory: String? = nil
   ) -> LoadedManifests {
     var manifests: [Manifest] = []
@@ -83,7 +83,7 @@ public struct Verifier: Sendable {
     let registered = Set(registry.classNames)
     for path in paths {
       let result = ManifestLoader.load(
-        path: path, archivesDirectory: archivesDirectory, schemaPath: schemaPath,
+        path: path, archivesDirectory: archivesDirectory, schema: schema,
         registeredClasses: registered, manifestsRoot: manifestsDirectory)
       diagnostics += result.diagnostics
       if let manifest = result.manifest, result.isValid {

@@ -8,7 +8,6 @@ struct ManifestHostilityTests {
   /// The package root, found from this file's path.
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
-  static let schemaPath = ManifestSchema.defaultPath(repositoryRoot: root.path)
   static let archivesDirectory = root.appendingPathComponent("LegacyArchives").path
   static let manifestsDirectory = root.appendingPathComponent("manifests").path
 
@@ -26,7 +25,7 @@ struct ManifestHostilityTests {
     let seconds = HostileInput.seconds {
       result = ManifestLoader.load(
         bytes: bytes, file: "hostile.xml", baseDirectory: manifestsDirectory,
-        archivesDirectory: archivesDirectory, schemaPath: schemaPath,
+        archivesDirectory: archivesDirectory,
         registeredClasses: ["ProfileKit.UserProfile", "ProfileKit.Address", "ProfileKit.Memo"])
     }
     return (result?.diagnostics ?? [], seconds)

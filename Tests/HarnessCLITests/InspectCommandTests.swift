@@ -51,8 +51,7 @@ struct InspectCommandTests {
   }
 
   @Test(
-    "A broken corpus archive exits 2 with its key path, never a signal",
-    .enabled(if: Corpus.isPresent))
+    "A broken corpus archive exits 2 with its key path, never a signal")
   func brokenCorpusArchive() throws {
     let path = Corpus.directory.appendingPathComponent(
       "kiler129-NSKeyedUnarchiver/broken/objectWithNonArrayClassChain.bin.plist"

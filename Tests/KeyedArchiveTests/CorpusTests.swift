@@ -3,11 +3,10 @@ import KeyedArchive
 import PropertyList
 import Testing
 
-@Suite("Real archives from ../shared/corpus")
+@Suite("Real archives from Tests/Fixtures/RealArchives")
 struct CorpusTests {
   @Test(
     "Reads as a keyed archive, and read → write → read gives an equal value",
-    .enabled(if: Corpus.isPresent, Comment(rawValue: Corpus.absentMessage)),
     arguments: Corpus.validFiles)
   func readsAndRoundTrips(file: String) throws {
     let bytes = try Corpus.bytes(file)
@@ -66,7 +65,6 @@ struct CorpusTests {
 
   @Test(
     "A broken archive is rejected with its specific error",
-    .enabled(if: Corpus.isPresent, Comment(rawValue: Corpus.absentMessage)),
     arguments: Corpus.brokenFiles)
   func brokenArchiveIsRejected(file: String) throws {
     let expected = try #require(
@@ -87,8 +85,7 @@ struct CorpusTests {
   }
 
   @Test(
-    "Every broken corpus file has a recorded expectation",
-    .enabled(if: Corpus.isPresent, Comment(rawValue: Corpus.absentMessage)))
+    "Every broken corpus file has a recorded expectation", )
   func everyBrokenFileIsCovered() {
     #expect(Set(Corpus.brokenFiles) == Set(Self.brokenExpectations.keys))
   }

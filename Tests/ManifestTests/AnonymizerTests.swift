@@ -99,7 +99,6 @@ struct AnonymizerTests {
 
   @Test(
     "Anonymized corpus archives read back with the same shape and no original strings",
-    .enabled(if: ManifestTestSupport.corpusAvailable, "skipped: ../shared/corpus is absent"),
     arguments: CorpusFile.all)
   func anonymizesCorpusArchive(file: CorpusFile) throws {
     let path = "\(ManifestTestSupport.corpusPath)/\(file.path)"

@@ -137,7 +137,7 @@ struct ManifestAuthorTests {
       with: [
         ManifestAuthor.Input(path: "alice.archive", bytes: alice),
         ManifestAuthor.Input(path: "bob.archive", bytes: bob),
-      ], schemaPath: ManifestTestSupport.schemaPath)
+      ])
     #expect(result.addedArchives == ["bob.archive"])
     #expect(result.diagnostics.map(\.severity) == [.note])
     let text = result.text
@@ -184,13 +184,12 @@ struct ManifestAuthorTests {
     let existing = ManifestTestSupport.manifest(sections)
     let result = ManifestAuthor().update(
       existingText: existing, file: archives + "/manifest.xml",
-      with: [ManifestAuthor.Input(path: "bob.archive", bytes: bob)],
-      schemaPath: ManifestTestSupport.schemaPath)
+      with: [ManifestAuthor.Input(path: "bob.archive", bytes: bob)])
     #expect(!result.text.contains("<map from=\"ProfilesApp.Address\""))
     #expect(result.text.contains("<class name=\"ProfileKit.Address\"/>"))
     let loaded = ManifestLoader.load(
       bytes: Array(result.text.utf8), file: archives + "/manifest.xml", baseDirectory: archives,
-      archivesDirectory: archives, schemaPath: ManifestTestSupport.schemaPath,
+      archivesDirectory: archives,
       registeredClasses: ["ProfileKit.Address"])
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)\n\(result.text)")
     #expect(loaded.manifest?.archives.map(\.path) == ["bob.archive"])
@@ -207,8 +206,7 @@ struct ManifestAuthorTests {
       """
     let result = ManifestAuthor().update(
       existingText: existing, file: archives + "/manifest.xml",
-      with: [ManifestAuthor.Input(path: "bob.archive", bytes: bob)],
-      schemaPath: ManifestTestSupport.schemaPath)
+      with: [ManifestAuthor.Input(path: "bob.archive", bytes: bob)])
     #expect(result.text.contains("\t<m:archive path=\"bob.archive\""))
     #expect(result.text.contains("\t\t<m:string key=\"name\">Alice</m:string>"))
     let loaded = try ManifestTestSupport.load(result.text, archivesDirectory: archives)
@@ -219,8 +217,7 @@ struct ManifestAuthorTests {
   @Test("Update refuses a manifest that does not follow the schema")
   func updateRefusesInvalidManifest() {
     let result = ManifestAuthor().update(
-      existingText: "<manifest/>", file: "manifest.xml", with: [],
-      schemaPath: ManifestTestSupport.schemaPath)
+      existingText: "<manifest/>", file: "manifest.xml", with: [])
     #expect(result.text.isEmpty)
     #expect(result.diagnostics.containsErrors)
   }
@@ -258,8 +255,7 @@ struct LegacyArchivesAuthoringTests {
     #expect(authored.diagnostics.allSatisfy { $0.severity == .warning })
     let loaded = ManifestLoader.load(
       bytes: Array(authored.text.utf8), file: "legacy.manifest.xml",
-      baseDirectory: Self.archivesDirectory, archivesDirectory: Self.archivesDirectory,
-      schemaPath: ManifestTestSupport.schemaPath)
+      baseDirectory: Self.archivesDirectory, archivesDirectory: Self.archivesDirectory)
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.prefix(5))")
     let manifest = try #require(loaded.manifest)
     let engine = ExpectationEngine(manifest: manifest)

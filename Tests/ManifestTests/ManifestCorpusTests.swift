@@ -1,17 +1,18 @@
 import Foundation
+import HarnessTestSupport
 import KeyedArchive
 import Manifest
 import Testing
 
-/// One real archive of `../shared/corpus`, named by its path there.
+/// One real archive of `Tests/Fixtures/RealArchives`, named by its path there.
 struct CorpusFile: Sendable, Codable, CustomTestStringConvertible {
   /// The path relative to the corpus folder.
   var path: String
   var testDescription: String { path }
 
-  /// Every archive outside a `broken/` folder, or none when the corpus is absent.
+  /// Every archive outside a `broken/` folder.
   static let all: [CorpusFile] = {
-    guard ManifestTestSupport.corpusAvailable,
+    guard
       let paths = try? FileManager.default.subpathsOfDirectory(
         atPath: ManifestTestSupport.corpusPath)
     else { return [] }
@@ -20,16 +21,15 @@ struct CorpusFile: Sendable, Codable, CustomTestStringConvertible {
       let full = "\(ManifestTestSupport.corpusPath)/\(path)"
       return FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory)
         && !isDirectory.boolValue && !path.split(separator: "/").contains("broken")
-        && !path.hasSuffix(".tsv") && !path.hasSuffix(".md")
+        && Corpus.isArchive(path)
     }.map(CorpusFile.init)
   }()
 }
 
-@Suite("Manifest authoring over the shared corpus")
+@Suite("Manifest authoring over the real archives")
 struct ManifestCorpusTests {
   @Test(
     "Authoring a corpus archive gives a manifest that validates and whose expectations pass",
-    .enabled(if: ManifestTestSupport.corpusAvailable, "skipped: ../shared/corpus is absent"),
     arguments: CorpusFile.all)
   func authoredManifestValidates(file: CorpusFile) throws {
     let corpus = ManifestTestSupport.corpusPath
@@ -41,7 +41,7 @@ struct ManifestCorpusTests {
 
     let loaded = ManifestLoader.load(
       bytes: Array(authored.text.utf8), file: "\(file.path).manifest.xml", baseDirectory: corpus,
-      archivesDirectory: corpus, schemaPath: ManifestTestSupport.schemaPath)
+      archivesDirectory: corpus)
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.prefix(5))")
     let manifest = try #require(loaded.manifest)
     let entry = try #require(manifest.archives.first)
@@ -51,8 +51,7 @@ struct ManifestCorpusTests {
   }
 
   @Test(
-    "Authoring the whole corpus at once gives one manifest that validates",
-    .enabled(if: ManifestTestSupport.corpusAvailable, "skipped: ../shared/corpus is absent"))
+    "Authoring the whole corpus at once gives one manifest that validates")
   func wholeCorpusValidates() throws {
     let corpus = ManifestTestSupport.corpusPath
     let (inputs, problems) = ManifestAuthor.inputs(
@@ -61,7 +60,7 @@ struct ManifestCorpusTests {
     let authored = ManifestAuthor().author(inputs)
     let loaded = ManifestLoader.load(
       bytes: Array(authored.text.utf8), file: "corpus.manifest.xml", baseDirectory: corpus,
-      archivesDirectory: corpus, schemaPath: ManifestTestSupport.schemaPath)
+      archivesDirectory: corpus)
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics.prefix(5))")
     #expect(loaded.manifest?.archives.count == authored.addedArchives.count)
   }

@@ -36,8 +36,7 @@ struct ManifestReferenceTests {
       return ManifestLoader.load(
         bytes: Array(ManifestTestSupport.manifest(body).utf8), file: "manifest.xml",
         baseDirectory: manifests, archivesDirectory: base,
-        schemaPath: ManifestTestSupport.schemaPath, registeredClasses: ["ProfileKit.UserProfile"],
-        manifestsRoot: root)
+        registeredClasses: ["ProfileKit.UserProfile"], manifestsRoot: root)
     }
 
     func remove() {
@@ -145,8 +144,7 @@ struct ManifestReferenceTests {
     defer { fixture.remove() }
     let text = ManifestTestSupport.manifest(#"  <classMapFile href="../outside/map.xml"/>"#)
     let result = ManifestAuthor().update(
-      existingText: text, file: fixture.manifests + "/manifest.xml", with: [],
-      schemaPath: ManifestTestSupport.schemaPath)
+      existingText: text, file: fixture.manifests + "/manifest.xml", with: [])
     let diagnostic = try #require(result.diagnostics.first { $0.severity == .error })
     #expect(diagnostic.location.line == 4)
     #expect(diagnostic.location.column == 17)

@@ -13,12 +13,74 @@ struct ManifestSchemaValidationTests {
 
   private var sha: String { ManifestTestSupport.zeroSHA }
 
-  @Test("The default schema path exists in the checkout")
-  func defaultSchemaPathExists() {
-    #expect(FileManager.default.fileExists(atPath: ManifestTestSupport.schemaPath))
+  @Test("The built-in schema is byte-identical to manifests/schema/archive-manifest.xsd")
+  func builtInSchemaMatchesTheFile() throws {
+    let file = try Data(contentsOf: URL(fileURLWithPath: ManifestTestSupport.schemaPath))
+    #expect(Array(ManifestSchema.builtInXSD.utf8) == Array(file))
+  }
+
+  @Test("A schema file given with --schema validates the same as the built-in schema")
+  func schemaFileOverride() throws {
+    let body = #"  <archive path="a.archive" sha256="xyz"/>"#
+    let bytes = Array(ManifestTestSupport.manifest(body).utf8)
+    let builtIn = ManifestLoader.load(
+      bytes: bytes, file: "manifest.xml", baseDirectory: ".", archivesDirectory: ".")
+    let fromFile = ManifestLoader.load(
+      bytes: bytes, file: "manifest.xml", baseDirectory: ".", archivesDirectory: ".",
+      schema: .file(ManifestTestSupport.schemaPath))
+    #expect(!builtIn.diagnostics.isEmpty)
+    #expect(builtIn.diagnostics == fromFile.diagnostics)
+  }
+
+  @Test("A schema file that is not an XSD is a diagnostic on that file")
+  func brokenSchemaFile() throws {
+    let folder = try ManifestTestSupport.temporaryDirectory()
+    let path = folder + "/broken.xsd"
+    try Data("<xs:schema xmlns:xs=\"urn:not-xsd\"/>".utf8).write(to: URL(fileURLWithPath: path))
+    let result = ManifestLoader.load(
+      bytes: Array(ManifestTestSupport.manifest("").utf8), file: "manifest.xml",
+      baseDirectory: ".", archivesDirectory: ".", schema: .file(path))
+    let diagnostic = try #require(result.diagnostics.first)
+    #expect(diagnostic.category == .schemaFile)
+    #expect(diagnostic.location.file == path)
+    #expect(result.manifest == nil)
+  }
+
+  @Test("A manifest that declares encoding UTF-7 is refused at line 1")
+  func utf7DeclarationRefused() throws {
+    let text = ManifestTestSupport.manifest("").replacing(
+      #"encoding="UTF-8""#, with: #"encoding="UTF-7""#)
+    #expect(text.contains("UTF-7"))
+    let result = ManifestLoader.load(
+      bytes: Array(text.utf8), file: "utf7.xml", baseDirectory: ".", archivesDirectory: ".")
+    #expect(result.manifest == nil)
     #expect(
-      ManifestSchema.defaultPath(repositoryRoot: "/repo/") == "/repo/" + ManifestSchema.relativePath
-    )
+      ManifestTestSupport.lines(result) == [
+        "1:1: the document must be encoded as UTF-8, but its XML declaration names encoding "
+          + "'UTF-7'; write encoding=\"UTF-8\" or leave the encoding out"
+      ])
+  }
+
+  @Test("A manifest that declares encoding ISO-8859-1 in single quotes is refused at line 1")
+  func latin1DeclarationRefused() throws {
+    let text = ManifestTestSupport.manifest("").replacing(
+      #"encoding="UTF-8""#, with: "encoding='ISO-8859-1'")
+    let result = ManifestLoader.load(
+      bytes: Array(text.utf8), file: "latin1.xml", baseDirectory: ".", archivesDirectory: ".")
+    #expect(result.manifest == nil)
+    #expect(ManifestTestSupport.lines(result).first?.hasPrefix("1:1: ") == true)
+    #expect(ManifestTestSupport.lines(result).first?.contains("'ISO-8859-1'") == true)
+  }
+
+  @Test("A manifest with a UTF-8 byte-order mark and a lowercase utf-8 declaration loads")
+  func utf8WithBOMLoads() throws {
+    let text =
+      "\u{FEFF}"
+      + ManifestTestSupport.manifest("").replacing(
+        #"encoding="UTF-8""#, with: #"encoding="utf-8""#)
+    let result = ManifestLoader.load(
+      bytes: Array(text.utf8), file: "bom.xml", baseDirectory: ".", archivesDirectory: ".")
+    #expect(result.isValid)
   }
 
   @Test("A minimal manifest is valid")
@@ -268,8 +330,7 @@ struct ManifestSchemaValidationTests {
   func notUTF8Error() throws {
     let bytes: [UInt8] = [0xFF, 0xFE] + Array("<manifest/>".utf8).flatMap { [$0, 0] }
     let result = ManifestLoader.load(
-      bytes: bytes, file: "utf16.xml", baseDirectory: ".", archivesDirectory: ".",
-      schemaPath: ManifestTestSupport.schemaPath)
+      bytes: bytes, file: "utf16.xml", baseDirectory: ".", archivesDirectory: ".")
     #expect(ManifestTestSupport.lines(result) == ["1:1: the document must be encoded as UTF-8"])
   }
 
@@ -277,7 +338,7 @@ struct ManifestSchemaValidationTests {
   func missingSchemaFile() throws {
     let result = ManifestLoader.load(
       bytes: Array(ManifestTestSupport.manifest("").utf8), file: "manifest.xml", baseDirectory: ".",
-      archivesDirectory: ".", schemaPath: "/nonexistent/archive-manifest.xsd")
+      archivesDirectory: ".", schema: .file("/nonexistent/archive-manifest.xsd"))
     let diagnostic = try #require(result.diagnostics.first)
     #expect(diagnostic.category == .schemaFile)
     #expect(diagnostic.location.file == "/nonexistent/archive-manifest.xsd")

@@ -37,7 +37,12 @@ struct ManifestSemanticCheckTests {
   func missingArchive() throws {
     let fixture = try Fixture()
     let lines = try fixture.load(#"  <archive path="gone.archive" sha256="\#(fixture.sha)"/>"#)
-    #expect(lines == ["4:12: archive 'gone.archive' does not exist in '\(fixture.archives)'"])
+    #expect(
+      lines == [
+        "4:12: archive 'gone.archive' does not exist in '\(fixture.archives)' (tried "
+          + "'\(fixture.archives)/gone.archive'; archive paths are relative to the archives "
+          + "folder, which --archives sets)"
+      ])
   }
 
   @Test("A changed fixture is reported at its sha256 attribute")
@@ -339,10 +344,12 @@ struct ManifestFileLoadingTests {
       #"  <archive path="a.archive" sha256="\#(ManifestTestSupport.zeroSHA)"/>"#)
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     let result = ManifestLoader.load(
-      path: path, archivesDirectory: folder, schemaPath: ManifestTestSupport.schemaPath)
+      path: path, archivesDirectory: folder)
     #expect(
       result.diagnostics.map(\.description) == [
-        "\(path):4:12: error: [semantic] archive 'a.archive' does not exist in '\(folder)'"
+        "\(path):4:12: error: [semantic] archive 'a.archive' does not exist in '\(folder)' "
+          + "(tried '\(folder)/a.archive'; archive paths are relative to the archives folder, "
+          + "which --archives sets)"
       ])
     #expect(!result.isValid)
   }
@@ -350,8 +357,7 @@ struct ManifestFileLoadingTests {
   @Test("A missing manifest file is an io diagnostic")
   func missingManifestFile() {
     let result = ManifestLoader.load(
-      path: "/nonexistent/manifest.xml", archivesDirectory: ".",
-      schemaPath: ManifestTestSupport.schemaPath)
+      path: "/nonexistent/manifest.xml", archivesDirectory: ".")
     #expect(result.diagnostics.map(\.category) == [.io])
     #expect(result.manifest == nil)
   }
@@ -367,14 +373,13 @@ struct ManifestFileLoadingTests {
           <integer key="age">oops</integer>
         </archive>
       """)
-    let schemaPath = ManifestTestSupport.schemaPath
     let results = await withTaskGroup(of: [String].self) { group in
       for _ in 0..<16 {
         group.addTask {
           ManifestTestSupport.lines(
             ManifestLoader.load(
               bytes: Array(text.utf8), file: "manifest.xml", baseDirectory: archives,
-              archivesDirectory: archives, schemaPath: schemaPath))
+              archivesDirectory: archives))
         }
       }
       var all: [[String]] = []

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessTestSupport
 import Manifest
 import Testing
 
@@ -12,25 +13,10 @@ enum ManifestTestSupport {
   }()
 
   /// The manifest XSD in this checkout.
-  static let schemaPath = ManifestSchema.defaultPath(repositoryRoot: packageRoot)
+  static let schemaPath = packageRoot + "/" + ManifestSchema.relativePath
 
-  /// The shared corpus of real archives, read at run time and never copied.
-  ///
-  /// It is `../shared/corpus` beside the checkout; for a git worktree nested
-  /// deeper (`/work/wt/name`), the nearest ancestor's `shared/corpus` is used.
-  static let corpusPath: String = {
-    var url = URL(fileURLWithPath: packageRoot)
-    while url.path != "/" {
-      url.deleteLastPathComponent()
-      let candidate = url.appendingPathComponent("shared/corpus")
-      if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
-    }
-    return URL(fileURLWithPath: packageRoot).appendingPathComponent("../shared/corpus")
-      .standardized.path
-  }()
-
-  /// Whether the shared corpus is present.
-  static let corpusAvailable = FileManager.default.fileExists(atPath: corpusPath)
+  /// The real archives vendored in this repository.
+  static let corpusPath = Corpus.directory.path
 
   /// A 64-digit placeholder checksum.
   static let zeroSHA = String(repeating: "0", count: 64)
@@ -50,7 +36,7 @@ enum ManifestTestSupport {
     let archives = try archivesDirectory ?? temporaryDirectory()
     return ManifestLoader.load(
       bytes: Array(text.utf8), file: "manifest.xml", baseDirectory: baseDirectory ?? archives,
-      archivesDirectory: archives, schemaPath: schemaPath, registeredClasses: registeredClasses)
+      archivesDirectory: archives, registeredClasses: registeredClasses)
   }
 
   /// Returns a manifest whose archive section is `body`, starting on line 4.

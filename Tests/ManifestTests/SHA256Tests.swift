@@ -50,9 +50,8 @@ struct SHA256Tests {
   @Test(
     "Digests of corpus files match sha256sum",
     .enabled(
-      if: ManifestTestSupport.corpusAvailable
-        && FileManager.default.isExecutableFile(atPath: "/usr/bin/sha256sum"),
-      "skipped: ../shared/corpus or /usr/bin/sha256sum is absent"))
+      if: FileManager.default.isExecutableFile(atPath: "/usr/bin/sha256sum"),
+      "skipped: /usr/bin/sha256sum is absent"))
   func matchesSHA256Sum() throws {
     let tool = "/usr/bin/sha256sum"
     let names = try FileManager.default.subpathsOfDirectory(atPath: ManifestTestSupport.corpusPath)

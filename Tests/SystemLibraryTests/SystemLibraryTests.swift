@@ -1,25 +1,53 @@
-import CLibXML2
 import CSQLite
+import CXMLBridge
+import Foundation
 import Testing
 
 @Suite("System libraries")
 struct SystemLibraryTests {
-  @Test("libxml2 links and parses a document from memory")
+  @Test("libxml2 links through the bridge and parses a document from memory")
   func libxml2ParsesADocument() throws {
-    let text = "<manifest version=\"1\"><entry/></manifest>"
-    let bytes = Array(text.utf8)
+    let bytes = Array("<manifest version=\"1\"><entry/></manifest>".utf8)
+    var report = ahx_parse_report()
     let document = bytes.withUnsafeBufferPointer { buffer in
       buffer.withMemoryRebound(to: CChar.self) { characters in
-        xmlReadMemory(
-          characters.baseAddress, Int32(characters.count), "memory.xml", nil,
-          Int32(XML_PARSE_NONET.rawValue))
+        ahx_parse_untrusted(
+          characters.baseAddress, Int32(characters.count), 10, nil, nil, &report)
       }
     }
-    let parsed = try #require(document as xmlDocPtr?)
-    defer { xmlFreeDoc(parsed) }
-    let root = try #require(xmlDocGetRootElement(parsed) as xmlNodePtr?)
-    let name = String(cString: root.pointee.name)
-    #expect(name == "manifest")
+    let parsed = try #require(document)
+    defer { ahx_document_free(parsed) }
+    let root = try #require(ahx_document_root(parsed))
+    #expect(String(cString: ahx_element_name(root)) == "manifest")
+    let child = try #require(ahx_element_first_child(root))
+    #expect(String(cString: ahx_element_name(child)) == "entry")
+    #expect(report.error_count == 0)
+  }
+
+  @Test("The bridge refuses a document type declaration and says where it starts")
+  func bridgeRefusesDoctype() throws {
+    let bytes = Array("<?xml version=\"1.0\"?>\n<!DOCTYPE m [<!ENTITY a \"b\">]>\n<m>&a;</m>".utf8)
+    var report = ahx_parse_report()
+    let document = bytes.withUnsafeBufferPointer { buffer in
+      buffer.withMemoryRebound(to: CChar.self) { characters in
+        ahx_parse_untrusted(
+          characters.baseAddress, Int32(characters.count), 10, nil, nil, &report)
+      }
+    }
+    #expect(document == nil)
+    #expect(report.refused_doctype == 1)
+    #expect(report.refused_line == 2)
+    #expect(report.refused_column == 1)
+  }
+
+  @Test("The bridge's public header includes no libxml2 or ICU header")
+  func bridgeHeaderIsNarrow() throws {
+    let header = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("Sources/CXMLBridge/include/xml_bridge.h")
+    let includes = try String(contentsOf: header, encoding: .utf8)
+      .split(separator: "\n").filter { $0.hasPrefix("#include") }
+    #expect(includes == ["#include <stddef.h>"])
   }
 
   @Test("SQLite links and runs a query in memory")

@@ -22,8 +22,7 @@ struct ManifestCase: Sendable, CustomTestStringConvertible, Encodable {
   static let loaded: Verifier.LoadedManifests = {
     let verifier = Verifier(registry: registry, runner: InProcessPathRunner(registry: registry))
     return verifier.load(
-      Verifier.manifestFiles(in: root + "/manifests"), archivesDirectory: archives,
-      schemaPath: schema)
+      Verifier.manifestFiles(in: root + "/manifests"), archivesDirectory: archives)
   }()
 
   /// Every entry of every shipped manifest.

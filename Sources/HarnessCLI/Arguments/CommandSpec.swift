@@ -1,58 +1,64 @@
 /// The declared shape of one command: its name, help text, arguments, options and flags.
 ///
 /// Parsing and help follow swift-argument-parser's conventions, so users meet
-/// the `OVERVIEW`/`USAGE`/`ARGUMENTS`/`OPTIONS` layout they know.
-public struct CommandSpec: Sendable {
-  /// A positional argument.
-  public struct Argument: Sendable {
-    /// The name shown in usage, such as `file`.
-    public var name: String
-    /// One line of help.
-    public var help: String
-    /// Whether it takes one or more values.
-    public var repeating: Bool = false
-    /// Whether it may be left out.
-    public var optional: Bool = false
-  }
-
-  /// An option that takes a value (`--format json`, `--format=json`).
-  public struct Option: Sendable {
-    /// The long name without dashes.
-    public var name: String
-    /// A one-letter short name, if any.
-    public var short: Character? = nil
-    /// The value's name in help, such as `FILE`.
-    public var valueName: String
-    /// One line of help.
-    public var help: String
-    /// The values allowed, if they are a closed set.
-    public var allowedValues: [String]? = nil
-    /// The default, shown in help.
-    public var defaultValue: String? = nil
-    /// Whether the option may be given several times.
-    public var repeating: Bool = false
-  }
-
-  /// A flag without a value (`--raw`).
-  public struct Flag: Sendable {
-    /// The long name without dashes.
-    public var name: String
-    /// One line of help.
-    public var help: String
-  }
-
+/// the `OVERVIEW`/`USAGE`/`ARGUMENTS`/`OPTIONS` layout they know. Each option
+/// is declared once, as an ``Option``, and the spec lists the declarations.
+struct CommandSpec: Sendable {
   /// The command's name (`inspect`), or its path for a nested command (`manifest validate`).
-  public var name: String
+  var name: String
   /// One sentence on what the command does.
-  public var abstract: String
+  var abstract: String
   /// Further paragraphs of help, if any.
-  public var discussion: String = ""
+  var discussion: String
   /// Positional arguments, in order.
-  public var arguments: [Argument] = []
+  var arguments: [ArgumentDeclaration]
   /// Options.
-  public var options: [Option] = []
+  var options: [OptionDeclaration]
   /// Flags.
-  public var flags: [Flag] = []
+  var flags: [Flag]
+  /// Sets of options and flags, by long name, of which exactly one must be given,
+  /// such as `--backup DIR` or `--no-backup`.
+  var exactlyOneOf: [[String]]
   /// What the exit statuses mean for this command.
-  public var exitStatus: String = ExitStatus.standardHelp
+  var exitStatus: String
+
+  /// Creates a spec from the command's declarations.
+  ///
+  /// - Precondition: Every name in `exactlyOneOf` is an option or a flag of the command,
+  ///   and no two options or flags share a name.
+  init(
+    name: String, abstract: String, discussion: String = "",
+    arguments: [any CommandArgument] = [], options: [any CommandOption] = [],
+    flags: [Flag] = [], exactlyOneOf: [[String]] = [],
+    exitStatus: String = ExitStatus.standardHelp
+  ) {
+    self.name = name
+    self.abstract = abstract
+    self.discussion = discussion
+    self.arguments = arguments.map(\.declaration)
+    self.options = options.map(\.declaration)
+    self.flags = flags
+    self.exactlyOneOf = exactlyOneOf
+    self.exitStatus = exitStatus
+    let names = self.options.map(\.name) + flags.map(\.name)
+    precondition(Set(names).count == names.count, "'\(name)' declares a name twice")
+    precondition(
+      exactlyOneOf.joined().allSatisfy(names.contains),
+      "'\(name)' groups an option it does not declare")
+  }
+
+  /// The option declared with this long name.
+  func option(named name: String) -> OptionDeclaration? {
+    options.first { $0.name == name }
+  }
+
+  /// The flag declared with this long name.
+  func flag(named name: String) -> Flag? {
+    flags.first { $0.name == name }
+  }
+
+  /// How usage and errors show an option or flag by its long name: `--backup <dir>`, `--no-backup`.
+  func label(of name: String) -> String {
+    option(named: name)?.label ?? "--\(name)"
+  }
 }

@@ -1,139 +1,79 @@
-/// The values a command line gave, checked against a ``CommandSpec``.
-public struct ParsedArguments: Sendable {
+/// The values a command line gave, checked and converted against a ``CommandSpec``.
+///
+/// Read them through the declarations: `arguments[option]`, `arguments[flag]`,
+/// `arguments[argument]`. Each has the declared type, with the default
+/// applied, so a command never repeats a default or a check the parser made.
+struct ParsedArguments: Sendable {
+  /// The command whose declarations these values answer.
+  private let commandName: String
+  /// The long names of the options and flags the command declares.
+  private let declaredNames: Set<String>
+  /// Converted option values, by long name, in the order given.
+  private var optionValues: [String: [any Sendable]] = [:]
+  /// The flags given, by long name.
+  private var flagsGiven: Set<String> = []
   /// Positional values, by argument name.
-  public var positional: [String: [String]] = [:]
-  /// Option values, by long name, in the order given.
-  public var options: [String: [String]] = [:]
-  /// The flags given.
-  public var flags: Set<String> = []
+  private var positional: [String: [String]] = [:]
 
-  /// The single value of an option, or its declared default.
-  public func option(_ name: String, spec: CommandSpec) -> String? {
-    if let values = options[name], let last = values.last { return last }
-    return spec.options.first { $0.name == name }?.defaultValue
+  /// Empty values for a spec, which the parser fills.
+  init(spec: CommandSpec) {
+    commandName = spec.name
+    declaredNames = Set(spec.options.map(\.name) + spec.flags.map(\.name))
   }
 
-  /// Every value given for an option.
-  public func values(_ name: String) -> [String] {
-    options[name] ?? []
-  }
-
-  /// Whether a flag was given.
-  public func flag(_ name: String) -> Bool {
-    flags.contains(name)
-  }
-
-  /// The first value of a positional argument.
-  public func argument(_ name: String) -> String? {
-    positional[name]?.first
-  }
-
-  /// Every value of a repeating positional argument.
-  public func arguments(_ name: String) -> [String] {
-    positional[name] ?? []
-  }
-}
-
-/// A command line that does not fit its command, reported as `Error: …` with the usage.
-public struct UsageError: Error, Sendable {
-  /// The message, without the `Error: ` prefix.
-  public var message: String
-}
-
-/// A request for help, which prints the help text and exits 0.
-struct HelpRequest: Error {}
-
-/// Parses arguments against a spec.
-struct ArgumentParser {
-  let spec: CommandSpec
-
-  func parse(_ arguments: [String]) throws -> ParsedArguments {
-    var parsed = ParsedArguments()
-    var positional: [String] = []
-    var index = 0
-    var onlyPositional = false
-    while index < arguments.count {
-      let argument = arguments[index]
-      index += 1
-      if onlyPositional || !argument.hasPrefix("-") || argument == "-" {
-        positional.append(argument)
-        continue
-      }
-      if argument == "--" {
-        onlyPositional = true
-        continue
-      }
-      if argument == "-h" || argument == "--help" {
-        throw HelpRequest()
-      }
-      var name: String
-      var inlineValue: String? = nil
-      if argument.hasPrefix("--") {
-        name = String(argument.dropFirst(2))
-        if let equals = name.firstIndex(of: "=") {
-          inlineValue = String(name[name.index(after: equals)...])
-          name = String(name[..<equals])
-        }
-      } else {
-        let short = argument.dropFirst()
-        guard short.count == 1, let letter = short.first,
-          let option = spec.options.first(where: { $0.short == letter })
-        else {
-          throw UsageError(message: "Unknown option '\(argument)'")
-        }
-        name = option.name
-      }
-      if spec.flags.contains(where: { $0.name == name }) {
-        guard inlineValue == nil else {
-          throw UsageError(message: "The flag '--\(name)' does not take a value")
-        }
-        parsed.flags.insert(name)
-        continue
-      }
-      guard let option = spec.options.first(where: { $0.name == name }) else {
-        throw UsageError(message: "Unknown option '\(argument)'")
-      }
-      let value: String
-      if let inlineValue {
-        value = inlineValue
-      } else {
-        guard index < arguments.count else {
-          throw UsageError(
-            message: "Missing value for '--\(name) <\(option.valueName.lowercased())>'")
-        }
-        value = arguments[index]
-        index += 1
-      }
-      if let allowed = option.allowedValues, !allowed.contains(value) {
-        throw UsageError(
-          message:
-            "The value '\(value)' is invalid for '--\(name) <\(option.valueName.lowercased())>'; expected one of: \(allowed.joined(separator: ", "))"
-        )
-      }
-      if !option.repeating, parsed.options[name] != nil {
-        throw UsageError(message: "The option '--\(name)' was given more than once")
-      }
-      parsed.options[name, default: []].append(value)
+  /// The option's value: what was given, else its default (nil for an optional option).
+  ///
+  /// - Precondition: The command declares the option. A required option is
+  ///   there unless a standalone option was given; check that one first.
+  subscript<Value>(option: Option<Value>) -> Value {
+    precondition(declaredNames.contains(option.name), undeclared("--\(option.name)"))
+    guard let value = option.value(from: optionValues[option.name] ?? []) else {
+      preconditionFailure(undeclared("--\(option.name)"))
     }
+    return value
+  }
 
-    var remaining = positional[...]
-    for argument in spec.arguments {
-      if argument.repeating {
-        parsed.positional[argument.name] = Array(remaining)
-        if remaining.isEmpty && !argument.optional {
-          throw UsageError(message: "Missing expected argument '<\(argument.name)> ...'")
-        }
-        remaining = []
-      } else if let first = remaining.first {
-        parsed.positional[argument.name] = [first]
-        remaining = remaining.dropFirst()
-      } else if !argument.optional {
-        throw UsageError(message: "Missing expected argument '<\(argument.name)>'")
-      }
+  /// Whether the flag was given.
+  ///
+  /// - Precondition: The command declares the flag.
+  subscript(flag: Flag) -> Bool {
+    precondition(declaredNames.contains(flag.name), undeclared("--\(flag.name)"))
+    return flagsGiven.contains(flag.name)
+  }
+
+  /// The positional argument's value.
+  ///
+  /// - Precondition: The command declares the argument. A required argument
+  ///   is there unless a standalone option was given; check that one first.
+  subscript<Value>(argument: Argument<Value>) -> Value {
+    guard let given = positional[argument.declaration.name], let value = argument.value(from: given)
+    else {
+      preconditionFailure(undeclared("<\(argument.declaration.name)>"))
     }
-    if let extra = remaining.first {
-      throw UsageError(message: "Unexpected argument '\(extra)'")
-    }
-    return parsed
+    return value
+  }
+
+  /// Whether an option or flag was given, by long name.
+  func isGiven(_ name: String) -> Bool {
+    optionValues[name] != nil || flagsGiven.contains(name)
+  }
+
+  /// Records a converted option value.
+  mutating func append(_ value: any Sendable, toOption name: String) {
+    optionValues[name, default: []].append(value)
+  }
+
+  /// Records a flag.
+  mutating func insert(flag name: String) {
+    flagsGiven.insert(name)
+  }
+
+  /// Records the values of a positional argument.
+  mutating func set(_ values: [String], forArgument name: String) {
+    positional[name] = values
+  }
+
+  private func undeclared(_ label: String) -> String {
+    "'\(commandName)' read '\(label)', which it does not declare or the parser let through absent"
   }
 }

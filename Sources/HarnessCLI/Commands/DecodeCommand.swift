@@ -6,8 +6,6 @@ import Verification
 
 /// `archive-harness decode FILE`: what the app would see for one archive, on each path.
 enum DecodeCommand {
-  static let pathNames = ["legacy", "secure", "foundation-legacy", "foundation-secure", "all"]
-
   static let spec = CommandSpec(
     name: "decode",
     abstract: "Show what the app would see for one archive on each decode path.",
@@ -17,48 +15,95 @@ enum DecodeCommand {
         The allowed classes and class map come from --manifest, from the options,
         or both (options add to the manifest's).
       """,
-    arguments: [.init(name: "file", help: "The archive to decode.")],
-    options: [
-      .init(
-        name: "path", valueName: "PATH", help: "The decode path.", allowedValues: pathNames,
-        defaultValue: "all"),
-      .init(
-        name: "manifest", valueName: "FILE",
-        help: "Take allowed classes and the class map from a manifest."),
-      .init(
-        name: "allowed-classes", valueName: "CLASSES",
-        help: "Comma-separated class names the secure read allows (e.g. NSArray,ProfileKit.Memo)."),
-      .init(
-        name: "class-map", valueName: "MAP",
-        help: "Comma-separated OLD=NEW class names (ProfilesApp.*=ProfileKit.* maps a module)."),
-      .init(
-        name: "schema", valueName: "FILE", help: "The manifest schema.",
-        defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
-      .init(
-        name: "registry", valueName: "NAME",
-        help: "Decode with another registry the worker serves, such as ProfilesApp-1 (v1 classes)."),
-      .init(
-        name: "format", valueName: "FORMAT", help: "Output format.",
-        allowedValues: ["text", "json"],
-        defaultValue: "text"),
-    ],
+    arguments: [file],
+    options: [path, manifest, allowedClasses, classMap, SchemaOption.option, registry, format],
     exitStatus: """
         0  every requested path decoded
         1  a path rejected the archive or crashed
         2  the input is unusable (unreadable file, invalid manifest, bad arguments)
       """)
 
-  static let command = Command(spec: spec) { arguments, context in
-    guard let file = arguments.argument("file") else {
-      throw UsageError(message: "Missing expected argument '<file>'")
+  /// The decode paths `--path` selects: one, or all of them.
+  enum PathSelection: ArgumentValue {
+    /// Every path.
+    case all
+    /// One path.
+    case one(DecodePath)
+
+    init(argument: String) throws(ArgumentValueError) {
+      if argument == "all" {
+        self = .all
+      } else if let path = DecodePath(rawValue: argument) {
+        self = .one(path)
+      } else {
+        throw ArgumentValueError("expected one of: \(Self.names.joined(separator: ", "))")
+      }
     }
+
+    var argumentText: String {
+      switch self {
+      case .all: "all"
+      case .one(let path): path.rawValue
+      }
+    }
+
+    /// Every value `--path` takes: each path's name, then `all`.
+    static let names = DecodePath.allCases.map(\.rawValue) + ["all"]
+
+    static var allowedValues: [String]? { names }
+
+    /// The paths selected, in the order they run.
+    var paths: [DecodePath] {
+      switch self {
+      case .all: DecodePath.allCases
+      case .one(let path): [path]
+      }
+    }
+  }
+
+  /// The output formats.
+  enum Format: String, CaseIterable, ArgumentValue {
+    /// The outcomes, for people.
+    case text
+    /// JSON, stable.
+    case json
+  }
+
+  static let file = Argument.single("file", help: "The archive to decode.")
+  static let path = Option.defaulted(
+    "path", valueName: "PATH", help: "The decode path.", default: PathSelection.all)
+  static let manifest = Option<String?>.optional(
+    "manifest", valueName: "FILE", help: "Take allowed classes and the class map from a manifest.")
+  static let allowedClasses = Option.defaulted(
+    "allowed-classes", valueName: "CLASSES",
+    help: "Comma-separated class names the secure read allows (e.g. NSArray,ProfileKit.Memo).",
+    default: [], defaultDescription: nil, convert: ArgumentConversion.commaSeparated)
+  static let classMap = Option<ClassNameMap?>.optional(
+    "class-map", valueName: "MAP",
+    help: "Comma-separated OLD=NEW class names (ProfilesApp.*=ProfileKit.* maps a module).",
+    convert: { text throws(ArgumentValueError) in
+      do throws(ClassNameMapError) {
+        return try ClassNameMap(parsing: text)
+      } catch {
+        throw ArgumentValueError("\(error)")
+      }
+    })
+  static let registry = Option.defaulted(
+    "registry", valueName: "NAME",
+    help: "Decode with another registry the worker serves, such as ProfilesApp-1 (v1 classes).",
+    default: FoundationReferenceWorker.defaultRegistryName)
+  static let format = Option.defaulted(
+    "format", valueName: "FORMAT", help: "Output format.", default: Format.text)
+
+  static let command = Command(spec: spec) { arguments, context in
+    let file = arguments[DecodeCommand.file]
     let bytes = try FileReading.bytes(at: file, limit: 64 << 20)
     var allowed: [String] = []
     var classMap = ClassNameMap.empty
-    if let manifestPath = arguments.option("manifest", spec: spec) {
-      let schema = SchemaLocator.resolve(arguments, near: [manifestPath])
+    if let manifestPath = arguments[manifest] {
+      let schema = try SchemaOption.source(arguments[SchemaOption.option])
       let result = ManifestLoader.load(
-        path: manifestPath, archivesDirectory: ".", schemaPath: schema,
+        path: manifestPath, archivesDirectory: ".", schema: schema,
         registeredClasses: Set(context.configuration.registry.classNames))
       let errors = result.diagnostics.filter { $0.severity == .error && $0.category != .semantic }
       ManifestDiagnosticsPrinter.print(errors, to: context.console)
@@ -66,22 +111,12 @@ enum DecodeCommand {
       allowed = manifest.allowedClasses?.map(\.name) ?? []
       classMap = Verifier.classMap(of: manifest)
     }
-    if let list = arguments.option("allowed-classes", spec: spec) {
-      allowed += list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+    allowed += arguments[allowedClasses]
+    if let given = arguments[DecodeCommand.classMap] {
+      classMap = classMap.merging(given)
     }
-    if let text = arguments.option("class-map", spec: spec) {
-      do {
-        classMap = classMap.merging(try ClassNameMap(parsing: text))
-      } catch {
-        throw UsageError(message: "Invalid '--class-map': \(error)")
-      }
-    }
-    let requested = arguments.option("path", spec: spec) ?? "all"
-    let paths =
-      requested == "all"
-      ? DecodePath.allCases : [DecodePath(rawValue: requested)].compactMap { $0 }
-    let registryName =
-      arguments.option("registry", spec: spec) ?? FoundationReferenceWorker.defaultRegistryName
+    let paths = arguments[path].paths
+    let registryName = arguments[registry]
     guard context.configuration.workerRegistries[registryName] != nil else {
       throw UsageError(
         message:
@@ -103,7 +138,7 @@ enum DecodeCommand {
         HarnessDecoder(registry: context.configuration.registry, classMap: classMap)
         .differentialAdvice(bytes, allowedClasses: allowed).message
     }
-    if arguments.option("format", spec: spec) == "json" {
+    if arguments[format] == .json {
       var members: [(String, JSONValue)] = [
         ("serializationVersion", .integer(1)), ("file", .string(file)),
         ("allowedClasses", .array(allowed.map(JSONValue.string))),

@@ -12,25 +12,29 @@ enum InspectCommand {
         and references back into an object being printed show '→ #N (cycle)'.
         Text output may change between versions; --format json is stable.
       """,
-    arguments: [.init(name: "file", help: "The archive to read (binary or XML property list).")],
-    options: [
-      .init(
-        name: "format", valueName: "FORMAT", help: "Output format.",
-        allowedValues: ["text", "json"],
-        defaultValue: "text")
-    ],
-    flags: [
-      .init(name: "raw", help: "Show the property list itself rather than the archive graph.")
-    ])
+    arguments: [file], options: [format], flags: [raw])
+
+  /// The output formats.
+  enum Format: String, CaseIterable, ArgumentValue {
+    /// The tree, for people.
+    case text
+    /// JSON, stable.
+    case json
+  }
+
+  static let file = Argument.single(
+    "file", help: "The archive to read (binary or XML property list).")
+  static let format = Option.defaulted(
+    "format", valueName: "FORMAT", help: "Output format.", default: Format.text)
+  static let raw = Flag(
+    name: "raw", help: "Show the property list itself rather than the archive graph.")
 
   static let command = Command(spec: spec) { arguments, context in
-    guard let path = arguments.argument("file") else {
-      throw UsageError(message: "Missing expected argument '<file>'")
-    }
+    let path = arguments[file]
     let limits = ArchiveLimits.default
     let bytes = try FileReading.bytes(at: path, limit: limits.propertyList.maximumInputSize)
-    let json = arguments.option("format", spec: spec) == "json"
-    if arguments.flag("raw") {
+    let json = arguments[format] == .json
+    if arguments[raw] {
       let value: PropertyListValue
       do throws(PropertyListError) {
         value = try PropertyListReader(limits: limits.propertyList).read(bytes)

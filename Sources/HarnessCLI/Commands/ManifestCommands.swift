@@ -8,31 +8,22 @@ enum ManifestValidateCommand {
   static let spec = CommandSpec(
     name: "manifest validate",
     abstract: "Validate manifests against the schema and the archives they name.",
-    arguments: [.init(name: "file", help: "Manifests to validate.", repeating: true)],
-    options: [
-      .init(
-        name: "archives", valueName: "DIR", help: "The folder archive paths are relative to.",
-        defaultValue: "LegacyArchives"),
-      .init(
-        name: "schema", valueName: "FILE", help: "The manifest schema.",
-        defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
-    ],
+    arguments: [files], options: [SharedOptions.archives, SchemaOption.option],
     exitStatus: """
         0  every manifest is valid
         1  a manifest has errors (printed as FILE:LINE:COLUMN: error: …)
         2  the run could not proceed (bad arguments, no schema)
       """)
 
+  static let files = Argument.repeating("file", help: "Manifests to validate.")
+
   static let command = Command(spec: spec) { arguments, context in
-    let schema = SchemaLocator.resolve(arguments, near: arguments.arguments("file"))
-    guard FileManager.default.fileExists(atPath: schema) else {
-      throw CommandFailure(place: schema, category: "unreadable", message: "no such schema file")
-    }
-    let archives = arguments.option("archives", spec: spec) ?? "LegacyArchives"
+    let schema = try SchemaOption.source(arguments[SchemaOption.option])
+    let archives = arguments[SharedOptions.archives]
     var valid = true
-    for file in arguments.arguments("file") {
+    for file in arguments[files] {
       let result = ManifestLoader.load(
-        path: file, archivesDirectory: archives, schemaPath: schema,
+        path: file, archivesDirectory: archives, schema: schema,
         registeredClasses: Set(context.configuration.registry.classNames))
       ManifestDiagnosticsPrinter.print(result.diagnostics, to: context.console)
       if result.isValid {
@@ -57,52 +48,54 @@ enum ManifestAuthorCommand {
         their expectations are added to an existing manifest; every human edit and
         comment in it is kept.
       """,
-    arguments: [.init(name: "archive", help: "Archives, relative to --archives.", repeating: true)],
+    arguments: [archiveFiles],
     options: [
-      .init(
-        name: "archives", valueName: "DIR", help: "The folder archive paths are relative to.",
-        defaultValue: "LegacyArchives"),
-      .init(
-        name: "output", short: "o", valueName: "FILE",
-        help: "Write the manifest here, not to stdout; a device or FIFO is written in place."),
-      .init(
-        name: "update", valueName: "FILE",
-        help: "Add the archives to this manifest, keeping its edits."),
-      .init(name: "app", valueName: "NAME", help: "The producing app."),
-      .init(name: "version", valueName: "VERSION", help: "The producing app version."),
-      .init(name: "platform", valueName: "PLATFORM", help: "The platform the app ran on."),
-      .init(
-        name: "produced", valueName: "DATE", help: "When the archives were written (YYYY-MM-DD)."),
-      .init(name: "provenance", valueName: "TEXT", help: "Where the archives came from."),
-      .init(
-        name: "schema", valueName: "FILE", help: "The manifest schema.",
-        defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
+      SharedOptions.archives, output, update, app, version, platform, produced, provenance,
+      SchemaOption.option,
     ])
 
+  static let archiveFiles = Argument.repeating("archive", help: "Archives, relative to --archives.")
+  static let output = Option<String?>.optional(
+    "output", short: "o", valueName: "FILE",
+    help: "Write the manifest here, not to stdout; a device or FIFO is written in place.")
+  static let update = Option<String?>.optional(
+    "update", valueName: "FILE", help: "Add the archives to this manifest, keeping its edits.")
+  static let app = Option.defaulted(
+    "app", valueName: "NAME", help: "The producing app.", default: ManifestAuthor.Options().app)
+  static let version = Option.defaulted(
+    "version", valueName: "VERSION", help: "The producing app version.",
+    default: ManifestAuthor.Options().version)
+  static let platform = Option.defaulted(
+    "platform", valueName: "PLATFORM", help: "The platform the app ran on.",
+    default: ManifestAuthor.Options().platform)
+  static let produced = Option<String?>.optional(
+    "produced", valueName: "DATE", help: "When the archives were written (YYYY-MM-DD).",
+    defaultDescription: "today, in UTC")
+  static let provenance = Option<String?>.optional(
+    "provenance", valueName: "TEXT", help: "Where the archives came from.")
+
   static let command = Command(spec: spec) { arguments, context in
-    try OutputWriting.check(
-      arguments.option("output", spec: spec) ?? arguments.option("update", spec: spec))
-    let archives = arguments.option("archives", spec: spec) ?? "LegacyArchives"
+    try OutputWriting.check(arguments[output] ?? arguments[update])
     var options = ManifestAuthor.Options()
-    if let app = arguments.option("app", spec: spec) { options.app = app }
-    if let version = arguments.option("version", spec: spec) { options.version = version }
-    if let platform = arguments.option("platform", spec: spec) { options.platform = platform }
-    options.produced = arguments.option("produced", spec: spec)
-    options.provenance = arguments.option("provenance", spec: spec)
+    options.app = arguments[app]
+    options.version = arguments[version]
+    options.platform = arguments[platform]
+    options.produced = arguments[produced]
+    options.provenance = arguments[provenance]
     let (inputs, problems) = ManifestAuthor.inputs(
-      paths: arguments.arguments("archive"), archivesDirectory: archives)
+      paths: arguments[archiveFiles], archivesDirectory: arguments[SharedOptions.archives])
     ManifestDiagnosticsPrinter.print(problems, to: context.console)
     guard problems.isEmpty else { return .unusable }
     let author = ManifestAuthor(options: options)
     let result: ManifestAuthor.Result
-    if let existing = arguments.option("update", spec: spec) {
+    if let existing = arguments[update] {
       guard let data = FileManager.default.contents(atPath: existing) else {
         throw CommandFailure(
           place: existing, category: "unreadable", message: "cannot read the manifest")
       }
       result = author.update(
         existingText: String(decoding: data, as: UTF8.self), file: existing, with: inputs,
-        schemaPath: SchemaLocator.resolve(arguments, near: [existing]))
+        schema: try SchemaOption.source(arguments[SchemaOption.option]))
     } else {
       result = author.author(inputs)
     }
@@ -110,7 +103,7 @@ enum ManifestAuthorCommand {
     guard !result.text.isEmpty else { return .unusable }
     try OutputWriting.write(
       result.text,
-      to: arguments.option("output", spec: spec) ?? arguments.option("update", spec: spec),
+      to: arguments[output] ?? arguments[update],
       console: context.console)
     return result.diagnostics.contains { $0.severity == .error } ? .findings : .success
   }
@@ -125,30 +118,25 @@ enum AnonymizeCommand {
         The structure, class names and numbers stay, and so do the values under
         each --keep key path. What was scrubbed is printed, one key path a line.
       """,
-    arguments: [
-      .init(name: "input", help: "The archive to anonymize."),
-      .init(
-        name: "output",
-        help: "Where to write the anonymized archive (binary plist); '-' is standard output."),
-    ],
-    options: [
-      .init(
-        name: "keep", valueName: "KEYPATH", help: "A key path whose values stay as they are.",
-        repeating: true)
-    ])
+    arguments: [input, output], options: [keep])
+
+  static let input = Argument.single("input", help: "The archive to anonymize.")
+  static let output = Argument.single(
+    "output", help: "Where to write the anonymized archive (binary plist); '-' is stdout.")
+  static let keep = Option<[KeyPath]>.repeating(
+    "keep", valueName: "KEYPATH", help: "A key path whose values stay as they are.",
+    convert: { text throws(ArgumentValueError) in
+      do throws(KeyPathError) {
+        return try KeyPath(text)
+      } catch {
+        throw ArgumentValueError("\(error)")
+      }
+    })
 
   static let command = Command(spec: spec) { arguments, context in
-    guard let input = arguments.argument("input"), let output = arguments.argument("output") else {
-      throw UsageError(message: "Missing expected argument '<output>'")
-    }
-    var keep: [KeyPath] = []
-    for text in arguments.values("keep") {
-      do {
-        keep.append(try KeyPath(text))
-      } catch {
-        throw UsageError(message: "Invalid '--keep': \(error)")
-      }
-    }
+    let input = arguments[AnonymizeCommand.input]
+    let output = arguments[AnonymizeCommand.output]
+    let keep = arguments[AnonymizeCommand.keep]
     try OutputWriting.check(output)
     let bytes = try FileReading.bytes(at: input, limit: 64 << 20)
     let result: Anonymizer.Output

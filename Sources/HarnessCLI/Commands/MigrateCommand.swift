@@ -18,43 +18,38 @@ enum MigrateCommand {
         Running migrate again after it finished changes nothing and says so.
         Text output may change between versions; --format json is stable.
       """,
-    options: MigrateOptions.commonOptions + [
-      .init(
-        name: "backup", valueName: "DIR",
-        help: "Keep originals (or the database copy) and the journal under DIR."),
-      .init(
-        name: "journal", valueName: "FILE",
-        help: "Write the journal to FILE (default: inside the backup run folder)."),
-      .init(
-        name: "rollback", valueName: "JOURNAL",
-        help: "Undo the run a journal describes, instead of migrating."),
-    ],
-    flags: MigrateOptions.commonFlags + [
-      .init(name: "no-backup", help: "Migrate without keeping the originals (no rollback).")
-    ],
+    options: MigrateOptions.commonOptions + [backup, journal, rollback],
+    flags: MigrateOptions.commonFlags + [noBackup],
+    exactlyOneOf: [[backup.name, noBackup.name]],
     exitStatus: """
         0  every record was rewritten, is already current, or is not an archive (rollback: all restored)
         1  a record was refused or changed concurrently, or the run was interrupted (rollback: a conflict)
         2  the run could not proceed (bad arguments, unreadable store, SQLite or file-system failure)
       """)
 
+  static let backup = Option<String?>.optional(
+    "backup", valueName: "DIR",
+    help: "Keep originals (or the database copy) and the journal under DIR.")
+  static let journal = Option<String?>.optional(
+    "journal", valueName: "FILE", help: "Write the journal to FILE.",
+    defaultDescription: "inside the backup run folder")
+  static let rollback = Option<String?>.optional(
+    "rollback", valueName: "JOURNAL",
+    help: "Undo the run a journal describes, instead of migrating.",
+    standalone: true)
+  static let noBackup = Flag(
+    name: "no-backup", help: "Migrate without keeping the originals (no rollback).")
+
   static let command = Command(spec: spec) { arguments, context in
-    if let journal = arguments.option("rollback", spec: spec) {
-      return try rollback(journal, arguments: arguments, context: context)
+    if let journal = arguments[rollback] {
+      return try runRollback(journal, context: context)
     }
-    let options = try MigrateOptions(arguments, spec: spec)
-    let backup = arguments.option("backup", spec: spec)
-    let noBackup = arguments.flag("no-backup")
-    guard (backup != nil) != noBackup else {
-      throw UsageError(
-        message: backup == nil
-          ? "Missing expected option '--backup <dir>' (or pass --no-backup)"
-          : "'--backup' and '--no-backup' cannot be used together")
-    }
-    let transform = try options.makeTransform(arguments, context: context)
+    let options = try MigrateOptions(arguments)
+    let backup = arguments[MigrateCommand.backup]
+    let transform = try options.makeTransform(context: context)
     let store = try options.openStore(readOnly: false)
     let runDirectory = try backup.map { try makeRunDirectoryPath(backup: $0, store: store) }
-    let journalPath = arguments.option("journal", spec: spec)
+    let journalPath = arguments[journal]
     let writer: any RecordWriter
     if let directoryStore = store as? DirectoryStore {
       do throws(MigrationError) {
@@ -95,7 +90,7 @@ enum MigrateCommand {
       if let journal = writer.journalPath {
         notes.append(("journal", journal))
         notes.append(
-          ("rollback", "\(ArchiveHarnessCommand.toolName) migrate --rollback \(journal)"))
+          ("rollback", "\(context.toolName) migrate --rollback \(journal)"))
       }
       if summary.interrupted {
         notes.append(("interrupted", "after \(summary.total) records; run migrate again to finish"))
@@ -124,9 +119,7 @@ enum MigrateCommand {
     return backup + "/" + name + "-" + formatter.string(from: Date()) + "-\(getpid())"
   }
 
-  private static func rollback(
-    _ journal: String, arguments: ParsedArguments, context: CommandContext
-  ) throws -> ExitStatus {
+  private static func runRollback(_ journal: String, context: CommandContext) throws -> ExitStatus {
     let summary: MigrationRollback.Summary
     var lines = ""
     do throws(MigrationError) {

@@ -22,8 +22,8 @@ enum MigrateDryRunCommand {
       """)
 
   static let command = Command(spec: spec) { arguments, context in
-    let options = try MigrateOptions(arguments, spec: spec)
-    let transform = try options.makeTransform(arguments, context: context)
+    let options = try MigrateOptions(arguments)
+    let transform = try options.makeTransform(context: context)
     let store = try options.openStore(readOnly: true)
     let summary = try options.runEngine(
       store: store, transform: transform, writer: nil, operation: .dryRun,

@@ -8,15 +8,19 @@ import Verification
 
 /// The options `migrate-dry-run` and `migrate` share, and the store, transform and report they make.
 struct MigrateOptions {
-  /// The store path.
+  /// `--store`.
   var storePath: String
-  /// The manifest, if given.
+  /// `--manifest`, if given.
   var manifestPath: String?
+  /// `--schema`, if given.
+  var schemaPath: String?
   /// Renames from `--class-map`.
   var mapping: ClassNameMapping
-  /// `--table`, `--key-column`, `--value-column`.
+  /// `--table`, if given.
   var table: String?
+  /// `--key-column`.
   var keyColumn: String
+  /// `--value-column`.
   var valueColumn: String
   /// `--allowed-classes`, added to the manifest's.
   var allowedClasses: [String]
@@ -24,85 +28,74 @@ struct MigrateOptions {
   var renameOnly: Bool
   /// `--format`.
   var format: MigrationReportWriter.Format
-  /// `--output`.
+  /// `--output`, if given.
   var outputPath: String?
   /// `--batch-size`.
   var batchSize: Int
 
+  static let store = Option<String>.required(
+    "store", valueName: "PATH",
+    help: "The store: a folder of archive files, or an SQLite database file.")
+  static let manifest = Option<String?>.optional(
+    "manifest", valueName: "FILE",
+    help: "The manifest with the class-name mapping, allowedClasses and expectations.")
+  static let classMap = Option<[String]>.repeating(
+    "class-map", valueName: "OLD=NEW",
+    help: "An archived class name and its new name (repeatable; adds to the manifest's map).")
+  static let allowedClasses = Option.defaulted(
+    "allowed-classes", valueName: "A,B,...",
+    help: "Classes the app's secure read allows (adds to the manifest's allowedClasses).",
+    default: [], defaultDescription: nil, convert: ArgumentConversion.commaSeparated)
+  static let table = Option<String?>.optional(
+    "table", valueName: "TABLE", help: "The SQLite table holding the archives.")
+  static let keyColumn = Option.defaulted(
+    "key-column", valueName: "COLUMN", help: "The SQLite column identifying a record.",
+    default: "key")
+  static let valueColumn = Option.defaulted(
+    "value-column", valueName: "COLUMN", help: "The SQLite column holding archive bytes.",
+    default: "value")
+  static let format = Option.defaulted(
+    "format", valueName: "FORMAT", help: "Report format.",
+    default: MigrationReportWriter.Format.text)
+  static let output = Option<String?>.optional(
+    "output", valueName: "FILE",
+    help: "Write the report to FILE ('-': stdout); a device or FIFO is written in place.")
+  static let batchSize = Option.defaulted(
+    "batch-size", valueName: "N", help: "Records per batch (and per SQLite transaction).",
+    default: 512, convert: ArgumentConversion.integer(in: 1...100_000))
+  static let renameOnly = Flag(
+    name: "rename-only",
+    help: "Rewrite class names in place (no user types needed), verified by re-reading the graph.")
+
   /// The options every migrate command declares.
-  static let commonOptions: [CommandSpec.Option] = [
-    .init(
-      name: "store", valueName: "PATH",
-      help: "The store: a folder of archive files, or an SQLite database file."),
-    .init(
-      name: "manifest", valueName: "FILE",
-      help: "The manifest with the class-name mapping, allowedClasses and expectations."),
-    .init(
-      name: "class-map", valueName: "OLD=NEW",
-      help: "An archived class name and its new name (repeatable; adds to the manifest's map).",
-      repeating: true),
-    .init(
-      name: "allowed-classes", valueName: "A,B,...",
-      help: "Classes the app's secure read allows (adds to the manifest's allowedClasses)."),
-    .init(
-      name: "schema", valueName: "FILE", help: "The manifest schema.",
-      defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
-    .init(name: "table", valueName: "TABLE", help: "The SQLite table holding the archives."),
-    .init(
-      name: "key-column", valueName: "COLUMN", help: "The SQLite column identifying a record.",
-      defaultValue: "key"),
-    .init(
-      name: "value-column", valueName: "COLUMN", help: "The SQLite column holding archive bytes.",
-      defaultValue: "value"),
-    .init(
-      name: "format", valueName: "FORMAT", help: "Report format.",
-      allowedValues: ["text", "json", "junit"], defaultValue: "text"),
-    .init(
-      name: "output", valueName: "FILE",
-      help: "Write the report to FILE ('-': stdout); a device or FIFO is written in place."),
-    .init(
-      name: "batch-size", valueName: "N",
-      help: "Records per batch (and per SQLite transaction).", defaultValue: "512"),
+  static let commonOptions: [any CommandOption] = [
+    store, manifest, classMap, allowedClasses, SchemaOption.option, table, keyColumn,
+    valueColumn, format, output, batchSize,
   ]
 
   /// The flags every migrate command declares.
-  static let commonFlags: [CommandSpec.Flag] = [
-    .init(
-      name: "rename-only",
-      help: "Rewrite class names in place (no user types needed), verified by re-reading the graph."
-    )
-  ]
+  static let commonFlags = [renameOnly]
 
-  /// Reads the options; `--store` is required.
-  init(_ arguments: ParsedArguments, spec: CommandSpec) throws {
-    guard let store = arguments.option("store", spec: spec) else {
-      throw UsageError(message: "Missing expected option '--store <path>'")
-    }
-    storePath = store
-    manifestPath = arguments.option("manifest", spec: spec)
+  /// Reads the options the parser has checked and converted.
+  ///
+  /// - Throws: ``UsageError`` for `--class-map` pairs that are not `OLD=NEW` or map a name twice.
+  init(_ arguments: ParsedArguments) throws {
+    storePath = arguments[Self.store]
+    manifestPath = arguments[Self.manifest]
+    schemaPath = arguments[SchemaOption.option]
     do {
-      mapping = try ClassNameMapping(pairs: arguments.values("class-map"))
+      mapping = try ClassNameMapping(pairs: arguments[Self.classMap])
     } catch {
       throw UsageError(message: error.message)
     }
-    allowedClasses =
-      arguments.option("allowed-classes", spec: spec).map {
-        $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-      } ?? []
-    table = arguments.option("table", spec: spec)
-    keyColumn = arguments.option("key-column", spec: spec) ?? "key"
-    valueColumn = arguments.option("value-column", spec: spec) ?? "value"
-    renameOnly = arguments.flag("rename-only")
-    format =
-      MigrationReportWriter.Format(rawValue: arguments.option("format", spec: spec) ?? "text")
-      ?? .text
-    outputPath = arguments.option("output", spec: spec)
-    guard let size = Int(arguments.option("batch-size", spec: spec) ?? "512"), size > 0,
-      size <= 100_000
-    else {
-      throw UsageError(message: "The value for '--batch-size <n>' must be from 1 to 100000")
-    }
-    batchSize = size
+    allowedClasses = arguments[Self.allowedClasses]
+    table = arguments[Self.table]
+    keyColumn = arguments[Self.keyColumn]
+    valueColumn = arguments[Self.valueColumn]
+    renameOnly = arguments[Self.renameOnly]
+    format = arguments[Self.format]
+    outputPath = arguments[Self.output]
+    batchSize = arguments[Self.batchSize]
   }
 
   /// Whether the store path is a folder.
@@ -146,15 +139,13 @@ struct MigrateOptions {
   ///
   /// The class-name mapping and `allowedClasses` come from `--manifest`, with
   /// `--class-map` and `--allowed-classes` added.
-  func makeTransform(_ arguments: ParsedArguments, context: CommandContext) throws
-    -> any RecordTransform
-  {
+  func makeTransform(context: CommandContext) throws -> any RecordTransform {
     var mapping = ClassNameMapping()
     var allowed: [String] = []
     if let manifestPath {
-      let schema = SchemaLocator.resolve(arguments, near: [manifestPath])
+      let schema = try SchemaOption.source(schemaPath)
       let result = ManifestLoader.load(
-        path: manifestPath, archivesDirectory: ".", schemaPath: schema,
+        path: manifestPath, archivesDirectory: ".", schema: schema,
         registeredClasses: Set(context.configuration.registry.classNames))
       let errors = result.diagnostics.filter { $0.severity == .error && $0.category != .semantic }
       ManifestDiagnosticsPrinter.print(errors, to: context.console)
@@ -289,3 +280,5 @@ private final class ReportFileSink {
     }
   }
 }
+
+extension MigrationReportWriter.Format: ArgumentValue {}

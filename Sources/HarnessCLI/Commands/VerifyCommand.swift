@@ -16,46 +16,54 @@ enum VerifyCommand {
         what the manifest expects. An archive expected to be rejected that decodes
         is reported as HOLE: an object-substitution hole.
       """,
-    options: [
-      .init(
-        name: "manifests", valueName: "DIR", help: "The folder of manifests.",
-        defaultValue: "manifests"),
-      .init(
-        name: "archives", valueName: "DIR", help: "The folder archive paths are relative to.",
-        defaultValue: "LegacyArchives"),
-      .init(
-        name: "schema", valueName: "FILE", help: "The manifest schema.",
-        defaultValue: "manifests/schema/archive-manifest.xsd, found upward"),
-      .init(
-        name: "format", valueName: "FORMAT", help: "Report format.",
-        allowedValues: ["text", "json", "junit"], defaultValue: "text"),
-      .init(
-        name: "output", valueName: "FILE",
-        help: "Write the report to FILE ('-': stdout); a device or FIFO is written in place."),
-    ],
-    flags: [.init(name: "verbose", help: "Show every path and expectation of passing cases too.")],
+    options: [manifests, archives, SchemaOption.option, format, output],
+    flags: [verbose],
     exitStatus: """
         0  every outcome and expectation is as the manifests say
         1  an outcome or expectation differs, or an archive expected to be rejected decodes
         2  the run could not proceed (bad arguments, an invalid manifest, unreadable input)
       """)
 
+  /// The report formats.
+  enum Format: String, CaseIterable, ArgumentValue {
+    /// A summary and one line per failing case, for people.
+    case text
+    /// One JSON document, stable.
+    case json
+    /// JUnit XML, one test case per archive entry.
+    case junit
+  }
+
+  static let manifests = Option<String?>.optional(
+    "manifests", valueName: "DIR", help: "The folder of manifests.",
+    defaultDescription: "the nearest manifests/ here or above")
+  static let archives = Option<String?>.optional(
+    "archives", valueName: "DIR", help: "The folder archive paths are relative to.",
+    defaultDescription: "LegacyArchives/ beside the manifests")
+  static let format = Option.defaulted(
+    "format", valueName: "FORMAT", help: "Report format.", default: Format.text)
+  static let output = Option<String?>.optional(
+    "output", valueName: "FILE",
+    help: "Write the report to FILE ('-': stdout); a device or FIFO is written in place.")
+  static let verbose = Flag(
+    name: "verbose", help: "Show every path and expectation of passing cases too.")
+
   static let command = Command(spec: spec) { arguments, context in
-    let manifestsDirectory = arguments.option("manifests", spec: spec) ?? "manifests"
-    let archivesDirectory = arguments.option("archives", spec: spec) ?? "LegacyArchives"
-    let schemaPath = SchemaLocator.resolve(arguments, near: [manifestsDirectory + "/x"])
+    let location =
+      try arguments[manifests].map(ManifestFolderLocator.Location.init(manifests:))
+      ?? ManifestFolderLocator.locate(
+        from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
+    let manifestsDirectory = location.manifests
+    let archivesDirectory = arguments[archives] ?? location.archives
+    let schema = try SchemaOption.source(arguments[SchemaOption.option])
     // A refused --output (a folder, a socket) fails before the run, not after it.
-    try OutputWriting.check(arguments.option("output", spec: spec))
+    try OutputWriting.check(arguments[output])
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: manifestsDirectory, isDirectory: &isDirectory),
       isDirectory.boolValue
     else {
       throw CommandFailure(
         place: manifestsDirectory, category: "unreadable", message: "no such manifests folder")
-    }
-    guard FileManager.default.fileExists(atPath: schemaPath) else {
-      throw CommandFailure(
-        place: schemaPath, category: "unreadable", message: "no such schema file")
     }
     let files = Verifier.manifestFiles(in: manifestsDirectory)
     guard !files.isEmpty else {
@@ -66,7 +74,7 @@ enum VerifyCommand {
       registry: context.configuration.registry,
       runner: WorkerPathRunner(executable: context.executableURL))
     let loaded = verifier.load(
-      files, archivesDirectory: archivesDirectory, schemaPath: schemaPath,
+      files, archivesDirectory: archivesDirectory, schema: schema,
       manifestsDirectory: manifestsDirectory)
     ManifestDiagnosticsPrinter.print(loaded.diagnostics, to: context.console)
     guard !loaded.hasErrors else {
@@ -74,16 +82,15 @@ enum VerifyCommand {
     }
     let report = verifier.verify(loaded.manifests, archivesDirectory: archivesDirectory)
     let text: String
-    switch arguments.option("format", spec: spec) {
-    case "json": text = JSONReportWriter().render(report)
-    case "junit": text = JUnitReportWriter().render(report)
-    default:
-      let output = arguments.option("output", spec: spec)
-      let colour = (output == nil || output == "-") && context.console.outputIsTerminal
-      text = TextReportWriter(colour: colour, verbose: arguments.flag("verbose")).render(report)
+    switch arguments[format] {
+    case .json: text = JSONReportWriter().render(report)
+    case .junit: text = JUnitReportWriter().render(report)
+    case .text:
+      let colour =
+        (arguments[output] == nil || arguments[output] == "-") && context.console.outputIsTerminal
+      text = TextReportWriter(colour: colour, verbose: arguments[verbose]).render(report)
     }
-    try OutputWriting.write(
-      text, to: arguments.option("output", spec: spec), console: context.console)
+    try OutputWriting.write(text, to: arguments[output], console: context.console)
     return report.passed ? .success : .findings
   }
 }

@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import HarnessTestSupport
 import Testing
 
 /// An archive from the shared corpus whose classes the Foundation registry knows.
@@ -11,26 +12,12 @@ struct CorpusCase: Sendable, CustomTestStringConvertible, Codable, Hashable {
 
   var testDescription: String { path }
 
-  /// The corpus folder: `ARCHIVE_HARNESS_CORPUS`, or `shared/corpus` next to an ancestor.
-  static let folder: URL? = {
-    let fileManager = FileManager.default
-    if let override = ProcessInfo.processInfo.environment["ARCHIVE_HARNESS_CORPUS"] {
-      return URL(fileURLWithPath: override)
-    }
-    var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    for _ in 0..<8 {
-      let candidate = directory.appendingPathComponent("shared/corpus")
-      if fileManager.fileExists(atPath: candidate.appendingPathComponent("INVENTORY.tsv").path) {
-        return candidate
-      }
-      directory = directory.deletingLastPathComponent()
-    }
-    return nil
-  }()
+  /// The corpus folder, `Tests/Fixtures/RealArchives` in this repository.
+  static let folder: URL = Corpus.directory
 
   /// Every non-broken keyed archive with a `root` whose classes are all registered.
   static let all: [CorpusCase] = {
-    guard let folder,
+    guard
       let inventory = try? String(
         contentsOf: folder.appendingPathComponent("INVENTORY.tsv"), encoding: .utf8)
     else { return [] }
@@ -49,7 +36,7 @@ struct CorpusCase: Sendable, CustomTestStringConvertible, Codable, Hashable {
   }()
 
   func bytes() throws -> [UInt8] {
-    guard let folder = CorpusCase.folder else { return [] }
+    let folder = CorpusCase.folder
     return [UInt8](try Data(contentsOf: folder.appendingPathComponent(path)))
   }
 }

@@ -1,0 +1,78 @@
+import Foundation
+import HarnessTestSupport
+import Testing
+
+@testable import HarnessCLI
+
+@Suite("The tool's name comes from argv[0]")
+struct ToolNameTests {
+  @Test("Help names the tool by the last path component of argv[0]")
+  func helpUsesArgumentZero() {
+    let result = InProcessCommand.run(["/opt/team/bin/my-harness", "--help"])
+    #expect(result.status == 0)
+    #expect(result.stdout.contains("USAGE: my-harness <subcommand>"))
+    #expect(result.stdout.contains("See 'my-harness help <subcommand>' for detailed help."))
+    #expect(!result.stdout.contains("archive-harness"))
+  }
+
+  @Test("A command's help and usage name the tool")
+  func commandHelp() {
+    let result = InProcessCommand.run(["my-harness", "verify", "--help"])
+    #expect(result.stdout.contains("USAGE: my-harness verify [--manifests <dir>]"))
+    #expect(!result.stdout.contains("archive-harness"))
+  }
+
+  @Test("A usage error names the tool in its usage and in 'See … --help'")
+  func usageError() {
+    let result = InProcessCommand.run(["my-harness", "inspect", "--colour", "file.archive"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr == """
+        Error: Unknown option '--colour'
+        Usage: my-harness inspect [--format <format>] [--raw] <file>
+          See 'my-harness inspect --help' for more information.
+
+        """)
+  }
+
+  @Test("An unknown subcommand points to the tool's --help")
+  func unknownSubcommand() {
+    let result = InProcessCommand.run(["my-harness", "verfy"])
+    #expect(result.status == 2)
+    #expect(
+      result.stderr == """
+        Error: Unknown subcommand 'verfy'
+        Usage: my-harness <subcommand>
+          See 'my-harness --help' for more information.
+
+        """)
+  }
+
+  @Test("Without argv[0] the name is archive-harness")
+  func fallback() {
+    #expect(ArchiveHarnessCommand.toolName(from: nil) == "archive-harness")
+    #expect(ArchiveHarnessCommand.toolName(from: "") == "archive-harness")
+    #expect(ArchiveHarnessCommand.toolName(from: "./my-harness") == "my-harness")
+  }
+
+  @Test("migrate prints its rollback command with the tool's name")
+  func rollbackCommand() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "tool-name-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let store = folder.appendingPathComponent("store")
+    try FileManager.default.copyItem(
+      at: Corpus.packageRoot.appendingPathComponent("LegacyArchives/ProfilesApp-1.0"), to: store)
+    let result = InProcessCommand.run([
+      "my-harness", "migrate", "--store", store.path, "--rename-only",
+      "--class-map", "ProfilesApp.UserProfile=ProfileKit.UserProfile",
+      "--class-map", "ProfilesApp.Address=ProfileKit.Address",
+      "--backup", folder.appendingPathComponent("backup").path,
+    ])
+    let line = try #require(
+      result.stdout.split(separator: "\n").first { $0.hasPrefix("rollback: ") },
+      "\(result.stdout)\(result.stderr)")
+    #expect(line.hasPrefix("rollback: my-harness migrate --rollback \(folder.path)/backup/"))
+  }
+}
