@@ -93,6 +93,14 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // A harness over ProfileKit plus a class whose init?(coder:) traps on one record shape:
+    // scripts/crash-test and the migration tests prove a typed migrate contains it.
+    .executableTarget(
+      name: "crash-test-harness",
+      dependencies: ["HarnessCLI", "ProfileKit"],
+      swiftSettings: strictSettings
+    ),
+
     // Writes LegacyArchives/ once (scripts/make-legacy-archives).
     .executableTarget(
       name: "make-legacy-archives",

@@ -2,13 +2,14 @@
 // for migration tests, benchmarks and the crash test, and checks a store
 // after an interrupted migration.
 //
-//   store-generator sqlite PATH --records N [--table T] [--wal] [--mix clean|mixed]
-//   store-generator directory PATH --records N [--mix clean|mixed]
+//   store-generator sqlite PATH --records N [--table T] [--wal] [--mix clean|mixed] [--trap-at I]
+//   store-generator directory PATH --records N [--mix clean|mixed] [--trap-at I]
 //   store-generator check --original A --expected B --current C [--table T]
 //   store-generator sums STORE OUT [--table T]   (then check --original-sums OUT …)
 //
 // `mixed` adds, every 97th record, an already-current v2 archive, a NULL (or
-// an empty file), a non-archive value and a truncated archive.
+// an empty file), a non-archive value and a truncated archive. `--trap-at I`
+// makes record I a `ProfilesApp.Badge` whose decode traps in crash-test-harness.
 
 import CSQLite
 import FileOutput
@@ -68,7 +69,19 @@ func profileArchive(_ index: Int, module: String) -> [UInt8] {
   return builder.bytes()
 }
 
+/// A `ProfilesApp.Badge` whose label is a number: crash-test-harness's Badge decoder traps on it.
+func trappingArchive(_ index: Int) -> [UInt8] {
+  var builder = ArchiveBuilder()
+  let badge = builder.object("ProfilesApp.Badge", [("label", .integer(Int64(index)))])
+  builder.setRoot(badge)
+  return builder.bytes()
+}
+
+/// The record that holds ``trappingArchive(_:)``, from `--trap-at INDEX`.
+nonisolated(unsafe) var trapIndex: Int?
+
 func value(_ index: Int, mixed: Bool) -> [UInt8]? {
+  if index == trapIndex { return trappingArchive(index) }
   switch kind(of: index, mixed: mixed) {
   case .current: return profileArchive(index, module: "ProfileKit")
   case .legacy: return profileArchive(index, module: "ProfilesApp")
@@ -203,6 +216,7 @@ case "sqlite", "directory":
   let path = arguments[1]
   let records = Int(option("records", in: arguments) ?? "1000") ?? 1000
   let mixed = (option("mix", in: arguments) ?? "mixed") == "mixed"
+  trapIndex = option("trap-at", in: arguments).flatMap { Int($0) }
   if mode == "sqlite" {
     makeSQLite(
       path, records: records, table: option("table", in: arguments) ?? "t",

@@ -169,6 +169,122 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
     return response
   }
 
+  /// The most archive bytes sent to a worker in one migration frame; a larger batch is split.
+  static let maximumMigrationFrameBytes = 16 << 20
+
+  /// Migrates archives, typed, in decode workers: each archive's app code runs in a child
+  /// process, and one that traps or hangs costs that archive alone.
+  ///
+  /// The archives go to the worker in batches, one frame each way per archive
+  /// after a single request frame, so that containment stays cheap. When the
+  /// worker dies on an archive (a trap in `init?(coder:)`) or passes ``timeout``
+  /// on it, that archive's result is ``TypedMigrationResult/crashed(_:)`` with
+  /// the signal, and the rest of the batch goes on in a fresh worker.
+  ///
+  /// ```swift
+  /// let results = try supervisor.migrate(
+  ///   records, classMap: map, allowedClasses: ["ProfileKit.UserProfile", "ProfileKit.Address"])
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - archives: The archives, as stored.
+  ///   - classMap: The map applied on the legacy decode.
+  ///   - allowedClasses: The classes the app's secure read declares.
+  /// - Returns: One result per archive, in order.
+  /// - Throws: ``WorkerProtocolError`` when a worker cannot be started or answers nonsense.
+  public func migrate(
+    _ archives: [[UInt8]], classMap: ClassNameMap, allowedClasses: [String]
+  ) throws(WorkerProtocolError) -> [TypedMigrationResult] {
+    lock.lock()
+    defer { lock.unlock() }
+    var results: [TypedMigrationResult] = []
+    results.reserveCapacity(archives.count)
+    while results.count < archives.count {
+      // One frame: up to the byte budget, and at least one archive.
+      let start = results.count
+      var end = start
+      var size = 0
+      while end < archives.count,
+        end == start || size + archives[end].count <= Self.maximumMigrationFrameBytes
+      {
+        size += archives[end].count
+        end += 1
+      }
+      let id = nextRequestID
+      nextRequestID += 1
+      let batch = WorkerMigrationBatch(
+        header: .init(
+          id: id, registryName: registryName, classMap: classMap, allowedClasses: allowedClasses,
+          count: end - start),
+        archives: Array(archives[start..<end]))
+      try runMigration(batch, into: &results)
+    }
+    return results
+  }
+
+  /// Sends one migration frame and collects answers until the batch is done or the worker dies,
+  /// recording the archive it died on as crashed; the caller sends the rest again.
+  private func runMigration(
+    _ batch: WorkerMigrationBatch, into results: inout [TypedMigrationResult]
+  ) throws(WorkerProtocolError) {
+    let payload = try batch.encoded()
+    let current = try currentWorker()
+    let stderrOffset = current.stderrLength()
+    let alive = { current.isRunning }
+    do throws(FileDescriptorChannel.Failure) {
+      try current.channel.writeFrame(
+        payload, deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
+    } catch .closed, .peerExited {
+      // The worker was gone before it read anything: blame the first archive, as a decode would.
+      results.append(.crashed(finish(current, from: stderrOffset)))
+      return
+    } catch {
+      stopWorker()
+      throw WorkerProtocolError("migration batch \(batch.header.id): \(error)")
+    }
+    for _ in 0..<batch.archives.count {
+      let answer: [UInt8]?
+      do throws(FileDescriptorChannel.Failure) {
+        // Each archive gets the whole timeout, counted from the answer before it.
+        answer = try current.channel.readFrame(
+          deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
+      } catch .timedOut {
+        current.forceKill()
+        let crash = finish(current, from: stderrOffset)
+        results.append(
+          .crashed(CrashReport(signal: crash.signal, timedOut: true, detail: crash.detail)))
+        return
+      } catch .closed, .peerExited {
+        results.append(.crashed(finish(current, from: stderrOffset)))
+        return
+      } catch {
+        stopWorker()
+        throw WorkerProtocolError("migration batch \(batch.header.id): \(error)")
+      }
+      guard let answer else {
+        results.append(.crashed(finish(current, from: stderrOffset)))
+        return
+      }
+      do throws(WorkerProtocolError) {
+        results.append(try TypedMigrationResult(decoding: answer))
+      } catch {
+        stopWorker()
+        throw error
+      }
+    }
+  }
+
+  /// The running worker, or a fresh one.
+  private func currentWorker() throws(WorkerProtocolError) -> WorkerProcess {
+    if let worker, worker.isRunning { return worker }
+    worker?.stop()
+    worker = nil
+    let fresh = try WorkerProcess(executableURL: executableURL, arguments: arguments)
+    startedWorkers += 1
+    worker = fresh
+    return fresh
+  }
+
   /// Stops the current worker, if any; the next archive starts a fresh one.
   public func shutdown() {
     lock.lock()

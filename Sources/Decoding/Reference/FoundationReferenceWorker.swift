@@ -10,6 +10,9 @@ import Foundation
 /// ``modeArgument``, reading requests on standard input and answering on standard output.
 ///
 /// Each request is a length-prefixed JSON ``WorkerRequest``; each answer a ``WorkerResponse``.
+/// A batch of archives to migrate, typed, comes as one binary frame and is answered with one
+/// ``TypedMigrationResult`` frame per archive (see
+/// ``FoundationReferenceSupervisor/migrate(_:classMap:allowedClasses:)``).
 /// A decode that traps kills only the worker; ``FoundationReferenceSupervisor`` records the
 /// signal and starts a fresh worker. Wire it into a `main.swift` like this:
 ///
@@ -60,6 +63,15 @@ public enum FoundationReferenceWorker {
         report("cannot read a request: \(error)")
         return 2
       }
+      if frame.first == WorkerMigrationBatch.marker {
+        do throws(WorkerProtocolError) {
+          try migrate(WorkerMigrationBatch(decoding: frame), registries: registries, to: channel)
+        } catch {
+          report("\(error.message)")
+          return 2
+        }
+        continue
+      }
       let request: WorkerRequest
       do {
         request = try decoder.decode(WorkerRequest.self, from: Data(frame))
@@ -105,6 +117,32 @@ public enum FoundationReferenceWorker {
       [UInt8](request.archive), secure: request.path.isSecure,
       allowedClasses: request.allowedClasses)
     return WorkerResponse(id: request.id, outcome: result.outcome, notes: result.warnings)
+  }
+
+  /// Migrates a batch, typed, answering each archive as soon as it is done; a trap ends the
+  /// worker after the answers already sent, so the supervisor knows which archive trapped.
+  private static func migrate(
+    _ batch: WorkerMigrationBatch, registries: [String: ClassRegistry],
+    to channel: FileDescriptorChannel
+  ) throws(WorkerProtocolError) {
+    let header = batch.header
+    let migration = registries[header.registryName].map {
+      TypedMigration(
+        registry: $0, classMap: header.classMap, allowedClasses: header.allowedClasses)
+    }
+    for archive in batch.archives {
+      let result =
+        migration?.migrate(archive)
+        ?? .refused(
+          RoundTrip.Refusal(
+            step: .read, category: "malformed",
+            reason: "the decode worker has no registry '\(header.registryName)'"))
+      do throws(FileDescriptorChannel.Failure) {
+        try channel.writeFrame(result.encoded)
+      } catch {
+        throw WorkerProtocolError("cannot answer migration batch \(header.id): \(error)")
+      }
+    }
   }
 
   private static func report(_ message: String) {

@@ -173,9 +173,12 @@ struct MigrateOptions {
           "typed migration needs the allowedClasses of the app's secure read (--manifest or --allowed-classes)"
       )
     }
+    // The app's init?(coder:) runs in decode workers, one per verifying thread.
+    let pool = SupervisorPool(count: MigrationEngine.defaultWorkerCount) {
+      FoundationReferenceSupervisor(executableURL: context.executableURL)
+    }
     return MigrateTypedTransform(
-      registry: context.configuration.registry, classMap: ClassNameMap(entries: mapping.names),
-      allowedClasses: allowed)
+      pool: pool, classMap: ClassNameMap(entries: mapping.names), allowedClasses: allowed)
   }
 
   /// A report writer to stdout or `--output`, and a closing action that finishes the output.

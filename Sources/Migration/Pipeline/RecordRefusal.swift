@@ -33,7 +33,7 @@ public struct RecordRefusal: Error, Hashable, Sendable, CustomStringConvertible 
     case nil:
       step == .write
         ? "not known: another writer changed the record after it was read"
-        : "not known: the record was not read"
+        : "not known: the app's read of the record was not run to the end"
     }
   }
 }

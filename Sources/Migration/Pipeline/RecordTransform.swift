@@ -34,4 +34,18 @@ public protocol RecordTransform: Sendable {
 
   /// Migrates one record. Called from worker threads, concurrently.
   func transform(_ input: TransformInput) -> TransformResult
+
+  /// Migrates a slice of a batch, one result per input, in order. Called from worker threads,
+  /// concurrently, each with its own slice.
+  ///
+  /// The default calls ``transform(_:)`` for each input; a transform that runs
+  /// app code in a worker process overrides it to send the slice at once.
+  func transform(batch inputs: [TransformInput]) -> [TransformResult]
+}
+
+extension RecordTransform {
+  /// Calls ``transform(_:)`` for each input.
+  public func transform(batch inputs: [TransformInput]) -> [TransformResult] {
+    inputs.map(transform)
+  }
 }
