@@ -86,6 +86,11 @@ public struct RoundTrip: Sendable {
     } catch {
       return .failure(Refusal(step: .read, category: "malformed", reason: error.description))
     }
+    return run(archive)
+  }
+
+  /// Runs the round trip on an archive already read, sparing a second read of its bytes.
+  func run(_ archive: KeyedArchive) -> Result<Migrated, Refusal> {
     if let refusal = HarnessDecoder.expansionRejection(archive, secure: false) {
       return .failure(Refusal(step: .read, category: "limit-exceeded", reason: refusal.message))
     }

@@ -49,14 +49,22 @@ public struct TypedMigration: Sendable {
   /// - Parameter bytes: The archive as stored.
   /// - Returns: Unchanged, the verified new bytes, or the refusal with its step.
   public func migrate(_ bytes: [UInt8]) -> TypedMigrationResult {
+    let archive: KeyedArchive
+    do {
+      archive = try KeyedArchive(bytes: bytes, limits: limits)
+    } catch {
+      return .refused(
+        RoundTrip.Refusal(step: .read, category: "malformed", reason: error.description))
+    }
+    // One read of the bytes serves the app's current read and the round trip.
     let current = HarnessDecoder(registry: registry, limits: limits)
-      .decode(bytes, secure: true, allowedClasses: allowedClasses)
+      .decode(archive, secure: true, allowedClasses: allowedClasses)
     if current.object != nil, current.outcome.decodedValue != nil {
       return .unchanged
     }
     let trip = RoundTrip(
       registry: registry, classMap: classMap, allowedClasses: allowedClasses, limits: limits)
-    switch trip.run(bytes) {
+    switch trip.run(archive) {
     case .success(let migrated):
       return .rewritten(migrated.bytes, className: migrated.after.className)
     case .failure(let refusal):

@@ -61,17 +61,27 @@ struct FileDescriptorChannel {
     ]
     frame.append(contentsOf: payload)
     var written = 0
+    // Try first and wait only when the pipe is full: a poll per write doubles the system calls.
+    var mustWait = false
     while written < frame.count {
-      try waitUntilReady(output, events: Int16(POLLOUT), deadline: deadline, isPeerAlive)
+      if let deadline, !mustWait, ContinuousClock.now >= deadline { throw .timedOut }
+      if mustWait {
+        try waitUntilReady(output, events: Int16(POLLOUT), deadline: deadline, isPeerAlive)
+      }
       let result = frame.withUnsafeBytes { buffer in
         write(output, buffer.baseAddress.map { $0 + written }, buffer.count - written)
       }
       if result < 0 {
         let code = errno
-        if code == EINTR || code == EAGAIN { continue }
+        if code == EINTR { continue }
+        if code == EAGAIN {
+          mustWait = true
+          continue
+        }
         if code == EPIPE { throw .closed }
         throw .system(code)
       }
+      mustWait = false
       written += result
     }
   }
@@ -80,17 +90,27 @@ struct FileDescriptorChannel {
     into buffer: inout [UInt8], deadline: ContinuousClock.Instant?, isPeerAlive: () -> Bool
   ) throws(Failure) -> Int {
     var filled = 0
+    // Try first and wait only when nothing is there yet; the deadline is checked while waiting.
+    var mustWait = false
     while filled < buffer.count {
-      try waitUntilReady(input, events: Int16(POLLIN), deadline: deadline, isPeerAlive)
+      if let deadline, !mustWait, ContinuousClock.now >= deadline { throw .timedOut }
+      if mustWait {
+        try waitUntilReady(input, events: Int16(POLLIN), deadline: deadline, isPeerAlive)
+      }
       let result = buffer.withUnsafeMutableBytes { raw in
         read(input, raw.baseAddress.map { $0 + filled }, raw.count - filled)
       }
       if result < 0 {
         let code = errno
-        if code == EINTR || code == EAGAIN { continue }
+        if code == EINTR { continue }
+        if code == EAGAIN {
+          mustWait = true
+          continue
+        }
         throw .system(code)
       }
       if result == 0 { return filled }
+      mustWait = false
       filled += result
     }
     return filled
