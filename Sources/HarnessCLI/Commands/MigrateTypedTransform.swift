@@ -23,6 +23,9 @@ struct MigrateTypedTransform: RecordTransform {
 
   var name: String { "typed" }
 
+  /// A slice at a time: one worker round trip per slice, not per record.
+  var prefersBatches: Bool { true }
+
   func transform(_ input: TransformInput) -> TransformResult {
     transform(batch: [input])[0]
   }

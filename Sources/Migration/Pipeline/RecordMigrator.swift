@@ -21,16 +21,23 @@ public struct RecordMigrator: Sendable {
 
   /// Plans one record.
   public func plan(_ record: StoreRecord) -> RecordPlan {
-    plan([record])[0]
+    switch prepare(record) {
+    case .decided(let plan):
+      return plan
+    case .transform(let input):
+      return finish(
+        record, bytes: input.bytes, archive: input.archive, result: transform.transform(input))
+    }
   }
 
-  /// Plans records, handing every one that reads as an archive to the transform at once
-  /// (``RecordTransform/transform(batch:)``), so a transform that runs in a worker process
-  /// makes one round trip per batch.
+  /// Plans records; when the transform ``RecordTransform/prefersBatches``, every record that
+  /// reads as an archive goes to it at once (``RecordTransform/transform(batch:)``), so a
+  /// transform that runs in a worker process makes one round trip per slice.
   ///
   /// - Parameter records: The records, in store order.
   /// - Returns: One plan per record, in the same order.
   public func plan(_ records: [StoreRecord]) -> [RecordPlan] {
+    guard transform.prefersBatches else { return records.map(plan) }
     var plans: [RecordPlan?] = []
     plans.reserveCapacity(records.count)
     var inputs: [TransformInput] = []
