@@ -99,7 +99,7 @@ final class DirectoryRecordWriter: RecordWriter {
         let folder = DurableFile.directory(of: target)
         if !backupFolders.contains(folder) { try DurableFile.makeDirectories(folder) }
         backupFolders.insert(folder)
-        unlink(target)
+        DurableFile.removeRegularFile(target)
         // A hard link keeps the original inode, untouched because the store file is
         // replaced by rename, never rewritten in place; it also spares the file
         // system freeing the old blocks at the rename. Across file systems, copy.

@@ -76,7 +76,7 @@ enum DurableFile {
     var status = stat()
     let mode: mode_t = lstat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
     let temporary = AtomicFile.temporaryPath(for: path)
-    unlink(temporary)
+    removeRegularFile(temporary)
     try create(temporary, bytes: bytes, mode: mode, sync: sync)
     return temporary
   }
@@ -138,6 +138,12 @@ enum DurableFile {
     var status = stat()
     guard stat(path, &status) == 0 else { return (false, false) }
     return (true, status.st_mode & S_IFMT == S_IFDIR)
+  }
+
+  /// Removes a stale regular file the project left (a temporary file, an earlier copy); a link,
+  /// a device, a FIFO or a folder at the path is left alone, and creating the new file then fails.
+  static func removeRegularFile(_ path: String) {
+    if entryType(of: path) == S_IFREG { unlink(path) }
   }
 
   /// What is at a path itself, a symbolic link not followed: `nil` when nothing is.

@@ -165,7 +165,7 @@ public enum MigrationRollback {
           let relative = String(item.path.dropFirst(store.count + 1))
           let kept = DurableFile.directory(of: backup) + "/rolled-back/" + relative
           try DurableFile.makeDirectories(DurableFile.directory(of: kept))
-          unlink(kept)
+          DurableFile.removeRegularFile(kept)
           _ = link(item.path, kept)
           try DurableFile.moveIntoPlace(temporary, item.path)
           touched.insert(DurableFile.directory(of: item.path))
