@@ -9,7 +9,9 @@
 //   PropertyList -> KeyedArchive -> Decoding -> Verification -> HarnessCLI
 //                         \-> Manifest ------/         Migration -/
 //
-// FileOutput, below them all, writes every file by one rule.
+// Below them all: TextOutput (escaping, quoting, hex), JSONOutput, and
+// HarnessVocabulary (decode paths, outcomes, categories, steps, severities).
+// FileOutput, below them all too, writes every file by one rule.
 
 import PackageDescription
 
@@ -48,29 +50,43 @@ let package = Package(
     .target(name: "FileOutput", swiftSettings: strictSettings),
 
     // The pipeline.
-    .target(name: "JSONOutput", swiftSettings: strictSettings),
-    .target(name: "PropertyList", dependencies: ["JSONOutput"], swiftSettings: strictSettings),
+    .target(name: "TextOutput", swiftSettings: strictSettings),
+    // SHA-256, for manifests' checksums and migration journals alike.
+    .target(name: "Checksum", dependencies: ["TextOutput"], swiftSettings: strictSettings),
+    .target(name: "HarnessVocabulary", swiftSettings: strictSettings),
+    .target(name: "JSONOutput", dependencies: ["TextOutput"], swiftSettings: strictSettings),
     .target(
-      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput"],
+      name: "PropertyList", dependencies: ["JSONOutput", "TextOutput"],
       swiftSettings: strictSettings),
     .target(
-      name: "Decoding", dependencies: ["KeyedArchive", "PropertyList", "FileOutput"],
+      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput", "TextOutput"],
+      swiftSettings: strictSettings),
+    .target(
+      name: "Decoding",
+      dependencies: [
+        "KeyedArchive", "PropertyList", "HarnessVocabulary", "TextOutput", "FileOutput",
+      ],
       swiftSettings: strictSettings),
     .target(
       name: "Manifest",
-      dependencies: ["KeyedArchive", "PropertyList", "CXMLBridge"],
+      dependencies: [
+        "KeyedArchive", "PropertyList", "CXMLBridge", "HarnessVocabulary", "TextOutput", "Checksum",
+      ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "Verification",
-      dependencies: ["Decoding", "Manifest", "KeyedArchive", "JSONOutput"],
+      dependencies: [
+        "Decoding", "Manifest", "KeyedArchive", "PropertyList", "JSONOutput", "HarnessVocabulary",
+        "TextOutput", "Checksum",
+      ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "Migration",
       dependencies: [
-        "Decoding", "Manifest", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
-        "FileOutput",
+        "Checksum", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput", "HarnessVocabulary",
+        "TextOutput", "FileOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -78,7 +94,7 @@ let package = Package(
       name: "HarnessCLI",
       dependencies: [
         "Verification", "Migration", "Decoding", "Manifest", "KeyedArchive", "PropertyList",
-        "FileOutput",
+        "HarnessVocabulary", "JSONOutput", "FileOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -119,7 +135,8 @@ let package = Package(
     .executableTarget(
       name: "store-generator",
       dependencies: [
-        "HarnessTestSupport", "Manifest", "Migration", "PropertyList", "CSQLite", "FileOutput",
+        "HarnessTestSupport", "Manifest", "Migration", "PropertyList", "CSQLite", "Checksum",
+        "FileOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -136,6 +153,13 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "TextOutputTests", dependencies: ["TextOutput"], swiftSettings: strictSettings),
+    .testTarget(
+      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport"],
+      swiftSettings: strictSettings),
+    // README's module map against every module's imports.
+    .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
+    .testTarget(
       name: "SystemLibraryTests",
       dependencies: ["CXMLBridge", "CSQLite"],
       swiftSettings: strictSettings
@@ -149,6 +173,7 @@ let package = Package(
       name: "VerificationTests",
       dependencies: [
         "Verification", "Decoding", "Manifest", "KeyedArchive", "ProfileKit", "HarnessTestSupport",
+        "HarnessVocabulary", "JSONOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -161,6 +186,7 @@ let package = Package(
       name: "MigrationTests",
       dependencies: [
         "Migration", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "CSQLite",
+        "Checksum",
       ],
       swiftSettings: strictSettings
     ),
@@ -173,13 +199,16 @@ let package = Package(
       name: "DecodingTests",
       dependencies: [
         "Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp",
-        "HarnessTestSupport",
+        "HarnessTestSupport", "HarnessVocabulary",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "ManifestTests",
-      dependencies: ["Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport"],
+      dependencies: [
+        "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "HarnessVocabulary",
+        "Checksum",
+      ],
       swiftSettings: strictSettings
     ),
     // Issue 7's adversarial catalogue and the fuzzers' regression inputs

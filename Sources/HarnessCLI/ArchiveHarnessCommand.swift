@@ -1,4 +1,5 @@
 import Decoding
+import HarnessVocabulary
 
 /// The `archive-harness` command line: subcommands, help and exit statuses.
 ///
@@ -150,10 +151,13 @@ public enum ArchiveHarnessCommand {
           command: "\(tool) \(command.spec.name)"))
       return ExitStatus.unusable.rawValue
     } catch let failure as CommandFailure {
-      console.diagnose("error", place: failure.place, category: failure.category, failure.message)
+      console.diagnose(
+        .error, place: failure.place,
+        category: failure.category.map(DiagnosticCategory.init(rawValue:)),
+        failure.message)
       return ExitStatus.unusable.rawValue
     } catch {
-      console.diagnose("error", place: tool, category: "internal", "\(error)")
+      console.diagnose(.error, place: tool, category: .internal, "\(error)")
       return ExitStatus.unusable.rawValue
     }
   }

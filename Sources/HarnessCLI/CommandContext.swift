@@ -1,4 +1,5 @@
 import Foundation
+import HarnessVocabulary
 
 /// What a command runs with: the console, the app's classes, and the executable to re-execute as a worker.
 public struct CommandContext: Sendable {
@@ -40,4 +41,9 @@ struct CommandFailure: Error {
   var place: String
   var category: String?
   var message: String
+}
+
+extension DiagnosticCategory {
+  /// A failure of the harness itself rather than of its input.
+  static let `internal` = DiagnosticCategory(rawValue: "internal")
 }

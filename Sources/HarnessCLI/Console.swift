@@ -1,3 +1,5 @@
+import HarnessVocabulary
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -38,12 +40,24 @@ public struct Console: Sendable {
   }
 
   /// Writes a diagnostic line: `PLACE: error: [category] message`.
-  public func diagnose(_ severity: String, place: String, category: String?, _ message: String) {
+  ///
+  /// - Parameters:
+  ///   - severity: How serious it is; coloured on a terminal.
+  ///   - place: Where it is, such as `manifests/v1.xml:14:7` or a file path.
+  ///   - category: The bracketed category, such as `schema`, or `nil` for none.
+  ///   - message: What is wrong, in lowercase words.
+  public func diagnose(
+    _ severity: Severity, place: String, category: DiagnosticCategory?, _ message: String
+  ) {
     let tag = category.map { "[\($0)] " } ?? ""
-    var label = severity + ":"
+    var label = "\(severity):"
     if errorIsTerminal {
       let colour =
-        severity == "error" ? "\u{1B}[1;31m" : severity == "warning" ? "\u{1B}[1;33m" : "\u{1B}[1m"
+        switch severity {
+        case .error: "\u{1B}[1;31m"
+        case .warning: "\u{1B}[1;33m"
+        case .note: "\u{1B}[1m"
+        }
       label = colour + label + "\u{1B}[0m"
     }
     error("\(place): \(label) \(tag)\(message)\n")

@@ -1,3 +1,5 @@
+import TextOutput
+
 /// A JSON document to write, with object members kept in insertion order unless sorted on output.
 ///
 /// Every machine-readable output of the harness (`--format json`) is built as
@@ -124,22 +126,16 @@ public enum JSONValue: Hashable, Sendable {
 
   static func appendString(_ string: String, to output: inout String) {
     output += "\""
-    for scalar in string.unicodeScalars {
+    ScalarEscaping.append(string, to: &output) { scalar in
       switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      case "\u{08}": output += "\\b"
-      case "\u{0C}": output += "\\f"
-      default:
-        if scalar.value < 0x20 {
-          let digits = String(scalar.value, radix: 16)
-          output += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-        } else {
-          output.unicodeScalars.append(scalar)
-        }
+      case "\"": "\\\""
+      case "\\": "\\\\"
+      case "\n": "\\n"
+      case "\r": "\\r"
+      case "\t": "\\t"
+      case "\u{08}": "\\b"
+      case "\u{0C}": "\\f"
+      default: scalar.value < 0x20 ? "\\u" + Hex.digits(UInt16(scalar.value)) : nil
       }
     }
     output += "\""

@@ -1,4 +1,5 @@
 import PropertyList
+import TextOutput
 
 /// Prints an archive as an indented tree of key paths, class names and values, for people writing manifests.
 ///
@@ -26,7 +27,8 @@ public struct ArchiveTreePrinter: Sendable {
     }
     for entry in entries {
       let path =
-        entry.key == "root" ? KeyPath(components: []) : KeyPath(topKey: entry.key, components: [])
+        entry.key == "root"
+        ? ArchiveKeyPath(components: []) : ArchiveKeyPath(topKey: entry.key, components: [])
       let label = entry.key == "root" ? "root" : "$top." + entry.key
       append(
         archive, value: entry.value, label: label, path: path, depth: 0, state: &state, to: &output)
@@ -40,7 +42,8 @@ public struct ArchiveTreePrinter: Sendable {
   }
 
   private func append(
-    _ archive: KeyedArchive, value: PropertyListValue, label: String, path: KeyPath, depth: Int,
+    _ archive: KeyedArchive, value: PropertyListValue, label: String, path: ArchiveKeyPath,
+    depth: Int,
     state: inout State, to output: inout String
   ) {
     let indent = String(repeating: "  ", count: depth)
@@ -111,7 +114,7 @@ public struct ArchiveTreePrinter: Sendable {
     case .date(let seconds):
       return "date " + (ISO8601.format(seconds, fractionalDigits: 3) ?? "\(seconds)")
     case .data(let bytes):
-      let shown = bytes.prefix(maximumValueLength / 2).map { hexByte($0) }.joined()
+      let shown = Hex.encode(bytes.prefix(maximumValueLength / 2))
       return
         "<\(bytes.count) bytes\(bytes.isEmpty ? "" : ": " + shown)\(bytes.count > maximumValueLength / 2 ? "…" : "")>"
     case .uuid(let bytes): return "uuid " + uuidText(bytes)
@@ -121,33 +124,8 @@ public struct ArchiveTreePrinter: Sendable {
   }
 
   private func quote(_ string: String) -> String {
-    var result = "\""
-    for (position, scalar) in string.unicodeScalars.enumerated() {
-      if position >= maximumValueLength {
-        result += "…"
-        break
-      }
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\t": result += "\\t"
-      case "\r": result += "\\r"
-      default:
-        if scalar.value < 0x20 {
-          result += "\\u{\(String(scalar.value, radix: 16))}"
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result + "\""
+    SwiftLiteral.quoted(string, maximumScalars: maximumValueLength)
   }
-}
-
-func hexByte(_ byte: UInt8) -> String {
-  let digits = String(byte, radix: 16)
-  return digits.count == 1 ? "0" + digits : digits
 }
 
 /// A UUID's 16 bytes in the canonical 8-4-4-4-12 form, upper case as `NSUUID` prints it.
@@ -155,7 +133,7 @@ public func uuidText(_ bytes: [UInt8]) -> String {
   var text = ""
   for (position, byte) in bytes.enumerated() {
     if [4, 6, 8, 10].contains(position) { text += "-" }
-    text += hexByte(byte).uppercased()
+    text += Hex.digits(byte, uppercase: true)
   }
   return text
 }

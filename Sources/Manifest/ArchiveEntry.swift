@@ -1,3 +1,5 @@
+import HarnessVocabulary
+
 /// One archive file of a manifest, with its checksum, expected outcomes and field expectations.
 public struct ArchiveEntry: Sendable {
   /// The path relative to the archives folder, as written.
@@ -45,72 +47,95 @@ public struct ArchiveEntry: Sendable {
   }
 
   /// Returns the expected outcome for a decode path, if the entry names one.
-  public func outcome(for path: OutcomePath) -> OutcomeExpectation? {
+  ///
+  /// A manifest can name ``DecodePath/legacy``, ``DecodePath/secure`` and, by
+  /// its `foundation` element, ``DecodePath/foundationSecure``.
+  public func outcome(for path: DecodePath) -> OutcomeExpectation? {
     outcomes.first { $0.path == path }
   }
 }
 
-/// A decode path that a manifest can set an expected outcome for.
-public enum OutcomePath: String, Sendable, Hashable, CaseIterable {
-  /// The harness coder with `requiresSecureCoding = false`.
-  case legacy
-  /// The harness coder with `requiresSecureCoding = true`.
-  case secure
-  /// Foundation's own `NSKeyedUnarchiver`, the reference path.
-  case foundation
-}
+extension DecodePath {
+  /// The decode paths a manifest entry can state an outcome for, in schema order.
+  public static let manifestPaths: [DecodePath] = [.legacy, .secure, .foundationSecure]
 
-/// The reason categories of a rejected decode, as the decode-paths issue names them.
-public enum OutcomeCategory: String, Sendable, Hashable, CaseIterable {
-  /// The root object is not of the expected class.
-  case wrongRootClass = "wrong-root-class"
-  /// A class is not in the allowed classes of its decode call.
-  case classNotAllowed = "class-not-allowed"
-  /// A class does not adopt `NSSecureCoding`, or a plain decode ran under secure coding.
-  case notSecureCoding = "not-secure-coding"
-  /// An archived class name maps to no registered class.
-  case unmappedClass = "unmapped-class"
-  /// A value has another type than the decoder asked for.
-  case typeMismatch = "type-mismatch"
-  /// A required field is missing.
-  case missingField = "missing-field"
-  /// A class's `init?(coder:)` returned nil.
-  case initReturnedNil = "init-returned-nil"
-  /// A class's `init?(coder:)` reported an error with `failWithError(_:)`.
-  case initFailed = "init-failed"
-  /// The object graph has a cycle the decode cannot follow.
-  case cycle
-  /// A configured limit was passed.
-  case limitExceeded = "limit-exceeded"
-  /// The archive is malformed.
-  case malformed
-  /// The archive is cut short.
-  case truncated
-  /// The archive's or a class's version is unknown.
-  case unknownSchemaVersion = "unknown-schema-version"
-  /// The decode crashed the worker.
-  case crashed
+  /// The element a manifest entry states this path's outcome with: `legacy`, `secure` or
+  /// `foundation`; `nil` for Foundation's legacy path, which manifests do not name.
+  public var manifestElementName: String? {
+    switch self {
+    case .legacy: "legacy"
+    case .secure: "secure"
+    case .foundationSecure: "foundation"
+    case .foundationLegacy: nil
+    }
+  }
+
+  /// The path whose outcome a manifest element states.
+  ///
+  /// - Parameter manifestElementName: `legacy`, `secure` or `foundation`.
+  public init?(manifestElementName: String) {
+    guard
+      let path = Self.manifestPaths.first(where: { $0.manifestElementName == manifestElementName })
+    else { return nil }
+    self = path
+  }
 }
 
 /// The expected outcome of one decode path of an archive entry.
+///
+/// ```swift
+/// let expectation = OutcomeExpectation(
+///   path: .secure, outcome: .rejected(.classNotAllowed), location: location)
+/// print(expectation.outcome)  // rejected(class-not-allowed)
+/// ```
 public struct OutcomeExpectation: Sendable, Hashable {
+  /// The values of a path element's `outcome` attribute: the schema's `OutcomeKind`.
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// The archive decodes.
+    case decodes
+    /// The archive is rejected.
+    case rejected
+  }
+
   /// What the path must do.
-  public enum Outcome: Sendable, Hashable {
+  public enum Outcome: Sendable, Hashable, CustomStringConvertible {
     /// The archive decodes.
     case decodes
     /// The archive is rejected, for this reason.
-    case rejected(OutcomeCategory)
+    case rejected(RejectionCategory)
+
+    /// Whether the path must decode or must reject.
+    public var kind: Kind {
+      switch self {
+      case .decodes: .decodes
+      case .rejected: .rejected
+      }
+    }
+
+    /// The category a rejection must have, or `nil` for ``decodes``.
+    public var category: RejectionCategory? {
+      if case .rejected(let category) = self { return category }
+      return nil
+    }
+
+    /// The outcome as reports print it: `decodes` or `rejected(class-not-allowed)`.
+    public var description: String {
+      switch self {
+      case .decodes: kind.rawValue
+      case .rejected(let category): "\(kind.rawValue)(\(category))"
+      }
+    }
   }
 
   /// The decode path.
-  public var path: OutcomePath
+  public var path: DecodePath
   /// What it must do.
   public var outcome: Outcome
   /// Where the expectation was written.
   public var location: ManifestLocation
 
   /// Creates an outcome expectation.
-  public init(path: OutcomePath, outcome: Outcome, location: ManifestLocation) {
+  public init(path: DecodePath, outcome: Outcome, location: ManifestLocation) {
     self.path = path
     self.outcome = outcome
     self.location = location

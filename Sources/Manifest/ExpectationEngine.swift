@@ -1,3 +1,4 @@
+import Checksum
 import KeyedArchive
 import PropertyList
 
@@ -49,20 +50,20 @@ public struct ExpectationEngine: Sendable {
   public func evaluate(_ entry: ArchiveEntry, archivesDirectory: String) -> [ExpectationFinding] {
     let components = entry.path.split(separator: "/")
     if entry.path.hasPrefix("/") || components.contains("..") {
-      return failAll(entry, actual: "an archive path outside the archives folder")
+      return failAll(entry, actual: .archiveOutsideFolder)
     }
     let path = "\(archivesDirectory)/\(entry.path)"
     guard let bytes = ArchiveFile.read(path) else {
-      return failAll(entry, actual: "an archive that cannot be read")
+      return failAll(entry, actual: .unreadableArchive)
     }
     if let maxSize = entry.maxSize, bytes.count > maxSize {
-      return failAll(entry, actual: "an archive of \(bytes.count) bytes, over maxSize \(maxSize)")
+      return failAll(entry, actual: .oversizedArchive(size: bytes.count, maxSize: maxSize))
     }
     do {
       let archive = try KeyedArchive(bytes: bytes, limits: limits)
       return evaluate(entry, in: archive)
     } catch {
-      return failAll(entry, actual: "an archive that does not read (\(error))")
+      return failAll(entry, actual: .malformedArchive(reason: "\(error)"))
     }
   }
 
@@ -87,26 +88,26 @@ public struct ExpectationEngine: Sendable {
   ) -> ExpectationFinding {
     var finding = ExpectationFinding(
       status: .failed, archivePath: archivePath, keyPath: expectation.keyPathText,
-      expected: Self.describe(expectation.kind), actual: "", location: expectation.location)
+      expected: expectation.kind, actual: .absent, location: expectation.location)
     guard let keyPath = expectation.keyPath else {
-      finding.actual = "a malformed key path"
+      finding.actual = .malformedKeyPath
       return finding
     }
     let matches: [ExpectationValue]
     do {
       matches = try subject.expectationValues(at: keyPath, limits: limits)
     } catch {
-      finding.actual = "no value: \(error.message)"
+      finding.actual = .unresolvable(reason: error.message)
       return finding
     }
 
     switch expectation.kind {
     case .present:
-      finding.actual = matches.isEmpty ? "absent" : "present"
+      finding.actual = matches.isEmpty ? .absent : .present
       finding.status = matches.isEmpty ? .failed : .passed
       return finding
     case .absent:
-      finding.actual = matches.isEmpty ? "absent" : Self.describe(matches[0].leaf)
+      finding.actual = matches.first.map { .init($0.leaf) } ?? .absent
       finding.status = matches.isEmpty ? .passed : .failed
       if let first = matches.first { finding.keyPath = text(of: first.path) }
       return finding
@@ -117,9 +118,9 @@ public struct ExpectationEngine: Sendable {
     if matches.isEmpty {
       if keyPath.components.contains(.wildcard), wildcardCollectionIsEmpty(keyPath, in: subject) {
         finding.status = .passed
-        finding.actual = "no elements"
+        finding.actual = .noElements
       } else {
-        finding.actual = "absent"
+        finding.actual = .absent
       }
       return finding
     }
@@ -131,31 +132,36 @@ public struct ExpectationEngine: Sendable {
         finding.actual = actual
         if matches.count > 1 {
           let failing = matches.count { !check(expectation.kind, $0.leaf, regex: regex).0 }
-          finding.actual += " (\(failing) of \(matches.count) elements fail)"
+          finding.actual = .someElementsFail(first: actual, failing: failing, of: matches.count)
         }
         return finding
       }
       finding.actual = actual
     }
     finding.status = .passed
-    if matches.count > 1 { finding.actual = "\(matches.count) elements that all match" }
+    if matches.count > 1 { finding.actual = .allMatch(count: matches.count) }
     return finding
   }
 
-  private func failAll(_ entry: ArchiveEntry, actual: String) -> [ExpectationFinding] {
+  private func failAll(_ entry: ArchiveEntry, actual: ExpectationFinding.Observation)
+    -> [ExpectationFinding]
+  {
     entry.expectations.map {
       ExpectationFinding(
         status: .failed, archivePath: entry.path, keyPath: $0.keyPathText,
-        expected: Self.describe($0.kind), actual: actual, location: $0.location)
+        expected: $0.kind, actual: actual, location: $0.location)
     }
   }
 
   /// Whether the collection a path's first wildcard expands is empty, so the path holds vacuously.
-  private func wildcardCollectionIsEmpty(_ keyPath: KeyPath, in subject: some ExpectationSubject)
+  private func wildcardCollectionIsEmpty(
+    _ keyPath: ArchiveKeyPath, in subject: some ExpectationSubject
+  )
     -> Bool
   {
     guard let index = keyPath.components.firstIndex(of: .wildcard) else { return false }
-    let prefix = KeyPath(topKey: keyPath.topKey, components: Array(keyPath.components[..<index]))
+    let prefix = ArchiveKeyPath(
+      topKey: keyPath.topKey, components: Array(keyPath.components[..<index]))
     guard let matches = try? subject.expectationValues(at: prefix, limits: limits),
       matches.count == 1
     else {
@@ -174,18 +180,18 @@ public struct ExpectationEngine: Sendable {
     }
   }
 
-  private func text(of path: KeyPath) -> String { path.description }
+  private func text(of path: ArchiveKeyPath) -> String { path.description }
 
   private func compiledRegex(for kind: FieldExpectation.Kind) -> Regex<AnyRegexOutput>? {
     guard case .matches(let pattern) = kind else { return nil }
     return try? Regex(pattern)
   }
 
-  /// Checks one value; returns whether it holds and how the value reads.
+  /// Checks one value; returns whether it holds and what was observed.
   private func check(
     _ kind: FieldExpectation.Kind, _ leaf: ArchiveLeaf, regex: Regex<AnyRegexOutput>?
-  ) -> (Bool, String) {
-    let actual = Self.describe(leaf)
+  ) -> (Bool, ExpectationFinding.Observation) {
+    let actual = ExpectationFinding.Observation(leaf)
     switch kind {
     case .string(let expected):
       switch leaf {
@@ -219,7 +225,7 @@ public struct ExpectationEngine: Sendable {
       case .data(let bytes), .uuid(let bytes):
         let digest = SHA256.hash(bytes).hexadecimal
         let holds = digest == sha256 && (length == nil || length == bytes.count)
-        return (holds, "\(bytes.count) bytes with sha256 \(digest)")
+        return (holds, .digest(length: bytes.count, sha256: digest))
       default: return (false, actual)
       }
     case .null:
@@ -230,16 +236,16 @@ public struct ExpectationEngine: Sendable {
         return (false, actual)
       }
       let holds = className == expected || classMappings[className] == expected
-      return (holds, "class '\(className)'")
+      return (holds, .className(className))
     case .present:
-      return (true, "present")
+      return (true, .present)
     case .absent:
       return (false, actual)
     case .maxLength(let limit):
       switch leaf {
       case .string(let value), .url(let value):
         let length = value.utf16.count
-        return (length <= limit, "\(length) UTF-16 units")
+        return (length <= limit, .utf16Length(length))
       default: return (false, actual)
       }
     case .range(let minimum, let maximum):
@@ -248,12 +254,12 @@ public struct ExpectationEngine: Sendable {
       return (holds, actual)
     case .count(let equals, let minimum, let maximum):
       guard let count = Self.count(of: leaf) else {
-        return (false, "\(actual), which has no count")
+        return (false, .uncountable(actual))
       }
       let holds =
         (equals.map { count == $0 } ?? true) && (minimum.map { count >= $0 } ?? true)
         && (maximum.map { count <= $0 } ?? true)
-      return (holds, "\(count) elements")
+      return (holds, .count(count))
     case .oneOf(let values):
       guard let text = Self.text(leaf) else { return (false, actual) }
       if values.contains(text) { return (true, actual) }
@@ -295,78 +301,5 @@ public struct ExpectationEngine: Sendable {
     case .null: return "null"
     case .data, .object: return nil
     }
-  }
-
-  /// How a leaf reads in a finding: its type and value.
-  static func describe(_ leaf: ArchiveLeaf) -> String {
-    switch leaf {
-    case .null: return "null"
-    case .string(let value): return "string \(quoted(value))"
-    case .integer(let value): return "integer \(value)"
-    case .unsignedInteger(let value): return "integer \(value)"
-    case .real(let value): return "real \(value)"
-    case .bool(let value): return "bool \(value)"
-    case .date(let value): return "date \(XSDValue.formatDateTime(value))"
-    case .data(let bytes): return "data of \(bytes.count) bytes"
-    case .uuid(let bytes): return "uuid \(uuidText(bytes))"
-    case .url(let value): return "url \(quoted(value))"
-    case .object(let className, _, let count):
-      if let count { return "\(className) of \(count) elements" }
-      return "object of class '\(className)'"
-    }
-  }
-
-  /// How an expectation reads in a finding.
-  static func describe(_ kind: FieldExpectation.Kind) -> String {
-    switch kind {
-    case .string(let value): return "string \(quoted(value))"
-    case .integer(let value): return "integer \(value)"
-    case .real(let value, let tolerance):
-      return tolerance == 0 ? "real \(value)" : "real \(value) ± \(tolerance)"
-    case .bool(let value): return "bool \(value)"
-    case .date(let value, let tolerance):
-      return "date \(XSDValue.formatDateTime(value)) ± \(tolerance)s"
-    case .data(let bytes):
-      return "data of \(bytes.count) bytes with sha256 \(SHA256.hash(bytes).hexadecimal)"
-    case .dataDigest(let sha256, let length):
-      return "data\(length.map { " of \($0) bytes" } ?? "") with sha256 \(sha256)"
-    case .null: return "null"
-    case .className(let name): return "class '\(name)'"
-    case .present: return "present"
-    case .absent: return "absent"
-    case .maxLength(let limit): return "at most \(limit) UTF-16 units"
-    case .range(let minimum, let maximum):
-      return "a number in [\(minimum.map { "\($0)" } ?? "-∞"), \(maximum.map { "\($0)" } ?? "∞")]"
-    case .count(let equals, let minimum, let maximum):
-      if let equals { return "\(equals) elements" }
-      return "between \(minimum ?? 0) and \(maximum.map(String.init) ?? "any number of") elements"
-    case .oneOf(let values): return "one of [\(values.map(quoted).joined(separator: ", "))]"
-    case .matches(let pattern): return "a string matching /\(pattern)/"
-    }
-  }
-
-  /// A string in double quotes, cut at 80 characters, with control characters escaped.
-  static func quoted(_ value: String) -> String {
-    var text = "\""
-    for (position, scalar) in value.unicodeScalars.enumerated() {
-      if position == 80 {
-        text += "…"
-        break
-      }
-      switch scalar {
-      case "\"": text += "\\\""
-      case "\\": text += "\\\\"
-      case "\n": text += "\\n"
-      case "\t": text += "\\t"
-      case "\r": text += "\\r"
-      default:
-        if scalar.value < 0x20 {
-          text += "\\u{\(String(scalar.value, radix: 16))}"
-        } else {
-          text.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return text + "\""
   }
 }

@@ -1,3 +1,4 @@
+import HarnessVocabulary
 import KeyedArchive
 import PropertyList
 
@@ -97,13 +98,13 @@ struct ManifestModelBuilder {
     var allowed: [Manifest.ClassReference]?
     var root: Manifest.ClassReference?
     for child in element.children {
+      if let path = DecodePath(manifestElementName: child.name) {
+        if let outcome = outcome(child, path: path) { outcomes.append(outcome) }
+        continue
+      }
       switch child.name {
       case "allowedClasses": allowed = classReferences(child)
       case "rootClass": root = classReference(child)
-      case "legacy", "secure", "foundation":
-        if let path = OutcomePath(rawValue: child.name), let outcome = outcome(child, path: path) {
-          outcomes.append(outcome)
-        }
       default:
         if let expectation = expectation(child, topKey: topKey) {
           expectations.append(expectation)
@@ -123,41 +124,44 @@ struct ManifestModelBuilder {
       sha256Location: element.location(ofAttribute: "sha256"))
   }
 
-  private mutating func outcome(_ element: XMLTree, path: OutcomePath) -> OutcomeExpectation? {
+  private mutating func outcome(_ element: XMLTree, path: DecodePath) -> OutcomeExpectation? {
     let category = element[attribute: "category"].flatMap {
-      OutcomeCategory(rawValue: $0.trimmingXMLWhitespace())
+      RejectionCategory(rawValue: $0.trimmingXMLWhitespace())
     }
-    switch element[attribute: "outcome"]?.trimmingXMLWhitespace() {
-    case "decodes":
+    let name = element.name
+    switch element[attribute: "outcome"].flatMap({
+      OutcomeExpectation.Kind(rawValue: $0.trimmingXMLWhitespace())
+    }) {
+    case .decodes:
       if category != nil {
         error(
           at: element.location(ofAttribute: "category"),
-          "a '\(path.rawValue)' outcome of 'decodes' takes no category")
+          "a '\(name)' outcome of 'decodes' takes no category")
       }
       return OutcomeExpectation(path: path, outcome: .decodes, location: element.location)
-    case "rejected":
+    case .rejected:
       guard let category else {
         error(
           at: element.location,
-          "a '\(path.rawValue)' outcome of 'rejected' needs a category, such as "
-            + "category=\"class-not-allowed\"")
+          "a '\(name)' outcome of 'rejected' needs a category, such as "
+            + "category=\"\(RejectionCategory.classNotAllowed)\"")
         return nil
       }
       return OutcomeExpectation(
         path: path, outcome: .rejected(category), location: element.location)
-    default:
+    case nil:
       return nil
     }
   }
 
   private mutating func expectation(_ element: XMLTree, topKey: String) -> FieldExpectation? {
     let keyText = element[attribute: "key"] ?? ""
-    var keyPath: KeyPath?
+    var keyPath: ArchiveKeyPath?
     if keyText.isEmpty {
-      keyPath = KeyPath(topKey: topKey, components: [])
+      keyPath = ArchiveKeyPath(topKey: topKey, components: [])
     } else {
       do {
-        var parsed = try KeyPath(keyText)
+        var parsed = try ArchiveKeyPath(keyText)
         if !keyText.hasPrefix("$top") { parsed.topKey = topKey }
         keyPath = parsed
       } catch {

@@ -1,3 +1,5 @@
+import PropertyList
+
 /// Converts the lexical forms of XSD simple types that the manifest uses into Swift values.
 ///
 /// The XSD has already accepted the text, so these only normalize it; they
@@ -109,7 +111,8 @@ enum XSDValue {
     guard index == characters.count, (1...12).contains(month), (1...31).contains(day),
       hour <= 24, minute < 60, second < 60
     else { return nil }
-    let days = daysSinceUnixEpoch(year: yearSign * year, month: month, day: day)
+    let days = ISO8601.daysFromCivil(
+      year: Int64(yearSign * year), month: Int64(month), day: Int64(day))
     let seconds =
       Double(days) * 86_400 + Double(hour * 3600 + minute * 60 + second) + fraction
       - Double(zoneOffset)
@@ -130,18 +133,6 @@ enum XSDValue {
     return dateTime(day + "T00:00:00" + (zone.isEmpty ? "Z" : zone)) != nil
   }
 
-  /// Returns the days from 1970-01-01 to a proleptic Gregorian date.
-  static func daysSinceUnixEpoch(year: Int, month: Int, day: Int) -> Int {
-    // Count in eras of 400 years starting on March 1, so leap days fall at the end of a year.
-    let shiftedYear = month <= 2 ? year - 1 : year
-    let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-    let yearOfEra = shiftedYear - era * 400
-    let monthFromMarch = month > 2 ? month - 3 : month + 9
-    let dayOfYear = (153 * monthFromMarch + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
-  }
-
   /// Formats seconds since 2001-01-01T00:00:00Z as `xs:dateTime` in UTC.
   static func formatDateTime(_ secondsSinceReference: Double) -> String {
     let unix = secondsSinceReference + referenceDateOffset
@@ -152,24 +143,15 @@ enum XSDValue {
       whole += 1
       milliseconds = 0
     }
-    let totalSeconds = Int(whole)
+    let totalSeconds = Int64(whole)
     var days = totalSeconds / 86_400
     var secondsOfDay = totalSeconds % 86_400
     if secondsOfDay < 0 {
       secondsOfDay += 86_400
       days -= 1
     }
-    // Invert daysSinceUnixEpoch.
-    let shifted = days + 719_468
-    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthFromMarch = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1
-    let month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-    func pad(_ value: Int, _ width: Int) -> String {
+    let (year, month, day) = ISO8601.civil(fromDays: days)
+    func pad(_ value: Int64, _ width: Int) -> String {
       let text = String(abs(value))
       return (value < 0 ? "-" : "") + String(repeating: "0", count: max(0, width - text.count))
         + text
@@ -177,7 +159,7 @@ enum XSDValue {
     var text =
       "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(secondsOfDay / 3600, 2)):"
       + "\(pad(secondsOfDay / 60 % 60, 2)):\(pad(secondsOfDay % 60, 2))"
-    if milliseconds != 0 { text += ".\(pad(milliseconds, 3))" }
+    if milliseconds != 0 { text += ".\(pad(Int64(milliseconds), 3))" }
     return text + "Z"
   }
 }

@@ -1,3 +1,5 @@
+import TextOutput
+
 /// Reads `bplist00` binary property lists, bounds-checking every byte it touches.
 ///
 /// Objects are decoded once each and memoised, so an object that many
@@ -170,7 +172,8 @@ struct BinaryPropertyListReader: ~Copyable {
       case 0x09: return (.bool(true), 1)
       default:
         throw PropertyListError(
-          .unsupported, at: start, "marker 0x\(hex(marker)) (null or fill) is not supported")
+          .unsupported, at: start,
+          "marker 0x\(Hex.digits(marker, uppercase: true)) (null or fill) is not supported")
       }
     case 0x1:
       guard low <= 4 else {
@@ -192,7 +195,8 @@ struct BinaryPropertyListReader: ~Copyable {
     case 0x3:
       guard marker == 0x33 else {
         throw PropertyListError(
-          .invalidMarker, at: start, "date marker 0x\(hex(marker)) is not 0x33")
+          .invalidMarker, at: start,
+          "date marker 0x\(Hex.digits(marker, uppercase: true)) is not 0x33")
       }
       try require(start + 1, 8, at: start)
       return (.date(Double(bitPattern: readUnsigned(at: start + 1, size: 8))), 1)
@@ -207,7 +211,8 @@ struct BinaryPropertyListReader: ~Copyable {
       let slice = UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + count)])
       for byte in slice where byte >= 0x80 {
         throw PropertyListError(
-          .invalidString, at: start, "ASCII string holds the non-ASCII byte 0x\(hex(byte))")
+          .invalidString, at: start,
+          "ASCII string holds the non-ASCII byte 0x\(Hex.digits(byte, uppercase: true))")
       }
       return (.string(String(decoding: slice, as: UTF8.self)), 1)
     case 0x6:
@@ -283,9 +288,11 @@ struct BinaryPropertyListReader: ~Copyable {
       return (.dictionary(dictionary), size)
     case 0xB, 0xC:
       throw PropertyListError(
-        .unsupported, at: start, "marker 0x\(hex(marker)) (ordered set or set) is not supported")
+        .unsupported, at: start,
+        "marker 0x\(Hex.digits(marker, uppercase: true)) (ordered set or set) is not supported")
     default:
-      throw PropertyListError(.invalidMarker, at: start, "unknown object marker 0x\(hex(marker))")
+      throw PropertyListError(
+        .invalidMarker, at: start, "unknown object marker 0x\(Hex.digits(marker, uppercase: true))")
     }
   }
 
@@ -351,7 +358,8 @@ struct BinaryPropertyListReader: ~Copyable {
     guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else {
       throw PropertyListError(
         .invalidMarker, at: marker + 1,
-        "count marker 0x\(hex(intMarker)) is not an integer of up to 8 bytes")
+        "count marker 0x\(Hex.digits(intMarker, uppercase: true)) is not an integer of up to 8 bytes"
+      )
     }
     let size = 1 << Int(intMarker & 0x0F)
     try require(marker + 2, size, at: marker)
@@ -405,13 +413,15 @@ struct BinaryPropertyListReader: ~Copyable {
       }
       guard unit < 0xDC00, index < count else {
         throw PropertyListError(
-          .invalidString, at: position, "UTF-16 string has an unpaired surrogate 0x\(hex16(unit))")
+          .invalidString, at: position,
+          "UTF-16 string has an unpaired surrogate 0x\(Hex.digits(unit, uppercase: true))")
       }
       let nextPosition = offset + index * 2
       let next = UInt16(bytes[nextPosition]) << 8 | UInt16(bytes[nextPosition + 1])
       guard next >= 0xDC00, next <= 0xDFFF else {
         throw PropertyListError(
-          .invalidString, at: position, "UTF-16 string has an unpaired surrogate 0x\(hex16(unit))")
+          .invalidString, at: position,
+          "UTF-16 string has an unpaired surrogate 0x\(Hex.digits(unit, uppercase: true))")
       }
       index += 1
       let value = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(next - 0xDC00)
@@ -426,14 +436,4 @@ extension Optional where Wrapped == Unicode.Scalar {
   fileprivate var unsafelyUnwrappedScalar: Unicode.Scalar {
     self ?? "\u{FFFD}"
   }
-}
-
-func hex(_ byte: UInt8) -> String {
-  let digits = String(byte, radix: 16, uppercase: true)
-  return digits.count == 1 ? "0" + digits : digits
-}
-
-func hex16(_ unit: UInt16) -> String {
-  let digits = String(unit, radix: 16, uppercase: true)
-  return String(repeating: "0", count: 4 - digits.count) + digits
 }

@@ -86,8 +86,14 @@ public enum ISO8601 {
       ? digits : String(repeating: "0", count: width - digits.count) + digits
   }
 
-  /// Days since 1970-01-01 for a Gregorian date (eras of 400 years, March-based years).
-  static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+  /// Days since 1970-01-01 for a proleptic Gregorian date (eras of 400 years, March-based years).
+  ///
+  /// - Parameters:
+  ///   - year: The year; 0 is 1 BCE, and negative years count further back.
+  ///   - month: The month, 1 to 12.
+  ///   - day: The day of the month, from 1.
+  /// - Returns: The day count, negative before 1970.
+  public static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
     let shiftedYear = month <= 2 ? year - 1 : year
     let era = floorDivide(shiftedYear, 400)
     let yearOfEra = shiftedYear - era * 400
@@ -97,8 +103,11 @@ public enum ISO8601 {
     return era * 146_097 + dayOfEra - 719_468
   }
 
-  /// The Gregorian date of a day count since 1970-01-01.
-  static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+  /// The proleptic Gregorian date of a day count since 1970-01-01; the inverse of ``daysFromCivil(year:month:day:)``.
+  ///
+  /// - Parameter days: Days since 1970-01-01, negative before.
+  /// - Returns: The year, month (1 to 12) and day of the month.
+  public static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
     let shifted = days + 719_468
     let era = floorDivide(shifted, 146_097)
     let dayOfEra = shifted - era * 146_097

@@ -1,3 +1,5 @@
+import TextOutput
+
 /// Writes XML property lists in Apple's layout (tab indentation, the standard DOCTYPE).
 ///
 /// XML dates have whole-second precision, so a fractional date does not
@@ -73,18 +75,19 @@ public struct XMLPropertyListWriter: Sendable {
     return "\(number)"
   }
 
+  /// Escapes the markup characters only; a property list keeps every other character as it is.
   private func escape(_ text: String) -> String {
     guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E }) else {
       return text
     }
     var result = ""
     result.reserveCapacity(text.utf8.count + 8)
-    for character in text.unicodeScalars {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      default: result.unicodeScalars.append(character)
+    ScalarEscaping.append(text, to: &result) { scalar in
+      switch scalar {
+      case "&": "&amp;"
+      case "<": "&lt;"
+      case ">": "&gt;"
+      default: nil
       }
     }
     return result

@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import HarnessVocabulary
 
 /// Runs one archive through one decode path and returns what the app would see.
 ///

@@ -1,7 +1,20 @@
 import JSONOutput
+import Manifest
 
-/// Writes a report as JSON for tools: `serializationVersion` 1, sorted keys, one object per case.
+/// Writes a report as JSON for tools: `serializationVersion` 2, sorted keys, one object per case.
+///
+/// Everything is data: outcomes, categories and expectations are values, and
+/// a decoded object is written in the shape `decode --format json` uses.
+/// `schemas/verify.schema.json` describes the document.
+///
+/// ```swift
+/// let text = JSONReportWriter().render(report)
+/// // {"cases": [{"archive": "…", "paths": {"secure": {"outcome": "decoded", …}}, …}], …}
+/// ```
 public struct JSONReportWriter: Sendable {
+  /// The version of the document's shape; version 2 writes expectations and objects as data.
+  public static let serializationVersion: Int64 = 2
+
   /// Creates a writer.
   public init() {}
 
@@ -19,7 +32,7 @@ public struct JSONReportWriter: Sendable {
         ("archive", .string(item.archive)),
         ("location", .string(item.location)),
         ("status", .string(item.status.rawValue)),
-        ("paths", .object(item.paths.map { ($0.path, pathJSON($0)) })),
+        ("paths", .object(item.paths.map { ($0.path.description, pathJSON($0)) })),
         (
           "expectations",
           .array(
@@ -27,8 +40,8 @@ public struct JSONReportWriter: Sendable {
               .object([
                 ("keyPath", .string(expectation.keyPath)),
                 ("status", .string(expectation.passed ? "passed" : "failed")),
-                ("expected", .string(expectation.expected)),
-                ("actual", .string(expectation.actual)),
+                ("expected", expectation.expected.jsonValue),
+                ("actual", expectation.actual.jsonValue),
                 ("location", .string(expectation.location)),
               ])
             })
@@ -37,7 +50,7 @@ public struct JSONReportWriter: Sendable {
       ])
     }
     return .object([
-      ("serializationVersion", .integer(1)),
+      ("serializationVersion", .integer(Self.serializationVersion)),
       ("cases", .array(cases)),
       ("notes", .array(report.notes.map(JSONValue.string))),
       (
@@ -53,14 +66,22 @@ public struct JSONReportWriter: Sendable {
 
   private func pathJSON(_ path: PathResult) -> JSONValue {
     var members: [(String, JSONValue)] = [
-      ("outcome", .string(path.outcome)),
+      ("outcome", .string(path.outcome.rawValue)),
       ("matches", .bool(path.matches)),
+      ("category", path.category.map { .string($0.description) } ?? .null),
+      ("message", path.message.map(JSONValue.string) ?? .null),
+      ("expected", path.expected.map(expectedJSON) ?? .null),
     ]
-    members.append(("category", path.category.map(JSONValue.string) ?? .null))
-    members.append(("message", path.message.map(JSONValue.string) ?? .null))
-    members.append(("expected", path.expected.map(JSONValue.string) ?? .null))
     if let object = path.object {
-      members.append(("object", .string(object)))
+      members.append(("object", object.jsonValue))
+    }
+    return .object(members)
+  }
+
+  private func expectedJSON(_ outcome: OutcomeExpectation.Outcome) -> JSONValue {
+    var members: [(String, JSONValue)] = [("outcome", .string(outcome.kind.rawValue))]
+    if let category = outcome.category {
+      members.append(("category", .string(category.rawValue)))
     }
     return .object(members)
   }

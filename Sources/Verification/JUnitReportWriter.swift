@@ -1,3 +1,5 @@
+import TextOutput
+
 /// Writes a report as JUnit XML for CI systems: one `<testcase>` per archive entry.
 ///
 /// The shape follows swift-testing's recorder: `<testsuites>` holding one
@@ -23,17 +25,18 @@ public struct JUnitReportWriter: Sendable {
       let cases = byManifest[manifest] ?? []
       let suiteFailures = cases.filter { $0.status != .passed }.count
       xml +=
-        "  <testsuite name=\"\(escape(manifest))\" tests=\"\(cases.count)\" failures=\"\(suiteFailures)\" skipped=\"0\" time=\"0\">\n"
+        "  <testsuite name=\"\(XMLText.escaped(manifest))\" tests=\"\(cases.count)\" failures=\"\(suiteFailures)\" skipped=\"0\" time=\"0\">\n"
       for item in cases {
         xml +=
-          "    <testcase classname=\"\(escape(manifest))\" name=\"\(escape(item.archive))\" time=\"0\""
+          "    <testcase classname=\"\(XMLText.escaped(manifest))\" name=\"\(XMLText.escaped(item.archive))\" time=\"0\""
         guard item.status != .passed else {
           xml += "/>\n"
           continue
         }
         let reasons = failureLines(item)
-        xml += ">\n      <failure message=\"\(escape(reasons.first ?? item.status.rawValue))\">"
-        xml += escape(reasons.joined(separator: "\n"))
+        xml +=
+          ">\n      <failure message=\"\(XMLText.escaped(reasons.first ?? item.status.rawValue))\">"
+        xml += XMLText.escaped(reasons.joined(separator: "\n"))
         xml += "</failure>\n    </testcase>\n"
       }
       xml += "  </testsuite>\n"
@@ -46,8 +49,10 @@ public struct JUnitReportWriter: Sendable {
   public func failureLines(_ item: VerificationCase) -> [String] {
     var lines: [String] = []
     for path in item.paths where !path.matches {
-      let what = [path.outcome, path.category].compactMap { $0 }.joined(separator: " ")
-      var line = "\(path.path): expected \(path.expected ?? "nothing"), got \(what)"
+      let what = [path.outcome.description, path.category?.description].compactMap { $0 }
+        .joined(separator: " ")
+      let expected = path.expected?.description ?? "nothing"
+      var line = "\(path.path): expected \(expected), got \(what)"
       if path.isUnexpectedPass { line = "object-substitution hole: " + line }
       if let message = path.message { line += ": \(message)" }
       lines.append(line)
@@ -58,27 +63,5 @@ public struct JUnitReportWriter: Sendable {
       )
     }
     return lines
-  }
-
-  private func escape(_ text: String) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "\n": result += "&#10;"
-      default:
-        // XML 1.0 cannot carry most control characters, even escaped.
-        if scalar.value < 0x20 && scalar != "\t" {
-          result += "?"
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result
   }
 }

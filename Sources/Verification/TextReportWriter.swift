@@ -28,7 +28,7 @@ public struct TextReportWriter: Sendable {
       }
       for path in item.paths {
         let mark = path.matches ? "  " : paint("✗ ", code: "31")
-        var line = "    \(mark)\(padded(path.path, 18)) \(path.outcome)"
+        var line = "    \(mark)\(padded(path.path.description, 18)) \(path.outcome)"
         if let category = path.category { line += " [\(category)]" }
         if let expected = path.expected { line += "  (expected \(expected))" }
         text += line + "\n"

@@ -1,3 +1,7 @@
+import Decoding
+import HarnessVocabulary
+import Manifest
+
 /// The result of verifying manifests: one case per archive entry, each with its paths and expectations.
 ///
 /// Reports are values. ``TextReportWriter``, ``JSONReportWriter`` and
@@ -82,27 +86,77 @@ public struct VerificationCase: Sendable, Hashable {
   public var name: String { "\(manifest) › \(archive)" }
 }
 
+/// A part of a case's report: the structural check of the archive, or one decode path.
+///
+/// ```swift
+/// let secure = report.cases[0].paths.first { $0.path == .decode(.secure) }
+/// print(CheckedPath.decode(.foundationSecure))  // foundation-secure
+/// ```
+public enum CheckedPath: Sendable, Hashable, CustomStringConvertible {
+  /// Reading the file as an archive, before any decode path runs.
+  case structure
+  /// A decode path.
+  case decode(DecodePath)
+
+  /// The name reports use: `structure`, or the decode path's name such as `secure`.
+  public var description: String {
+    switch self {
+    case .structure: "structure"
+    case .decode(let path): path.description
+    }
+  }
+}
+
 /// One decode path's outcome beside what the manifest expected.
+///
+/// ```swift
+/// if result.isUnexpectedPass, let expected = result.expected, let object = result.object {
+///   print("\(result.path): expected \(expected), decoded \(object.className)")
+/// }
+/// ```
 public struct PathResult: Sendable, Hashable {
-  /// The path: `structure`, `legacy`, `secure`, `foundation-legacy` or `foundation-secure`.
-  public var path: String
-  /// `decoded`, `rejected` or `crashed`.
-  public var outcome: String
-  /// The rejection category, or the signal name for a crash.
-  public var category: String?
+  /// Why a path did not decode: the rejection's category, the crash's cause, or an unreadable file.
+  ///
+  /// ```swift
+  /// if case .rejection(.classNotAllowed)? = result.category { print("add to allowedClasses") }
+  /// ```
+  public enum Category: Sendable, Hashable, CustomStringConvertible {
+    /// The path refused the archive, for this reason.
+    case rejection(RejectionCategory)
+    /// The decoding process died: a timeout or a signal.
+    case crash(CrashReport.Cause)
+    /// The archive file could not be read at all.
+    case unreadable
+
+    /// The category as reports name it, such as `class-not-allowed`, `SIGILL` or `unreadable`.
+    public var description: String {
+      switch self {
+      case .rejection(let category): category.description
+      case .crash(let cause): cause.description
+      case .unreadable: "unreadable"
+      }
+    }
+  }
+
+  /// The path: the structural check, or one of the decode paths.
+  public var path: CheckedPath
+  /// What the path did.
+  public var outcome: OutcomeKind
+  /// Why it did not decode, when it did not.
+  public var category: Category?
   /// What happened, in a sentence.
   public var message: String?
-  /// What the manifest expected: `decodes`, `rejected`, `rejected(category)`, or nil when it says nothing.
-  public var expected: String?
+  /// What the manifest expected, or `nil` when it says nothing.
+  public var expected: OutcomeExpectation.Outcome?
   /// Whether the outcome is what the manifest expected (true when it expected nothing).
   public var matches: Bool
-  /// The decoded object's fields, as text, when it decoded.
-  public var object: String?
+  /// The decoded object, when the path decoded.
+  public var object: DecodedValue?
 
   /// Creates a path result.
   public init(
-    path: String, outcome: String, category: String? = nil, message: String? = nil,
-    expected: String? = nil, matches: Bool, object: String? = nil
+    path: CheckedPath, outcome: OutcomeKind, category: Category? = nil, message: String? = nil,
+    expected: OutcomeExpectation.Outcome? = nil, matches: Bool, object: DecodedValue? = nil
   ) {
     self.path = path
     self.outcome = outcome
@@ -115,7 +169,7 @@ public struct PathResult: Sendable, Hashable {
 
   /// Whether the archive decoded although the manifest expected a rejection.
   public var isUnexpectedPass: Bool {
-    outcome == "decoded" && (expected?.hasPrefix("rejected") ?? false)
+    outcome == .decoded && expected?.kind == .rejected
   }
 }
 
@@ -126,14 +180,17 @@ public struct ExpectationResult: Sendable, Hashable {
   /// Whether it held.
   public var passed: Bool
   /// What the manifest expected.
-  public var expected: String
+  public var expected: FieldExpectation.Kind
   /// What the archive holds.
-  public var actual: String
+  public var actual: ExpectationFinding.Observation
   /// Where the expectation is declared, as `FILE:LINE:COLUMN`.
   public var location: String
 
   /// Creates an expectation result.
-  public init(keyPath: String, passed: Bool, expected: String, actual: String, location: String) {
+  public init(
+    keyPath: String, passed: Bool, expected: FieldExpectation.Kind,
+    actual: ExpectationFinding.Observation, location: String
+  ) {
     self.keyPath = keyPath
     self.passed = passed
     self.expected = expected

@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import HarnessVocabulary
 import KeyedArchive
 import Manifest
 import PropertyList
@@ -115,7 +116,7 @@ public struct Verifier: Sendable {
         manifest: manifest.file, archive: entry.path, location: location,
         paths: [
           PathResult(
-            path: "structure", outcome: "rejected", category: "unreadable",
+            path: .structure, outcome: .rejected, category: .unreadable,
             message: "\(filePath): cannot read the archive", matches: false)
         ], expectations: [])
     }
@@ -159,8 +160,14 @@ public struct Verifier: Sendable {
       guard let ours = outcomes[harnessPath], let theirs = outcomes[foundationPath],
         ours.kind != theirs.kind
       else { continue }
+      if let deviation = LinuxFoundationDeviation.recognize(
+        harness: ours, foundation: theirs, archive: archive)
+      {
+        notes.append(deviation.note(path: foundationPath, harness: ours, foundation: theirs))
+        continue
+      }
       notes.append(
-        "\(harnessPath.rawValue) and \(foundationPath.rawValue) disagree: harness \(Self.summary(ours)); Foundation \(Self.summary(theirs))"
+        "\(harnessPath) and \(foundationPath) disagree: harness \(Self.summary(ours)); Foundation \(Self.summary(theirs))"
       )
     }
 
@@ -219,17 +226,18 @@ public struct Verifier: Sendable {
       return nil
     } catch {
       return DecodeRejection(
-        category: .limitExceeded, keyPath: error.location.isEmpty ? "$archive" : error.location,
-        message: "\(Self.structuralCategory(error)): \(error.description)")
+        category: Self.structuralCategory(error),
+        keyPath: error.location.isEmpty ? "$archive" : error.location,
+        message: error.description)
     }
   }
 
-  /// The manifest category of a structural error: `truncated`, `unknown-schema-version`, `limit-exceeded` or `malformed`.
-  static func structuralCategory(_ error: KeyedArchiveError) -> String {
-    if error.code == .limitExceeded { return "limit-exceeded" }
-    if error.propertyListError?.code == .truncated { return "truncated" }
-    if error.code == .unknownVersion { return "unknown-schema-version" }
-    return "malformed"
+  /// The category of a structural error: `truncated`, `unknown-schema-version`, `limit-exceeded` or `malformed`.
+  static func structuralCategory(_ error: KeyedArchiveError) -> RejectionCategory {
+    if error.code == .limitExceeded { return .limitExceeded }
+    if error.propertyListError?.code == .truncated { return .truncated }
+    if error.code == .unknownVersion { return .unknownSchemaVersion }
+    return .malformed
   }
 
   /// Turns a decoded root of the wrong class into the `wrong-root-class` rejection the app's cast gives.
@@ -242,81 +250,52 @@ public struct Verifier: Sendable {
     return .rejected(
       DecodeRejection(
         category: .wrongRootClass, keyPath: "root",
-        message: "\(path.mode): root: decoded a '\(actual)' where the app expects '\(expected)'"))
+        message:
+          "\(path.harnessPath): root: decoded a '\(actual)' where the app expects '\(expected)'"))
   }
 
   private func result(for outcome: DecodeOutcome, path: DecodePath, entry: ArchiveEntry)
     -> PathResult
   {
     let expected = expectedOutcome(for: path, entry: entry)
-    var category: String? = nil
+    var category: PathResult.Category? = nil
     var message: String? = nil
-    var object: String? = nil
     switch outcome {
-    case .decoded(let value):
-      object = value.description
+    case .decoded:
+      break
     case .rejected(let rejection):
-      category = Self.category(of: rejection)
+      category = .rejection(rejection.category)
       message = rejection.message
     case .crashed(let crash):
-      category = crash.timedOut ? "timeout" : crash.signalName
+      category = .crash(crash.cause)
       message = crash.description
     }
     let matches: Bool
-    switch expected {
-    case nil:
-      matches = true
-    case .decodes?:
-      matches = outcome.decodedValue != nil
-    case .rejected(let wanted)?:
-      switch outcome {
-      case .decoded: matches = false
-      case .rejected: matches = category == wanted.rawValue
-      case .crashed: matches = wanted == .crashed
-      }
+    switch (expected, outcome) {
+    case (nil, _): matches = true
+    case (.decodes?, _): matches = outcome.decodedValue != nil
+    case (.rejected?, .decoded): matches = false
+    case (.rejected(let wanted)?, .rejected(let rejection)): matches = rejection.category == wanted
+    case (.rejected(let wanted)?, .crashed): matches = wanted == .crashed
     }
     return PathResult(
-      path: path.rawValue, outcome: outcome.kind, category: category, message: message,
-      expected: expected.map(Self.describe), matches: matches, object: object)
+      path: .decode(path), outcome: outcome.kind, category: category, message: message,
+      expected: expected, matches: matches, object: outcome.decodedValue)
   }
 
-  /// What the manifest expects of a path; legacy and secure default to `decodes`.
+  /// What the manifest expects of a path; the harness paths default to `decodes`.
   private func expectedOutcome(for path: DecodePath, entry: ArchiveEntry) -> OutcomeExpectation
     .Outcome?
   {
-    switch path {
-    case .legacy: return entry.outcome(for: .legacy)?.outcome ?? .decodes
-    case .secure: return entry.outcome(for: .secure)?.outcome ?? .decodes
-    case .foundationSecure: return entry.outcome(for: .foundation)?.outcome
-    case .foundationLegacy: return nil
-    }
-  }
-
-  /// The category a rejection reports, with structural errors refined to the manifest's vocabulary.
-  static func category(of rejection: DecodeRejection) -> String {
-    if rejection.keyPath == "$archive" || rejection.category == .malformed
-      || rejection.category == .limitExceeded
-    {
-      for refined in ["truncated", "unknown-schema-version", "limit-exceeded", "malformed"]
-      where rejection.message.hasPrefix(refined + ":") {
-        return refined
-      }
-    }
-    return rejection.category.rawValue
-  }
-
-  static func describe(_ outcome: OutcomeExpectation.Outcome) -> String {
-    switch outcome {
-    case .decodes: return "decodes"
-    case .rejected(let category): return "rejected(\(category.rawValue))"
-    }
+    let stated = entry.outcome(for: path)?.outcome
+    return path.isFoundation ? stated : stated ?? .decodes
   }
 
   static func summary(_ outcome: DecodeOutcome) -> String {
     switch outcome {
-    case .decoded(let value): return "decoded \(value.className)"
-    case .rejected(let rejection): return "rejected [\(category(of: rejection))]"
-    case .crashed(let crash): return "crashed (\(crash.timedOut ? "timeout" : crash.signalName))"
+    case .decoded(let value): return "\(outcome.kind) \(value.className)"
+    case .rejected(let rejection): return "\(outcome.kind) [\(rejection.category)]"
+    case .crashed(let crash): return "\(outcome.kind) (\(crash.cause))"
     }
   }
 }

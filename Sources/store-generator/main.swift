@@ -12,6 +12,7 @@
 // makes record I a `ProfilesApp.Badge` whose decode traps in crash-test-harness.
 
 import CSQLite
+import Checksum
 import FileOutput
 import Foundation
 import HarnessTestSupport

@@ -30,7 +30,7 @@ struct DecodedBombTests {
     let seconds = HostileInput.seconds {
       result = decoder.decode(bytes, secure: true, allowedClasses: ["NSArray", "NSString"])
     }
-    #expect(result?.outcome.kind == "decoded")
+    #expect(result?.outcome.kind == .decoded)
     #expect(seconds < 10)
   }
 

@@ -41,7 +41,7 @@ struct FuzzRegressionTests {
     let bytes = try Self.input("legacy-decode-dictionary-with-array-key-crash.bplist")
     let decoder = HarnessDecoder(registry: ClassRegistry(modelClasses: ProfileModel.classes))
     let result = decoder.decode(bytes, secure: false)
-    #expect(result.outcome.kind != "crashed")
+    #expect(result.outcome.kind != .crashed)
   }
 
   @Test("Every regression input reads or fails with a typed error through both layers")

@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import HarnessVocabulary
 import Testing
 
 /// The harness coder against Foundation's unarchiver over the shared corpus, in both modes.

@@ -42,7 +42,7 @@ struct ObjectDescriberTests {
       Issue.record("the round trip did not refuse the bomb")
       return
     }
-    #expect(refusal.category == "limit-exceeded")
+    #expect(refusal.category == .rejected(.limitExceeded))
   }
 
   @Test("The expanded size counts shared references and stops at the cap")

@@ -73,7 +73,7 @@ struct TypedMigrationWorkerTests {
         Issue.record("archive \(index): \(results[index])")
         continue
       }
-      #expect(refusal.step == .reencode)
+      #expect(refusal.step == .encode)
     }
     #expect(version1.workersStarted == 3, "a fresh worker after each trap")
   }

@@ -25,6 +25,17 @@ struct VerifyCommandTests {
     ] + extra
   }
 
+  /// Expects an output to follow its shipped JSON Schema.
+  private func expectValid(
+    _ text: String, against schema: JSONSchemas.Name,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
+    let violations = try JSONSchemas.violations(of: text, against: schema)
+    #expect(
+      violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))",
+      sourceLocation: sourceLocation)
+  }
+
   @Test("A passing run exits 0 and summarises every entry")
   func passingRun() throws {
     let result = try CommandRunner.run(["verify"])
@@ -64,9 +75,10 @@ struct VerifyCommandTests {
     try text.write(to: manifest, atomically: true, encoding: .utf8)
     let result = try CommandRunner.run(arguments(directory, ["--format", "json"]))
     #expect(result.status == 1)
+    try expectValid(result.stdout, against: .verify)
     let json = try #require(
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-    #expect(json["serializationVersion"] as? Int == 1)
+    #expect(json["serializationVersion"] as? Int == 2)
     let cases = try #require(json["cases"] as? [[String: Any]])
     let failed = cases.filter { $0["status"] as? String == "failed" }
     #expect(failed.count == 1)
@@ -75,6 +87,25 @@ struct VerifyCommandTests {
       expectations.contains {
         $0["keyPath"] as? String == "address.city" && $0["status"] as? String == "failed"
       })
+    let city = try #require(
+      expectations.first { $0["keyPath"] as? String == "address.city" })
+    #expect(city["expected"] as? [String: String] == ["type": "string", "value": "Heidelberg"])
+    #expect(city["actual"] as? [String: String] == ["type": "string", "value": "Walldorf"])
+  }
+
+  @Test("verify --format json of the shipped manifests follows its schema, objects as data")
+  func passingRunJSON() throws {
+    let result = try CommandRunner.run(["verify", "--format", "json"])
+    #expect(result.status == 0, "\(result.stderr)")
+    try expectValid(result.stdout, against: .verify)
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let cases = try #require(json["cases"] as? [[String: Any]])
+    let objects = cases.compactMap {
+      (($0["paths"] as? [String: [String: Any]])?["secure"]?["object"]) as? [String: Any]
+    }
+    #expect(!objects.isEmpty)
+    #expect(objects.allSatisfy { $0["$class"] is String })
   }
 
   @Test("A silently changed fixture is an unusable input, exit 2, naming the manifest line")
@@ -124,6 +155,7 @@ struct VerifyCommandTests {
       "--manifest", "manifests/ProfilesApp-1.0.xml",
     ])
     #expect(result.status == 1)
+    try expectValid(result.stdout, against: .decode)
     let json = try #require(
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     #expect(json["serializationVersion"] as? Int == 1)
@@ -140,6 +172,7 @@ struct VerifyCommandTests {
       "--manifest", "manifests/ProfilesApp-1.1.xml", "--format", "json",
     ])
     #expect(result.status == 0, "\(result.stderr)")
+    try expectValid(result.stdout, against: .decode)
     let json = try #require(
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     let secure = try #require((json["paths"] as? [String: [String: Any]])?["secure"])
@@ -156,6 +189,7 @@ struct VerifyCommandTests {
     ])
     #expect(result.signal == nil)
     #expect(result.status == 1)
+    try expectValid(result.stdout, against: .decode)
     let json = try #require(
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
     let legacy = try #require((json["paths"] as? [String: [String: Any]])?["legacy"])

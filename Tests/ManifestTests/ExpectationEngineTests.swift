@@ -1,3 +1,4 @@
+import Checksum
 import Foundation
 import KeyedArchive
 import Manifest
@@ -123,7 +124,7 @@ struct ExpectationEngineTests {
     let findings = ExpectationEngine(manifest: manifest).evaluate(entry, in: Self.decodedSample)
     #expect(findings.map(\.passed) == [true])
     let (_, deep, _) = try load(#"<string key="me.name">Alice</string>"#)
-    #expect(ExpectationEngine().evaluate(deep, in: Self.decodedSample).map(\.actual) == ["absent"])
+    #expect(ExpectationEngine().evaluate(deep, in: Self.decodedSample).map(\.actual) == [.absent])
   }
 
   /// Loads a manifest with one expectation over the sample archive written to a fresh folder.
@@ -172,7 +173,7 @@ struct ExpectationEngineTests {
     let finding = try evaluate(testCase.element)
     #expect(finding.passed == testCase.passes, "\(finding)")
     if let actual = testCase.actual {
-      #expect(finding.actual == actual)
+      #expect(finding.actual.description == actual)
     }
   }
 
@@ -190,11 +191,12 @@ struct ExpectationEngineTests {
       ])
     let engine = ExpectationEngine()
     let empty = FieldExpectation(
-      keyPathText: "[*]", keyPath: try KeyPath("[*]"), kind: .string("x"), elementName: "string",
+      keyPathText: "[*]", keyPath: try ArchiveKeyPath("[*]"), kind: .string("x"),
+      elementName: "string",
       location: ManifestLocation(file: "m.xml", line: 1, column: 1))
     #expect(engine.evaluate(empty, in: archive).passed)
     var missing = empty
-    missing.keyPath = try KeyPath("items[*]")
+    missing.keyPath = try ArchiveKeyPath("items[*]")
     #expect(!engine.evaluate(missing, in: archive).passed)
   }
 
@@ -204,18 +206,18 @@ struct ExpectationEngineTests {
     limits.maximumKeyPathMatches = 2
     let engine = ExpectationEngine(limits: limits)
     let expectation = FieldExpectation(
-      keyPathText: "tags[*]", keyPath: try KeyPath("tags[*]"), kind: .present,
+      keyPathText: "tags[*]", keyPath: try ArchiveKeyPath("tags[*]"), kind: .present,
       elementName: "present",
       location: ManifestLocation(file: "m.xml", line: 1, column: 1))
     let finding = engine.evaluate(expectation, in: SampleArchive.archive())
     #expect(!finding.passed)
-    #expect(finding.actual.contains("more than 2"))
+    #expect(finding.actual.description.contains("more than 2"))
   }
 
   @Test("A self-referencing graph does not loop")
   func cyclicGraphTerminates() throws {
     let clock = ContinuousClock()
-    let path = try KeyPath(String(repeating: "me.", count: 2_000) + "address.city")
+    let path = try ArchiveKeyPath(String(repeating: "me.", count: 2_000) + "address.city")
     let expectation = FieldExpectation(
       keyPathText: path.description, keyPath: path, kind: .string("Berlin"), elementName: "string",
       location: ManifestLocation(file: "m.xml", line: 1, column: 1))
@@ -236,7 +238,8 @@ struct ExpectationEngineTests {
       rootClass: nil, outcomes: [],
       expectations: [
         FieldExpectation(
-          keyPathText: "name", keyPath: try KeyPath("name"), kind: .present, elementName: "present",
+          keyPathText: "name", keyPath: try ArchiveKeyPath("name"), kind: .present,
+          elementName: "present",
           location: ManifestLocation(file: "m.xml", line: 3, column: 5))
       ],
       location: ManifestLocation(file: "m.xml", line: 2, column: 3),
@@ -245,7 +248,7 @@ struct ExpectationEngineTests {
     let findings = ExpectationEngine().evaluate(entry, archivesDirectory: archives)
     #expect(findings.count == 1)
     #expect(findings.first?.passed == false)
-    #expect(findings.first?.actual.hasPrefix("an archive that does not read") == true)
+    #expect(findings.first?.actual.description.hasPrefix("an archive that does not read") == true)
   }
 
   @Test("An entry path outside the archives folder is never read")
@@ -255,11 +258,11 @@ struct ExpectationEngineTests {
       path: "../../etc/hostname", sha256: "",
       expectations: [
         FieldExpectation(
-          keyPathText: "name", keyPath: try KeyPath("name"), kind: .present,
+          keyPathText: "name", keyPath: try ArchiveKeyPath("name"), kind: .present,
           elementName: "present", location: ManifestLocation(file: "m.xml", line: 3, column: 5))
       ], location: ManifestLocation(file: "m.xml", line: 2, column: 3))
     let findings = ExpectationEngine().evaluate(entry, archivesDirectory: archives)
-    #expect(findings.map(\.actual) == ["an archive path outside the archives folder"])
+    #expect(findings.map(\.actual) == [.archiveOutsideFolder])
   }
 
   @Test("An archive over its maxSize fails without being read")
@@ -277,6 +280,6 @@ struct ExpectationEngineTests {
     let entry = try #require(manifest.archives.first)
     let findings = ExpectationEngine(manifest: manifest).evaluate(
       entry, archivesDirectory: archives)
-    #expect(findings.first?.actual == "an archive of \(bytes.count) bytes, over maxSize 10")
+    #expect(findings.first?.actual == .oversizedArchive(size: bytes.count, maxSize: 10))
   }
 }

@@ -80,9 +80,33 @@ struct MigrateCommandTests {
     #expect(result.status == 1)
     #expect(result.stdout.isEmpty)
     let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/plan.json"))
+    let violations = try JSONSchemas.violations(
+      of: String(decoding: data, as: UTF8.self), against: .migrationPlan)
+    #expect(violations.isEmpty, "\(violations)")
     let plan = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let records = try #require(plan["records"] as? [[String: Any]])
     #expect(records.map { $0["record"] as? String }.contains("\(path):store[key='e-truncated']"))
+  }
+
+  @Test("migrate --format json reports every record and follows its schema")
+  func migrateJSONReport() throws {
+    let folder = try scratchStore()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let result = try CommandRunner.run([
+      "migrate", "--store", folder + "/store", "--manifest", manifest, "--backup",
+      folder + "/backup", "--format", "json",
+    ])
+    #expect(result.status == 1, "\(result.stderr)")
+    let violations = try JSONSchemas.violations(of: result.stdout, against: .migrationReport)
+    #expect(violations.isEmpty, "\(violations)")
+    let report = try JSONDocument(parsing: result.stdout)
+    #expect(report["summary"]?["rewritten"] == .number(4))
+    #expect(report["summary"]?["refused"] == .number(8))
+    guard case .array(let records)? = report["records"] else {
+      Issue.record("the report has no records")
+      return
+    }
+    #expect(records.contains { $0["step"] == .string("decode") })
   }
 
   @Test("Migrate without --backup or --no-backup is a usage error, exit 2")

@@ -1,4 +1,5 @@
 import CSQLite
+import Checksum
 import Foundation
 import HarnessTestSupport
 import KeyedArchive

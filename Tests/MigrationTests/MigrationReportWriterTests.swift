@@ -1,4 +1,5 @@
 import Foundation
+import HarnessTestSupport
 import JSONOutput
 import Testing
 
@@ -28,6 +29,8 @@ struct MigrationReportWriterTests {
   @Test("The JSON plan is one document with a version, sorted keys, records and counts")
   func jsonPlan() throws {
     let text = try report(.json)
+    let violations = try JSONSchemas.violations(of: text, against: .migrationPlan)
+    #expect(violations.isEmpty, "\(violations)")
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     #expect(object["serializationVersion"] as? Int == 1)
@@ -44,6 +47,23 @@ struct MigrationReportWriterTests {
     #expect(summary["refused"] as? Int == 1)
     let keys = text.split(separator: "\n").last.map(String.init) ?? ""
     #expect(keys.contains("],\"serializationVersion\":1,\"store\":"))
+  }
+
+  @Test("An interrupted run's note does not repeat the summary's interrupted member")
+  func interruptedNoteIsNotRepeated() throws {
+    let collected = Collected()
+    let writer = MigrationReportWriter(format: .json, sink: collected.append)
+    writer.begin(store: "STORE", mode: "typed", operation: .migrate)
+    var summary = MigrationSummary()
+    summary.interrupted = true
+    writer.finish(
+      summary,
+      notes: [("interrupted", "after 0 records; run migrate again to finish"), ("store", "x")])
+    let violations = try JSONSchemas.violations(of: collected.text, against: .migrationReport)
+    #expect(violations.isEmpty, "\(violations)")
+    let document = try JSONDocument(parsing: collected.text)
+    #expect(document["summary"]?["interrupted"] == .bool(true))
+    #expect(document["summary"]?["store"] == .string("x"))
   }
 
   @Test("The text plan has one line per record, the refusal's consequence, and counts")

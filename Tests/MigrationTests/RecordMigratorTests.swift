@@ -1,3 +1,4 @@
+import Checksum
 import HarnessTestSupport
 import KeyedArchive
 import Manifest

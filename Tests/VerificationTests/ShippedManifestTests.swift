@@ -67,9 +67,9 @@ struct MergeChecks {
     let result = try ManifestCase(
       manifest: "ProfilesApp-1.0.xml", archive: "ProfilesApp-1.0/memo-wrong-root.archive"
     ).run()
-    let secure = try #require(result.paths.first { $0.path == "secure" })
-    #expect(secure.outcome == "rejected")
-    #expect(secure.category == "wrong-root-class")
+    let secure = try #require(result.paths.first { $0.path == .decode(.secure) })
+    #expect(secure.outcome == .rejected)
+    #expect(secure.category == .rejection(.wrongRootClass))
     #expect(throws: RoundTrip.Refusal.self) {
       var trip = roundTrip
       trip.allowedClasses = ["ProfileKit.Memo"]
@@ -82,13 +82,13 @@ struct MergeChecks {
     let result = try ManifestCase(
       manifest: "ProfilesApp-1.0.xml", archive: "ProfilesApp-1.0/memo-unknown-schema.archive"
     ).run()
-    for path in result.paths where path.path == "legacy" || path.path == "secure" {
-      #expect(path.outcome == "rejected")
+    for path in result.paths where path.path == .decode(.legacy) || path.path == .decode(.secure) {
+      #expect(path.outcome == .rejected)
       #expect(path.message?.contains("schema 2") == true)
     }
     let refusal = try #require(
       roundTrip.run(archive("ProfilesApp-1.0/memo-unknown-schema.archive")).failure)
-    #expect(refusal.step == .legacyDecode)
+    #expect(refusal.step == .decode)
   }
 
   @Test("4. Truncated input leads to no rewrite counted as a success")
@@ -99,7 +99,8 @@ struct MergeChecks {
     let result = try ManifestCase(
       manifest: "ProfilesApp-1.0.xml", archive: "ProfilesApp-1.0/memo-truncated.archive"
     ).run()
-    #expect(result.paths.allSatisfy { $0.outcome == "rejected" && $0.category == "truncated" })
+    #expect(
+      result.paths.allSatisfy { $0.outcome == .rejected && $0.category == .rejection(.truncated) })
   }
 
   @Test("5. The historical archives pass")

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessVocabulary
 import KeyedArchive
 
 /// Migrates one archive by a verified round trip: legacy decode, secure re-encode, secure re-read, compare.
@@ -22,30 +23,43 @@ import KeyedArchive
 /// }
 /// ```
 public struct RoundTrip: Sendable {
-  /// A step of the round trip.
-  public enum Step: String, Sendable, Hashable, Codable {
-    /// Reading the bytes as a keyed archive.
-    case read
-    /// Decoding through the legacy path.
-    case legacyDecode = "legacy-decode"
-    /// Re-encoding with secure coding.
-    case reencode = "re-encode"
-    /// Re-reading the new bytes through the secure path.
-    case reread = "re-read"
-    /// Comparing the re-read object with the first decode.
-    case compare
-  }
-
-  /// Why a record was not migrated: the step that failed and what happened.
+  /// Why a record was not migrated: the step that failed, the category and what happened.
   public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The step that failed.
-    public let step: Step
+    /// What kind of failure a refusal is.
+    ///
+    /// ```swift
+    /// if refusal.category == .rejected(.classNotAllowed) { print("extend allowedClasses") }
+    /// ```
+    public enum Category: Sendable, Hashable, CustomStringConvertible {
+      /// A decode refused the bytes, or they broke a rule such as a limit, for this reason.
+      case rejected(RejectionCategory)
+      /// A decode returned `nil` without a rejection.
+      case nilDecode
+      /// The decode came back empty although the archive holds elements.
+      case emptyDecode
+      /// The re-read object differs from the first decode.
+      case changed
+
+      /// The category as reports name it, such as `class-not-allowed` or `empty-decode`.
+      public var description: String {
+        switch self {
+        case .rejected(let category): category.description
+        case .nilDecode: "nil-decode"
+        case .emptyDecode: "empty-decode"
+        case .changed: "changed"
+        }
+      }
+    }
+
+    /// The step that failed: ``MigrationStep/read``, ``MigrationStep/decode``,
+    /// ``MigrationStep/encode``, ``MigrationStep/reRead`` or ``MigrationStep/compare``.
+    public let step: MigrationStep
     /// The category of the failure, such as `class-not-allowed` or `empty-decode`.
-    public let category: String
+    public let category: Category
     /// What happened.
     public let reason: String
 
-    public var description: String { "\(step.rawValue): [\(category)] \(reason)" }
+    public var description: String { "\(step): [\(category)] \(reason)" }
   }
 
   /// A verified migration of one archive.
@@ -84,7 +98,8 @@ public struct RoundTrip: Sendable {
     do {
       archive = try KeyedArchive(bytes: bytes, limits: limits)
     } catch {
-      return .failure(Refusal(step: .read, category: "malformed", reason: error.description))
+      return .failure(
+        Refusal(step: .read, category: .rejected(.malformed), reason: error.description))
     }
     return run(archive)
   }
@@ -92,23 +107,22 @@ public struct RoundTrip: Sendable {
   /// Runs the round trip on an archive already read, sparing a second read of its bytes.
   func run(_ archive: KeyedArchive) -> Result<Migrated, Refusal> {
     if let refusal = HarnessDecoder.expansionRejection(archive, secure: false) {
-      return .failure(Refusal(step: .read, category: "limit-exceeded", reason: refusal.message))
+      return .failure(
+        Refusal(step: .read, category: .rejected(.limitExceeded), reason: refusal.message))
     }
     let legacy = HarnessDecoder(registry: registry, classMap: classMap, limits: limits)
       .decode(archive, secure: false)
     guard let object = legacy.object, legacy.outcome.decodedValue != nil else {
-      let reason = legacy.outcome.rejection.map { ($0.category.rawValue, $0.message) }
       return .failure(
-        Refusal(
-          step: .legacyDecode, category: reason?.0 ?? "nil-decode",
-          reason: reason?.1 ?? "the legacy decode returned nil"))
+        Refusal(step: .decode, outcome: legacy.outcome, nilReason: "the legacy decode returned nil")
+      )
     }
     var describer = ObjectDescriber()
     let before = describer.describe(object)
     guard !describer.exceededNodeLimit else {
       return .failure(
         Refusal(
-          step: .legacyDecode, category: "limit-exceeded",
+          step: .decode, category: .rejected(.limitExceeded),
           reason:
             "the decoded object expands to more than \(describer.maximumNodes) values; too large to compare"
         ))
@@ -123,30 +137,28 @@ public struct RoundTrip: Sendable {
         withRootObject: object, requiringSecureCoding: true)
     } catch {
       return .failure(
-        Refusal(step: .reencode, category: "not-secure-coding", reason: error.description))
+        Refusal(step: .encode, category: .rejected(.notSecureCoding), reason: error.description))
     }
 
     let reread = HarnessDecoder(registry: registry, limits: limits)
       .decode(newBytes, secure: true, allowedClasses: allowedClasses)
     guard let rereadObject = reread.object, reread.outcome.decodedValue != nil else {
-      let reason = reread.outcome.rejection.map { ($0.category.rawValue, $0.message) }
       return .failure(
         Refusal(
-          step: .reread, category: reason?.0 ?? "nil-decode",
-          reason: reason?.1 ?? "the secure re-read returned nil"))
+          step: .reRead, outcome: reread.outcome, nilReason: "the secure re-read returned nil"))
     }
     var rereadDescriber = ObjectDescriber()
     let after = rereadDescriber.describe(rereadObject)
     guard !rereadDescriber.exceededNodeLimit else {
       return .failure(
         Refusal(
-          step: .compare, category: "limit-exceeded",
+          step: .compare, category: .rejected(.limitExceeded),
           reason: "the re-read object expands to more than \(rereadDescriber.maximumNodes) values"))
     }
     guard after == before else {
       return .failure(
         Refusal(
-          step: .compare, category: "changed",
+          step: .compare, category: .changed,
           reason: "the re-read object differs: before \(before), after \(after)"))
     }
     return .success(Migrated(bytes: newBytes, before: before, after: after))
@@ -166,14 +178,25 @@ public struct RoundTrip: Sendable {
     guard decodedCount == 0 else { return nil }
     guard let root = archive.root else {
       return Refusal(
-        step: .legacyDecode, category: "empty-decode", reason: "the archive has no root")
+        step: .decode, category: .emptyDecode, reason: "the archive has no root")
     }
     let archived = archive.elementCount(of: root) ?? 1
     guard archived > 0 || value == .null else { return nil }
     return Refusal(
-      step: .legacyDecode, category: "empty-decode",
+      step: .decode, category: .emptyDecode,
       reason:
         "the decode came back \(value == .null ? "nil" : "empty") although the archive's root holds \(archived) element(s)"
     )
+  }
+}
+
+extension RoundTrip.Refusal {
+  /// A refusal for a decode that gave no object: its rejection, or a `nil-decode`.
+  fileprivate init(step: MigrationStep, outcome: DecodeOutcome, nilReason: String) {
+    if let rejection = outcome.rejection {
+      self.init(step: step, category: .rejected(rejection.category), reason: rejection.message)
+    } else {
+      self.init(step: step, category: .nilDecode, reason: nilReason)
+    }
   }
 }

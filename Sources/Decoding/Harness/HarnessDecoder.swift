@@ -1,4 +1,5 @@
 import Foundation
+import HarnessVocabulary
 import KeyedArchive
 
 /// Decodes keyed archives into the app's registered classes with the harness's own coder.
@@ -61,7 +62,7 @@ public struct HarnessDecoder: Sendable {
     do {
       archive = try KeyedArchive(bytes: bytes, limits: limits)
     } catch {
-      let mode = secure ? "secure" : "legacy"
+      let mode: DecodePath = secure ? .secure : .legacy
       let rejection = DecodeRejection(
         category: error.code == .limitExceeded ? .limitExceeded : .malformed,
         keyPath: error.keyPath.isEmpty ? "$archive" : error.keyPath,
@@ -105,7 +106,7 @@ public struct HarnessDecoder: Sendable {
     return DecodeRejection(
       category: .limitExceeded, keyPath: "root",
       message:
-        "\(secure ? "secure" : "legacy"): root: shared references expand to more than \(maximumExpandedSize) values; walking the decoded graph would not finish"
+        "\(secure ? DecodePath.secure : .legacy): root: shared references expand to more than \(maximumExpandedSize) values; walking the decoded graph would not finish"
     )
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessVocabulary
 import KeyedArchive
 import PropertyList
 
@@ -22,13 +23,13 @@ import PropertyList
 /// Shared references decode once. A reference back to an object still being decoded is a
 /// `cycle`: Swift's `init?(coder:)` cannot hand out an object before it is initialised.
 public final class HarnessUnarchiver: NSCoder {
-  private enum Origin {
+  enum Origin {
     case root
     case call
     case element
   }
 
-  private enum PathElement {
+  enum PathElement {
     case key(String)
     case index(Int)
     case dictionaryValue(NSObject)
@@ -41,21 +42,21 @@ public final class HarnessUnarchiver: NSCoder {
     var leafMismatch: String?
   }
 
-  private let archive: KeyedArchive
+  let archive: KeyedArchive
   private let registry: ClassRegistry
   private let classMap: ClassNameMap
   private let secure: Bool
   private let maximumDepth: Int
-  private let mode: String
+  private let mode: DecodePath
 
   private var contexts: [Context] = []
-  private var path: [PathElement] = []
-  private var callAllowed: [AllowedClassList?] = []
+  var path: [PathElement] = []
+  var callAllowed: [AllowedClassList?] = []
   private var topLevelAllowed: AllowedClassList?
   private var cache: [Int: (object: AnyObject, registered: RegisteredClass)] = [:]
   private var inProgress: Set<Int> = []
   private var resolutions: [Int: (resolution: ClassResolution, registered: RegisteredClass)] = [:]
-  private var failure: DecodeRejection?
+  var failure: DecodeRejection?
   private var failureError: NSError?
   private var warnings: [String] = []
   private var warned: Set<String> = []
@@ -71,7 +72,7 @@ public final class HarnessUnarchiver: NSCoder {
     self.classMap = classMap
     self.secure = secure
     self.maximumDepth = maximumDepth
-    self.mode = secure ? "secure" : "legacy"
+    self.mode = secure ? .secure : .legacy
     super.init()
   }
 
@@ -330,7 +331,7 @@ public final class HarnessUnarchiver: NSCoder {
 
   // MARK: - Objects
 
-  private func decodeValue(
+  func decodeValue(
     _ value: PropertyListValue, allowed: AllowedClassList?, origin: Origin
   ) -> AnyObject? {
     guard failure == nil else { return nil }
@@ -550,204 +551,6 @@ public final class HarnessUnarchiver: NSCoder {
     return object as AnyObject
   }
 
-  // MARK: - Foundation values
-
-  private func buildFoundationValue(
-    _ kind: FoundationValueKind, _ instance: ArchiveInstance, allowed: AllowedClassList?
-  ) -> AnyObject? {
-    let fields = instance.fields
-    switch kind {
-    case .string, .mutableString:
-      guard let text = stringField(fields["NS.string"]) ?? utf8Field(fields["NS.bytes"]) else {
-        fail(.malformed, "\(kind.className) has neither NS.string nor NS.bytes")
-        return nil
-      }
-      return kind == .string ? NSString(string: text) : NSMutableString(string: text)
-    case .array, .mutableArray, .set, .mutableSet, .orderedSet, .mutableOrderedSet:
-      guard let elements = decodeElements(fields, allowed: allowed) else {
-        return nil
-      }
-      switch kind {
-      case .array: return NSArray(array: elements)
-      case .mutableArray: return NSMutableArray(array: elements)
-      case .set: return NSSet(array: elements)
-      case .mutableSet: return NSMutableSet(array: elements)
-      case .orderedSet: return NSOrderedSet(array: elements)
-      default: return NSMutableOrderedSet(array: elements)
-      }
-    case .dictionary, .mutableDictionary:
-      return buildDictionary(kind, fields, allowed: allowed)
-    case .date:
-      switch fields["NS.time"] {
-      case .real(let seconds)?: return NSDate(timeIntervalSinceReferenceDate: seconds)
-      case .integer(let seconds)?: return NSDate(timeIntervalSinceReferenceDate: Double(seconds))
-      default:
-        fail(.malformed, "NSDate has no numeric NS.time")
-        return nil
-      }
-    case .data, .mutableData:
-      guard let bytes = dataField(fields["NS.data"]) ?? dataField(fields["NS.bytes"]) else {
-        fail(.malformed, "\(kind.className) has neither NS.data nor NS.bytes")
-        return nil
-      }
-      return kind == .data
-        ? NSData(bytes: bytes, length: bytes.count)
-        : NSMutableData(bytes: bytes, length: bytes.count)
-    case .uuid:
-      guard case .data(var bytes)? = fields["NS.uuidbytes"], bytes.count == 16 else {
-        fail(.malformed, "NSUUID has no 16-byte NS.uuidbytes")
-        return nil
-      }
-      return bytes.withUnsafeMutableBufferPointer { buffer -> NSUUID? in
-        guard let base = buffer.baseAddress else { return nil }
-        return NSUUID(uuidBytes: base)
-      }
-    case .url:
-      return buildURL(fields)
-    case .null:
-      return NSNull()
-    case .number, .object:
-      fail(.malformed, "\(kind.className) has no archived object form the harness reads")
-      return nil
-    }
-  }
-
-  private func decodeElements(_ fields: PropertyListDictionary, allowed: AllowedClassList?)
-    -> [AnyObject]?
-  {
-    var values: [PropertyListValue]
-    switch fields["NS.objects"] {
-    case .array(let elements)?: values = elements
-    case nil:
-      // NSOrderedSet writes one key per element: NS.object.0, NS.object.1, ...
-      values = []
-      while let element = fields["NS.object.\(values.count)"] { values.append(element) }
-    case let other?:
-      failAt("NS.objects", .malformed, "NS.objects is a \(other.typeName), not an array")
-      return nil
-    }
-    var elements: [AnyObject] = []
-    elements.reserveCapacity(values.count)
-    for (index, value) in values.enumerated() {
-      path.append(.index(index))
-      defer { path.removeLast() }
-      guard let element = decodeValue(value, allowed: allowed, origin: .element) else {
-        if failure == nil { fail(.malformed, "a collection element is $null") }
-        return nil
-      }
-      elements.append(element)
-    }
-    return elements
-  }
-
-  private func buildDictionary(
-    _ kind: FoundationValueKind, _ fields: PropertyListDictionary, allowed: AllowedClassList?
-  ) -> AnyObject? {
-    let keys: [PropertyListValue]
-    let values: [PropertyListValue]
-    switch (fields["NS.keys"], fields["NS.objects"]) {
-    case (.array(let keyList)?, .array(let valueList)?):
-      keys = keyList
-      values = valueList
-    case (nil, nil):
-      keys = []
-      values = []
-    default:
-      fail(.malformed, "\(kind.className) needs NS.keys and NS.objects arrays")
-      return nil
-    }
-    guard keys.count == values.count else {
-      fail(.malformed, "NS.keys has \(keys.count) entries but NS.objects has \(values.count)")
-      return nil
-    }
-    var decodedKeys: [NSObject] = []
-    var decodedValues: [AnyObject] = []
-    for (index, keyValue) in keys.enumerated() {
-      path.append(.key("NS.keys"))
-      path.append(.index(index))
-      let key = decodeValue(keyValue, allowed: allowed, origin: .element) as? NSObject
-      path.removeLast(2)
-      guard let key else {
-        if failure == nil { failAt("NS.keys", .malformed, "dictionary key \(index) is $null") }
-        return nil
-      }
-      path.append(.dictionaryValue(key))
-      defer { path.removeLast() }
-      guard let value = decodeValue(values[index], allowed: allowed, origin: .element) else {
-        if failure == nil { fail(.malformed, "a dictionary value is $null") }
-        return nil
-      }
-      decodedKeys.append(key)
-      decodedValues.append(value)
-    }
-    if kind == .dictionary {
-      return NSDictionary(objects: decodedValues, forKeys: decodedKeys)
-    }
-    let dictionary = NSMutableDictionary()
-    for (key, value) in zip(decodedKeys, decodedValues) {
-      dictionary[key] = value
-    }
-    return dictionary
-  }
-
-  private func buildURL(_ fields: PropertyListDictionary) -> AnyObject? {
-    guard let relative = stringField(fields["NS.relative"]) else {
-      fail(.malformed, "NSURL has no NS.relative string")
-      return nil
-    }
-    var base: URL?
-    if let baseValue = fields["NS.base"], baseValue != .uid(0) {
-      let allowed = AllowedClassList(types: [NSURL.self])
-      callAllowed.append(allowed)
-      path.append(.key("NS.base"))
-      defer {
-        callAllowed.removeLast()
-        path.removeLast()
-      }
-      let decoded = decodeValue(baseValue, allowed: allowed, origin: .call)
-      guard let baseURL = decoded as? NSURL else {
-        if failure == nil { fail(.typeMismatch, "NS.base is not an NSURL") }
-        return nil
-      }
-      base = baseURL as URL
-    }
-    guard let url = NSURL(string: relative, relativeTo: base) else {
-      fail(.malformed, "NS.relative '\(relative.prefix(80))' is not a URL")
-      return nil
-    }
-    return url
-  }
-
-  private func stringField(_ value: PropertyListValue?) -> String? {
-    switch value {
-    case .string(let text)?: return text
-    case .uid(let uid)?:
-      if case .value(.string(let text))? = archive.object(at: Int(clamping: uid)) { return text }
-      return nil
-    default: return nil
-    }
-  }
-
-  private func utf8Field(_ value: PropertyListValue?) -> String? {
-    guard let bytes = dataField(value) else { return nil }
-    return String(validating: bytes, as: UTF8.self)
-  }
-
-  private func dataField(_ value: PropertyListValue?) -> [UInt8]? {
-    switch value {
-    case .data(let bytes)?: return bytes
-    case .uid(let uid)?:
-      if case .value(.data(let bytes))? = archive.object(at: Int(clamping: uid)) { return bytes }
-      return nil
-    default: return nil
-    }
-  }
-
-  private static func render(_ key: NSObject) -> String {
-    if let string = key as? NSString { return "\"\(string)\"" }
-    return key.description
-  }
-
   // MARK: - Failures
 
   private var renderedPath: String {
@@ -762,7 +565,7 @@ public final class HarnessUnarchiver: NSCoder {
     return text
   }
 
-  private func failAt(
+  func failAt(
     _ key: String, _ category: RejectionCategory, _ detail: String, error: NSError? = nil
   ) {
     path.append(.key(key))
@@ -770,7 +573,7 @@ public final class HarnessUnarchiver: NSCoder {
     path.removeLast()
   }
 
-  private func fail(_ category: RejectionCategory, _ detail: String, error: NSError? = nil) {
+  func fail(_ category: RejectionCategory, _ detail: String, error: NSError? = nil) {
     guard failure == nil else { return }
     let keyPath = renderedPath
     let message = "\(mode): \(keyPath): \(detail)"

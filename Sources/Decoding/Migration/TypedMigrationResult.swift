@@ -1,3 +1,5 @@
+import HarnessVocabulary
+
 /// What the typed migration of one archive came to, in this process or in a decode worker.
 public enum TypedMigrationResult: Sendable, Hashable {
   /// The app's secure read already succeeds on the archive as stored.
@@ -32,7 +34,7 @@ extension TypedMigrationResult {
     case .refused(let refusal):
       writer.append(byte: Tag.refused.rawValue)
       writer.append(string: refusal.step.rawValue)
-      writer.append(string: refusal.category)
+      writer.append(string: refusal.category.description)
       writer.append(string: refusal.reason)
     }
     return writer.bytes
@@ -51,15 +53,31 @@ extension TypedMigrationResult {
       self = .rewritten(try reader.field(), className: className)
     case .refused?:
       let stepName = try reader.string()
-      guard let step = RoundTrip.Step(rawValue: stepName) else {
-        throw WorkerProtocolError("unknown round-trip step '\(stepName)' in an answer")
+      guard let step = MigrationStep(rawValue: stepName) else {
+        throw WorkerProtocolError("unknown migration step '\(stepName)' in an answer")
       }
-      let category = try reader.string()
+      let category = try Self.category(named: try reader.string())
       self = .refused(
         RoundTrip.Refusal(step: step, category: category, reason: try reader.string()))
     case nil:
       throw WorkerProtocolError("unknown migration answer tag")
     }
     try reader.expectEnd()
+  }
+
+  /// A refusal category from the name a worker sent, such as `class-not-allowed`.
+  private static func category(named name: String) throws(WorkerProtocolError)
+    -> RoundTrip.Refusal.Category
+  {
+    switch name {
+    case RoundTrip.Refusal.Category.nilDecode.description: return .nilDecode
+    case RoundTrip.Refusal.Category.emptyDecode.description: return .emptyDecode
+    case RoundTrip.Refusal.Category.changed.description: return .changed
+    default:
+      guard let rejection = RejectionCategory(rawValue: name) else {
+        throw WorkerProtocolError("unknown refusal category '\(name)' in an answer")
+      }
+      return .rejected(rejection)
+    }
   }
 }

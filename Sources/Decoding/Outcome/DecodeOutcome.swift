@@ -1,3 +1,5 @@
+import HarnessVocabulary
+
 /// What one decode path made of one archive: the app's object, a refusal, or a crash.
 public enum DecodeOutcome: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The archive decoded; the value describes the object and its fields.
@@ -7,12 +9,12 @@ public enum DecodeOutcome: Sendable, Hashable, Codable, CustomStringConvertible 
   /// The process decoding the archive died from a signal, or was killed after a timeout.
   case crashed(CrashReport)
 
-  /// The outcome's kind as reports name it: `decoded`, `rejected` or `crashed`.
-  public var kind: String {
+  /// The outcome's kind: ``OutcomeKind/decoded``, ``OutcomeKind/rejected`` or ``OutcomeKind/crashed``.
+  public var kind: OutcomeKind {
     switch self {
-    case .decoded: "decoded"
-    case .rejected: "rejected"
-    case .crashed: "crashed"
+    case .decoded: .decoded
+    case .rejected: .rejected
+    case .crashed: .crashed
     }
   }
 
@@ -37,9 +39,9 @@ public enum DecodeOutcome: Sendable, Hashable, Codable, CustomStringConvertible 
   /// A one-line summary.
   public var description: String {
     switch self {
-    case .decoded(let value): "decoded \(value)"
-    case .rejected(let rejection): "rejected \(rejection)"
-    case .crashed(let crash): "crashed \(crash)"
+    case .decoded(let value): "\(kind) \(value)"
+    case .rejected(let rejection): "\(kind) \(rejection)"
+    case .crashed(let crash): "\(kind) \(crash)"
     }
   }
 }

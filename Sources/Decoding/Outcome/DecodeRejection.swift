@@ -1,3 +1,5 @@
+import HarnessVocabulary
+
 /// A refusal by a decode path: its category, where it happened, and a message for people.
 public struct DecodeRejection: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The kind of refusal.
@@ -16,5 +18,5 @@ public struct DecodeRejection: Sendable, Hashable, Codable, CustomStringConverti
   }
 
   /// The category in brackets followed by the message.
-  public var description: String { "[\(category.rawValue)] \(message)" }
+  public var description: String { "[\(category)] \(message)" }
 }

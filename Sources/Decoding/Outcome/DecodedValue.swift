@@ -1,4 +1,5 @@
 import Foundation
+import TextOutput
 
 /// A description of a decoded object graph that both decode paths produce the same way.
 ///
@@ -76,7 +77,7 @@ public indirect enum DecodedValue: Sendable, Hashable, Codable, CustomStringConv
     case .bool(let value): return String(value)
     case .integer(let value): return String(value)
     case .double(let value): return String(value)
-    case .string(let value): return DecodedValue.quote(value)
+    case .string(let value): return SwiftLiteral.quoted(value)
     case .data(let bytes): return "<\(bytes.count) bytes>"
     case .date(let seconds): return "date(\(seconds))"
     case .uuid(let value): return "uuid(\(value))"
@@ -94,25 +95,6 @@ public indirect enum DecodedValue: Sendable, Hashable, Codable, CustomStringConv
     case .sharedReference(let name, let ordinal): return "<shared \(name) #\(ordinal)>"
     case .opaque(let name): return "<\(name)>"
     }
-  }
-
-  private static func quote(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\t": result += "\\t"
-      default:
-        if scalar.value < 0x20 {
-          result += "\\u{\(String(scalar.value, radix: 16))}"
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result + "\""
   }
 }
 

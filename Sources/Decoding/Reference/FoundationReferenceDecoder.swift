@@ -1,4 +1,5 @@
 import Foundation
+import HarnessVocabulary
 
 /// Runs Foundation's own `NSKeyedUnarchiver` over one archive, the way an app would.
 ///
@@ -10,7 +11,7 @@ struct FoundationReferenceDecoder {
   let registry: ClassRegistry
 
   func decode(_ request: WorkerRequest) -> (outcome: DecodeOutcome, notes: [String]) {
-    let mode = request.path.isSecure ? "foundation-secure" : "foundation-legacy"
+    let mode: DecodePath = request.path.isSecure ? .foundationSecure : .foundationLegacy
     var notes: [String] = []
     var allowed: [AnyClass] = []
     if request.path.isSecure {
@@ -85,7 +86,7 @@ struct FoundationReferenceDecoder {
   }
 
   private func decodeWithConvenience(
-    _ archive: Data, variant: FoundationReferenceVariant, mode: String
+    _ archive: Data, variant: FoundationReferenceVariant, mode: DecodePath
   ) -> DecodeOutcome {
     let unarchiving: any DeprecatedUnarchiving.Type = NSKeyedUnarchiver.self
     let root: Any?

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessVocabulary
 
 #if canImport(Glibc)
   import Glibc

@@ -135,7 +135,7 @@ public enum FoundationReferenceWorker {
         migration?.migrate(archive)
         ?? .refused(
           RoundTrip.Refusal(
-            step: .read, category: "malformed",
+            step: .read, category: .rejected(.malformed),
             reason: "the decode worker has no registry '\(header.registryName)'"))
       do throws(FileDescriptorChannel.Failure) {
         try channel.writeFrame(result.encoded)

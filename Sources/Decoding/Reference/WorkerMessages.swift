@@ -1,4 +1,5 @@
 import Foundation
+import HarnessVocabulary
 
 /// One archive for a decode worker: the bytes, the path, and the read's classes and mapping.
 public struct WorkerRequest: Sendable, Hashable, Codable {

@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import HarnessVocabulary
 import JSONOutput
 import Manifest
 import Verification
@@ -154,7 +155,7 @@ enum DecodeCommand {
         case .decoded(let value): text += "\n    \(value)\n"
         case .rejected(let rejection):
           text +=
-            " [\(rejection.category.rawValue)] at \(rejection.keyPath)\n    \(rejection.message)\n"
+            " [\(rejection.category)] at \(rejection.keyPath)\n    \(rejection.message)\n"
         case .crashed(let crash): text += " (\(crash.signalName))\n    \(crash)\n"
         }
       }
@@ -165,22 +166,21 @@ enum DecodeCommand {
   }
 
   static func json(_ outcome: DecodeOutcome) -> JSONValue {
+    let kind = JSONValue.string(outcome.kind.rawValue)
     switch outcome {
     case .decoded(let value):
       return .object([
-        ("outcome", .string("decoded")), ("category", .null), ("message", .null),
-        ("object", value.jsonValue),
+        ("outcome", kind), ("category", .null), ("message", .null), ("object", value.jsonValue),
       ])
     case .rejected(let rejection):
       return .object([
-        ("outcome", .string("rejected")), ("category", .string(rejection.category.rawValue)),
+        ("outcome", kind), ("category", .string(rejection.category.rawValue)),
         ("keyPath", .string(rejection.keyPath)), ("message", .string(rejection.message)),
         ("object", .null),
       ])
     case .crashed(let crash):
       return .object([
-        ("outcome", .string("crashed")),
-        ("category", .string(crash.timedOut ? "timeout" : crash.signalName)),
+        ("outcome", kind), ("category", .string(crash.cause.description)),
         ("signal", .integer(Int64(crash.signal))), ("message", .string(crash.description)),
         ("object", .null),
       ])

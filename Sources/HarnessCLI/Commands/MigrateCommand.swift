@@ -55,7 +55,7 @@ enum MigrateCommand {
       do throws(MigrationError) {
         for removed in try directoryStore.removeStaleTemporaryFiles() {
           context.console.diagnose(
-            "note", place: removed, category: nil,
+            .note, place: removed, category: nil,
             "removed a temporary file left by an interrupted migrate")
         }
       } catch {
@@ -73,7 +73,7 @@ enum MigrateCommand {
       onFailure: { _ in
         if let journal = writer.journalPath {
           context.console.diagnose(
-            "note", place: journal, category: nil,
+            .note, place: journal, category: nil,
             "the journal lists every change made so far; 'migrate --rollback' undoes them")
         }
       }

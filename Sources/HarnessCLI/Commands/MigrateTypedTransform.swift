@@ -56,16 +56,9 @@ struct MigrateTypedTransform: RecordTransform {
       return .rewritten(
         bytes, summary: "\(className) re-encoded with secure coding, re-read and compared")
     case .refused(let refusal):
-      let step: MigrationStep
-      switch refusal.step {
-      case .read: step = .read
-      case .legacyDecode: step = .decode
-      case .reencode: step = .encode
-      case .reread: step = .reRead
-      case .compare: step = .compare
-      }
       return .refused(
-        RecordRefusal(step, "[\(refusal.category)] \(refusal.reason)", currentReadFails: true))
+        RecordRefusal(
+          refusal.step, "[\(refusal.category)] \(refusal.reason)", currentReadFails: true))
     case .crashed(let crash):
       var reason = "[crashed] the app's decoding \(crash.timedOut ? "hung" : "trapped") "
       reason += "in the decode worker (\(crash))"

@@ -100,8 +100,8 @@ enum ManifestDiagnosticsPrinter {
   static func print(_ diagnostics: [ManifestDiagnostic], to console: Console) {
     for diagnostic in diagnostics {
       console.diagnose(
-        diagnostic.severity.rawValue, place: diagnostic.location.description,
-        category: diagnostic.category.rawValue, diagnostic.message)
+        diagnostic.severity, place: diagnostic.location.description,
+        category: diagnostic.category, diagnostic.message)
     }
   }
 }

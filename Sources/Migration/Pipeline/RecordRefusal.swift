@@ -1,3 +1,5 @@
+import HarnessVocabulary
+
 /// Why a record was not rewritten: the step that failed, and what went wrong there.
 public struct RecordRefusal: Error, Hashable, Sendable, CustomStringConvertible {
   /// The step that failed.
@@ -21,7 +23,7 @@ public struct RecordRefusal: Error, Hashable, Sendable, CustomStringConvertible 
     self.currentReadFails = currentReadFails ?? (step == .write ? nil : true)
   }
 
-  public var description: String { "[\(step.rawValue)] \(reason)" }
+  public var description: String { "[\(step)] \(reason)" }
 
   /// What the app's read does with this record today, in the two store styles teams use.
   public var currentReadConsequence: String {

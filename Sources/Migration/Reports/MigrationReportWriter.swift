@@ -1,6 +1,7 @@
 import FileOutput
 import Foundation
 import JSONOutput
+import TextOutput
 
 /// Writes a migration plan or result as it streams: one entry per record, then the summary.
 ///
@@ -144,7 +145,10 @@ public final class MigrationReportWriter {
       } else {
         members.append(("rewritten", .integer(Int64(summary.rewritten))))
       }
-      for (name, value) in notes { members.append((name, .string(value))) }
+      // A note named like a count (`interrupted`) is already in the summary as data.
+      for (name, value) in notes where !members.contains(where: { $0.0 == name }) {
+        members.append((name, .string(value)))
+      }
       emit(
         (firstRecord ? "" : "\n")
           + "],\"serializationVersion\":\(Self.serializationVersion),\"store\":\(JSONValue.string(store).render(sortedKeys: true, pretty: false)),\"summary\":\(JSONValue.object(members).render(sortedKeys: true, pretty: false))}\n"
@@ -275,23 +279,6 @@ public final class MigrationReportWriter {
   }
 
   private func xml(_ text: String) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "\n": result += "&#10;"
-      default:
-        if scalar.value < 0x20 && scalar != "\t" {
-          result += "&#\(scalar.value);"
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return result
+    XMLText.escaped(text)
   }
 }

@@ -1,3 +1,5 @@
+import TextOutput
+
 /// A value of an SQLite column, as a row's key or a journal entry holds it.
 public enum SQLiteValue: Hashable, Sendable {
   /// An INTEGER.

@@ -1,5 +1,5 @@
+import Checksum
 import JSONOutput
-import Manifest
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
 import FileOutput
 import Foundation
 import JSONOutput
+import TextOutput
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
+import Checksum
 import Foundation
-import Manifest
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
+import Checksum
 import JSONOutput
-import Manifest
 
 /// Writes verified rewrites into an SQLite table: a backup first, then compare-and-swap updates in bounded transactions.
 ///

@@ -1,4 +1,4 @@
-import Manifest
+import TextOutput
 
 extension SHA256 {
   /// The lowercase hexadecimal SHA-256 of some bytes, as journals record originals and replacements.

@@ -1,5 +1,14 @@
-/// Why a decode path refused an archive; the categories reports and manifests name.
-public enum RejectionCategory: String, Sendable, Hashable, Codable, CaseIterable {
+/// Why a decode path refused an archive: the categories decoders report and manifests expect.
+///
+/// The raw values are the `RejectionCategory` enumeration of the manifest
+/// schema (`manifests/schema/archive-manifest.xsd`); a test keeps the two equal.
+///
+/// ```swift
+/// RejectionCategory(rawValue: "class-not-allowed")  // .classNotAllowed
+/// ```
+public enum RejectionCategory: String, Sendable, Hashable, Codable, CaseIterable,
+  CustomStringConvertible
+{
   /// The root object's class is not among the classes the read allows.
   case wrongRootClass = "wrong-root-class"
   /// A nested object's class is not among the classes its decode call allows.
@@ -19,8 +28,17 @@ public enum RejectionCategory: String, Sendable, Hashable, Codable, CaseIterable
   case initFailed = "init-failed"
   /// The object graph refers back to an object that is still being decoded.
   case cycle
-  /// The archive exceeds a limit, such as nesting depth.
+  /// The archive exceeds a limit, such as nesting depth or size.
   case limitExceeded = "limit-exceeded"
   /// The bytes are not a well-formed keyed archive.
   case malformed
+  /// The bytes end before the property list does.
+  case truncated
+  /// The archive's or a class's version is one the reader does not know.
+  case unknownSchemaVersion = "unknown-schema-version"
+  /// The process decoding the archive died; only manifests name this, as what a path must do.
+  case crashed
+
+  /// The category's name, such as `class-not-allowed`.
+  public var description: String { rawValue }
 }

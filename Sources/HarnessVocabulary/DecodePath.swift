@@ -1,5 +1,12 @@
 /// A way of decoding an archive: the harness's own coder or Foundation's, legacy or secure.
-public enum DecodePath: String, Sendable, Hashable, Codable, CaseIterable {
+///
+/// The raw values are the names reports, JSON and the command line use.
+///
+/// ```swift
+/// DecodePath(rawValue: "foundation-secure")  // .foundationSecure
+/// DecodePath.foundationSecure.harnessPath    // .secure
+/// ```
+public enum DecodePath: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
   /// The harness coder with `requiresSecureCoding = false`.
   case legacy
   /// The harness coder with `requiresSecureCoding = true`.
@@ -15,6 +22,11 @@ public enum DecodePath: String, Sendable, Hashable, Codable, CaseIterable {
   /// Whether the path runs Foundation's unarchiver rather than the harness coder.
   public var isFoundation: Bool { self == .foundationLegacy || self == .foundationSecure }
 
-  /// The word messages start with: `legacy` or `secure`.
-  public var mode: String { isSecure ? "secure" : "legacy" }
+  /// The harness path with the same secure-coding setting: ``legacy`` or ``secure``.
+  ///
+  /// Messages start with it, such as `secure: root: …`.
+  public var harnessPath: DecodePath { isSecure ? .secure : .legacy }
+
+  /// The path's name, such as `foundation-secure`.
+  public var description: String { rawValue }
 }

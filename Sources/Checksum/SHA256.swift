@@ -1,3 +1,5 @@
+import TextOutput
+
 /// The SHA-256 digest of FIPS 180-4, for fixture checksums and `dataDigest` expectations.
 ///
 /// CryptoKit is not available on Linux, so the module carries this small
@@ -14,16 +16,7 @@ public struct SHA256: Sendable {
     /// The digest's bytes.
     public var bytes: [UInt8]
     /// The digest as 64 lowercase hexadecimal digits.
-    public var hexadecimal: String {
-      let digits = Array("0123456789abcdef".utf8)
-      var text: [UInt8] = []
-      text.reserveCapacity(64)
-      for byte in bytes {
-        text.append(digits[Int(byte >> 4)])
-        text.append(digits[Int(byte & 0x0F)])
-      }
-      return String(decoding: text, as: UTF8.self)
-    }
+    public var hexadecimal: String { Hex.encode(bytes) }
     /// The digest in hexadecimal.
     public var description: String { hexadecimal }
   }

@@ -1,0 +1,10 @@
+/// One way a document breaks its schema: where, and how.
+public struct JSONSchemaViolation: Sendable, Hashable, CustomStringConvertible {
+  /// The JSON pointer of the offending value, such as `/cases/0/status`; empty for the root.
+  public var path: String
+  /// What is wrong, such as `expected string, found null`.
+  public var message: String
+
+  /// The violation as `POINTER: message`.
+  public var description: String { "\(path.isEmpty ? "/" : path): \(message)" }
+}
