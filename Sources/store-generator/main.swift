@@ -81,6 +81,32 @@ func trappingArchive(_ index: Int) -> [UInt8] {
 /// The record that holds ``trappingArchive(_:)``, from `--trap-at INDEX`.
 nonisolated(unsafe) var trapIndex: Int?
 
+/// Removes an earlier store at `path` when it is of the kind being made; anything else there
+/// (a device, a FIFO, a link) is refused, never removed.
+func clearStorePath(_ path: String, replacing kind: OutputPathKind) {
+  let existing: OutputPathKind
+  do {
+    existing = try OutputPathKind.of(path)
+  } catch {
+    fail("\(error)")
+  }
+  guard existing != .missing else { return }
+  guard existing == kind else {
+    fail(
+      "\(path) is \(existing.rawValue); a store is made only where nothing is or an earlier one was"
+    )
+  }
+  if kind == .directory {
+    do {
+      try FileManager.default.removeItem(atPath: path)
+    } catch {
+      fail("cannot remove the earlier store \(path): \(error)")
+    }
+  } else {
+    unlink(path)
+  }
+}
+
 func value(_ index: Int, mixed: Bool) -> [UInt8]? {
   if index == trapIndex { return trappingArchive(index) }
   switch kind(of: index, mixed: mixed) {
@@ -112,7 +138,7 @@ func execute(_ database: OpaquePointer?, _ sql: String) {
 }
 
 func makeSQLite(_ path: String, records: Int, table: String, wal: Bool, mixed: Bool) {
-  unlink(path)
+  clearStorePath(path, replacing: .regularFile)
   var database: OpaquePointer?
   guard sqlite3_open(path, &database) == SQLITE_OK else { fail("cannot create \(path)") }
   defer { sqlite3_close(database) }
@@ -148,7 +174,7 @@ func makeSQLite(_ path: String, records: Int, table: String, wal: Bool, mixed: B
 
 func makeDirectory(_ path: String, records: Int, mixed: Bool) {
   let manager = FileManager.default
-  try? manager.removeItem(atPath: path)
+  clearStorePath(path, replacing: .directory)
   for index in 0..<records {
     let folder = "\(path)/group-\(String(format: "%03d", index / 1000))"
     if index % 1000 == 0 {
