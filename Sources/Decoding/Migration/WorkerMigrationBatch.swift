@@ -3,10 +3,11 @@ import Foundation
 /// Archives for a decode worker to migrate, typed, one answer frame each, in order.
 ///
 /// The frame is the byte `M` (a JSON request starts with `{`), a JSON header
-/// (registry, class map, allowed classes, count), then each archive as a
-/// length-prefixed field. The worker answers each archive with one
-/// ``TypedMigrationResult`` frame as soon as it is done, so when it dies the
-/// supervisor knows which archive it was on.
+/// (registry, class map, allowed classes, count, flush mode), then each archive
+/// as a length-prefixed field. The worker answers each archive with one
+/// ``TypedMigrationResult`` frame, in order: gathered and sent in bunches, or,
+/// with ``Header/flushEach``, each as soon as it is done, so that when the
+/// worker dies the supervisor knows which archive it was on.
 struct WorkerMigrationBatch {
   /// The first byte of a migration frame.
   static let marker = UInt8(ascii: "M")
@@ -18,6 +19,8 @@ struct WorkerMigrationBatch {
     var classMap: ClassNameMap
     var allowedClasses: [String]
     var count: Int
+    /// Whether each answer is sent as soon as it is ready, rather than gathered.
+    var flushEach: Bool
   }
 
   var header: Header

@@ -176,11 +176,13 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
   /// Migrates archives, typed, in decode workers: each archive's app code runs in a child
   /// process, and one that traps or hangs costs that archive alone.
   ///
-  /// The archives go to the worker in batches, one frame each way per archive
-  /// after a single request frame, so that containment stays cheap. When the
-  /// worker dies on an archive (a trap in `init?(coder:)`) or passes ``timeout``
-  /// on it, that archive's result is ``TypedMigrationResult/crashed(_:)`` with
-  /// the signal, and the rest of the batch goes on in a fresh worker.
+  /// The archives go to the worker in batches: one request frame, and answers
+  /// that the worker gathers and sends in bunches, so that containment stays
+  /// cheap. When the worker dies (a trap in `init?(coder:)`) or passes
+  /// ``timeout`` on an archive, the unanswered archives go again to a fresh
+  /// worker that answers each on its own: the archive it dies on then is
+  /// ``TypedMigrationResult/crashed(_:)`` with the signal, and the rest of the
+  /// batch goes on in another fresh worker.
   ///
   /// ```swift
   /// let results = try supervisor.migrate(
@@ -200,12 +202,17 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
     defer { lock.unlock() }
     var results: [TypedMigrationResult] = []
     results.reserveCapacity(archives.count)
+    // Archives before this index go again, each answered on its own, after a worker died
+    // while its answers were gathered: which one it died on is found that way.
+    var answerEachUntil = 0
     while results.count < archives.count {
       // One frame: up to the byte budget, and at least one archive.
       let start = results.count
+      let answerEach = start < answerEachUntil
+      let limit = answerEach ? answerEachUntil : archives.count
       var end = start
       var size = 0
-      while end < archives.count,
+      while end < limit,
         end == start || size + archives[end].count <= Self.maximumMigrationFrameBytes
       {
         size += archives[end].count
@@ -216,29 +223,48 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
       let batch = WorkerMigrationBatch(
         header: .init(
           id: id, registryName: registryName, classMap: classMap, allowedClasses: allowedClasses,
-          count: end - start),
+          count: end - start, flushEach: answerEach),
         archives: Array(archives[start..<end]))
-      try runMigration(batch, into: &results)
+      if try runMigration(batch, into: &results) == .diedUnattributed {
+        answerEachUntil = end
+      }
     }
     return results
   }
 
-  /// Sends one migration frame and collects answers until the batch is done or the worker dies,
-  /// recording the archive it died on as crashed; the caller sends the rest again.
+  /// How one migration frame ended.
+  private enum MigrationEnd {
+    /// Every archive was answered, or the worker died on an archive it was answering on its own
+    /// (which is then recorded as crashed).
+    case attributed
+    /// The worker died while its answers were gathered: the archive it died on is not known.
+    case diedUnattributed
+  }
+
+  /// Sends one migration frame and collects answers until the batch is done or the worker dies.
+  ///
+  /// In the fast mode the worker gathers answers and sends them in bunches
+  /// (at least every ``FoundationReferenceWorker/answerFlushInterval``); when it
+  /// dies, the unanswered archives are sent again to a fresh worker with each
+  /// answer sent on its own (``WorkerMigrationBatch/Header/flushEach``), so
+  /// that the archive it dies on is the next one unanswered, recorded as crashed.
   private func runMigration(
     _ batch: WorkerMigrationBatch, into results: inout [TypedMigrationResult]
-  ) throws(WorkerProtocolError) {
+  ) throws(WorkerProtocolError) -> MigrationEnd {
     let payload = try batch.encoded()
     let current = try currentWorker()
     let stderrOffset = current.stderrLength()
     let alive = { current.isRunning }
+    let attributed = batch.header.flushEach
     do throws(FileDescriptorChannel.Failure) {
       try current.channel.writeFrame(
         payload, deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
     } catch .closed, .peerExited {
       // The worker was gone before it read anything: blame the first archive, as a decode would.
-      results.append(.crashed(finish(current, from: stderrOffset)))
-      return
+      let crash = finish(current, from: stderrOffset)
+      guard attributed else { return .diedUnattributed }
+      results.append(.crashed(crash))
+      return .attributed
     } catch {
       stopWorker()
       throw WorkerProtocolError("migration batch \(batch.header.id): \(error)")
@@ -252,19 +278,24 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
       } catch .timedOut {
         current.forceKill()
         let crash = finish(current, from: stderrOffset)
+        guard attributed else { return .diedUnattributed }
         results.append(
           .crashed(CrashReport(signal: crash.signal, timedOut: true, detail: crash.detail)))
-        return
+        return .attributed
       } catch .closed, .peerExited {
-        results.append(.crashed(finish(current, from: stderrOffset)))
-        return
+        let crash = finish(current, from: stderrOffset)
+        guard attributed else { return .diedUnattributed }
+        results.append(.crashed(crash))
+        return .attributed
       } catch {
         stopWorker()
         throw WorkerProtocolError("migration batch \(batch.header.id): \(error)")
       }
       guard let answer else {
-        results.append(.crashed(finish(current, from: stderrOffset)))
-        return
+        let crash = finish(current, from: stderrOffset)
+        guard attributed else { return .diedUnattributed }
+        results.append(.crashed(crash))
+        return .attributed
       }
       do throws(WorkerProtocolError) {
         results.append(try TypedMigrationResult(decoding: answer))
@@ -273,6 +304,7 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
         throw error
       }
     }
+    return .attributed
   }
 
   /// The running worker, or a fresh one.

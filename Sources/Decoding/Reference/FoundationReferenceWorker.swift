@@ -119,8 +119,15 @@ public enum FoundationReferenceWorker {
     return WorkerResponse(id: request.id, outcome: result.outcome, notes: result.warnings)
   }
 
-  /// Migrates a batch, typed, answering each archive as soon as it is done; a trap ends the
-  /// worker after the answers already sent, so the supervisor knows which archive trapped.
+  /// The longest a migration answer waits to be sent with later ones.
+  public static let answerFlushInterval: Duration = .milliseconds(50)
+
+  /// Migrates a batch, typed, answering every archive in order.
+  ///
+  /// Answers are gathered and sent in bunches (64 KiB, or after
+  /// ``answerFlushInterval``), or each as soon as it is ready when the header asks for it, so
+  /// that a trap ends the worker right after the answers before it and the supervisor knows
+  /// which archive trapped.
   private static func migrate(
     _ batch: WorkerMigrationBatch, registries: [String: ClassRegistry],
     to channel: FileDescriptorChannel
@@ -130,17 +137,31 @@ public enum FoundationReferenceWorker {
       TypedMigration(
         registry: $0, classMap: header.classMap, allowedClasses: header.allowedClasses)
     }
-    for archive in batch.archives {
+    var pending: [[UInt8]] = []
+    var pendingBytes = 0
+    var lastFlush = ContinuousClock.now
+    for (index, archive) in batch.archives.enumerated() {
       let result =
         migration?.migrate(archive)
         ?? .refused(
           RoundTrip.Refusal(
             step: .read, category: .rejected(.malformed),
             reason: "the decode worker has no registry '\(header.registryName)'"))
-      do throws(FileDescriptorChannel.Failure) {
-        try channel.writeFrame(result.encoded)
-      } catch {
-        throw WorkerProtocolError("cannot answer migration batch \(header.id): \(error)")
+      let encoded = result.encoded
+      pending.append(encoded)
+      pendingBytes += encoded.count
+      let last = index == batch.archives.count - 1
+      if header.flushEach || last || pendingBytes >= 1 << 16
+        || ContinuousClock.now - lastFlush >= Self.answerFlushInterval
+      {
+        do throws(FileDescriptorChannel.Failure) {
+          try channel.writeFrames(pending)
+        } catch {
+          throw WorkerProtocolError("cannot answer migration batch \(header.id): \(error)")
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingBytes = 0
+        lastFlush = ContinuousClock.now
       }
     }
   }
