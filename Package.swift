@@ -8,6 +8,7 @@
 //
 //   PropertyList -> KeyedArchive -> Decoding -> Verification -> HarnessCLI
 //                         \-> Manifest ------/         Migration -/
+//                                 \-> Anonymization (pseudonyms, privacy scan) -/
 //
 // Below them all: TextOutput (escaping, quoting, hex), JSONOutput, and
 // HarnessVocabulary (decode paths, outcomes, categories, steps, severities).
@@ -74,6 +75,13 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // Pseudonyms for archives fit to commit, and the privacy scan (Manifest for the
+    // manifests' reviewed values).
+    .target(
+      name: "Anonymization",
+      dependencies: ["KeyedArchive", "PropertyList", "Manifest", "Checksum", "JSONOutput"],
+      swiftSettings: strictSettings
+    ),
     .target(
       name: "Verification",
       dependencies: [
@@ -93,8 +101,8 @@ let package = Package(
     .target(
       name: "HarnessCLI",
       dependencies: [
-        "Verification", "Migration", "Decoding", "Manifest", "KeyedArchive", "PropertyList",
-        "HarnessVocabulary", "JSONOutput", "FileOutput",
+        "Verification", "Migration", "Decoding", "Manifest", "Anonymization", "KeyedArchive",
+        "PropertyList", "HarnessVocabulary", "JSONOutput", "Checksum", "FileOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -166,7 +174,7 @@ let package = Package(
     ),
     .testTarget(
       name: "HarnessCLITests",
-      dependencies: ["HarnessCLI", "HarnessTestSupport"],
+      dependencies: ["HarnessCLI", "HarnessTestSupport", "Checksum"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -200,6 +208,14 @@ let package = Package(
       dependencies: [
         "Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp",
         "HarnessTestSupport", "HarnessVocabulary",
+      ],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "AnonymizationTests",
+      dependencies: [
+        "Anonymization", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport",
+        "Checksum", "TextOutput",
       ],
       swiftSettings: strictSettings
     ),

@@ -36,7 +36,8 @@ public enum ArchiveHarnessCommand {
             entries: [
               .command(ManifestValidateCommand.command), .command(ManifestAuthorCommand.command),
             ])),
-        .command(AnonymizeCommand.command), .command(MigrateDryRunCommand.command),
+        .command(AnonymizeCommand.command), .command(PrivacyScanCommand.command),
+        .command(MigrateDryRunCommand.command),
         .command(MigrateCommand.command), .command(HelpCommand.command),
       ])
 

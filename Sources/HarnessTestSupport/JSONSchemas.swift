@@ -17,6 +17,8 @@ public enum JSONSchemas {
     case migrationPlan = "migration-plan"
     /// `migrate --format json`.
     case migrationReport = "migration-report"
+    /// `privacy-scan --format json`.
+    case privacyScan = "privacy-scan"
 
     /// The schema file's path: `schemas/NAME.schema.json` in the package.
     public var path: String {

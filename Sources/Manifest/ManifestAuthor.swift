@@ -466,7 +466,7 @@ public struct ManifestAuthor: Sendable {
     return String(decoding: indent, as: UTF8.self)
   }
 
-  private static func normalized(_ path: String) -> String {
+  static func normalized(_ path: String) -> String {
     path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
   }
 
