@@ -12,6 +12,7 @@
 //
 // Below them all: TextOutput (escaping, quoting, hex), JSONOutput, and
 // HarnessVocabulary (decode paths, outcomes, categories, steps, severities).
+// FileOutput, below them all too, writes every file by one rule.
 
 import PackageDescription
 
@@ -51,6 +52,9 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
 
+    // Every file the project writes goes through FileOutput's one rule (README, "Outputs").
+    .target(name: "FileOutput", swiftSettings: strictSettings),
+
     // The pipeline.
     .target(name: "TextOutput", swiftSettings: strictSettings),
     // SHA-256, for manifests' checksums and migration journals alike.
@@ -65,7 +69,9 @@ let package = Package(
       swiftSettings: strictSettings),
     .target(
       name: "Decoding",
-      dependencies: ["KeyedArchive", "PropertyList", "HarnessVocabulary", "TextOutput"],
+      dependencies: [
+        "KeyedArchive", "PropertyList", "HarnessVocabulary", "TextOutput", "FileOutput",
+      ],
       swiftSettings: strictSettings),
     .target(
       name: "Manifest",
@@ -93,7 +99,7 @@ let package = Package(
       name: "Migration",
       dependencies: [
         "Checksum", "Decoding", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
-        "HarnessVocabulary", "TextOutput",
+        "HarnessVocabulary", "TextOutput", "FileOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -110,7 +116,7 @@ let package = Package(
       name: "HarnessCLI",
       dependencies: [
         "ArchiveHarness", "Verification", "Migration", "Decoding", "Manifest", "Anonymization",
-        "KeyedArchive", "PropertyList", "HarnessVocabulary", "JSONOutput", "Checksum",
+        "KeyedArchive", "PropertyList", "HarnessVocabulary", "JSONOutput", "Checksum", "FileOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -131,10 +137,18 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // A harness over ProfileKit plus a class whose init?(coder:) traps on one record shape:
+    // scripts/crash-test and the migration tests prove a typed migrate contains it.
+    .executableTarget(
+      name: "crash-test-harness",
+      dependencies: ["HarnessCLI", "ProfileKit"],
+      swiftSettings: strictSettings
+    ),
+
     // Writes LegacyArchives/ once (scripts/make-legacy-archives).
     .executableTarget(
       name: "make-legacy-archives",
-      dependencies: ["KeyedArchive", "PropertyList"],
+      dependencies: ["KeyedArchive", "PropertyList", "FileOutput"],
       swiftSettings: strictSettings
     ),
 
@@ -150,6 +164,7 @@ let package = Package(
       name: "store-generator",
       dependencies: [
         "HarnessTestSupport", "Manifest", "Migration", "PropertyList", "CSQLite", "Checksum",
+        "FileOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -158,6 +173,11 @@ let package = Package(
     .target(
       name: "HarnessTestSupport",
       dependencies: ["KeyedArchive", "PropertyList"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "FileOutputTests",
+      dependencies: ["FileOutput"],
       swiftSettings: strictSettings
     ),
     .testTarget(

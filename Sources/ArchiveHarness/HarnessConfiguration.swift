@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import Migration
 import Verification
 
 /// The app-specific part of a harness: the model classes its archives decode into, and where decoding runs.
@@ -68,5 +69,39 @@ public struct HarnessConfiguration: Sendable {
     worker.runner(
       registry: workerRegistries[registryName] ?? registry, registryName: registryName,
       timeout: timeout)
+  }
+
+  /// The typed migration of records, its decoders run where ``worker`` says.
+  ///
+  /// ```swift
+  /// let transform = try configuration.typedTransform(
+  ///   classMap: ClassNameMap(entries: ["NotesV1.Attachment": "NotesKit.FileAttachment"]),
+  ///   allowedClasses: ["NotesKit.Note", "NotesKit.FileAttachment"])
+  /// let plan = RecordMigrator(transform: transform).plan(record)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - classMap: Archived name → current name, for the legacy decode.
+  ///   - allowedClasses: The classes the app's secure read declares.
+  ///   - registryName: The registry to decode with; the current classes by default.
+  ///   - workers: How many worker processes may verify records at once.
+  ///   - timeout: The longest one record may take in a worker.
+  /// - Returns: A transform over a pool of workers, or in process for ``DecodeWorker/inProcess``.
+  /// - Throws: ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable`` when the
+  ///   worker executable cannot be had.
+  public func typedTransform(
+    classMap: ClassNameMap, allowedClasses: [String],
+    registryName: String = FoundationReferenceWorker.defaultRegistryName,
+    workers: Int = MigrationEngine.defaultWorkerCount, timeout: Duration = .seconds(20)
+  ) throws(WorkerProtocolError) -> TypedTransform {
+    let registry = workerRegistries[registryName] ?? self.registry
+    guard let executable = try worker.executableURL() else {
+      return TypedTransform(registry: registry, classMap: classMap, allowedClasses: allowedClasses)
+    }
+    let pool = SupervisorPool(count: workers) {
+      FoundationReferenceSupervisor(
+        executableURL: executable, registryName: registryName, timeout: timeout)
+    }
+    return TypedTransform(pool: pool, classMap: classMap, allowedClasses: allowedClasses)
   }
 }

@@ -26,6 +26,13 @@ struct CheckSubject {
   /// The manifest's class map, as the decoders take it.
   var classMap: ClassNameMap { Verifier.classMap(of: manifest) }
 
+  /// The entry's archive as a migration record, by its path.
+  var recordID: RecordID {
+    .file(
+      path: project.archivesFolder.appendingPathComponent(entry.path).path,
+      relativePath: entry.path)
+  }
+
   /// The classes the app's secure read of this entry declares.
   var allowedClasses: [String] { manifest.allowedClasses(for: entry)?.map(\.name) ?? [] }
 
@@ -38,8 +45,7 @@ struct CheckSubject {
     }
   }
 
-  /// A finding when the worker crashed on a harness path, so that the migration steps, which run
-  /// in this process, must not run.
+  /// A finding when the worker crashed on a harness path.
   func crashFinding() -> String? {
     let crashed = result.paths.filter {
       Self.harnessPaths.contains($0.path) && $0.outcome == .crashed
@@ -49,9 +55,7 @@ struct CheckSubject {
       "\($0.path) [\($0.category?.description ?? "")] \($0.message ?? "")"
     }
     .joined(separator: "; ")
-    return
-      "\(place): the worker crashed decoding it (\(which)); the migration steps, which run in "
-      + "this process, were not run"
+    return "\(place): the worker crashed decoding it (\(which))"
   }
 
   /// A finding for each harness path that decoded the archive.

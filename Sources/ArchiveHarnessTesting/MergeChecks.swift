@@ -11,10 +11,9 @@ import Foundation
 /// 5. ``everyHistoricalArchivePasses()``: every entry of every manifest is as it says.
 ///
 /// Each names an archive entry by its path in the manifest, and throws ``HarnessFailure``
-/// with every finding. Decode paths run in the project's worker. The migration steps (the
-/// round trip of check 1, the migration plan of checks 3 and 4) run in this process, as
-/// `migrate` runs them, and only after the worker showed that no harness path crashes on the
-/// archive: a decoder that traps is reported, never run here.
+/// with every finding. Decode paths and the typed migration (the round trip of check 1, the
+/// migration plan of checks 3 and 4) run in the project's worker, as `verify` and `migrate`
+/// run them: a decoder that traps is a finding, never the end of the test process.
 ///
 /// ```swift
 /// @Test func validNoteRoundTrips() throws {
@@ -44,26 +43,29 @@ public struct MergeChecks: Sendable {
   {
     let subject = try self.subject(archive, manifest: manifest, check: "round trip keeps fields")
     try subject.requireHarnessPathsRan()
-    var findings: [String] = []
-    if let crash = subject.crashFinding() { throw subject.failure(findings + [crash]) }
+    var findings = subject.crashFinding().map { [$0] } ?? []
     if subject.entry.expectations.isEmpty {
       findings.append(
         "\(subject.place): the entry declares no field expectations, so nothing says which "
           + "fields must survive")
     }
-    let trip = RoundTrip(
-      registry: project.registry, classMap: subject.classMap,
-      allowedClasses: subject.allowedClasses)
-    switch trip.run(subject.bytes) {
-    case .failure(let refusal):
+    let archive: KeyedArchive
+    do {
+      archive = try KeyedArchive(bytes: subject.bytes)
+    } catch {
+      throw subject.failure(
+        findings + ["\(subject.place): the round trip refused it at read: \(error)"])
+    }
+    let transform = try typedTransform(subject)
+    let input = TransformInput(id: subject.recordID, bytes: subject.bytes, archive: archive)
+    switch transform.transform(input) {
+    case .refused(let refusal):
       findings.append("\(subject.place): the round trip refused it at \(refusal)")
-    case .success(let migrated):
-      if migrated.before != migrated.after {
-        findings.append(
-          "\(subject.place): the re-read object differs: before \(migrated.before), "
-            + "after \(migrated.after)")
-      }
-      findings += newArchiveFindings(migrated.bytes, subject: subject)
+    case .rewritten(let bytes, _, _):
+      findings += newArchiveFindings(bytes, subject: subject)
+    case .unchanged:
+      // The app's own read takes it as stored: its fields are the stored ones.
+      findings += newArchiveFindings(subject.bytes, subject: subject)
     }
     guard findings.isEmpty else { throw subject.failure(findings) }
   }
@@ -103,11 +105,10 @@ public struct MergeChecks: Sendable {
   {
     let subject = try self.subject(archive, manifest: manifest, check: "unknown version rejected")
     try subject.requireHarnessPathsRan()
-    var findings: [String] = []
-    if let crash = subject.crashFinding() { throw subject.failure(findings + [crash]) }
+    var findings = subject.crashFinding().map { [$0] } ?? []
     findings += subject.decodedHarnessPaths()
     findings += subject.manifestFindings()
-    findings += rewriteFindings(subject)
+    findings += try rewriteFindings(subject)
     guard findings.isEmpty else { throw subject.failure(findings) }
   }
 
@@ -129,8 +130,8 @@ public struct MergeChecks: Sendable {
         "\(subject.place(of: path.path)): \(path.path): \(path.outcome), where a truncated "
           + "archive must be rejected")
     }
-    if let crash = subject.crashFinding() { throw subject.failure(findings + [crash]) }
-    findings += rewriteFindings(subject)
+    if let crash = subject.crashFinding() { findings.append(crash) }
+    findings += try rewriteFindings(subject)
     guard findings.isEmpty else { throw subject.failure(findings) }
   }
 
@@ -226,16 +227,9 @@ public struct MergeChecks: Sendable {
   }
 
   /// A finding when the typed migration would rewrite or call current what must be refused.
-  private func rewriteFindings(_ subject: CheckSubject) -> [String] {
-    let transform = TypedTransform(
-      registry: project.registry, classMap: subject.classMap,
-      allowedClasses: subject.allowedClasses)
-    let record = StoreRecord(
-      id: .file(
-        path: project.archivesFolder.appendingPathComponent(subject.entry.path).path,
-        relativePath: subject.entry.path),
-      content: .bytes(subject.bytes))
-    let plan = RecordMigrator(transform: transform).plan(record)
+  private func rewriteFindings(_ subject: CheckSubject) throws(HarnessFailure) -> [String] {
+    let record = StoreRecord(id: subject.recordID, content: .bytes(subject.bytes))
+    let plan = RecordMigrator(transform: try typedTransform(subject)).plan(record)
     switch plan.outcome {
     case .refused, .skipped:
       return []
@@ -243,6 +237,17 @@ public struct MergeChecks: Sendable {
       return ["\(subject.place): migration would rewrite it (\(summary)), where it must refuse"]
     case .alreadyCurrent:
       return ["\(subject.place): migration calls it already current, where it must refuse"]
+    }
+  }
+
+  /// The typed migration with the entry's class map and allowed classes, in the project's worker.
+  private func typedTransform(_ subject: CheckSubject) throws(HarnessFailure) -> TypedTransform {
+    do {
+      return try project.configuration.typedTransform(
+        classMap: subject.classMap, allowedClasses: subject.allowedClasses,
+        registryName: project.registryName, workers: 1)
+    } catch {
+      throw subject.failure(["\(subject.place): the typed migration did not run: \(error)"])
     }
   }
 }

@@ -67,18 +67,25 @@ public struct Verifier: Sendable {
   }
 
   /// Loads and checks manifests, collecting every diagnostic.
+  ///
+  /// - Parameters:
+  ///   - paths: The manifest files.
+  ///   - archivesDirectory: The folder archive paths are relative to.
+  ///   - schema: The XSD; the built-in one unless told otherwise.
+  ///   - manifestsDirectory: The folder `classMapFile` references must stay inside; each
+  ///     manifest's own folder when nil.
+  /// - Returns: The usable manifests and every diagnostic.
   public func load(
-    _ paths: [String], archivesDirectory: String, schema: ManifestSchema.Source = .builtIn
-  )
-    -> LoadedManifests
-  {
+    _ paths: [String], archivesDirectory: String, schema: ManifestSchema.Source = .builtIn,
+    manifestsDirectory: String? = nil
+  ) -> LoadedManifests {
     var manifests: [Manifest] = []
     var diagnostics: [ManifestDiagnostic] = []
     let registered = Set(registry.classNames)
     for path in paths {
       let result = ManifestLoader.load(
         path: path, archivesDirectory: archivesDirectory, schema: schema,
-        registeredClasses: registered)
+        registeredClasses: registered, manifestsRoot: manifestsDirectory)
       diagnostics += result.diagnostics
       if let manifest = result.manifest, result.isValid {
         manifests.append(manifest)

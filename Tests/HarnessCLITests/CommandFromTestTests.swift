@@ -67,4 +67,32 @@ struct CommandFromTestTests {
     let violations = try JSONSchemas.violations(of: run.stdout, against: .decode)
     #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
   }
+
+  @Test("A typed dry run with the test runner as worker: exit 2, worker unavailable, no crash")
+  func typedDryRunWithoutWorkerIsUnusable() throws {
+    let root = Corpus.packageRoot
+    let run = run(
+      [
+        "migrate-dry-run", "--store",
+        root.appendingPathComponent("LegacyArchives/ProfilesApp-1.0").path, "--manifest",
+        root.appendingPathComponent("manifests/ProfilesApp-1.0.xml").path,
+      ], worker: .runningExecutable)
+    #expect(run.status == 2)
+    #expect(run.stderr.contains("[worker-unavailable]"))
+    #expect(run.stderr.contains("is a test runner, not a harness executable"))
+  }
+
+  @Test("A typed dry run with the harness executable named as worker plans every record")
+  func typedDryRunWithBuildProductRuns() throws {
+    let root = Corpus.packageRoot
+    let run = run(
+      [
+        "migrate-dry-run", "--store",
+        root.appendingPathComponent("LegacyArchives/ProfilesApp-1.0").path, "--manifest",
+        root.appendingPathComponent("manifests/ProfilesApp-1.0.xml").path,
+      ], worker: .buildProduct(named: "archive-harness"))
+    #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("will-rewrite"))
+    #expect(!run.stderr.contains("worker"))
+  }
 }

@@ -1,5 +1,6 @@
 import Anonymization
 import Checksum
+import FileOutput
 import Foundation
 import HarnessVocabulary
 import KeyedArchive
@@ -201,15 +202,21 @@ enum AnonymizeCommand {
     }
   }
 
-  /// Writes an archive, creating its folder.
+  /// Writes an archive or the manifest by the one write rule (``OutputDestination``), creating
+  /// its folder: a device or FIFO is written through, a link followed, a folder refused.
   private static func write(_ bytes: [UInt8], to path: String) throws {
     do {
-      let url = URL(fileURLWithPath: path)
       try FileManager.default.createDirectory(
-        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-      try Data(bytes).write(to: url, options: .atomic)
+        at: URL(fileURLWithPath: path).deletingLastPathComponent(),
+        withIntermediateDirectories: true)
     } catch {
-      throw CommandFailure(place: path, category: "unwritable", message: "cannot write the archive")
+      throw CommandFailure(
+        place: path, category: "unwritable", message: "cannot create the folder for it")
+    }
+    do throws(FileOutputError) {
+      try SafeFileWriter.write(bytes, to: path)
+    } catch {
+      throw CommandFailure(error)
     }
   }
 

@@ -1,3 +1,4 @@
+import FileOutput
 import Foundation
 import Manifest
 
@@ -54,7 +55,8 @@ enum ManifestAuthorCommand {
 
   static let archiveFiles = Argument.repeating("archive", help: "Archives, relative to --archives.")
   static let output = Option<String?>.optional(
-    "output", short: "o", valueName: "FILE", help: "Write the manifest here, not to stdout.")
+    "output", short: "o", valueName: "FILE",
+    help: "Write the manifest here, not to stdout; a device or FIFO is written in place.")
   static let update = Option<String?>.optional(
     "update", valueName: "FILE", help: "Add the archives to this manifest, keeping its edits.")
   static let app = Option.defaulted(
@@ -72,6 +74,7 @@ enum ManifestAuthorCommand {
     "provenance", valueName: "TEXT", help: "Where the archives came from.")
 
   static let command = Command(spec: spec) { arguments, context in
+    try OutputWriting.check(arguments[output] ?? arguments[update])
     var options = ManifestAuthor.Options()
     options.app = arguments[app]
     options.version = arguments[version]

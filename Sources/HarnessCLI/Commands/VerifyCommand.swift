@@ -1,4 +1,5 @@
 import Decoding
+import FileOutput
 import Foundation
 import Manifest
 import Verification
@@ -42,7 +43,8 @@ enum VerifyCommand {
   static let format = Option.defaulted(
     "format", valueName: "FORMAT", help: "Report format.", default: Format.text)
   static let output = Option<String?>.optional(
-    "output", valueName: "FILE", help: "Write the report to a file, not stdout.")
+    "output", valueName: "FILE",
+    help: "Write the report to FILE ('-': stdout); a device or FIFO is written in place.")
   static let verbose = Flag(
     name: "verbose", help: "Show every path and expectation of passing cases too.")
 
@@ -54,6 +56,8 @@ enum VerifyCommand {
     let manifestsDirectory = location.manifests
     let archivesDirectory = arguments[archives] ?? location.archives
     let schema = try SchemaOption.source(arguments[SchemaOption.option])
+    // A refused --output (a folder, a socket) fails before the run, not after it.
+    try OutputWriting.check(arguments[output])
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: manifestsDirectory, isDirectory: &isDirectory),
       isDirectory.boolValue
@@ -69,7 +73,9 @@ enum VerifyCommand {
     let verifier = Verifier(
       registry: context.configuration.registry, runner: context.configuration.runner(),
       paths: context.configuration.worker.paths)
-    let loaded = verifier.load(files, archivesDirectory: archivesDirectory, schema: schema)
+    let loaded = verifier.load(
+      files, archivesDirectory: archivesDirectory, schema: schema,
+      manifestsDirectory: manifestsDirectory)
     ManifestDiagnosticsPrinter.print(loaded.diagnostics, to: context.console)
     guard !loaded.hasErrors else {
       return .unusable
@@ -80,7 +86,8 @@ enum VerifyCommand {
     case .json: text = JSONReportWriter().render(report)
     case .junit: text = JUnitReportWriter().render(report)
     case .text:
-      let colour = arguments[output] == nil && context.console.outputIsTerminal
+      let colour =
+        (arguments[output] == nil || arguments[output] == "-") && context.console.outputIsTerminal
       text = TextReportWriter(colour: colour, verbose: arguments[verbose]).render(report)
     }
     try OutputWriting.write(text, to: arguments[output], console: context.console)
@@ -101,17 +108,40 @@ enum ManifestDiagnosticsPrinter {
   }
 }
 
-/// Writes a report to a file or to standard output.
+/// Writes a report to a file or to standard output, by the one rule of ``OutputDestination``.
 enum OutputWriting {
+  /// Writes `text` to `path`, or to the console when `path` is nil or `-`.
   static func write(_ text: String, to path: String?, console: Console) throws {
-    guard let path else {
-      console.output(text)
+    try write(Array(text.utf8), to: path, console: console)
+  }
+
+  /// Throws the refusal a path would meet when written, without writing or creating anything.
+  static func check(_ path: String?) throws {
+    guard let path, path != "-" else { return }
+    do throws(FileOutputError) {
+      _ = try OutputDestination.resolve(path)
+    } catch {
+      throw CommandFailure(error)
+    }
+  }
+
+  /// Writes bytes to `path`, or to the console when `path` is nil or `-`.
+  static func write(_ bytes: [UInt8], to path: String?, console: Console) throws {
+    guard let path, path != "-" else {
+      console.output(String(decoding: bytes, as: UTF8.self))
       return
     }
-    do {
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    do throws(FileOutputError) {
+      try SafeFileWriter.write(bytes, to: path)
     } catch {
-      throw CommandFailure(place: path, category: "unwritable", message: "cannot write the report")
+      throw CommandFailure(error)
     }
+  }
+}
+
+extension CommandFailure {
+  /// A failure to write an output, as `PATH: error: [unwritable] message`.
+  init(_ error: FileOutputError) {
+    self.init(place: error.path, category: "unwritable", message: error.message)
   }
 }
