@@ -74,6 +74,27 @@ struct WorkerHandshakeTests {
     #expect(error.message.contains("exited with status 3"))
   }
 
+  @Test("A migration worker that exits with a status mid-batch is a protocol failure, not a crash")
+  func migrationExitIsNotACrash() throws {
+    let script = try FakeWorker.script("exits after the handshake", body: "exit 3")
+    defer { FakeWorker.remove(script) }
+    let supervisor = FoundationReferenceSupervisor(executableURL: script)
+    let error = try #require(throws: WorkerProtocolError.self) {
+      try supervisor.migrate([SampleArchives.memoArchive()], classMap: .empty, allowedClasses: [])
+    }
+    #expect(error.kind == .protocolViolation)
+    #expect(error.message.contains("exited with status 3"))
+  }
+
+  @Test("A migration worker that does not answer the handshake is unavailable")
+  func migrationWithoutHandshakeIsUnavailable() throws {
+    let supervisor = FoundationReferenceSupervisor(executableURL: URL(fileURLWithPath: "/bin/true"))
+    let error = try #require(throws: WorkerProtocolError.self) {
+      try supervisor.migrate([SampleArchives.memoArchive()], classMap: .empty, allowedClasses: [])
+    }
+    #expect(error.kind == .unavailable)
+  }
+
   @Test("The real worker answers the handshake, then the request")
   func realWorkerHandshakes() throws {
     let url = try #require(WorkerBinary.url, "build the archive-harness product first")
