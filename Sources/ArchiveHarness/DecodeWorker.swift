@@ -133,16 +133,18 @@ public struct DecodeWorker: Sendable, Hashable, CustomStringConvertible {
   ///   - registry: The classes an in-process runner decodes with.
   ///   - registryName: The worker registry to decode with.
   ///   - timeout: The longest one archive may take in a worker.
+  ///   - workers: How many worker processes may decode at once, for callers on several threads.
   /// - Returns: A runner; when no executable can be had, one whose every path throws the reason.
   public func runner(
     registry: ClassRegistry, registryName: String = FoundationReferenceWorker.defaultRegistryName,
-    timeout: Duration = .seconds(20)
+    timeout: Duration = .seconds(20), workers: Int = 1
   ) -> any DecodePathRunner {
     do {
       guard let executable = try executableURL() else {
         return InProcessPathRunner(registry: registry)
       }
-      return WorkerPathRunner(executable: executable, registryName: registryName, timeout: timeout)
+      return WorkerPathRunner(
+        executable: executable, registryName: registryName, timeout: timeout, workers: workers)
     } catch {
       return UnavailablePathRunner(error: error)
     }

@@ -61,14 +61,15 @@ public struct HarnessConfiguration: Sendable {
   /// - Parameters:
   ///   - registryName: The registry to decode with; the current classes by default.
   ///   - timeout: The longest one archive may take in a worker.
+  ///   - workers: How many worker processes may decode at once, for callers on several threads.
   /// - Returns: A runner; when no worker can be had, one whose every path reports why.
   public func runner(
     registryName: String = FoundationReferenceWorker.defaultRegistryName,
-    timeout: Duration = .seconds(20)
+    timeout: Duration = .seconds(20), workers: Int = 1
   ) -> any DecodePathRunner {
     worker.runner(
       registry: workerRegistries[registryName] ?? registry, registryName: registryName,
-      timeout: timeout)
+      timeout: timeout, workers: workers)
   }
 
   /// The typed migration of records, its decoders run where ``worker`` says.

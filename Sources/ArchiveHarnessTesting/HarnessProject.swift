@@ -70,8 +70,12 @@ public final class HarnessProject: Sendable {
     self.registryName = registryName
     let registry = configuration.workerRegistries[registryName] ?? configuration.registry
     self.registry = registry
+    // Swift Testing runs cases in parallel: one worker per core decodes them at once.
     let verifier = Verifier(
-      registry: registry, runner: configuration.runner(registryName: registryName),
+      registry: registry,
+      runner: configuration.runner(
+        registryName: registryName,
+        workers: max(1, ProcessInfo.processInfo.activeProcessorCount)),
       paths: configuration.worker.paths)
     self.verifier = verifier
     let files = resolvedRoot == nil ? [] : Verifier.manifestFiles(in: manifestsFolder.path)

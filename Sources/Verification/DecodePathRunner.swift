@@ -59,9 +59,12 @@ extension DecodePathRunner {
 }
 
 /// Runs every path in a supervised worker process: the `archive-harness` binary re-executed.
+///
+/// With more than one worker, callers on different threads (Swift Testing's parallel test
+/// cases) decode in different worker processes at once.
 public struct WorkerPathRunner: DecodePathRunner {
-  /// The supervisor that owns the worker processes.
-  public let supervisor: FoundationReferenceSupervisor
+  /// The supervisors that own the worker processes, one per caller at a time.
+  public let pool: SupervisorPool
 
   /// Creates a runner over an executable that has the worker mode.
   ///
@@ -69,12 +72,15 @@ public struct WorkerPathRunner: DecodePathRunner {
   ///   - executable: The `archive-harness` binary (or a team's own harness executable).
   ///   - registryName: The worker registry to decode with; the app's current classes by default.
   ///   - timeout: The longest one archive may take before its worker is killed.
+  ///   - workers: How many worker processes may decode at once.
   public init(
     executable: URL, registryName: String = FoundationReferenceWorker.defaultRegistryName,
-    timeout: Duration = .seconds(20)
+    timeout: Duration = .seconds(20), workers: Int = 1
   ) {
-    supervisor = FoundationReferenceSupervisor(
-      executableURL: executable, registryName: registryName, timeout: timeout)
+    pool = SupervisorPool(count: workers) {
+      FoundationReferenceSupervisor(
+        executableURL: executable, registryName: registryName, timeout: timeout)
+    }
   }
 
   /// Runs one path in the worker.
@@ -89,7 +95,10 @@ public struct WorkerPathRunner: DecodePathRunner {
   public func outcome(
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
   ) throws(WorkerProtocolError) -> DecodeOutcome {
-    try supervisor.decode(bytes, path: path, allowedClasses: allowedClasses, classMap: classMap)
+    try pool.withSupervisor { supervisor throws(WorkerProtocolError) in
+      try supervisor.decode(
+        bytes, path: path, allowedClasses: allowedClasses, classMap: classMap)
+    }
   }
 
   /// Works out the allowed-classes advice in the worker, where app code may trap.
@@ -103,7 +112,9 @@ public struct WorkerPathRunner: DecodePathRunner {
   public func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
     throws(WorkerProtocolError) -> String
   {
-    try supervisor.advice(bytes, allowedClasses: allowedClasses, classMap: classMap)
+    try pool.withSupervisor { supervisor throws(WorkerProtocolError) in
+      try supervisor.advice(bytes, allowedClasses: allowedClasses, classMap: classMap)
+    }
   }
 }
 
