@@ -59,12 +59,15 @@ public struct VerificationCase: Sendable, Hashable {
   public var expectations: [ExpectationResult]
   /// Advice and warnings, such as the `allowedClasses` that would make a secure read succeed.
   public var notes: [String]
+  /// The manifest's producer, as `app version`, or `nil` when not known.
+  public var producer: String?
 
   /// Creates a case.
   public init(
     manifest: String, archive: String, location: String, paths: [PathResult],
-    expectations: [ExpectationResult], notes: [String] = []
+    expectations: [ExpectationResult], notes: [String] = [], producer: String? = nil
   ) {
+    self.producer = producer
     self.manifest = manifest
     self.archive = archive
     self.location = location

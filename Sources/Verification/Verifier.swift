@@ -111,7 +111,7 @@ public struct Verifier: Sendable {
           PathResult(
             path: .structure, outcome: .rejected, category: .unreadable,
             message: "\(filePath): cannot read the archive", matches: false)
-        ], expectations: [])
+        ], expectations: [], producer: Self.producer(of: manifest))
     }
     let bytes = data.withUnsafeBytes { [UInt8]($0) }
     let classMap = Self.classMap(of: manifest)
@@ -193,7 +193,12 @@ public struct Verifier: Sendable {
     }
     return VerificationCase(
       manifest: manifest.file, archive: entry.path, location: location, paths: results,
-      expectations: expectations, notes: notes)
+      expectations: expectations, notes: notes, producer: Self.producer(of: manifest))
+  }
+
+  /// The producer as reports name it: `app version`.
+  static func producer(of manifest: Manifest) -> String {
+    "\(manifest.producer.app) \(manifest.producer.version)"
   }
 
   // MARK: - Parts

@@ -148,6 +148,21 @@ struct VerifyCommandTests {
     #expect(result.stdout.components(separatedBy: "<testcase ").count - 1 == 24)
   }
 
+  @Test("--format html --output writes one self-contained page with a row per archive entry")
+  func htmlOutput() throws {
+    let directory = try scratchCopy()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let page = directory.appendingPathComponent("report.html")
+    let result = try CommandRunner.run(
+      arguments(directory, ["--format", "html", "--output", page.path]))
+    #expect(result.status == 0)
+    #expect(result.stdout.isEmpty)
+    let text = try String(contentsOf: page, encoding: .utf8)
+    #expect(text.hasPrefix("<!DOCTYPE html>"))
+    #expect(text.components(separatedBy: "<tr class=\"entry\"").count - 1 == 24)
+    #expect(!text.contains("https://"))
+  }
+
   @Test("decode --format json has the documented shape and names the crash of corelibs")
   func decodeJSON() throws {
     let result = try CommandRunner.run([

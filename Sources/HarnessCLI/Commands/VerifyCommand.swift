@@ -31,6 +31,8 @@ enum VerifyCommand {
     case json
     /// JUnit XML, one test case per archive entry.
     case junit
+    /// One self-contained HTML page: a summary, the matrix of paths, and filters.
+    case html
   }
 
   static let manifests = Option<String?>.optional(
@@ -79,6 +81,12 @@ enum VerifyCommand {
     switch arguments[format] {
     case .json: text = JSONReportWriter().render(report)
     case .junit: text = JUnitReportWriter().render(report)
+    case .html:
+      let parameters = HTMLReportWriter.Parameters(
+        manifests: manifestsDirectory, archives: archivesDirectory,
+        harnessVersion: ArchiveHarnessCommand.version,
+        platform: ProcessInfo.processInfo.operatingSystemVersionString)
+      text = HTMLReportWriter(parameters: parameters).render(report)
     case .text:
       let colour = arguments[output] == nil && context.console.outputIsTerminal
       text = TextReportWriter(colour: colour, verbose: arguments[verbose]).render(report)
