@@ -268,6 +268,9 @@ public struct HTMLReportWriter: Sendable {
     function apply(){var query=search.value.toLowerCase(),count=0;
     rows.forEach(function(row){var hide=(only.checked&&row.dataset.status==="passed")||
     (query!==""&&row.dataset.search.indexOf(query)<0);row.hidden=hide;if(!hide){count++;}});
+    document.querySelectorAll("#matrix tbody").forEach(function(group){
+    var head=group.querySelector("tr.group");if(head){
+    head.hidden=group.querySelector("tr.entry:not([hidden])")===null;}});
     shown.textContent=String(count);}
     if(location.hash==="#failed-only"){only.checked=true;}
     only.addEventListener("change",apply);search.addEventListener("input",apply);apply();
