@@ -163,6 +163,37 @@ struct VerifyCommandTests {
     #expect(!text.contains("https://"))
   }
 
+  @Test("verify --shard K/N: the shards of the shipped manifests cover every entry once")
+  func shardsCoverEveryEntry() throws {
+    var archives: [String] = []
+    var digests: Set<String> = []
+    for index in 1...3 {
+      let result = try CommandRunner.run(["verify", "--shard", "\(index)/3", "--format", "json"])
+      #expect(result.status == 0)
+      try expectValid(result.stdout, against: .verify)
+      let document = try JSONDocument(parsing: result.stdout)
+      #expect(document["shard"]?["index"] == .number(Double(index)))
+      if case .string(let digest)? = document["manifestsDigest"] { digests.insert(digest) }
+      guard case .array(let cases)? = document["cases"] else {
+        Issue.record("shard \(index) has no cases")
+        continue
+      }
+      for item in cases {
+        if case .string(let archive)? = item["archive"] { archives.append(archive) }
+      }
+    }
+    #expect(archives.count == 24)
+    #expect(Set(archives).count == 24)
+    #expect(digests.count == 1)
+  }
+
+  @Test("verify --shard with an index above the count is a usage error, exit 2")
+  func shardAboveCount() throws {
+    let result = try CommandRunner.run(["verify", "--shard", "4/3"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("--shard"))
+  }
+
   @Test("decode --format json has the documented shape and names the crash of corelibs")
   func decodeJSON() throws {
     let result = try CommandRunner.run([

@@ -15,7 +15,7 @@ enum VerifyCommand {
         what the manifest expects. An archive expected to be rejected that decodes
         is reported as HOLE: an object-substitution hole.
       """,
-    options: [manifests, archives, SchemaOption.option, format, output],
+    options: [manifests, archives, SchemaOption.option, format, output, shard],
     flags: [verbose],
     exitStatus: """
         0  every outcome and expectation is as the manifests say
@@ -45,6 +45,9 @@ enum VerifyCommand {
     "format", valueName: "FORMAT", help: "Report format.", default: Format.text)
   static let output = Option<String?>.optional(
     "output", valueName: "FILE", help: "Write the report to a file, not stdout.")
+  static let shard = Option<String?>.optional(
+    "shard", valueName: "K/N",
+    help: "Verify only slice K of N, chosen by a hash of manifest and archive path.")
   static let verbose = Flag(
     name: "verbose", help: "Show every path and expectation of passing cases too.")
 
@@ -76,7 +79,17 @@ enum VerifyCommand {
     guard !loaded.hasErrors else {
       return .unusable
     }
-    let report = verifier.verify(loaded.manifests, archivesDirectory: archivesDirectory)
+    var selected: VerificationShard? = nil
+    if let text = arguments[shard] {
+      guard let parsed = VerificationShard(parsing: text) else {
+        throw UsageError(
+          message: "The value '\(text)' of '--shard' is not K/N with 1 <= K <= N")
+      }
+      selected = parsed
+    }
+    var report = verifier.verify(
+      loaded.manifests, archivesDirectory: archivesDirectory, shard: selected)
+    report.manifestsDigest = ManifestsDigest.digest(ofFiles: files)
     let text: String
     switch arguments[format] {
     case .json: text = JSONReportWriter().render(report)
