@@ -273,6 +273,8 @@ public struct HTMLReportWriter: Sendable {
     head.hidden=group.querySelector("tr.entry:not([hidden])")===null;}});
     shown.textContent=String(count);}
     if(location.hash==="#failed-only"){only.checked=true;}
+    if(location.hash.indexOf("#search=")===0){
+    search.value=decodeURIComponent(location.hash.slice(8));}
     only.addEventListener("change",apply);search.addEventListener("input",apply);apply();
     })();
     """
