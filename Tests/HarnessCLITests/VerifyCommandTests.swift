@@ -1,5 +1,6 @@
 import Foundation
 import HarnessTestSupport
+import JSONOutput
 import Testing
 
 @Suite("archive-harness verify and decode, run as a user would")
@@ -185,6 +186,50 @@ struct VerifyCommandTests {
     #expect(archives.count == 24)
     #expect(Set(archives).count == 24)
     #expect(digests.count == 1)
+  }
+
+  @Test("report merge of the shipped manifests' shards equals an unsharded run")
+  func mergeEqualsUnsharded() throws {
+    let directory = try scratchCopy()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var files: [String] = []
+    for index in [2, 3, 1] {
+      let file = directory.appendingPathComponent("shard-\(index).json").path
+      let result = try CommandRunner.run(
+        arguments(directory, ["--shard", "\(index)/3", "--format", "json", "--output", file]))
+      #expect(result.status == 0)
+      files.append(file)
+    }
+    let merged = try CommandRunner.run(["report", "merge"] + files)
+    #expect(merged.status == 0)
+    try expectValid(merged.stdout, against: .verify)
+    let unsharded = try CommandRunner.run(arguments(directory, ["--format", "json"]))
+    let mergedCases = try JSONDocument(parsing: merged.stdout)["cases"]
+    let unshardedCases = try JSONDocument(parsing: unsharded.stdout)["cases"]
+    #expect(mergedCases != nil)
+    #expect(mergedCases == unshardedCases)
+  }
+
+  @Test("report merge refuses shards of different manifests, exit 2")
+  func mergeRefusesOtherManifests() throws {
+    let directory = try scratchCopy()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let first = directory.appendingPathComponent("shard-1.json").path
+    let second = directory.appendingPathComponent("shard-2.json").path
+    #expect(
+      try CommandRunner.run(
+        arguments(directory, ["--shard", "1/2", "--format", "json", "--output", first])
+      ).status == 0)
+    let manifest = directory.appendingPathComponent("manifests/ProfilesApp-1.0.xml")
+    let text = try String(contentsOf: manifest, encoding: .utf8)
+    try (text + "<!-- changed -->\n").write(to: manifest, atomically: true, encoding: .utf8)
+    #expect(
+      try CommandRunner.run(
+        arguments(directory, ["--shard", "2/2", "--format", "json", "--output", second])
+      ).status == 0)
+    let merged = try CommandRunner.run(["report", "merge", first, second])
+    #expect(merged.status == 2)
+    #expect(merged.stderr.contains("manifestsDigest differs"))
   }
 
   @Test("verify --shard with an index above the count is a usage error, exit 2")
