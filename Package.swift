@@ -152,7 +152,7 @@ let package = Package(
     // Tests.
     .target(
       name: "HarnessTestSupport",
-      dependencies: ["KeyedArchive", "PropertyList"],
+      dependencies: ["KeyedArchive", "PropertyList", "JSONOutput"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -163,7 +163,7 @@ let package = Package(
     .testTarget(
       name: "TextOutputTests", dependencies: ["TextOutput"], swiftSettings: strictSettings),
     .testTarget(
-      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport"],
+      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport", "JSONOutput"],
       swiftSettings: strictSettings),
     // README's module map against every module's imports.
     .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
@@ -174,7 +174,7 @@ let package = Package(
     ),
     .testTarget(
       name: "HarnessCLITests",
-      dependencies: ["HarnessCLI", "HarnessTestSupport", "Checksum"],
+      dependencies: ["HarnessCLI", "HarnessTestSupport", "Checksum", "JSONOutput"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -194,7 +194,7 @@ let package = Package(
       name: "MigrationTests",
       dependencies: [
         "Migration", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "CSQLite",
-        "Checksum",
+        "Checksum", "JSONOutput",
       ],
       swiftSettings: strictSettings
     ),
