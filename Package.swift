@@ -172,7 +172,7 @@ let package = Package(
     // Tests.
     .target(
       name: "HarnessTestSupport",
-      dependencies: ["KeyedArchive", "PropertyList"],
+      dependencies: ["KeyedArchive", "PropertyList", "JSONOutput"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -183,7 +183,7 @@ let package = Package(
     .testTarget(
       name: "TextOutputTests", dependencies: ["TextOutput"], swiftSettings: strictSettings),
     .testTarget(
-      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport"],
+      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport", "JSONOutput"],
       swiftSettings: strictSettings),
     // README's module map against every module's imports.
     .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
@@ -202,7 +202,7 @@ let package = Package(
     ),
     .testTarget(
       name: "HarnessCLITests",
-      dependencies: ["HarnessCLI", "HarnessTestSupport", "Checksum", "ProfileKit"],
+      dependencies: ["HarnessCLI", "HarnessTestSupport", "Checksum", "JSONOutput", "ProfileKit"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -222,7 +222,7 @@ let package = Package(
       name: "MigrationTests",
       dependencies: [
         "Migration", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "CSQLite",
-        "Checksum",
+        "Checksum", "JSONOutput",
       ],
       swiftSettings: strictSettings
     ),

@@ -40,6 +40,10 @@ public enum ArchiveHarnessCommand {
             entries: [
               .command(ManifestValidateCommand.command), .command(ManifestAuthorCommand.command),
             ])),
+        .group(
+          CommandGroup(
+            name: "report", abstract: "Work with verify reports.",
+            entries: [.command(ReportMergeCommand.command)])),
         .command(AnonymizeCommand.command), .command(PrivacyScanCommand.command),
         .command(MigrateDryRunCommand.command),
         .command(MigrateCommand.command), .command(HelpCommand.command),

@@ -1,4 +1,5 @@
 import Foundation
+import JSONOutput
 
 /// The JSON Schemas the repository ships in `schemas/`, one for each `--format json` output.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessTestSupport
+import JSONOutput
 import Testing
 
 @testable import Migration

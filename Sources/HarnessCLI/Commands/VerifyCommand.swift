@@ -16,7 +16,7 @@ enum VerifyCommand {
         what the manifest expects. An archive expected to be rejected that decodes
         is reported as HOLE: an object-substitution hole.
       """,
-    options: [manifests, archives, SchemaOption.option, format, output],
+    options: [manifests, archives, SchemaOption.option, format, output, shard],
     flags: [verbose],
     exitStatus: """
         0  every outcome and expectation is as the manifests say
@@ -32,6 +32,8 @@ enum VerifyCommand {
     case json
     /// JUnit XML, one test case per archive entry.
     case junit
+    /// One self-contained HTML page: a summary, the matrix of paths, and filters.
+    case html
   }
 
   static let manifests = Option<String?>.optional(
@@ -45,6 +47,9 @@ enum VerifyCommand {
   static let output = Option<String?>.optional(
     "output", valueName: "FILE",
     help: "Write the report to FILE ('-': stdout); a device or FIFO is written in place.")
+  static let shard = Option<String?>.optional(
+    "shard", valueName: "K/N",
+    help: "Verify only slice K of N, chosen by a hash of manifest and archive path.")
   static let verbose = Flag(
     name: "verbose", help: "Show every path and expectation of passing cases too.")
 
@@ -80,11 +85,27 @@ enum VerifyCommand {
     guard !loaded.hasErrors else {
       return .unusable
     }
-    let report = verifier.verify(loaded.manifests, archivesDirectory: archivesDirectory)
+    var selected: VerificationShard? = nil
+    if let text = arguments[shard] {
+      guard let parsed = VerificationShard(parsing: text) else {
+        throw UsageError(
+          message: "The value '\(text)' of '--shard' is not K/N with 1 <= K <= N")
+      }
+      selected = parsed
+    }
+    var report = verifier.verify(
+      loaded.manifests, archivesDirectory: archivesDirectory, shard: selected)
+    report.manifestsDigest = ManifestsDigest.digest(ofFiles: files)
     let text: String
     switch arguments[format] {
     case .json: text = JSONReportWriter().render(report)
     case .junit: text = JUnitReportWriter().render(report)
+    case .html:
+      let parameters = HTMLReportWriter.Parameters(
+        manifests: manifestsDirectory, archives: archivesDirectory,
+        harnessVersion: ArchiveHarnessCommand.version,
+        platform: ProcessInfo.processInfo.operatingSystemVersionString)
+      text = HTMLReportWriter(parameters: parameters).render(report)
     case .text:
       let colour =
         (arguments[output] == nil || arguments[output] == "-") && context.console.outputIsTerminal
