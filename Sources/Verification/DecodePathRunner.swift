@@ -9,10 +9,23 @@ import HarnessVocabulary
 /// rather than the end of the harness. ``InProcessPathRunner`` runs only the
 /// harness paths, in this process, for callers that trust the model code.
 public protocol DecodePathRunner: Sendable {
-  /// The outcome of one path.
+  /// The outcome of one path over the objects under the given `$top` keys.
+  ///
+  /// One key decodes to its object; several to a ``DecodedValue/topLevel(_:)`` value.
   func outcome(
-    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
+    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
+    topKeys: [String]
   ) -> DecodeOutcome
+}
+
+extension DecodePathRunner {
+  /// The outcome of one path over the object under `$top.root`.
+  public func outcome(
+    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
+  ) -> DecodeOutcome {
+    outcome(
+      bytes, path: path, allowedClasses: allowedClasses, classMap: classMap, topKeys: ["root"])
+  }
 }
 
 /// Runs every path in a supervised worker process: the `archive-harness` binary re-executed.
@@ -35,11 +48,12 @@ public struct WorkerPathRunner: DecodePathRunner {
   }
 
   public func outcome(
-    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
+    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
+    topKeys: [String]
   ) -> DecodeOutcome {
     do {
       return try supervisor.decode(
-        bytes, path: path, allowedClasses: allowedClasses, classMap: classMap)
+        bytes, path: path, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys)
     } catch {
       return .crashed(CrashReport(signal: 0, detail: "the decode worker failed: \(error)"))
     }
@@ -57,9 +71,10 @@ public struct InProcessPathRunner: DecodePathRunner {
   }
 
   public func outcome(
-    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
+    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
+    topKeys: [String]
   ) -> DecodeOutcome {
     HarnessDecoder(registry: registry, classMap: classMap)
-      .outcome(bytes, path: path, allowedClasses: allowedClasses)
+      .outcome(bytes, path: path, allowedClasses: allowedClasses, topKeys: topKeys)
   }
 }

@@ -51,6 +51,9 @@ public final class HarnessUnarchiver: NSCoder {
 
   private var contexts: [Context] = []
   var path: [PathElement] = []
+  /// The text rejections' key paths start with: `root`, or `$top.KEY` while another top key
+  /// decodes.
+  var pathRoot = "root"
   var callAllowed: [AllowedClassList?] = []
   private var topLevelAllowed: AllowedClassList?
   private var cache: [Int: (object: AnyObject, registered: RegisteredClass)] = [:]
@@ -78,28 +81,24 @@ public final class HarnessUnarchiver: NSCoder {
 
   // MARK: - Root
 
-  func decodeRoot(allowedClasses: [String], describing: Bool) -> HarnessDecodeResult {
+  /// Decodes the objects under the given `$top` keys, in order, with one object cache, as an
+  /// app does with one `decodeObject(of:forKey:)` call per key.
+  ///
+  /// One key describes as its object; several describe as a `$top` object with one field per
+  /// key (``DecodedValue/topLevelClassName``).
+  func decodeTop(keys: [String], allowedClasses: [String], describing: Bool)
+    -> HarnessDecodeResult
+  {
     let allowed = secure ? AllowedClassList(names: allowedClasses, registry: registry) : nil
     topLevelAllowed = allowed
-    var object: AnyObject?
-    if let rootValue = archive.top["root"] {
-      object = decodeValue(rootValue, allowed: allowed, origin: .root)
-      if failure == nil, object == nil {
-        fail(.missingField, "the root object is $null")
-      }
-      if failure == nil, let allowed, let leaf = leafKind(of: rootValue),
-        !allowed.admits(type: leaf.type)
-      {
-        fail(
-          .wrongRootClass,
-          "root is an inline \(leaf.className), not one of the allowed classes \(allowed.rendered); "
-            + "Apple's unarchiver returns it and a typed read sees nil")
-      }
-    } else {
-      fail(.missingField, "the archive has no $top.root")
+    var decoded: [(key: String, object: AnyObject, rootName: String)] = []
+    for key in keys {
+      pathRoot = HarnessDecoder.keyPath(ofTopKey: key)
+      defer { pathRoot = "root" }
+      guard let object = decodeTopValue(key, allowed: allowed) else { break }
+      decoded.append((key, object, rootClassName(forTopKey: key)))
     }
     if let failure {
-      object = nil
       return HarnessDecodeResult(
         outcome: .rejected(failure), object: nil, warnings: warnings,
         instantiatedClassNames: instantiated)
@@ -107,19 +106,52 @@ public final class HarnessUnarchiver: NSCoder {
     let value: DecodedValue
     if describing {
       var describer = ObjectDescriber()
-      value = describer.describe(object)
+      let fields = decoded.map { DecodedField(key: $0.key, value: describer.describe($0.object)) }
+      value = keys.count == 1 ? fields[0].value : .topLevel(fields)
     } else {
-      var rootName = ""
-      if case .uid(let uid)? = archive.top["root"], let entry = cache[Int(clamping: uid)] {
-        rootName = entry.registered.name
-      } else if let rootValue = archive.top["root"], let leaf = leafKind(of: rootValue) {
-        rootName = leaf.className
-      }
-      value = .opaque(className: rootName)
+      let opaque = decoded.map { DecodedField(key: $0.key, value: .opaque(className: $0.rootName)) }
+      value = keys.count == 1 ? opaque[0].value : .topLevel(opaque)
+    }
+    let object: AnyObject
+    if keys.count == 1 {
+      object = decoded[0].object
+    } else {
+      object = NSDictionary(
+        objects: decoded.map(\.object), forKeys: decoded.map { NSString(string: $0.key) })
     }
     return HarnessDecodeResult(
       outcome: .decoded(value), object: object, warnings: warnings,
       instantiatedClassNames: instantiated)
+  }
+
+  private func decodeTopValue(_ key: String, allowed: AllowedClassList?) -> AnyObject? {
+    guard let topValue = archive.top[key] else {
+      fail(.missingField, "the archive has no \(HarnessDecoder.topKeyText(key))")
+      return nil
+    }
+    let object = decodeValue(topValue, allowed: allowed, origin: .root)
+    if failure == nil, object == nil {
+      fail(.missingField, "the object under \(HarnessDecoder.topKeyText(key)) is $null")
+    }
+    if failure == nil, let allowed, let leaf = leafKind(of: topValue),
+      !allowed.admits(type: leaf.type)
+    {
+      fail(
+        .wrongRootClass,
+        "\(HarnessDecoder.topKeyText(key)) is an inline \(leaf.className), not one of the allowed classes "
+          + "\(allowed.rendered); Apple's unarchiver returns it and a typed read sees nil")
+    }
+    return failure == nil ? object : nil
+  }
+
+  private func rootClassName(forTopKey key: String) -> String {
+    if case .uid(let uid)? = archive.top[key], let entry = cache[Int(clamping: uid)] {
+      return entry.registered.name
+    }
+    if let topValue = archive.top[key], let leaf = leafKind(of: topValue) {
+      return leaf.className
+    }
+    return ""
   }
 
   // MARK: - NSCoder
@@ -554,7 +586,7 @@ public final class HarnessUnarchiver: NSCoder {
   // MARK: - Failures
 
   private var renderedPath: String {
-    var text = "root"
+    var text = pathRoot
     for element in path {
       switch element {
       case .key(let key): text += "." + key

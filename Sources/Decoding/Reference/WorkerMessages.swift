@@ -20,12 +20,14 @@ public struct WorkerRequest: Sendable, Hashable, Codable {
   public var guardsUnmappedClasses: Bool
   /// How a Foundation path calls the unarchiver; `nil` means ``FoundationReferenceVariant/standard``.
   public var variant: FoundationReferenceVariant?
+  /// The `$top` keys the app reads, in order; `nil` means `root` alone.
+  public var topKeys: [String]?
 
   /// Creates a request.
   public init(
     id: Int, path: DecodePath, registryName: String, archive: Data, allowedClasses: [String],
     classMap: ClassNameMap, guardsUnmappedClasses: Bool = true,
-    variant: FoundationReferenceVariant? = nil
+    variant: FoundationReferenceVariant? = nil, topKeys: [String]? = nil
   ) {
     self.id = id
     self.path = path
@@ -35,6 +37,13 @@ public struct WorkerRequest: Sendable, Hashable, Codable {
     self.classMap = classMap
     self.guardsUnmappedClasses = guardsUnmappedClasses
     self.variant = variant
+    self.topKeys = topKeys
+  }
+
+  /// The keys to read: ``topKeys``, or `root`.
+  public var keys: [String] {
+    guard let topKeys, !topKeys.isEmpty else { return ["root"] }
+    return topKeys
   }
 }
 
