@@ -5,8 +5,9 @@ import PropertyList
 
 // The Foundation value forms: how the harness coder builds NSString, NSNumber, the
 // collections, NSDate, NSData, NSUUID, NSURL and NSNull from their archived fields, without
-// running any class's init(coder:). The coder itself (root, NSCoder overrides, class checks)
-// is in HarnessUnarchiver.swift.
+// running any class's init(coder:), and where each further form is built (the +IndexValues,
+// +TextValues, +NumberAndErrorValues, +CalendarValues and +MeasurementValues files). The coder
+// itself (root, NSCoder overrides, class checks) is in HarnessUnarchiver.swift.
 extension HarnessUnarchiver {
   func buildFoundationValue(
     _ kind: FoundationValueKind, _ instance: ArchiveInstance, allowed: AllowedClassList?
@@ -62,10 +63,84 @@ extension HarnessUnarchiver {
       return buildURL(fields)
     case .null:
       return NSNull()
+    case .countedSet:
+      return buildCountedSet(fields, allowed: allowed)
+    case .value:
+      return buildSpecialValue(fields)
+    case .indexSet, .mutableIndexSet:
+      return buildIndexSet(fields, mutable: kind == .mutableIndexSet)
+    case .indexPath:
+      return buildIndexPath(fields)
+    case .attributedString, .mutableAttributedString:
+      return buildAttributedString(fields, mutable: kind == .mutableAttributedString)
+    case .personNameComponents:
+      return buildPersonNameComponents(fields)
+    case .decimalNumber:
+      return buildDecimalNumber(fields)
+    case .error:
+      return buildError(fields)
+    case .locale:
+      return buildLocale(fields)
+    case .timeZone:
+      return buildTimeZone(fields)
+    case .calendar:
+      return buildCalendar(fields)
+    case .dateComponents:
+      return buildDateComponents(fields)
+    case .measurement:
+      return buildMeasurement(fields)
+    case .unitConverterLinear:
+      return buildLinearConverter(fields)
     case .number, .object:
       fail(.malformed, "\(kind.className) has no archived object form the harness reads")
       return nil
+    default:
+      return buildUnit(kind, fields)
     }
+  }
+
+  /// The most element copies a counted set is built with, so that an archived count cannot
+  /// make the harness loop for hours.
+  static let maximumCountedSetCopies = 1_000_000
+
+  func buildCountedSet(_ fields: PropertyListDictionary, allowed: AllowedClassList?)
+    -> AnyObject?
+  {
+    // Each element takes two keys, NS.object<i> and NS.count<i>.
+    let count = integerField(fields, "NS.count", in: 0...Int64(fields.count / 2)) ?? 0
+    guard failure == nil else { return nil }
+    let set = NSCountedSet()
+    var copies = 0
+    for index in 0..<Int(count) {
+      let objectKey = "NS.object\(index)"
+      let countKey = "NS.count\(index)"
+      guard let value = fields[objectKey], fields[countKey] != nil else {
+        failAt(
+          fields[objectKey] == nil ? objectKey : countKey, .missingField,
+          "NS.count is \(count) but element \(index) is missing")
+        return nil
+      }
+      guard
+        let copiesOfElement = integerField(
+          fields, countKey, in: 1...Int64(Self.maximumCountedSetCopies))
+      else { return nil }
+      copies += Int(copiesOfElement)
+      guard copies <= Self.maximumCountedSetCopies else {
+        failAt(
+          countKey, .limitExceeded,
+          "the counts add up to more than \(Self.maximumCountedSetCopies) copies")
+        return nil
+      }
+      path.append(.key(objectKey))
+      let element = decodeValue(value, allowed: allowed, origin: .element)
+      path.removeLast()
+      guard let element else {
+        if failure == nil { failAt(objectKey, .malformed, "a counted set element is $null") }
+        return nil
+      }
+      for _ in 0..<copiesOfElement { set.add(element) }
+    }
+    return set
   }
 
   func decodeElements(_ fields: PropertyListDictionary, allowed: AllowedClassList?)

@@ -45,7 +45,7 @@ public final class HarnessUnarchiver: NSCoder {
   let archive: KeyedArchive
   private let registry: ClassRegistry
   private let classMap: ClassNameMap
-  private let secure: Bool
+  let secure: Bool
   private let maximumDepth: Int
   private let mode: DecodePath
 
@@ -55,7 +55,7 @@ public final class HarnessUnarchiver: NSCoder {
   /// decodes.
   var pathRoot = "root"
   var callAllowed: [AllowedClassList?] = []
-  private var topLevelAllowed: AllowedClassList?
+  private(set) var topLevelAllowed: AllowedClassList?
   private var cache: [Int: (object: AnyObject, registered: RegisteredClass)] = [:]
   private var inProgress: Set<Int> = []
   private var resolutions: [Int: (resolution: ClassResolution, registered: RegisteredClass)] = [:]

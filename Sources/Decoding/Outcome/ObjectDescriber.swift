@@ -158,7 +158,7 @@ public struct ObjectDescriber {
   }
 
   private static func containerName(_ object: NSObject, mutable: Bool) -> String {
-    let name = className(of: object)
+    let name = NSStringFromClass(type(of: object))
     if name.hasPrefix("NS") && !name.hasPrefix("NS_") { return name }
     // Corelibs uses private bridging subclasses; report the public class.
     switch object {
@@ -175,7 +175,14 @@ public struct ObjectDescriber {
   /// - Parameter value: Any value.
   /// - Returns: Its class or type name.
   public static func className(of value: Any) -> String {
-    if let object = value as? NSObject { return NSStringFromClass(type(of: object)) }
-    return String(describing: type(of: value))
+    guard let object = value as? NSObject else { return String(describing: type(of: value)) }
+    let runtimeName = NSStringFromClass(type(of: object))
+    // A Foundation class cluster archives under its public class (classForCoder): corelibs'
+    // NSSpecialValue is archived, and described, as NSValue.
+    let coderName = NSStringFromClass(object.classForCoder)
+    if coderName != runtimeName, coderName.hasPrefix("NS"), !runtimeName.contains(".") {
+      return coderName
+    }
+    return runtimeName
   }
 }
