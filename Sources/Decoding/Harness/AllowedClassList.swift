@@ -73,7 +73,7 @@ extension AllowedClassList {
   /// The list with further classes that one form admits of itself, such as the property-list
   /// classes an attributed string's attribute dictionaries are made of.
   ///
-  /// - Parameter types: The classes to add.
+  /// - Parameter extra: The classes to add.
   /// - Returns: A list that admits what this one admits and `types`.
   func adding(types extra: [AnyClass]) -> AllowedClassList {
     AllowedClassList(base: self, extra: extra)
