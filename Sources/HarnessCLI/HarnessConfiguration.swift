@@ -22,9 +22,14 @@ public struct HarnessConfiguration: Sendable {
   ///
   /// - Parameters:
   ///   - modelClasses: The classes archives decode into, as `NSStringFromClass` names them.
+  ///   - platformClasses: The Apple-platform classes the archives hold, such as `UIColor`:
+  ///     on Linux their stand-ins take their place.
   ///   - additionalRegistries: Other registries the worker may decode with, by name.
-  public init(modelClasses: [NSObject.Type], additionalRegistries: [String: ClassRegistry] = [:]) {
-    self.registry = ClassRegistry(modelClasses: modelClasses)
+  public init(
+    modelClasses: [NSObject.Type], platformClasses: [PlatformClass] = [],
+    additionalRegistries: [String: ClassRegistry] = [:]
+  ) {
+    self.registry = ClassRegistry(modelClasses: modelClasses, platformClasses: platformClasses)
     self.additionalRegistries = additionalRegistries
   }
 

@@ -124,6 +124,13 @@ public struct ObjectDescriber {
     default:
       break
     }
+    if let standIn = object as? any PlatformStandIn {
+      var fields = standIn.standInFields.map {
+        DecodedField(key: $0.key, value: describe($0.value))
+      }
+      fields.append(DecodedField(key: Self.standInMarker, value: .bool(true)))
+      return .object(className: type(of: standIn).platformClassName, fields: fields)
+    }
     guard let coding = object as? any NSCoding else { return .opaque(className: className) }
     let recorder = FieldRecordingCoder()
     coding.encode(with: recorder)
@@ -170,12 +177,19 @@ public struct ObjectDescriber {
     }
   }
 
+  /// The field every decoded stand-in carries, `$standIn: true`, so that reports show that a
+  /// stand-in took the Apple-platform class's place.
+  public static let standInMarker = "$standIn"
+
   /// The runtime class name of a value, as `NSStringFromClass` prints it for classes.
   ///
   /// - Parameter value: Any value.
   /// - Returns: Its class or type name.
   public static func className(of value: Any) -> String {
     guard let object = value as? NSObject else { return String(describing: type(of: value)) }
+    if let standIn = object as? any PlatformStandIn {
+      return type(of: standIn).platformClassName
+    }
     let runtimeName = NSStringFromClass(type(of: object))
     // A Foundation class cluster archives under its public class (classForCoder): corelibs'
     // NSSpecialValue is archived, and described, as NSValue.

@@ -44,7 +44,9 @@ struct FoundationReferenceDecoder {
         className: entry.className, superclassNames: entry.superclassNames, in: registry),
         let registered = registry.registeredClass(named: resolution.registeredName)
       {
-        if resolution.registeredName != entry.className {
+        // A stand-in is registered under the Apple-platform class's name: Foundation must be
+        // told which class reads it.
+        if resolution.registeredName != entry.className || registered.isStandIn {
           unarchiver.setClass(registered.type, forClassName: entry.className)
         }
       } else {
