@@ -79,8 +79,8 @@ let package = Package(
     .target(
       name: "Migration",
       dependencies: [
-        "Decoding", "Checksum", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
-        "HarnessVocabulary", "TextOutput",
+        "Checksum", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput", "HarnessVocabulary",
+        "TextOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -137,6 +137,8 @@ let package = Package(
     .testTarget(
       name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport"],
       swiftSettings: strictSettings),
+    // README's module map against every module's imports.
+    .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
     .testTarget(
       name: "SystemLibraryTests",
       dependencies: ["CXMLBridge", "CSQLite"],

@@ -14,7 +14,7 @@ private let keyPathTexts: [String] = [
   "$top.object[*]",
 ]
 
-private let keyPaths: [KeyPath] = keyPathTexts.compactMap { try? KeyPath($0) }
+private let keyPaths: [ArchiveKeyPath] = keyPathTexts.compactMap { try? ArchiveKeyPath($0) }
 
 /// Small walk limits, so that the fuzzer reaches the elision and fan-out checks.
 private let tightLimits: ArchiveLimits = {

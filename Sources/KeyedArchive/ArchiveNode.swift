@@ -115,7 +115,7 @@ extension KeyedArchive {
   /// Foundation collections show their elements (`[0]`, `[1]`, …) and
   /// dictionaries their string keys; other instances show their fields.
   public func children(of node: ArchiveNode) -> [(
-    component: KeyPath.Component, value: PropertyListValue
+    component: ArchiveKeyPath.Component, value: PropertyListValue
   )] {
     switch node {
     case .null:

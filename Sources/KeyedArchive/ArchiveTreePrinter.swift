@@ -27,7 +27,8 @@ public struct ArchiveTreePrinter: Sendable {
     }
     for entry in entries {
       let path =
-        entry.key == "root" ? KeyPath(components: []) : KeyPath(topKey: entry.key, components: [])
+        entry.key == "root"
+        ? ArchiveKeyPath(components: []) : ArchiveKeyPath(topKey: entry.key, components: [])
       let label = entry.key == "root" ? "root" : "$top." + entry.key
       append(
         archive, value: entry.value, label: label, path: path, depth: 0, state: &state, to: &output)
@@ -41,7 +42,8 @@ public struct ArchiveTreePrinter: Sendable {
   }
 
   private func append(
-    _ archive: KeyedArchive, value: PropertyListValue, label: String, path: KeyPath, depth: Int,
+    _ archive: KeyedArchive, value: PropertyListValue, label: String, path: ArchiveKeyPath,
+    depth: Int,
     state: inout State, to output: inout String
   ) {
     let indent = String(repeating: "  ", count: depth)

@@ -5,19 +5,19 @@ import PropertyList
 /// Every UID in the archive has been checked to point inside `$objects`, every
 /// `$class` to point at a class description. Shared references and cycles are
 /// kept as they are: the archive is a graph, not a tree, and everything that
-/// walks it (``ArchiveTreePrinter``, ``KeyPath``, ``ArchiveJSON``) visits each
+/// walks it (``ArchiveTreePrinter``, ``ArchiveKeyPath``, ``ArchiveJSON``) visits each
 /// object a bounded number of times.
 ///
 /// ```swift
 /// let archive = try KeyedArchive(bytes: Array(data))
-/// let city = try archive.evaluate(KeyPath("address.city"))
+/// let city = try archive.evaluate(ArchiveKeyPath("address.city"))
 /// ```
 ///
 /// ## Topics
 /// - ``ArchiveObject``
 /// - ``ArchiveNode``
 /// - ``FoundationForm``
-/// - ``KeyPath``
+/// - ``ArchiveKeyPath``
 public struct KeyedArchive: Hashable, Sendable {
   /// The archiver name NSKeyedArchiver writes.
   public static let archiverName = "NSKeyedArchiver"

@@ -12,7 +12,7 @@ import PropertyList
 /// twice, so shared and cyclic graphs cost nothing extra.
 ///
 /// ```swift
-/// let output = try Anonymizer(keep: [KeyPath("settings.locale")]).anonymize(bytes)
+/// let output = try Anonymizer(keep: [ArchiveKeyPath("settings.locale")]).anonymize(bytes)
 /// for value in output.report.scrubbed { print(value.keyPath, value.length) }
 /// ```
 public struct Anonymizer: Sendable {
@@ -58,12 +58,12 @@ public struct Anonymizer: Sendable {
   }
 
   /// The key paths whose values (and everything under them) are kept.
-  public var keep: [KeyPath]
+  public var keep: [ArchiveKeyPath]
   /// The bounds used to read the input.
   public var limits: ArchiveLimits
 
   /// Creates an anonymizer that keeps the values under `keep`.
-  public init(keep: [KeyPath] = [], limits: ArchiveLimits = .default) {
+  public init(keep: [ArchiveKeyPath] = [], limits: ArchiveLimits = .default) {
     self.keep = keep
     self.limits = limits
   }
@@ -182,7 +182,7 @@ public struct Anonymizer: Sendable {
   }
 
   private static func join(_ path: String, _ key: String) -> String {
-    let component = KeyPath(components: [.key(key)]).description
+    let component = ArchiveKeyPath(components: [.key(key)]).description
     if path == "(root)" { return component }
     return component.hasPrefix("[") ? path + component : path + "." + component
   }
@@ -201,7 +201,7 @@ struct FieldLocation: Hashable {
 /// The walk over an archive's graph that decides what the anonymizer keeps.
 private struct Walk {
   let archive: KeyedArchive
-  let keep: [KeyPath]
+  let keep: [ArchiveKeyPath]
   /// Objects reached through a kept key path.
   var keptObjects: Set<Int> = []
   /// Inline fields reached through a kept key path.
@@ -216,14 +216,14 @@ private struct Walk {
   /// Whether each object reached so far is kept.
   private var reached: [Int: Bool] = [:]
 
-  init(archive: KeyedArchive, keep: [KeyPath]) {
+  init(archive: KeyedArchive, keep: [ArchiveKeyPath]) {
     self.archive = archive
     self.keep = keep
   }
 
   private struct Step {
     var value: PropertyListValue
-    var path: KeyPath
+    var path: ArchiveKeyPath
     /// The instance and field key holding the value inline, if any.
     var holder: FieldLocation?
   }
@@ -238,7 +238,7 @@ private struct Walk {
   mutating func run() {
     var queue: [Step] = archive.top.entries.map {
       Step(
-        value: $0.value, path: KeyPath(topKey: $0.key, components: []),
+        value: $0.value, path: ArchiveKeyPath(topKey: $0.key, components: []),
         holder: FieldLocation(-1, $0.key))
     }
     var head = 0
@@ -291,7 +291,9 @@ private struct Walk {
   }
 
   /// Marks the objects a Foundation leaf instance refers to (an `NSString`'s string object, an `NSURL`'s base).
-  private mutating func markReferences(of instance: ArchiveInstance, kept: Bool, path: KeyPath) {
+  private mutating func markReferences(
+    of instance: ArchiveInstance, kept: Bool, path: ArchiveKeyPath
+  ) {
     var pending = instance.fields.entries.map(\.value)
     var seen: Set<Int> = []
     while let value = pending.popLast() {
@@ -309,7 +311,7 @@ private struct Walk {
   }
 
   /// Whether a `keep` path names this path, or (unless `exactly`) one of its ancestors.
-  private func matches(_ path: KeyPath, exactly: Bool) -> Bool {
+  private func matches(_ path: ArchiveKeyPath, exactly: Bool) -> Bool {
     keep.contains { pattern in
       guard pattern.topKey == path.topKey, pattern.components.count <= path.components.count,
         !exactly || pattern.components.count == path.components.count
@@ -327,7 +329,7 @@ private struct Walk {
     }
   }
 
-  private static func text(_ path: KeyPath) -> String {
+  private static func text(_ path: ArchiveKeyPath) -> String {
     let text = path.description
     return text.isEmpty ? "(root)" : text
   }

@@ -28,14 +28,27 @@ struct ArchiveSurvey {
   var reachedDepthLimit = false
   /// Why the archive could not be read as a keyed archive, if it could not.
   var readError: String?
+  /// The rejection every decode path gives an archive that does not read, such as `truncated`.
+  var readErrorCategory = "malformed"
 
   private let limits: ManifestAuthor.Options
   private var visited: Set<Int> = []
 
   /// A survey of an archive that does not read: no classes, no expectations.
-  init(readError: String, options: ManifestAuthor.Options) {
+  init(readError: KeyedArchiveError, options: ManifestAuthor.Options) {
     limits = options
-    self.readError = readError
+    self.readError = "\(readError)"
+    self.readErrorCategory = Self.category(of: readError)
+  }
+
+  /// The manifest's rejection category for an archive that does not read: `truncated`,
+  /// `unknown-schema-version`, `limit-exceeded` or `malformed` (another archiver included), as
+  /// verification reports it.
+  static func category(of error: KeyedArchiveError) -> String {
+    if error.code == .limitExceeded { return "limit-exceeded" }
+    if error.propertyListError?.code == .truncated { return "truncated" }
+    if error.code == .unknownVersion { return "unknown-schema-version" }
+    return "malformed"
   }
 
   init(archive: KeyedArchive, options: ManifestAuthor.Options) {
@@ -58,18 +71,19 @@ struct ArchiveSurvey {
       {
         rootClassName = instance.className
       }
-      walk(archive, archive.node(for: root), path: KeyPath(components: []), depth: 0)
+      walk(archive, archive.node(for: root), path: ArchiveKeyPath(components: []), depth: 0)
     } else {
       for entry in archive.top.entries {
         walk(
-          archive, archive.node(for: entry.value), path: KeyPath(topKey: entry.key, components: []),
+          archive, archive.node(for: entry.value),
+          path: ArchiveKeyPath(topKey: entry.key, components: []),
           depth: 0)
       }
     }
   }
 
   private mutating func walk(
-    _ archive: KeyedArchive, _ node: ArchiveNode, path: KeyPath, depth: Int
+    _ archive: KeyedArchive, _ node: ArchiveNode, path: ArchiveKeyPath, depth: Int
   ) {
     if case .object(let index) = node {
       if visited.contains(index) { return }

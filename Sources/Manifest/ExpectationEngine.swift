@@ -154,11 +154,14 @@ public struct ExpectationEngine: Sendable {
   }
 
   /// Whether the collection a path's first wildcard expands is empty, so the path holds vacuously.
-  private func wildcardCollectionIsEmpty(_ keyPath: KeyPath, in subject: some ExpectationSubject)
+  private func wildcardCollectionIsEmpty(
+    _ keyPath: ArchiveKeyPath, in subject: some ExpectationSubject
+  )
     -> Bool
   {
     guard let index = keyPath.components.firstIndex(of: .wildcard) else { return false }
-    let prefix = KeyPath(topKey: keyPath.topKey, components: Array(keyPath.components[..<index]))
+    let prefix = ArchiveKeyPath(
+      topKey: keyPath.topKey, components: Array(keyPath.components[..<index]))
     guard let matches = try? subject.expectationValues(at: prefix, limits: limits),
       matches.count == 1
     else {
@@ -177,7 +180,7 @@ public struct ExpectationEngine: Sendable {
     }
   }
 
-  private func text(of path: KeyPath) -> String { path.description }
+  private func text(of path: ArchiveKeyPath) -> String { path.description }
 
   private func compiledRegex(for kind: FieldExpectation.Kind) -> Regex<AnyRegexOutput>? {
     guard case .matches(let pattern) = kind else { return nil }

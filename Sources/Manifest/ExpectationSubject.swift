@@ -4,12 +4,12 @@ import PropertyList
 /// One value a key path reached, with the concrete path that reached it (wildcards resolved).
 public struct ExpectationValue: Sendable, Hashable {
   /// The concrete path, such as `items[3].id`.
-  public var path: KeyPath
+  public var path: ArchiveKeyPath
   /// The value, as the engine compares it; objects and collections are `.object` leaves.
   public var leaf: ArchiveLeaf
 
   /// Creates a reached value.
-  public init(path: KeyPath, leaf: ArchiveLeaf) {
+  public init(path: ArchiveKeyPath, leaf: ArchiveLeaf) {
     self.path = path
     self.leaf = leaf
   }
@@ -36,13 +36,13 @@ public protocol ExpectationSubject {
   ///
   /// - Throws: ``ExpectationSubjectError`` when wildcards fan out past
   ///   ``ArchiveLimits/maximumKeyPathMatches``.
-  func expectationValues(at keyPath: KeyPath, limits: ArchiveLimits)
+  func expectationValues(at keyPath: ArchiveKeyPath, limits: ArchiveLimits)
     throws(ExpectationSubjectError) -> [ExpectationValue]
 }
 
 extension KeyedArchive: ExpectationSubject {
   /// Returns the values a key path reaches in the archive's graph, as ``KeyedArchive/evaluate(_:limits:)`` finds them.
-  public func expectationValues(at keyPath: KeyPath, limits: ArchiveLimits)
+  public func expectationValues(at keyPath: ArchiveKeyPath, limits: ArchiveLimits)
     throws(ExpectationSubjectError) -> [ExpectationValue]
   {
     do {

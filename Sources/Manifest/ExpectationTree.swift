@@ -52,14 +52,14 @@ public indirect enum ExpectationTree: Sendable, Hashable, ExpectationSubject {
   }
 
   /// Returns the values a key path reaches; the path's `$top` key is ignored, the tree is the root.
-  public func expectationValues(at keyPath: KeyPath, limits: ArchiveLimits)
+  public func expectationValues(at keyPath: ArchiveKeyPath, limits: ArchiveLimits)
     throws(ExpectationSubjectError) -> [ExpectationValue]
   {
-    var current: [(path: KeyPath, tree: ExpectationTree)] = [
-      (KeyPath(topKey: keyPath.topKey, components: []), self)
+    var current: [(path: ArchiveKeyPath, tree: ExpectationTree)] = [
+      (ArchiveKeyPath(topKey: keyPath.topKey, components: []), self)
     ]
     for component in keyPath.components {
-      var next: [(path: KeyPath, tree: ExpectationTree)] = []
+      var next: [(path: ArchiveKeyPath, tree: ExpectationTree)] = []
       for (path, tree) in current {
         switch (component, tree) {
         case (.key(let key), .object(_, let entries)), (.key(let key), .dictionary(_, let entries)):

@@ -42,13 +42,13 @@ public struct FieldExpectation: Sendable, Hashable {
 
   /// The key path as written (empty for the entry's top object).
   ///
-  /// The syntax is the keyed-archive reader's ``KeyPath``: `address.city`,
+  /// The syntax is the keyed-archive reader's ``ArchiveKeyPath``: `address.city`,
   /// `tags[0]`, `tags.@count`, `items[*].id`, `settings["a.b"]`, and
   /// `$top.NAME…` to start from another `$top` key than the entry's.
   public var keyPathText: String
   /// The parsed key path, starting at the entry's `topKey` unless it names
   /// `$top`; nil when the text is malformed (a diagnostic says why).
-  public var keyPath: KeyPath?
+  public var keyPath: ArchiveKeyPath?
   /// What must hold.
   public var kind: Kind
   /// The element name the expectation was written with, such as `string` or `maxLength`.
@@ -58,7 +58,7 @@ public struct FieldExpectation: Sendable, Hashable {
 
   /// Creates an expectation.
   public init(
-    keyPathText: String, keyPath: KeyPath?, kind: Kind, elementName: String,
+    keyPathText: String, keyPath: ArchiveKeyPath?, kind: Kind, elementName: String,
     location: ManifestLocation
   ) {
     self.keyPathText = keyPathText

@@ -10,7 +10,14 @@ import TextOutput
 /// (every class of an instance reachable from the root: the root, nested and
 /// container classes), the root class, checksums, and an expectation for each
 /// reachable leaf, up to ``Options/maximumExpectationsPerArchive``. It does not
-/// guess decode outcomes; add `legacy`/`secure`/`foundation` elements by hand.
+/// guess decode outcomes of archives that read; add `legacy`/`secure`/`foundation`
+/// elements by hand. An archive that does not read as a keyed archive (truncated,
+/// an unknown `$version`, another archiver) gets the rejection every path must give.
+///
+/// Given the classes an executable registers, it maps every archived name to the
+/// registered class it must mean (``RegisteredClassMatcher``), names only registered
+/// classes in `allowedClasses` and `rootClass`, and reports the names it could not
+/// map, as diagnostics and as comments in the class map.
 ///
 /// ```swift
 /// let (inputs, problems) = ManifestAuthor.inputs(
@@ -70,9 +77,20 @@ public struct ManifestAuthor: Sendable {
 
   /// What authoring writes and where it stops.
   public var options: Options
+  /// The class names the executable registers, or nil to write an identity class-map skeleton.
+  public var registeredClasses: Set<String>?
 
   /// Creates an author.
-  public init(options: Options = Options()) { self.options = options }
+  ///
+  /// - Parameters:
+  ///   - options: What authoring writes and where it stops.
+  ///   - registeredClasses: The class names the executable registers (its model classes and
+  ///     Foundation's). With them, archived names are mapped to registered classes and only
+  ///     registered classes are allowed; without them, every archived name is written as is.
+  public init(options: Options = Options(), registeredClasses: Set<String>? = nil) {
+    self.options = options
+    self.registeredClasses = registeredClasses
+  }
 
   /// Returns a file's path relative to the archives folder, as a manifest entry writes it.
   ///
@@ -130,7 +148,14 @@ public struct ManifestAuthor: Sendable {
       classNames.formUnion(item.survey.classNames)
       allowed.formUnion(item.survey.reachableClasses)
     }
-    let roots = Set(surveyed.filter { $0.survey.readError == nil }.map(\.survey.rootClassName))
+    let plan = classPlan(
+      classNames, reachable: allowed, existing: [:], surveyed: surveyed, diagnostics: &diagnostics)
+    allowed = Set(allowed.compactMap { plan.current[$0] })
+    let roots = Set(
+      surveyed.filter { $0.survey.readError == nil }.map {
+        $0.survey.rootClassName.flatMap(plan.root)
+      }
+    )
     let sharedRoot: String? = roots.count == 1 ? roots.first ?? nil : nil
 
     var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -154,11 +179,16 @@ public struct ManifestAuthor: Sendable {
       ?? "Authored by archive-harness manifest author from \(surveyed.count) archives."
     text += "    <provenance>\(XMLText.escaped(provenance))</provenance>\n"
     text += "  </producer>\n"
-    text +=
-      "  <!-- Class-name mapping skeleton: every class name the archives contain, superclass\n"
-    text += "       chains included. Change 'to' where the current class has another name. -->\n"
+    if registeredClasses == nil {
+      text +=
+        "  <!-- Class-name mapping skeleton: every class name the archives contain, superclass\n"
+      text += "       chains included. Change 'to' where the current class has another name. -->\n"
+    } else {
+      text += "  <!-- Class-name mapping: each archived name that means a registered class of\n"
+      text += "       another name. Names no registered class matches are listed as comments. -->\n"
+    }
     text += "  <classMap>\n"
-    text += mapRows(classNames, indent: "    ", prefix: "")
+    text += plan.rows(indent: "    ", prefix: "")
     text += "  </classMap>\n"
     text += "  <allowedClasses>\n"
     text += classRows(allowed, indent: "    ", prefix: "")
@@ -167,7 +197,7 @@ public struct ManifestAuthor: Sendable {
       text += "  <rootClass name=\"\(XMLText.escaped(sharedRoot))\"/>\n"
     }
     for item in surveyed {
-      let root = sharedRoot == nil ? item.survey.rootClassName : nil
+      let root = sharedRoot == nil ? item.survey.rootClassName.flatMap(plan.root) : nil
       text += archiveElement(item, rootClass: root, indent: "  ", prefix: "")
     }
     text += "</manifest>\n"
@@ -228,16 +258,17 @@ public struct ManifestAuthor: Sendable {
     }
     let surveyed = survey(fresh, diagnostics: &diagnostics)
 
-    var newClassNames: Set<String> = []
-    var newAllowed: Set<String> = []
-    let allowedNow = Set((manifest.allowedClasses ?? []).map(\.name))
+    var classNames: Set<String> = []
+    var reachable: Set<String> = []
     for item in surveyed {
-      newClassNames.formUnion(item.survey.classNames.filter { mapped[$0] == nil })
-      for name in item.survey.reachableClasses {
-        let current = mapped[name] ?? name
-        if !allowedNow.contains(current) { newAllowed.insert(current) }
-      }
+      classNames.formUnion(item.survey.classNames)
+      reachable.formUnion(item.survey.reachableClasses)
     }
+    let plan = classPlan(
+      classNames, reachable: reachable, existing: mapped, surveyed: surveyed,
+      diagnostics: &diagnostics)
+    let allowedNow = Set((manifest.allowedClasses ?? []).map(\.name))
+    let newAllowed = Set(reachable.compactMap { plan.current[$0] }).subtracting(allowedNow)
 
     let root = sourceMap.elements[tree.sourceIndex]
     let prefix =
@@ -248,8 +279,8 @@ public struct ManifestAuthor: Sendable {
     var edits: [Edit] = []
     var anchorBlock = ""
 
-    if !newClassNames.isEmpty {
-      let rows = mapRows(newClassNames, indent: rowIndent, prefix: prefix)
+    if !plan.isEmpty {
+      let rows = plan.rows(indent: rowIndent, prefix: prefix)
       if let classMap = tree.children(named: "classMap").last {
         edits.append(
           appendChildren(rows, to: classMap, in: sourceMap, bytes: bytes, prefix: prefix, order: 0))
@@ -282,7 +313,7 @@ public struct ManifestAuthor: Sendable {
     if !surveyed.isEmpty, let last = tree.children.last {
       var block = ""
       for item in surveyed {
-        let rootName = item.survey.rootClassName.map { mapped[$0] ?? $0 }
+        let rootName = item.survey.rootClassName.flatMap(plan.root)
         let rootClass = rootName == manifest.rootClass?.name ? nil : rootName
         block += archiveElement(item, rootClass: rootClass, indent: childIndent, prefix: prefix)
       }
@@ -313,7 +344,7 @@ public struct ManifestAuthor: Sendable {
     var text: String
   }
 
-  private struct Surveyed {
+  struct Surveyed {
     var input: Input
     var survey: ArchiveSurvey
   }
@@ -330,20 +361,13 @@ public struct ManifestAuthor: Sendable {
         diagnostics.append(
           ManifestDiagnostic(
             .warning, .io, at: ManifestLocation(file: input.path, line: 0, column: 0),
-            "not a keyed archive, listed without expectations: \(error)"))
+            "not a keyed archive, listed as rejected [\(ArchiveSurvey.category(of: error))] on "
+              + "every path: \(error)"))
         surveyed.append(
-          Surveyed(
-            input: input, survey: ArchiveSurvey(readError: "\(error)", options: options)))
+          Surveyed(input: input, survey: ArchiveSurvey(readError: error, options: options)))
       }
     }
     return surveyed
-  }
-
-  private func mapRows(_ names: Set<String>, indent: String, prefix: String) -> String {
-    names.filter(ManifestXMLWriter.isClassName).sorted().map {
-      let name = XMLText.escaped($0)
-      return "\(indent)<\(prefix)map from=\"\(name)\" to=\"\(name)\"/>\n"
-    }.joined()
   }
 
   private func classRows(_ names: Set<String>, indent: String, prefix: String) -> String {
@@ -364,9 +388,10 @@ public struct ManifestAuthor: Sendable {
     }
     if let readError = item.survey.readError {
       let reason = readError.replacing("--", with: "- -")
-      text += "\(inner)<!-- does not read as a keyed archive: \(reason).\n"
-      text += "\(inner)     State the expected outcome, for example\n"
-      text += "\(inner)     <\(prefix)legacy outcome=\"rejected\" category=\"malformed\"/> -->\n"
+      let category = item.survey.readErrorCategory
+      text += "\(inner)<!-- does not read as a keyed archive: \(reason) -->\n"
+      text += "\(inner)<\(prefix)legacy outcome=\"rejected\" category=\"\(category)\"/>\n"
+      text += "\(inner)<\(prefix)secure outcome=\"rejected\" category=\"\(category)\"/>\n"
     }
     for expectation in item.survey.expectations {
       text +=

@@ -33,7 +33,10 @@ public enum ManifestLoader {
   ///   - path: The manifest file; diagnostics name it as given.
   ///   - archivesDirectory: The folder that archive entry paths are relative to.
   ///   - schema: The XSD; the built-in one unless told otherwise.
-  ///   - registeredClasses: The class names the app registers with the decoder.
+  ///   - registeredClasses: The class names the app registers with the decoder. When they name
+  ///     any class beyond Foundation's, every map target, allowed class, root class and
+  ///     migration result must be one of them, and each that is not is an error at its
+  ///     `LINE:COLUMN`; otherwise a class mapping's target counts as known.
   /// - Returns: The model, when the document follows the schema, and every diagnostic.
   public static func load(
     path: String, archivesDirectory: String, schema: ManifestSchema.Source = .builtIn,

@@ -158,12 +158,12 @@ struct ManifestModelBuilder {
 
   private mutating func expectation(_ element: XMLTree, topKey: String) -> FieldExpectation? {
     let keyText = element[attribute: "key"] ?? ""
-    var keyPath: KeyPath?
+    var keyPath: ArchiveKeyPath?
     if keyText.isEmpty {
-      keyPath = KeyPath(topKey: topKey, components: [])
+      keyPath = ArchiveKeyPath(topKey: topKey, components: [])
     } else {
       do {
-        var parsed = try KeyPath(keyText)
+        var parsed = try ArchiveKeyPath(keyText)
         if !keyText.hasPrefix("$top") { parsed.topKey = topKey }
         keyPath = parsed
       } catch {

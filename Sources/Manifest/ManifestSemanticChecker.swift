@@ -46,8 +46,28 @@ struct ManifestSemanticChecker {
     }
   }
 
+  /// Whether the executable registers model classes, beyond Foundation's: then every class the
+  /// manifest names, map targets included, must be registered.
+  private var knowsModelClasses: Bool {
+    !registeredClasses.isSubset(of: ManifestLoader.foundationClassNames)
+  }
+
   private mutating func checkClassNames() {
+    if knowsModelClasses {
+      checkRegistration()
+      return
+    }
     let known = registeredClasses.union(manifest.classMappings.map(\.currentName))
+    for (reference, role) in classReferences() where !known.contains(reference.name) {
+      error(
+        at: reference.location,
+        "\(role) '\(reference.name)' is neither a registered class nor the target of a class "
+          + "mapping")
+    }
+  }
+
+  /// Every class the manifest names outside its class map, with the role it has there.
+  private func classReferences() -> [(Manifest.ClassReference, String)] {
     var references: [(Manifest.ClassReference, String)] = []
     references += (manifest.allowedClasses ?? []).map { ($0, "allowed class") }
     references += manifest.rootClass.map { [($0, "root class")] } ?? []
@@ -69,11 +89,27 @@ struct ManifestSemanticChecker {
           "class with an added field"
         ))
     }
-    for (reference, role) in references where !known.contains(reference.name) {
+    return references
+  }
+
+  /// Reports every class named as a map target, allowed class, root class or migration
+  /// result that the executable does not register, at the place it is written.
+  private mutating func checkRegistration() {
+    for mapping in manifest.classMappings where !registeredClasses.contains(mapping.currentName) {
+      error(
+        at: mapping.location,
+        "class map target '\(mapping.currentName)' (for '\(mapping.archivedName)') is not a "
+          + "registered class")
+    }
+    let targets = Set(manifest.classMappings.map(\.currentName))
+    for (reference, role) in classReferences() where !registeredClasses.contains(reference.name) {
       error(
         at: reference.location,
-        "\(role) '\(reference.name)' is neither a registered class nor the target of a class "
-          + "mapping")
+        targets.contains(reference.name)
+          ? "\(role) '\(reference.name)' is the target of a class mapping but not a registered "
+            + "class"
+          : "\(role) '\(reference.name)' is neither a registered class nor the target of a class "
+            + "mapping")
     }
   }
 

@@ -156,6 +156,12 @@ public struct Verifier: Sendable {
       guard let ours = outcomes[harnessPath], let theirs = outcomes[foundationPath],
         ours.kind != theirs.kind
       else { continue }
+      if let deviation = LinuxFoundationDeviation.recognize(
+        harness: ours, foundation: theirs, archive: archive)
+      {
+        notes.append(deviation.note(path: foundationPath, harness: ours, foundation: theirs))
+        continue
+      }
       notes.append(
         "\(harnessPath) and \(foundationPath) disagree: harness \(Self.summary(ours)); Foundation \(Self.summary(theirs))"
       )

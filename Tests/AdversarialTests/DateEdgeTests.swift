@@ -42,7 +42,7 @@ struct DateEdgeTests {
     let inline = builder.object("Holder", [("when", .date(seconds)), ("then", date)])
     builder.setRoot(inline)
     let archive = try KeyedArchive(bytes: builder.bytes())
-    let leaves = try archive.evaluate(KeyPath("then")).map { archive.leaf(of: $0.node) }
+    let leaves = try archive.evaluate(ArchiveKeyPath("then")).map { archive.leaf(of: $0.node) }
     guard case .date(let read)? = leaves.first else {
       Issue.record("NSDate did not read as a date: \(leaves)")
       return

@@ -68,7 +68,7 @@ struct DeepNestingTests {
     let archive = try KeyedArchive(bytes: builder.bytes())
     let tree = ArchiveTreePrinter().render(archive)
     #expect(tree.contains("deeper objects elided at depth 256"))
-    let path = try KeyPath(String(repeating: "[0]", count: Self.depth))
+    let path = try ArchiveKeyPath(String(repeating: "[0]", count: Self.depth))
     let matches = try archive.evaluate(path)
     #expect(matches.map { archive.leaf(of: $0.node) } == [.string("bottom")])
     try HostileInput.walkEverything(archive)
@@ -89,7 +89,7 @@ struct DeepNestingTests {
     limits.maximumWalkDepth = Self.depth + 10
     let tree = ArchiveTreePrinter(limits: .default).render(archive)
     #expect(tree.contains("elided"))
-    let path = try KeyPath(String(repeating: "next.", count: Self.depth * 2) + "next")
+    let path = try ArchiveKeyPath(String(repeating: "next.", count: Self.depth * 2) + "next")
     let matches = try archive.evaluate(path)
     #expect(matches.count == 1)
     try HostileInput.walkEverything(archive)

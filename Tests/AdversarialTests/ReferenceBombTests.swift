@@ -33,15 +33,16 @@ struct ReferenceBombTests {
     let archive = try KeyedArchive(bytes: Self.doublingArchive(levels: 40))
     var limits = ArchiveLimits()
     limits.maximumKeyPathMatches = 100_000
-    let fanOut = try KeyPath(String(repeating: "[*]", count: 40))
+    let fanOut = try ArchiveKeyPath(String(repeating: "[*]", count: 40))
     let error = try #require(throws: KeyedArchiveError.self) {
       _ = try archive.evaluate(fanOut, limits: limits)
     }
     #expect(error.code == .limitExceeded)
-    let single = try archive.evaluate(KeyPath(String(repeating: "[1]", count: 40)), limits: limits)
+    let single = try archive.evaluate(
+      ArchiveKeyPath(String(repeating: "[1]", count: 40)), limits: limits)
     #expect(single.map { archive.leaf(of: $0.node) } == [.string("leaf")])
     let counted = try archive.evaluate(
-      KeyPath(String(repeating: "[*]", count: 16) + ".@count"), limits: limits)
+      ArchiveKeyPath(String(repeating: "[*]", count: 16) + ".@count"), limits: limits)
     #expect(counted.count == 1 << 16)
   }
 
@@ -76,7 +77,7 @@ struct ReferenceBombTests {
     let archive = try KeyedArchive(bytes: builder.bytes())
     var matches: [KeyPathMatch] = []
     let elapsed = try HostileInput.seconds {
-      matches = try archive.evaluate(KeyPath("[*][7]"))
+      matches = try archive.evaluate(ArchiveKeyPath("[*][7]"))
     }
     #expect(matches.count == width)
     // Linear work is milliseconds; copying the wide array per match is minutes.
@@ -98,7 +99,7 @@ struct ReferenceBombTests {
     let archive = try KeyedArchive(bytes: builder.bytes())
     var matches: [KeyPathMatch] = []
     let elapsed = try HostileInput.seconds {
-      matches = try archive.evaluate(KeyPath("[*].field\(width - 1)"))
+      matches = try archive.evaluate(ArchiveKeyPath("[*].field\(width - 1)"))
     }
     #expect(matches.count == 50_000)
     #expect(elapsed < 10)

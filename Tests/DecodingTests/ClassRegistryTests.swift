@@ -1,5 +1,6 @@
 import Decoding
 import Foundation
+import KeyedArchive
 import ProfileKit
 import Testing
 

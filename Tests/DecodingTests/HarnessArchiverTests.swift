@@ -60,7 +60,9 @@ struct HarnessArchiverTests {
     }
     #expect(instance.fields.keys == ["NS.object.0", "NS.object.1", "NS.object.2"])
     #expect(
-      try archive.evaluate(KeyPath("[2]")).map { archive.leaf(of: $0.node) } == [.string("c")])
+      try archive.evaluate(ArchiveKeyPath("[2]")).map { archive.leaf(of: $0.node) } == [
+        .string("c")
+      ])
   }
 
   @Test("Foundation values keep their archived forms")
@@ -72,7 +74,7 @@ struct HarnessArchiverTests {
     ]
     let archive = try KeyedArchive(
       bytes: HarnessArchiver.archivedData(withRootObject: values, requiringSecureCoding: true))
-    let leaves = try archive.evaluate(KeyPath("[*]")).map { archive.leaf(of: $0.node) }
+    let leaves = try archive.evaluate(ArchiveKeyPath("[*]")).map { archive.leaf(of: $0.node) }
     #expect(leaves.count == 7)
     #expect(leaves[0] == .date(12.5))
     #expect(leaves[1] == .null)
@@ -81,7 +83,9 @@ struct HarnessArchiverTests {
     #expect(leaves[4] == .bool(true))
     #expect(leaves[5] == .data([1, 2, 3]))
     #expect(
-      try archive.evaluate(KeyPath("[6].k")).map { archive.leaf(of: $0.node) } == [.string("v")])
+      try archive.evaluate(ArchiveKeyPath("[6].k")).map { archive.leaf(of: $0.node) } == [
+        .string("v")
+      ])
   }
 
   @Test("Under secure coding a class without NSSecureCoding is refused, naming its key path")

@@ -30,7 +30,7 @@ struct ArchiveStructureTests {
   }
 
   private func leaves(_ archive: KeyedArchive, _ path: String) throws -> [ArchiveLeaf] {
-    try archive.evaluate(KeyPath(path)).map { archive.leaf(of: $0.node) }
+    try archive.evaluate(ArchiveKeyPath(path)).map { archive.leaf(of: $0.node) }
   }
 
   @Test("Key paths reach fields, elements, counts and dictionary keys")
@@ -50,7 +50,7 @@ struct ArchiveStructureTests {
   @Test("Wildcard matches carry their concrete paths")
   func wildcardPaths() throws {
     let archive = try KeyedArchive(bytes: Self.profileArchive())
-    let paths = try archive.evaluate(KeyPath("tags[*]")).map(\.path.description)
+    let paths = try archive.evaluate(ArchiveKeyPath("tags[*]")).map(\.path.description)
     #expect(paths == ["tags[0]", "tags[1]", "tags[2]"])
   }
 
@@ -61,7 +61,7 @@ struct ArchiveStructureTests {
       "$top.other.x",
     ])
   func keyPathRoundTrip(text: String) throws {
-    #expect(try KeyPath(text).description == text)
+    #expect(try ArchiveKeyPath(text).description == text)
   }
 
   @Test(
@@ -71,7 +71,7 @@ struct ArchiveStructureTests {
     ])
   func malformedKeyPaths(text: String, offset: Int) {
     #expect {
-      _ = try KeyPath(text)
+      _ = try ArchiveKeyPath(text)
     } throws: { error in
       (error as? KeyPathError)?.offset == offset
     }
@@ -97,7 +97,7 @@ struct ArchiveStructureTests {
     let archive = try KeyedArchive(bytes: builder.bytes())
     let tree = ArchiveTreePrinter().render(archive)
     #expect(tree.contains("[0] → #1 (cycle)"))
-    #expect(try archive.evaluate(KeyPath("[0][0][0].@count")).count == 1)
+    #expect(try archive.evaluate(ArchiveKeyPath("[0][0][0].@count")).count == 1)
   }
 
   @Test("A UID past the end of $objects names its key path")
@@ -131,7 +131,7 @@ struct ArchiveStructureTests {
     var limits = ArchiveLimits()
     limits.maximumKeyPathMatches = 1000
     #expect(throws: KeyedArchiveError.self) {
-      _ = try archive.evaluate(KeyPath(String(repeating: "[*]", count: 40)), limits: limits)
+      _ = try archive.evaluate(ArchiveKeyPath(String(repeating: "[*]", count: 40)), limits: limits)
     }
   }
 

@@ -54,13 +54,13 @@ struct AnonymizerTests {
     let anonymized = try KeyedArchive(bytes: output.bytes)
     #expect(Self.shape(of: anonymized) == Self.shape(of: original))
     #expect(Self.stringLeaves(of: anonymized).isDisjoint(with: Self.stringLeaves(of: original)))
-    let name = try anonymized.evaluate(KeyPath("name"))
+    let name = try anonymized.evaluate(ArchiveKeyPath("name"))
     #expect(name.map { anonymized.leaf(of: $0.node) } == [.string("xxxxx")])
-    let age = try anonymized.evaluate(KeyPath("age"))
+    let age = try anonymized.evaluate(ArchiveKeyPath("age"))
     #expect(age.map { anonymized.leaf(of: $0.node) } == [.integer(42)])
-    let photo = try anonymized.evaluate(KeyPath("photo"))
+    let photo = try anonymized.evaluate(ArchiveKeyPath("photo"))
     #expect(photo.map { anonymized.leaf(of: $0.node) } == [.data([0, 0, 0])])
-    let created = try anonymized.evaluate(KeyPath("created"))
+    let created = try anonymized.evaluate(ArchiveKeyPath("created"))
     #expect(created.map { anonymized.leaf(of: $0.node) } == [.date(631_152_000.5)])
     let paths = Set(output.report.scrubbed.map(\.keyPath))
     #expect(paths == ["name", "tags[0]", "tags[1]", "address.city", "photo"])
@@ -69,7 +69,7 @@ struct AnonymizerTests {
 
   @Test("Values under a kept key path stay as they are")
   func keepsNamedKeyPaths() throws {
-    let output = try Anonymizer(keep: [KeyPath("address"), KeyPath("tags[1]")])
+    let output = try Anonymizer(keep: [ArchiveKeyPath("address"), ArchiveKeyPath("tags[1]")])
       .anonymize(SampleArchive.bytes())
     let anonymized = try KeyedArchive(bytes: output.bytes)
     let leaves = Self.stringLeaves(of: anonymized)
@@ -84,7 +84,7 @@ struct AnonymizerTests {
   func placeholdersKeepUTF16Length() throws {
     let output = try Anonymizer().anonymize(SampleArchive.bytes(city: "Zürich 🇨🇭"))
     let anonymized = try KeyedArchive(bytes: output.bytes)
-    let city = try anonymized.evaluate(KeyPath("address.city"))
+    let city = try anonymized.evaluate(ArchiveKeyPath("address.city"))
     guard case .string(let value)? = city.first.map({ anonymized.leaf(of: $0.node) }) else {
       Issue.record("address.city is not a string")
       return

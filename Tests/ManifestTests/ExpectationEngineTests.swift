@@ -191,11 +191,12 @@ struct ExpectationEngineTests {
       ])
     let engine = ExpectationEngine()
     let empty = FieldExpectation(
-      keyPathText: "[*]", keyPath: try KeyPath("[*]"), kind: .string("x"), elementName: "string",
+      keyPathText: "[*]", keyPath: try ArchiveKeyPath("[*]"), kind: .string("x"),
+      elementName: "string",
       location: ManifestLocation(file: "m.xml", line: 1, column: 1))
     #expect(engine.evaluate(empty, in: archive).passed)
     var missing = empty
-    missing.keyPath = try KeyPath("items[*]")
+    missing.keyPath = try ArchiveKeyPath("items[*]")
     #expect(!engine.evaluate(missing, in: archive).passed)
   }
 
@@ -205,7 +206,7 @@ struct ExpectationEngineTests {
     limits.maximumKeyPathMatches = 2
     let engine = ExpectationEngine(limits: limits)
     let expectation = FieldExpectation(
-      keyPathText: "tags[*]", keyPath: try KeyPath("tags[*]"), kind: .present,
+      keyPathText: "tags[*]", keyPath: try ArchiveKeyPath("tags[*]"), kind: .present,
       elementName: "present",
       location: ManifestLocation(file: "m.xml", line: 1, column: 1))
     let finding = engine.evaluate(expectation, in: SampleArchive.archive())
@@ -216,7 +217,7 @@ struct ExpectationEngineTests {
   @Test("A self-referencing graph does not loop")
   func cyclicGraphTerminates() throws {
     let clock = ContinuousClock()
-    let path = try KeyPath(String(repeating: "me.", count: 2_000) + "address.city")
+    let path = try ArchiveKeyPath(String(repeating: "me.", count: 2_000) + "address.city")
     let expectation = FieldExpectation(
       keyPathText: path.description, keyPath: path, kind: .string("Berlin"), elementName: "string",
       location: ManifestLocation(file: "m.xml", line: 1, column: 1))
@@ -237,7 +238,8 @@ struct ExpectationEngineTests {
       rootClass: nil, outcomes: [],
       expectations: [
         FieldExpectation(
-          keyPathText: "name", keyPath: try KeyPath("name"), kind: .present, elementName: "present",
+          keyPathText: "name", keyPath: try ArchiveKeyPath("name"), kind: .present,
+          elementName: "present",
           location: ManifestLocation(file: "m.xml", line: 3, column: 5))
       ],
       location: ManifestLocation(file: "m.xml", line: 2, column: 3),
@@ -256,7 +258,7 @@ struct ExpectationEngineTests {
       path: "../../etc/hostname", sha256: "",
       expectations: [
         FieldExpectation(
-          keyPathText: "name", keyPath: try KeyPath("name"), kind: .present,
+          keyPathText: "name", keyPath: try ArchiveKeyPath("name"), kind: .present,
           elementName: "present", location: ManifestLocation(file: "m.xml", line: 3, column: 5))
       ], location: ManifestLocation(file: "m.xml", line: 2, column: 3))
     let findings = ExpectationEngine().evaluate(entry, archivesDirectory: archives)

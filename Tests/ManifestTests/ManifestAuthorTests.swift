@@ -85,8 +85,8 @@ struct ManifestAuthorTests {
     #expect(result.manifest?.archives.first?.expectations.count == 3)
   }
 
-  @Test("An unreadable archive is listed without expectations, with a warning")
-  func brokenArchiveIsListedBare() throws {
+  @Test("An unreadable archive is listed with the rejection every path must give, and a warning")
+  func brokenArchiveIsListedAsRejected() throws {
     let archives = try ManifestTestSupport.temporaryDirectory()
     let junk: [UInt8] = Array("bplist00--".utf8)
     try Data(junk).write(to: URL(fileURLWithPath: archives + "/junk.archive"))
@@ -95,6 +95,7 @@ struct ManifestAuthorTests {
     #expect(result.diagnostics.first?.location.file == "junk.archive")
     #expect(result.addedArchives == ["junk.archive"])
     #expect(result.text.contains("does not read as a keyed archive"))
+    #expect(result.text.contains("<legacy outcome=\"rejected\" category=\"truncated\"/>"))
     let loaded = try ManifestTestSupport.load(result.text, archivesDirectory: archives)
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)\n\(result.text)")
     #expect(loaded.manifest?.archives.first?.expectations.isEmpty == true)
@@ -151,8 +152,8 @@ struct ManifestAuthorTests {
     #expect(text.contains("<class name=\"ProfileKit.UserProfile\"/>"))
     #expect(text.contains("<string key=\"address.city\">Paris</string>"))
 
-    let loaded = try ManifestTestSupport.load(
-      text, archivesDirectory: archives, registeredClasses: ["ProfileKit.UserProfile"])
+    // No model classes given: the identity rows the author wrote count as known targets.
+    let loaded = try ManifestTestSupport.load(text, archivesDirectory: archives)
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)\n\(text)")
     let manifest = try #require(loaded.manifest)
     #expect(manifest.archives.map(\.path) == ["alice.archive", "bob.archive"])
@@ -190,8 +191,7 @@ struct ManifestAuthorTests {
     #expect(result.text.contains("<class name=\"ProfileKit.Address\"/>"))
     let loaded = ManifestLoader.load(
       bytes: Array(result.text.utf8), file: archives + "/manifest.xml", baseDirectory: archives,
-      archivesDirectory: archives,
-      registeredClasses: ["ProfileKit.Address"])
+      archivesDirectory: archives)
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)\n\(result.text)")
     #expect(loaded.manifest?.archives.map(\.path) == ["bob.archive"])
   }

@@ -165,7 +165,8 @@ struct ManifestSemanticCheckTests {
         </allowedClasses>
         <rootClass name="Phantom"/>
       """
-    let lines = try fixture.load(body, registeredClasses: ["ProfileKit.UserProfile"])
+    let lines = try fixture.load(
+      body, registeredClasses: ["ProfileKit.UserProfile", "ProfileKit.Address"])
     #expect(
       lines == [
         "11:5: allowed class 'Ghost' is neither a registered class nor the target of a class mapping",

@@ -1,3 +1,5 @@
+import KeyedArchive
+
 /// A class-name mapping table: archived class names to the registered classes that read them.
 ///
 /// It covers explicit entries (`OLD=NEW`, for Objective-C names or any rename), module renames

@@ -83,7 +83,8 @@ enum ManifestAuthorCommand {
       paths: arguments[archiveFiles], archivesDirectory: arguments[SharedOptions.archives])
     ManifestDiagnosticsPrinter.print(problems, to: context.console)
     guard problems.isEmpty else { return .unusable }
-    let author = ManifestAuthor(options: options)
+    let author = ManifestAuthor(
+      options: options, registeredClasses: Set(context.configuration.registry.classNames))
     let result: ManifestAuthor.Result
     if let existing = arguments[update] {
       guard let data = FileManager.default.contents(atPath: existing) else {
@@ -120,11 +121,11 @@ enum AnonymizeCommand {
   static let input = Argument.single("input", help: "The archive to anonymize.")
   static let output = Argument.single(
     "output", help: "Where to write the anonymized archive (binary plist).")
-  static let keep = Option<[KeyPath]>.repeating(
+  static let keep = Option<[ArchiveKeyPath]>.repeating(
     "keep", valueName: "KEYPATH", help: "A key path whose values stay as they are.",
     convert: { text throws(ArgumentValueError) in
       do throws(KeyPathError) {
-        return try KeyPath(text)
+        return try ArchiveKeyPath(text)
       } catch {
         throw ArgumentValueError("\(error)")
       }

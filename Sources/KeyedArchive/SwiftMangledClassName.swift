@@ -3,6 +3,11 @@
 ///
 /// Only the plain class forms are read: `_TtC` (a top-level class) and `_TtCC…` (classes nested
 /// in classes). Generic and private forms are left unread and so stay unmapped.
+///
+/// ```swift
+/// SwiftMangledClassName.demangle("_TtC11ProfilesApp7Address")  // "ProfilesApp.Address"
+/// SwiftMangledClassName.mangle("NotesV1.Note")                 // "_TtC7NotesV14Note"
+/// ```
 public enum SwiftMangledClassName {
   /// Reads a mangled class name into its dotted form.
   ///
@@ -32,6 +37,27 @@ public enum SwiftMangledClassName {
     }
     guard components.count == nesting + 1 else { return nil }
     return components.joined(separator: ".")
+  }
+
+  /// Writes a dotted class name in the mangled form an archive carries, the inverse of
+  /// ``demangle(_:)``.
+  ///
+  /// - Parameter name: A module-qualified class name, such as `NotesV1.Note` or
+  ///   `App.Outer.Inner`.
+  /// - Returns: The mangled name, such as `_TtC7NotesV14Note`, or `nil` when `name` has no
+  ///   module or an empty component.
+  public static func mangle(_ name: String) -> String? {
+    let components = name.split(separator: ".", omittingEmptySubsequences: false)
+    guard components.count >= 2, components.allSatisfy({ !$0.isEmpty }) else { return nil }
+    var text = "_Tt" + String(repeating: "C", count: components.count - 1)
+    for (index, component) in components.enumerated() {
+      if index == 0, component == "Swift" {
+        text += "s"
+      } else {
+        text += "\(component.utf8.count)\(component)"
+      }
+    }
+    return text
   }
 
   private static func readIdentifier(_ bytes: [UInt8], at index: inout Int) -> String? {

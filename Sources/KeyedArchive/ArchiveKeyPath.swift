@@ -7,10 +7,10 @@ import PropertyList
 /// `settings["ui.theme"]`.
 ///
 /// ```swift
-/// let path = try KeyPath("items[*].id")
+/// let path = try ArchiveKeyPath("items[*].id")
 /// for match in try archive.evaluate(path) { print(match.path, archive.leaf(of: match.node)) }
 /// ```
-public struct KeyPath: Hashable, Sendable, CustomStringConvertible {
+public struct ArchiveKeyPath: Hashable, Sendable, CustomStringConvertible {
   /// One step of a path.
   public enum Component: Hashable, Sendable {
     /// A field of an instance, or a string key of a dictionary.
@@ -62,8 +62,8 @@ public struct KeyPath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The path with one more step.
-  public func appending(_ component: Component) -> KeyPath {
-    KeyPath(topKey: topKey, components: components + [component])
+  public func appending(_ component: Component) -> ArchiveKeyPath {
+    ArchiveKeyPath(topKey: topKey, components: components + [component])
   }
 
   private static func keyText(_ key: String, first: Bool) -> String {
@@ -111,9 +111,9 @@ private struct KeyPathParser {
     KeyPathError(path: source, offset: position, message: message)
   }
 
-  mutating func parse() throws(KeyPathError) -> (String, [KeyPath.Component]) {
+  mutating func parse() throws(KeyPathError) -> (String, [ArchiveKeyPath.Component]) {
     guard !text.isEmpty else { throw error("empty key path") }
-    var components: [KeyPath.Component] = []
+    var components: [ArchiveKeyPath.Component] = []
     var expectingName = true
     while position < text.count {
       let scalar = text[position]
@@ -157,7 +157,7 @@ private struct KeyPathParser {
     return name
   }
 
-  private mutating func parseBracket() throws(KeyPathError) -> KeyPath.Component {
+  private mutating func parseBracket() throws(KeyPathError) -> ArchiveKeyPath.Component {
     let start = position
     position += 1
     guard position < text.count else {
@@ -211,7 +211,7 @@ private struct KeyPathParser {
 /// One node a key path reached, with the concrete path that reached it (wildcards resolved).
 public struct KeyPathMatch: Hashable, Sendable {
   /// The concrete path, such as `items[3].id`.
-  public var path: KeyPath
+  public var path: ArchiveKeyPath
   /// The node reached.
   public var node: ArchiveNode
 }
@@ -223,21 +223,23 @@ extension KeyedArchive {
   ///   field, an index past the end). `[*]` gives one match per element.
   /// - Throws: ``KeyedArchiveError`` with code `limit-exceeded` when wildcards
   ///   fan out past ``ArchiveLimits/maximumKeyPathMatches``.
-  public func evaluate(_ path: KeyPath, limits: ArchiveLimits = .default) throws(KeyedArchiveError)
+  public func evaluate(_ path: ArchiveKeyPath, limits: ArchiveLimits = .default)
+    throws(KeyedArchiveError)
     -> [KeyPathMatch]
   {
     guard let start = top[path.topKey] else { return [] }
     var current = [
-      KeyPathMatch(path: KeyPath(topKey: path.topKey, components: []), node: node(for: start))
+      KeyPathMatch(
+        path: ArchiveKeyPath(topKey: path.topKey, components: []), node: node(for: start))
     ]
     for component in path.components {
       var next: [KeyPathMatch] = []
       // Many matches can reach one shared object (a wildcard over a reference
       // bomb does). Each object is resolved once per step, so a step costs the
       // size of the distinct objects it reaches, not matches times their width.
-      var resolvedObjects: [Int: [(component: KeyPath.Component, node: ArchiveNode)]] = [:]
+      var resolvedObjects: [Int: [(component: ArchiveKeyPath.Component, node: ArchiveNode)]] = [:]
       for match in current {
-        let steps: [(component: KeyPath.Component, node: ArchiveNode)]
+        let steps: [(component: ArchiveKeyPath.Component, node: ArchiveNode)]
         if case .object(let index) = match.node {
           if let known = resolvedObjects[index] {
             steps = known
@@ -264,8 +266,8 @@ extension KeyedArchive {
   }
 
   /// The nodes one step of a key path reaches from a node, each with the concrete step.
-  private func resolve(_ component: KeyPath.Component, from node: ArchiveNode) -> [(
-    component: KeyPath.Component, node: ArchiveNode
+  private func resolve(_ component: ArchiveKeyPath.Component, from node: ArchiveNode) -> [(
+    component: ArchiveKeyPath.Component, node: ArchiveNode
   )] {
     // Values are indexed directly: an array stored in `$objects` can be reached
     // through many references, and listing its children each time would cost

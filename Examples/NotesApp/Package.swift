@@ -1,0 +1,51 @@
+// swift-tools-version: 6.0
+//
+// The Notes app, a worked example of a team adopting ArchiveHarness: its version 1 model
+// (NotesV1, plain NSCoding) and version 2 model (NotesKit, NSSecureCoding), the archives
+// version 1 left behind, manifests for them, a harness executable with the app's classes,
+// and `swift test` with one case per manifest entry.
+
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+  name: "NotesApp",
+  platforms: [.macOS(.v15)],
+  dependencies: [
+    // The checkout's folder name is the dependency's identity (`main`, `ArchiveHarness`, …);
+    // the name makes `package: "ArchiveHarness"` below work whatever the folder is called.
+    .package(name: "ArchiveHarness", path: "../..")
+  ],
+  targets: [
+    // Version 1 of the app's model: what the archives on users' devices were written with.
+    .target(name: "NotesV1", swiftSettings: strictSettings),
+    // Version 2, the current release: what archives must decode into.
+    .target(name: "NotesKit", swiftSettings: strictSettings),
+
+    // The app's own harness: every archive-harness command, with NotesKit's classes registered.
+    .executableTarget(
+      name: "notes-harness",
+      dependencies: ["NotesKit", .product(name: "ArchiveHarness", package: "ArchiveHarness")],
+      swiftSettings: strictSettings),
+
+    // Writes LegacyArchives/ with Foundation's NSKeyedArchiver, and SQLite stores of v1 records.
+    .systemLibrary(
+      name: "CNotesSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    .executableTarget(
+      name: "generate-legacy-archives",
+      dependencies: [
+        "NotesV1", "NotesKit", "CNotesSQLite",
+        .product(name: "ArchiveHarness", package: "ArchiveHarness"),
+      ],
+      swiftSettings: strictSettings),
+
+    .testTarget(
+      name: "NotesAppTests",
+      dependencies: [
+        "NotesKit", "CNotesSQLite", .product(name: "ArchiveHarness", package: "ArchiveHarness"),
+      ],
+      swiftSettings: strictSettings),
+  ]
+)

@@ -1,0 +1,11 @@
+#ifndef NOTES_SQLITE_SHIM_H
+#define NOTES_SQLITE_SHIM_H
+
+#include <sqlite3.h>
+
+/// SQLITE_TRANSIENT is a cast macro Swift cannot import; this returns it.
+static inline sqlite3_destructor_type notes_sqlite_transient(void) {
+  return SQLITE_TRANSIENT;
+}
+
+#endif

@@ -1,0 +1,69 @@
+// generate-legacy-archives: writes the archives version 1.0 of the Notes app left behind,
+// with Foundation's own NSKeyedArchiver and the version 1 classes, and builds SQLite stores
+// of version 1 records for migration.
+//
+//   swift run generate-legacy-archives [--output DIR]          (default: LegacyArchives)
+//   swift run generate-legacy-archives store PATH [--records N] [--table T]
+//
+// Foundation writes an object's keys in hash order; the generator runs itself again with
+// SWIFT_DETERMINISTIC_HASHING=1 so that a regenerated archive has the same bytes.
+
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+func log(_ line: String) {
+  FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+func option(_ name: String, in arguments: [String]) -> String? {
+  guard let index = arguments.firstIndex(of: "--" + name), index + 1 < arguments.count else {
+    return nil
+  }
+  return arguments[index + 1]
+}
+
+func writeLegacyArchives(to directory: String) throws {
+  let folder = "\(directory)/\(LegacyArchiveSet.folder)"
+  try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+  for file in try LegacyArchiveSet.files(log: log) {
+    let path = "\(folder)/\(file.name)"
+    try Data(file.bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+    print("\(path): \(file.bytes.count) bytes")
+  }
+}
+
+func writeStore(at path: String, arguments: [String]) throws {
+  let text = option("records", in: arguments) ?? "100"
+  guard let records = Int(text), records > 0, records <= 1_000_000 else {
+    throw GeneratorError("--records must be from 1 to 1000000, not '\(text)'")
+  }
+  let table = option("table", in: arguments) ?? "notes"
+  try StoreWriter(path: path, table: table).write(LegacyArchiveSet.storeRows(count: records))
+  print("\(path): table \(table), \(records) records")
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if ProcessInfo.processInfo.environment["SWIFT_DETERMINISTIC_HASHING"] == nil {
+  setenv("SWIFT_DETERMINISTIC_HASHING", "1", 1)
+  let executable = Bundle.main.executablePath ?? CommandLine.arguments[0]
+  let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+  execv(executable, argv)
+  log("generate-legacy-archives: cannot run itself again with deterministic hashing")
+  exit(2)
+}
+do {
+  if arguments.first == "store" {
+    guard arguments.count >= 2 else { throw GeneratorError("usage: store PATH [--records N]") }
+    try writeStore(at: arguments[1], arguments: arguments)
+  } else {
+    try writeLegacyArchives(to: option("output", in: arguments) ?? "LegacyArchives")
+  }
+} catch {
+  log("generate-legacy-archives: \(error)")
+  exit(2)
+}

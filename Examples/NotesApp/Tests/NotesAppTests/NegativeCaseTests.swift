@@ -1,0 +1,80 @@
+import Decoding
+import Foundation
+import HarnessVocabulary
+import KeyedArchive
+import NotesKit
+import Testing
+import Verification
+
+@Suite("What version 2 must refuse")
+struct NegativeCaseTests {
+  /// Version 1's class names mapped to version 2's, as the manifest maps them.
+  private let roundTrip = RoundTrip(
+    registry: NotesManifestCase.registry,
+    classMap: ClassNameMap(
+      entries: ["NotesV1.Attachment": "NotesKit.FileAttachment"],
+      moduleRenames: ["NotesV1": "NotesKit"]),
+    allowedClasses: ["NotesKit.Note", "NotesKit.Notebook", "NSArray"])
+
+  private func harnessPaths(_ archive: String) throws -> [PathResult] {
+    let result = try NotesManifestCase(manifest: "NotesV1-1.0.xml", archive: archive).run()
+    return result.paths.filter { $0.path == .decode(.legacy) || $0.path == .decode(.secure) }
+  }
+
+  @Test(
+    "An Attachment at the root, where the app reads a Note, is rejected as the wrong root class")
+  func wrongRootClassIsRejected() throws {
+    let paths = try harnessPaths("NotesV1-1.0/note-wrong-root.archive")
+    #expect(paths.count == 2)
+    for path in paths {
+      #expect(path.outcome == .rejected)
+      #expect(path.category == .rejection(.wrongRootClass))
+    }
+  }
+
+  @Test("A truncated archive is refused at the read step and never rewritten")
+  func truncatedArchiveIsNeverRewritten() throws {
+    let bytes = try NotesManifestCase.bytes("NotesV1-1.0/note-truncated.archive")
+    guard case .failure(let refusal) = roundTrip.run(bytes) else {
+      Issue.record("the truncated archive was migrated")
+      return
+    }
+    #expect(refusal.step == .read)
+    let paths = try harnessPaths("NotesV1-1.0/note-truncated.archive")
+    #expect(paths.count == 2)
+    for path in paths {
+      #expect(path.outcome == .rejected)
+      #expect(path.category == .rejection(.malformed))
+    }
+  }
+
+  @Test("An archive of an unknown $version is rejected on every path")
+  func unknownVersionIsRejected() throws {
+    let paths = try harnessPaths("NotesV1-1.0/note-unknown-version.archive")
+    #expect(paths.count == 2)
+    for path in paths {
+      #expect(path.outcome == .rejected)
+      #expect(path.category == .rejection(.unknownSchemaVersion))
+    }
+    let bytes = try NotesManifestCase.bytes("NotesV1-1.0/note-unknown-version.archive")
+    #expect(throws: KeyedArchiveError.self) { try KeyedArchive(bytes: bytes) }
+  }
+
+  @Test("A version 1 note migrates to version 2 with its fields, the changed priority included")
+  func fullNoteRoundTrips() throws {
+    let bytes = try NotesManifestCase.bytes("NotesV1-1.0/note-full.archive")
+    let migrated = try roundTrip.run(bytes).get()
+    #expect(migrated.before == migrated.after)
+    #expect(migrated.after.className == "NotesKit.Note")
+    #expect(migrated.after[field: "priority"] == .integer(Int64(Priority.high.rawValue)))
+    #expect(migrated.after[field: "attachment"]?.className == "NotesKit.FileAttachment")
+    // Foundation's own unarchiver reads the rewritten note into version 2's classes.
+    let unarchiver = try NSKeyedUnarchiver(forReadingFrom: Data(migrated.bytes))
+    unarchiver.decodingFailurePolicy = .setErrorAndReturn
+    let note =
+      unarchiver.decodeObject(
+        of: NotesModel.allowedClasses, forKey: NSKeyedArchiveRootObjectKey) as? Note
+    #expect(note?.priority == .high, "\(String(describing: unarchiver.error))")
+    #expect(note?.attachment?.fileName == "list.png")
+  }
+}
