@@ -32,7 +32,7 @@ public struct DecodedTopLevelSubject: ExpectationSubject, Sendable {
     }
   }
 
-  public func expectationValues(at keyPath: KeyPath, limits: ArchiveLimits)
+  public func expectationValues(at keyPath: ArchiveKeyPath, limits: ArchiveLimits)
     throws(ExpectationSubjectError) -> [ExpectationValue]
   {
     guard let tree = trees[keyPath.topKey] else { return [] }

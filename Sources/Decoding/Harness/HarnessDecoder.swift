@@ -124,12 +124,12 @@ public struct HarnessDecoder: Sendable {
   /// - Parameter key: A `$top` key.
   /// - Returns: The key path text.
   public static func keyPath(ofTopKey key: String) -> String {
-    key == "root" ? "root" : KeyPath(topKey: key, components: []).description
+    key == "root" ? "root" : ArchiveKeyPath(topKey: key, components: []).description
   }
 
   /// A top key as messages name it: `$top.root`, `$top.$0`.
   static func topKeyText(_ key: String) -> String {
-    key == "root" ? "$top.root" : KeyPath(topKey: key, components: []).description
+    key == "root" ? "$top.root" : ArchiveKeyPath(topKey: key, components: []).description
   }
 
   /// Whether one key sorts before another with runs of digits compared as numbers.
