@@ -474,10 +474,17 @@ public final class HarnessUnarchiver: NSCoder {
     guard let (resolution, registered) = resolve(instance) else {
       let chain = instance.archiveClass.chain
       let chainText = chain.isEmpty ? "" : " (archived chain: \(chain.joined(separator: ", ")))"
+      let keys = instance.fields.keys.filter { $0 != "$class" }
+      let shown = keys.prefix(UnknownClassReport.maximumFieldKeys)
+      let fieldText =
+        keys.isEmpty
+        ? "; it archives no fields"
+        : "; its archived fields: " + shown.joined(separator: ", ")
+          + (keys.count > shown.count ? ", …" : "")
       fail(
         .unmappedClass,
         "class '\(instance.className)' is not registered and no class map entry matches it"
-          + chainText)
+          + chainText + fieldText + "; " + UnknownClassReport.hint(for: instance.className))
       return nil
     }
     guard passesChecks(registered, resolution, allowed, origin: origin) else {
