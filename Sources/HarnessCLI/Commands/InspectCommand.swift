@@ -61,7 +61,6 @@ enum InspectCommand {
     return .success
   }
 
-  /// Reads an archive, turning its error into a diagnostic at `FILE:PLACE`.
   /// The classes this harness cannot read, with their archived fields and the two fixes.
   static func unknownClassesText(_ archive: KeyedArchive, registry: ClassRegistry) -> String {
     let report = UnknownClassReport(archive: archive, registry: registry, classMap: .empty)
@@ -82,6 +81,7 @@ enum InspectCommand {
     return text
   }
 
+  /// Reads an archive, turning its error into a diagnostic at `FILE:PLACE`.
   static func readArchive(_ bytes: [UInt8], path: String, limits: ArchiveLimits) throws
     -> KeyedArchive
   {
