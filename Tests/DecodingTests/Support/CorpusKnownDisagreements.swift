@@ -27,10 +27,12 @@ enum CorpusKnownDisagreements {
         reason: "as legacy: corelibs NSData does not follow a UID in NS.data"),
     ] + unkeyedSecureReads
 
-  /// Archives written with unkeyed encoding keep their objects under `$0`, `$1`, …; an app
-  /// reads them with unkeyed decodeObject(), which corelibs refuses to run under secure coding
-  /// by trapping in its allowed-classes check (SIGILL) once a value is an object. The harness
-  /// reads each key as a decodeObject(of:forKey:) call would.
+  /// The unkeyed archives whose secure read traps in corelibs.
+  ///
+  /// Unkeyed encoding keeps objects under `$0`, `$1`, …; an app reads them with unkeyed
+  /// decodeObject(), which corelibs runs under secure coding only until a value is an object,
+  /// then traps in its allowed-classes check (SIGILL). The harness reads each key as a
+  /// decodeObject(of:forKey:) call would.
   static let unkeyedSecureReads: [Entry] = [
     "arrays.bin", "arrays.xml", "dict.bin", "dict.xml", "nestedarrays.bin", "nestedarrays.xml",
   ].map {
