@@ -20,7 +20,8 @@ extension HarnessUnarchiver {
     let exponent = integerField(fields, "NS.exponent", in: -128...127) ?? 0
     let length = integerField(fields, "NS.length", in: 0...8) ?? 0
     let negative = boolField(fields, "NS.negative") ?? false
-    let compact = boolField(fields, "NS.compact") ?? false
+    // NS.compact only says whether the mantissa is normalized; it is checked, not used.
+    _ = boolField(fields, "NS.compact")
     let byteOrder = integerField(fields, "NS.bo", in: Int64(Int32.min)...Int64(Int32.max)) ?? 0
     guard failure == nil else { return nil }
     guard case .data(let mantissa)? = scalarField(fields, "NS.mantissa") else {
@@ -52,7 +53,6 @@ extension HarnessUnarchiver {
     for word in words[0..<Int(length)].reversed() {
       significand = significand * 65536 + Decimal(Int(word))
     }
-    _ = compact
     let decimal = Decimal(
       sign: negative ? .minus : .plus, exponent: Int(exponent), significand: significand)
     return NSDecimalNumber(decimal: decimal)
