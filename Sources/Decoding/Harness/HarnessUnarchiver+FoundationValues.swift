@@ -24,14 +24,17 @@ extension HarnessUnarchiver {
       guard let elements = decodeElements(fields, allowed: allowed) else {
         return nil
       }
+      let collection: AnyObject
       switch kind {
-      case .array: return NSArray(array: elements)
-      case .mutableArray: return NSMutableArray(array: elements)
-      case .set: return NSSet(array: elements)
-      case .mutableSet: return NSMutableSet(array: elements)
-      case .orderedSet: return NSOrderedSet(array: elements)
-      default: return NSMutableOrderedSet(array: elements)
+      case .array: collection = NSArray(array: elements)
+      case .mutableArray: collection = NSMutableArray(array: elements)
+      case .set: collection = NSSet(array: elements)
+      case .mutableSet: collection = NSMutableSet(array: elements)
+      case .orderedSet: collection = NSOrderedSet(array: elements)
+      default: collection = NSMutableOrderedSet(array: elements)
       }
+      builtContents[ObjectIdentifier(collection)] = .elements(elements)
+      return collection
     case .dictionary, .mutableDictionary:
       return buildDictionary(kind, fields, allowed: allowed)
     case .date:
@@ -211,14 +214,37 @@ extension HarnessUnarchiver {
       decodedKeys.append(key)
       decodedValues.append(value)
     }
+    let dictionary: NSDictionary
     if kind == .dictionary {
-      return NSDictionary(objects: decodedValues, forKeys: decodedKeys)
+      dictionary = NSDictionary(objects: decodedValues, forKeys: decodedKeys)
+    } else {
+      let mutable = NSMutableDictionary()
+      for (key, value) in zip(decodedKeys, decodedValues) {
+        mutable[key] = value
+      }
+      dictionary = mutable
     }
-    let dictionary = NSMutableDictionary()
-    for (key, value) in zip(decodedKeys, decodedValues) {
-      dictionary[key] = value
-    }
+    builtContents[ObjectIdentifier(dictionary)] = .entries(keys: decodedKeys, values: decodedValues)
     return dictionary
+  }
+
+  /// The entries of a dictionary this decode built, in archive order, read without bridging.
+  ///
+  /// Reading an NSDictionary through Swift (`object(forKey:)`, iteration) bridges each value,
+  /// and corelibs traps bridging a dictionary whose keys are arrays; the forms that look
+  /// inside collections read what was built instead.
+  func builtEntries(of dictionary: NSDictionary) -> [(key: NSObject, value: AnyObject)]? {
+    guard case .entries(let keys, let values)? = builtContents[ObjectIdentifier(dictionary)]
+    else { return nil }
+    return Array(zip(keys, values)).map { ($0.0, $0.1) }
+  }
+
+  /// The elements of an array, set or ordered set this decode built, without bridging.
+  func builtElements(of collection: AnyObject) -> [AnyObject]? {
+    guard case .elements(let elements)? = builtContents[ObjectIdentifier(collection)] else {
+      return nil
+    }
+    return elements
   }
 
   func buildURL(_ fields: PropertyListDictionary) -> AnyObject? {

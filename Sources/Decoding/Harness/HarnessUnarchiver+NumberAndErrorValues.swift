@@ -70,10 +70,8 @@ extension HarnessUnarchiver {
     var info: [String: Any] = [:]
     if let dictionary = userInfo as? NSDictionary {
       // Foundation keeps only the entries whose keys are strings.
-      for key in dictionary.allKeys {
-        if let name = key as? NSString, let value = dictionary.object(forKey: key) {
-          info[name as String] = value
-        }
+      for (key, value) in builtEntries(of: dictionary) ?? [] {
+        if let name = key as? NSString { info[name as String] = value }
       }
     }
     return NSError(domain: domain, code: Int(code), userInfo: userInfo == nil ? nil : info)

@@ -59,7 +59,7 @@ extension HarnessUnarchiver {
       return false
     }
     var dictionaries: [[NSAttributedString.Key: Any]] = []
-    for (index, element) in array.enumerated() {
+    for (index, element) in (builtElements(of: array) ?? []).enumerated() {
       guard let dictionary = element as? NSDictionary,
         let converted = attributeDictionary(dictionary, key: "NSAttributes")
       else {
@@ -109,8 +109,8 @@ extension HarnessUnarchiver {
     -> [NSAttributedString.Key: Any]?
   {
     var converted: [NSAttributedString.Key: Any] = [:]
-    for name in dictionary.allKeys {
-      guard let string = name as? NSString, let value = dictionary.object(forKey: name) else {
+    for (name, value) in builtEntries(of: dictionary) ?? [] {
+      guard let string = name as? NSString else {
         failAt(key, .typeMismatch, "an attribute name is not a string")
         return nil
       }

@@ -29,6 +29,11 @@ public final class HarnessUnarchiver: NSCoder {
     case element
   }
 
+  enum BuiltContents {
+    case elements([AnyObject])
+    case entries(keys: [NSObject], values: [AnyObject])
+  }
+
   enum PathElement {
     case key(String)
     case index(Int)
@@ -60,6 +65,9 @@ public final class HarnessUnarchiver: NSCoder {
   private var inProgress: Set<Int> = []
   private var resolutions: [Int: (resolution: ClassResolution, registered: RegisteredClass)] = [:]
   var failure: DecodeRejection?
+  /// What each collection this decode built holds, kept so that forms reading inside a
+  /// collection never go through corelibs' bridging.
+  var builtContents: [ObjectIdentifier: BuiltContents] = [:]
   private var failureError: NSError?
   private var warnings: [String] = []
   private var warned: Set<String> = []
