@@ -62,6 +62,18 @@ struct FuzzRegressionTests {
     }
   }
 
+  @Test(
+    "value-forms: index-set ranges that overlap one ending at NSNotFound are merged before corelibs sees them"
+  )
+  func indexSetRangeToNotFound() throws {
+    let bytes = try Self.input("value-forms-index-set-range-to-notfound-crash.bplist")
+    let decoder = HarnessDecoder(registry: .foundation)
+    for secure in [true, false] {
+      let result = decoder.decode(bytes, secure: secure, allowedClasses: ["NSIndexSet"])
+      #expect(result.outcome.kind != .crashed)
+    }
+  }
+
   @Test("Every regression input reads or fails with a typed error through both layers")
   func everyInputIsAnswered() throws {
     let names = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).sorted()

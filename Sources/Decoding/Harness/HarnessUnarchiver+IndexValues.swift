@@ -100,14 +100,15 @@ extension HarnessUnarchiver {
     let indexes = Int64(0)...Int64(Int.max - 1)
     let rangeCount = integerField(fields, "NSRangeCount", in: indexes) ?? 0
     guard failure == nil else { return nil }
-    let result = NSMutableIndexSet()
+    var ranges: [(location: Int, length: Int)] = []
+    var rangeKey = "NSLength"
     if rangeCount == 1 {
       let location = integerField(fields, "NSLocation", in: indexes) ?? 0
       let length = integerField(fields, "NSLength", in: indexes) ?? 0
       guard failure == nil else { return nil }
-      guard addRange(location: Int(location), length: Int(length), to: result, key: "NSLength")
-      else { return nil }
+      ranges = [(Int(location), Int(length))]
     } else if rangeCount > 1 {
+      rangeKey = "NSRangeData"
       guard fields["NSRangeData"] != nil else {
         failAt(
           "NSRangeData", .missingField,
@@ -115,30 +116,49 @@ extension HarnessUnarchiver {
         return nil
       }
       guard let bytes = dataObjectField(fields, "NSRangeData") else { return nil }
+      guard rangeCount <= Int64(bytes.count / 2) else {
+        failAt(
+          "NSRangeData", .limitExceeded,
+          "\(rangeCount) ranges are declared but the data has only \(bytes.count) bytes")
+        return nil
+      }
       guard let pairs = leb128Run(bytes, count: Int(rangeCount) * 2, key: "NSRangeData") else {
         return nil
       }
-      var index = 0
-      while index < pairs.count {
-        guard
-          addRange(
-            location: pairs[index], length: pairs[index + 1], to: result, key: "NSRangeData")
-        else { return nil }
-        index += 2
-      }
+      ranges = stride(from: 0, to: pairs.count, by: 2).map { (pairs[$0], pairs[$0 + 1]) }
+    }
+    guard let merged = mergedRanges(ranges, key: rangeKey) else { return nil }
+    let result = NSMutableIndexSet()
+    for range in merged {
+      result.add(in: NSRange(location: range.location, length: range.length))
     }
     return mutable ? result : NSIndexSet(indexSet: result as IndexSet)
   }
 
-  private func addRange(location: Int, length: Int, to set: NSMutableIndexSet, key: String)
-    -> Bool
+  /// The ranges sorted, with overlapping and adjacent ones merged, so that each is added to the
+  /// index set apart from the others: corelibs' NSMutableIndexSet traps merging a range that
+  /// ends at NSNotFound into others.
+  private func mergedRanges(_ ranges: [(location: Int, length: Int)], key: String)
+    -> [(location: Int, length: Int)]?
   {
-    guard location <= Int.max - length else {
-      failAt(key, .limitExceeded, "the range {\(location), \(length)} ends past NSNotFound")
-      return false
+    var sorted: [(start: Int, end: Int)] = []
+    for (location, length) in ranges where length > 0 {
+      guard location <= Int.max - length else {
+        failAt(key, .limitExceeded, "the range {\(location), \(length)} ends past NSNotFound")
+        return nil
+      }
+      sorted.append((location, location + length))
     }
-    if length > 0 { set.add(in: NSRange(location: location, length: length)) }
-    return true
+    sorted.sort { $0.start < $1.start }
+    var merged: [(start: Int, end: Int)] = []
+    for range in sorted {
+      if let last = merged.last, range.start <= last.end {
+        merged[merged.count - 1].end = max(last.end, range.end)
+      } else {
+        merged.append(range)
+      }
+    }
+    return merged.map { ($0.start, $0.end - $0.start) }
   }
 
   /// Reads `count` LEB128 integers under a key; secure mode also requires the data to hold
