@@ -74,6 +74,20 @@ struct FuzzRegressionTests {
     }
   }
 
+  @Test("value-forms: an NSURL whose base has no absolute URL is built without corelibs' bridging")
+  func urlBaseBridging() throws {
+    let bytes = try Self.input("value-forms-url-base-bridging-crash.bplist")
+    var decoder = HarnessDecoder(registry: .foundation)
+    decoder.describesObjects = false
+    let archive = try KeyedArchive(bytes: bytes)
+    for secure in [true, false] {
+      let result = decoder.decode(
+        archive, secure: secure, allowedClasses: secure ? decoder.registry.classNames : [],
+        topKeys: HarnessDecoder.defaultTopKeys(of: archive))
+      #expect(result.outcome.kind != .crashed)
+    }
+  }
+
   @Test("Every regression input reads or fails with a typed error through both layers")
   func everyInputIsAnswered() throws {
     let names = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).sorted()

@@ -266,12 +266,20 @@ extension HarnessUnarchiver {
         if failure == nil { fail(.typeMismatch, "NS.base is not an NSURL") }
         return nil
       }
-      base = baseURL as URL
+      // Bridging an NSURL to URL, or asking it for its absolute URL, force-unwraps in corelibs
+      // for some relative strings: the base is the URL this decode built for it.
+      guard case .url(let known)? = builtContents[ObjectIdentifier(baseURL)] else {
+        fail(.malformed, "NS.base is not a URL this archive builds")
+        return nil
+      }
+      base = known
     }
-    guard let url = NSURL(string: relative, relativeTo: base) else {
+    guard let swiftURL = URL(string: relative, relativeTo: base) else {
       fail(.malformed, "NS.relative '\(relative.prefix(80))' is not a URL")
       return nil
     }
+    let url = swiftURL as NSURL
+    builtContents[ObjectIdentifier(url)] = .url(swiftURL)
     return url
   }
 

@@ -32,6 +32,7 @@ public final class HarnessUnarchiver: NSCoder {
   enum BuiltContents {
     case elements([AnyObject])
     case entries(keys: [NSObject], values: [AnyObject])
+    case url(URL)
   }
 
   enum PathElement {
