@@ -8,9 +8,11 @@
 //
 //   PropertyList -> KeyedArchive -> Decoding -> Verification -> HarnessCLI
 //                         \-> Manifest ------/         Migration -/
+//                                 \-> Anonymization (pseudonyms, privacy scan) -/
 //
 // Below them all: TextOutput (escaping, quoting, hex), JSONOutput, and
 // HarnessVocabulary (decode paths, outcomes, categories, steps, severities).
+// FileOutput, below them all too, writes every file by one rule.
 
 import PackageDescription
 
@@ -45,6 +47,9 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
 
+    // Every file the project writes goes through FileOutput's one rule (README, "Outputs").
+    .target(name: "FileOutput", swiftSettings: strictSettings),
+
     // The pipeline.
     .target(name: "TextOutput", swiftSettings: strictSettings),
     // SHA-256, for manifests' checksums and migration journals alike.
@@ -59,13 +64,22 @@ let package = Package(
       swiftSettings: strictSettings),
     .target(
       name: "Decoding",
-      dependencies: ["KeyedArchive", "PropertyList", "HarnessVocabulary", "TextOutput"],
+      dependencies: [
+        "KeyedArchive", "PropertyList", "HarnessVocabulary", "TextOutput", "FileOutput",
+      ],
       swiftSettings: strictSettings),
     .target(
       name: "Manifest",
       dependencies: [
         "KeyedArchive", "PropertyList", "CXMLBridge", "HarnessVocabulary", "TextOutput", "Checksum",
       ],
+      swiftSettings: strictSettings
+    ),
+    // Pseudonyms for archives fit to commit, and the privacy scan (Manifest for the
+    // manifests' reviewed values).
+    .target(
+      name: "Anonymization",
+      dependencies: ["KeyedArchive", "PropertyList", "Manifest", "Checksum", "JSONOutput"],
       swiftSettings: strictSettings
     ),
     .target(
@@ -80,15 +94,15 @@ let package = Package(
       name: "Migration",
       dependencies: [
         "Checksum", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput", "HarnessVocabulary",
-        "TextOutput",
+        "TextOutput", "FileOutput",
       ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "HarnessCLI",
       dependencies: [
-        "Verification", "Migration", "Decoding", "Manifest", "KeyedArchive", "PropertyList",
-        "HarnessVocabulary", "JSONOutput",
+        "Verification", "Migration", "Decoding", "Manifest", "Anonymization", "KeyedArchive",
+        "PropertyList", "HarnessVocabulary", "JSONOutput", "Checksum", "FileOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -103,10 +117,18 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
+    // A harness over ProfileKit plus a class whose init?(coder:) traps on one record shape:
+    // scripts/crash-test and the migration tests prove a typed migrate contains it.
+    .executableTarget(
+      name: "crash-test-harness",
+      dependencies: ["HarnessCLI", "ProfileKit"],
+      swiftSettings: strictSettings
+    ),
+
     // Writes LegacyArchives/ once (scripts/make-legacy-archives).
     .executableTarget(
       name: "make-legacy-archives",
-      dependencies: ["KeyedArchive", "PropertyList"],
+      dependencies: ["KeyedArchive", "PropertyList", "FileOutput"],
       swiftSettings: strictSettings
     ),
 
@@ -122,6 +144,7 @@ let package = Package(
       name: "store-generator",
       dependencies: [
         "HarnessTestSupport", "Manifest", "Migration", "PropertyList", "CSQLite", "Checksum",
+        "FileOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -129,13 +152,18 @@ let package = Package(
     // Tests.
     .target(
       name: "HarnessTestSupport",
-      dependencies: ["KeyedArchive", "PropertyList"],
+      dependencies: ["KeyedArchive", "PropertyList", "JSONOutput"],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "FileOutputTests",
+      dependencies: ["FileOutput"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "TextOutputTests", dependencies: ["TextOutput"], swiftSettings: strictSettings),
     .testTarget(
-      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport"],
+      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport", "JSONOutput"],
       swiftSettings: strictSettings),
     // README's module map against every module's imports.
     .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
@@ -146,7 +174,7 @@ let package = Package(
     ),
     .testTarget(
       name: "HarnessCLITests",
-      dependencies: ["HarnessCLI", "HarnessTestSupport"],
+      dependencies: ["HarnessCLI", "HarnessTestSupport", "Checksum", "JSONOutput"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -166,7 +194,7 @@ let package = Package(
       name: "MigrationTests",
       dependencies: [
         "Migration", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "CSQLite",
-        "Checksum",
+        "Checksum", "JSONOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -180,6 +208,14 @@ let package = Package(
       dependencies: [
         "Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp",
         "HarnessTestSupport", "HarnessVocabulary",
+      ],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "AnonymizationTests",
+      dependencies: [
+        "Anonymization", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport",
+        "Checksum", "TextOutput",
       ],
       swiftSettings: strictSettings
     ),

@@ -36,7 +36,12 @@ public enum ArchiveHarnessCommand {
             entries: [
               .command(ManifestValidateCommand.command), .command(ManifestAuthorCommand.command),
             ])),
-        .command(AnonymizeCommand.command), .command(MigrateDryRunCommand.command),
+        .group(
+          CommandGroup(
+            name: "report", abstract: "Work with verify reports.",
+            entries: [.command(ReportMergeCommand.command)])),
+        .command(AnonymizeCommand.command), .command(PrivacyScanCommand.command),
+        .command(MigrateDryRunCommand.command),
         .command(MigrateCommand.command), .command(HelpCommand.command),
       ])
 

@@ -14,15 +14,22 @@ public enum CommandRunner {
     public var signal: Int32?
   }
 
-  /// The built executable: beside the test bundle, or in `.build/debug`.
-  public static var executable: URL? {
+  /// The built `archive-harness`: beside the test bundle, or in `.build/debug`.
+  public static var executable: URL? { executable(named: "archive-harness") }
+
+  /// A built executable of the package, such as `crash-test-harness`: beside the test bundle,
+  /// or in `.build/debug`.
+  ///
+  /// - Parameter name: The product's name.
+  /// - Returns: Its URL, or nil when it was not built.
+  public static func executable(named name: String) -> URL? {
     var candidates: [URL] = []
     if let first = CommandLine.arguments.first {
       candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent())
     }
     candidates.append(Corpus.packageRoot.appendingPathComponent(".build/debug"))
     for directory in candidates {
-      let url = directory.appendingPathComponent("archive-harness")
+      let url = directory.appendingPathComponent(name)
       if FileManager.default.isExecutableFile(atPath: url.path) { return url }
     }
     return nil
@@ -34,13 +41,15 @@ public enum CommandRunner {
   ///   - arguments: The arguments after the executable's path.
   ///   - input: Unused; standard input is `/dev/null`.
   ///   - directory: The working folder; the package root when nil.
+  ///   - executableName: The product to run; `archive-harness` unless told.
   /// - Returns: What the run printed and how it ended.
   /// - Throws: When the executable is not built or cannot start.
-  public static func run(_ arguments: [String], input: Data? = nil, in directory: URL? = nil) throws
-    -> Result
-  {
-    guard let executable else {
-      throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: "archive-harness"])
+  public static func run(
+    _ arguments: [String], input: Data? = nil, in directory: URL? = nil,
+    executableName: String = "archive-harness"
+  ) throws -> Result {
+    guard let executable = executable(named: executableName) else {
+      throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: executableName])
     }
     let process = Process()
     process.executableURL = executable

@@ -1,3 +1,5 @@
+import JSONOutput
+
 /// Checks JSON documents against a JSON Schema (draft 2020-12), for the keywords the harness's schemas use.
 ///
 /// The subset: `type` (a name or a list), `properties`, `required`,

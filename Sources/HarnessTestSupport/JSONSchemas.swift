@@ -1,4 +1,5 @@
 import Foundation
+import JSONOutput
 
 /// The JSON Schemas the repository ships in `schemas/`, one for each `--format json` output.
 ///
@@ -17,6 +18,8 @@ public enum JSONSchemas {
     case migrationPlan = "migration-plan"
     /// `migrate --format json`.
     case migrationReport = "migration-report"
+    /// `privacy-scan --format json`.
+    case privacyScan = "privacy-scan"
 
     /// The schema file's path: `schemas/NAME.schema.json` in the package.
     public var path: String {

@@ -22,6 +22,8 @@ public struct ArchiveEntry: Sendable {
   public var outcomes: [OutcomeExpectation]
   /// The field expectations, in document order.
   public var expectations: [FieldExpectation]
+  /// The values the privacy scan reports that a person has reviewed, in document order.
+  public var reviewed: [ReviewedValue]
   /// Where the entry's start tag begins.
   public var location: ManifestLocation
   /// Where the `path` attribute was written.
@@ -35,7 +37,8 @@ public struct ArchiveEntry: Sendable {
     decodeKeys: [String] = ["root"], allowedClasses: [Manifest.ClassReference]? = nil,
     rootClass: Manifest.ClassReference? = nil,
     outcomes: [OutcomeExpectation] = [], expectations: [FieldExpectation] = [],
-    location: ManifestLocation, pathLocation: ManifestLocation? = nil,
+    reviewed: [ReviewedValue] = [], location: ManifestLocation,
+    pathLocation: ManifestLocation? = nil,
     sha256Location: ManifestLocation? = nil
   ) {
     self.path = path
@@ -47,6 +50,7 @@ public struct ArchiveEntry: Sendable {
     self.rootClass = rootClass
     self.outcomes = outcomes
     self.expectations = expectations
+    self.reviewed = reviewed
     self.location = location
     self.pathLocation = pathLocation ?? location
     self.sha256Location = sha256Location ?? location

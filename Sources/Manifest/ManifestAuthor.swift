@@ -23,7 +23,7 @@ import TextOutput
 /// let (inputs, problems) = ManifestAuthor.inputs(
 ///   paths: ["ProfilesApp-1.2/alice.archive"], archivesDirectory: "LegacyArchives")
 /// let result = ManifestAuthor().author(inputs)
-/// try result.text.write(toFile: "manifests/ProfilesApp-1.2.xml", atomically: true, encoding: .utf8)
+/// try SafeFileWriter.write(result.text, to: "manifests/ProfilesApp-1.2.xml")  // FileOutput
 /// ```
 public struct ManifestAuthor: Sendable {
   /// What authoring writes and where it stops.
@@ -236,12 +236,19 @@ public struct ManifestAuthor: Sendable {
 
     var mapped: [String: String] = [:]
     for mapping in manifest.classMappings { mapped[mapping.archivedName] = mapping.currentName }
-    let baseDirectory = (file as NSString).deletingLastPathComponent
+    let folder = (file as NSString).deletingLastPathComponent
+    let baseDirectory = folder.isEmpty ? "." : folder
+    // The same confinement as loading: a reference out of the manifest's folder is not read.
+    let references = ManifestReference(baseDirectory: baseDirectory, root: baseDirectory)
     for reference in tree.children(named: "classMapFile") {
       let href = reference[attribute: "href"] ?? ""
-      let path = href.hasPrefix("/") || baseDirectory.isEmpty ? href : "\(baseDirectory)/\(href)"
-      for mapping in ManifestLoader.loadClassMap(path: path, schema: schema).mappings {
-        mapped[mapping.archivedName] = mapping.currentName
+      switch references.resolve(href, at: reference.location(ofAttribute: "href")) {
+      case .refused(let diagnostic):
+        diagnostics.append(diagnostic)
+      case .file(let path):
+        for mapping in ManifestLoader.loadClassMap(path: path, schema: schema).mappings {
+          mapped[mapping.archivedName] = mapping.currentName
+        }
       }
     }
     let listed = Set(manifest.archives.map { Self.normalized($0.path) })
@@ -459,7 +466,7 @@ public struct ManifestAuthor: Sendable {
     return String(decoding: indent, as: UTF8.self)
   }
 
-  private static func normalized(_ path: String) -> String {
+  static func normalized(_ path: String) -> String {
     path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
   }
 

@@ -37,10 +37,12 @@ public enum ManifestLoader {
   ///     any class beyond Foundation's, every map target, allowed class, root class and
   ///     migration result must be one of them, and each that is not is an error at its
   ///     `LINE:COLUMN`; otherwise a class mapping's target counts as known.
+  ///   - manifestsRoot: The folder `classMapFile` references must stay inside; the manifest's
+  ///     own folder when nil.
   /// - Returns: The model, when the document follows the schema, and every diagnostic.
   public static func load(
     path: String, archivesDirectory: String, schema: ManifestSchema.Source = .builtIn,
-    registeredClasses: Set<String> = []
+    registeredClasses: Set<String> = [], manifestsRoot: String? = nil
   ) -> ManifestLoadResult {
     guard let data = FileManager.default.contents(atPath: path) else {
       return ManifestLoadResult(
@@ -55,7 +57,7 @@ public enum ManifestLoader {
     return load(
       bytes: Array(data), file: path, baseDirectory: baseDirectory.isEmpty ? "." : baseDirectory,
       archivesDirectory: archivesDirectory, schema: schema,
-      registeredClasses: registeredClasses)
+      registeredClasses: registeredClasses, manifestsRoot: manifestsRoot)
   }
 
   /// Loads, validates and checks a manifest held in memory.
@@ -67,10 +69,13 @@ public enum ManifestLoader {
   ///   - archivesDirectory: The folder that archive entry paths are relative to.
   ///   - schema: The XSD; the built-in one unless told otherwise.
   ///   - registeredClasses: The class names the app registers with the decoder.
+  ///   - manifestsRoot: The folder `classMapFile` references must stay inside (no `..`, no
+  ///     absolute path, no symbolic link out); `baseDirectory` when nil.
   /// - Returns: The model, when the document follows the schema, and every diagnostic.
   public static func load(
     bytes: [UInt8], file: String, baseDirectory: String, archivesDirectory: String,
-    schema: ManifestSchema.Source = .builtIn, registeredClasses: Set<String> = []
+    schema: ManifestSchema.Source = .builtIn, registeredClasses: Set<String> = [],
+    manifestsRoot: String? = nil
   ) -> ManifestLoadResult {
     let read = XMLDocumentReader.read(
       bytes: bytes, file: file, schema: schema, rootName: "manifest")
@@ -83,9 +88,11 @@ public enum ManifestLoader {
     diagnostics += builder.diagnostics
 
     var fileMappings: [Manifest.ClassMapping] = []
+    let references = ManifestReference(
+      baseDirectory: baseDirectory, root: manifestsRoot ?? baseDirectory)
     for reference in tree.children where reference.name == "classMapFile" {
       let (mappings, problems) = loadClassMapFile(
-        reference, baseDirectory: baseDirectory, schema: schema)
+        reference, references: references, schema: schema)
       fileMappings += mappings
       diagnostics += problems
     }
@@ -141,21 +148,15 @@ public enum ManifestLoader {
   }
 
   private static func loadClassMapFile(
-    _ reference: XMLTree, baseDirectory: String, schema: ManifestSchema.Source
+    _ reference: XMLTree, references: ManifestReference, schema: ManifestSchema.Source
   ) -> ([Manifest.ClassMapping], [ManifestDiagnostic]) {
     let href = reference[attribute: "href"] ?? ""
-    let path = href.hasPrefix("/") ? href : "\(baseDirectory)/\(href)"
-    guard FileManager.default.fileExists(atPath: path) else {
-      return (
-        [],
-        [
-          ManifestDiagnostic(
-            .error, .semantic, at: reference.location(ofAttribute: "href"),
-            "class map file '\(href)' does not exist (looked for '\(path)')")
-        ]
-      )
+    switch references.resolve(href, at: reference.location(ofAttribute: "href")) {
+    case .refused(let diagnostic):
+      return ([], [diagnostic])
+    case .file(let path):
+      // The checked, link-free path: what is read is what was confined.
+      return loadClassMap(path: path, schema: schema)
     }
-    let (mappings, diagnostics) = loadClassMap(path: path, schema: schema)
-    return (mappings, diagnostics)
   }
 }

@@ -97,6 +97,7 @@ struct ManifestModelBuilder {
     let topKey = element[attribute: "topKey"] ?? decodeKeys.first ?? "root"
     var outcomes: [OutcomeExpectation] = []
     var expectations: [FieldExpectation] = []
+    var reviewed: [ReviewedValue] = []
     var allowed: [Manifest.ClassReference]?
     var root: Manifest.ClassReference?
     for child in element.children {
@@ -107,6 +108,8 @@ struct ManifestModelBuilder {
       switch child.name {
       case "allowedClasses": allowed = classReferences(child)
       case "rootClass": root = classReference(child)
+      case "reviewed":
+        reviewed.append(review(child, topKey: topKey))
       default:
         if let expectation = expectation(child, topKey: topKey) {
           expectations.append(expectation)
@@ -122,7 +125,8 @@ struct ManifestModelBuilder {
       sha256: (element[attribute: "sha256"] ?? "").lowercased(),
       maxSize: maxSize, topKey: topKey, decodeKeys: decodeKeys.isEmpty ? ["root"] : decodeKeys,
       allowedClasses: allowed, rootClass: root, outcomes: outcomes, expectations: expectations,
-      location: element.location, pathLocation: element.location(ofAttribute: "path"),
+      reviewed: reviewed, location: element.location,
+      pathLocation: element.location(ofAttribute: "path"),
       sha256Location: element.location(ofAttribute: "sha256"))
   }
 
@@ -158,23 +162,40 @@ struct ManifestModelBuilder {
 
   private mutating func expectation(_ element: XMLTree, topKey: String) -> FieldExpectation? {
     let keyText = element[attribute: "key"] ?? ""
-    var keyPath: ArchiveKeyPath?
-    if keyText.isEmpty {
-      keyPath = ArchiveKeyPath(topKey: topKey, components: [])
-    } else {
-      do {
-        var parsed = try ArchiveKeyPath(keyText)
-        if !keyText.hasPrefix("$top") { parsed.topKey = topKey }
-        keyPath = parsed
-      } catch {
-        self.error(
-          at: element.location(ofAttribute: "key"),
-          "malformed key path '\(keyText)': at character \(error.offset + 1): \(error.message)")
-      }
-    }
+    let keyPath = keyPath(keyText, topKey: topKey, at: element.location(ofAttribute: "key"))
     guard let kind = kind(of: element) else { return nil }
     return FieldExpectation(
       keyPathText: keyText, keyPath: keyPath, kind: kind, elementName: element.name,
+      location: element.location)
+  }
+
+  /// Parses an attribute's key path from the entry's top key; empty text is the top object itself.
+  private mutating func keyPath(_ text: String, topKey: String, at location: ManifestLocation)
+    -> ArchiveKeyPath?
+  {
+    guard !text.isEmpty else { return ArchiveKeyPath(topKey: topKey, components: []) }
+    do {
+      var parsed = try ArchiveKeyPath(text)
+      if !text.hasPrefix("$top") { parsed.topKey = topKey }
+      return parsed
+    } catch {
+      self.error(
+        at: location,
+        "malformed key path '\(text)': at character \(error.offset + 1): \(error.message)")
+      return nil
+    }
+  }
+
+  private mutating func review(_ element: XMLTree, topKey: String) -> ReviewedValue {
+    let keyText = element[attribute: "keyPath"] ?? ""
+    let reason = element[attribute: "reason"] ?? ""
+    if reason.trimmingXMLWhitespace().isEmpty {
+      error(at: element.location(ofAttribute: "reason"), "a review needs a reason, not white space")
+    }
+    return ReviewedValue(
+      keyPathText: keyText,
+      keyPath: keyPath(keyText, topKey: topKey, at: element.location(ofAttribute: "keyPath")),
+      detector: element[attribute: "detector"]?.trimmingXMLWhitespace(), reason: reason,
       location: element.location)
   }
 

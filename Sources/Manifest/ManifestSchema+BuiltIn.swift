@@ -34,6 +34,7 @@ extension ManifestSchema {
         <string key="name">Alice</string>
         <integer key="tags.@count">3</integer>
         <maxLength key="address.city" utf16="40"/>
+        <reviewed keyPath="support" detector="email" reason="the app's public support address"/>
       </archive>
     </manifest>
 
@@ -234,6 +235,7 @@ extension ManifestSchema {
       <xs:element name="secure" type="m:Outcome" minOccurs="0"/>
       <xs:element name="foundation" type="m:Outcome" minOccurs="0"/>
       <xs:group ref="m:Expectation" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="reviewed" type="m:Reviewed" minOccurs="0" maxOccurs="unbounded"/>
     </xs:sequence>
     <xs:attribute name="path" type="m:RelativePath" use="required"/>
     <xs:attribute name="sha256" type="m:SHA256" use="required"/>
@@ -324,6 +326,37 @@ extension ManifestSchema {
       <xs:enumeration value="truncated"/>
       <xs:enumeration value="unknown-schema-version"/>
       <xs:enumeration value="crashed"/>
+    </xs:restriction>
+  </xs:simpleType>
+
+  <!-- Privacy review ====================================================== -->
+
+  <xs:complexType name="Reviewed">
+    <xs:annotation>
+      <xs:documentation>
+        A value that `archive-harness privacy-scan` reports and a person has
+        checked and found not to be personal data (a public support address,
+        a documentation token), so the scan stops reporting it. keyPath names
+        the value as the scan prints it (wildcards allowed); detector, when
+        given, limits the review to one kind of finding; reason says why.
+      </xs:documentation>
+    </xs:annotation>
+    <xs:attribute name="keyPath" type="m:NonEmptyString" use="required"/>
+    <xs:attribute name="detector" type="m:PrivacyDetector"/>
+    <xs:attribute name="reason" type="m:NonEmptyString" use="required"/>
+  </xs:complexType>
+
+  <xs:simpleType name="PrivacyDetector">
+    <xs:restriction base="xs:token">
+      <xs:enumeration value="email"/>
+      <xs:enumeration value="phone"/>
+      <xs:enumeration value="iban"/>
+      <xs:enumeration value="card"/>
+      <xs:enumeration value="ipv4"/>
+      <xs:enumeration value="ipv6"/>
+      <xs:enumeration value="jwt"/>
+      <xs:enumeration value="bearer"/>
+      <xs:enumeration value="token"/>
     </xs:restriction>
   </xs:simpleType>
 

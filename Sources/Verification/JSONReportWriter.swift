@@ -49,19 +49,33 @@ public struct JSONReportWriter: Sendable {
         ("notes", .array(item.notes.map(JSONValue.string))),
       ])
     }
-    return .object([
-      ("serializationVersion", .integer(Self.serializationVersion)),
-      ("cases", .array(cases)),
-      ("notes", .array(report.notes.map(JSONValue.string))),
-      (
-        "summary",
-        .object(
-          [("total", .integer(Int64(report.cases.count)))]
-            + VerificationCase.Status.allCases.map {
-              ($0.rawValue, .integer(Int64(counts[$0] ?? 0)))
-            })
-      ),
-    ])
+    var shardMembers: [(String, JSONValue)] = []
+    if let shard = report.shard {
+      shardMembers.append(
+        (
+          "shard",
+          .object([
+            ("index", .integer(Int64(shard.index))), ("count", .integer(Int64(shard.count))),
+          ])
+        ))
+    }
+    if let digest = report.manifestsDigest {
+      shardMembers.append(("manifestsDigest", .string(digest)))
+    }
+    return .object(
+      shardMembers + [
+        ("serializationVersion", .integer(Self.serializationVersion)),
+        ("cases", .array(cases)),
+        ("notes", .array(report.notes.map(JSONValue.string))),
+        (
+          "summary",
+          .object(
+            [("total", .integer(Int64(report.cases.count)))]
+              + VerificationCase.Status.allCases.map {
+                ($0.rawValue, .integer(Int64(counts[$0] ?? 0)))
+              })
+        ),
+      ])
   }
 
   private func pathJSON(_ path: PathResult) -> JSONValue {

@@ -11,11 +11,26 @@ public struct VerificationReport: Sendable, Hashable {
   public var cases: [VerificationCase]
   /// Manifest-level diagnostics (warnings that did not stop the run).
   public var notes: [String]
+  /// The slice of the entries this report covers, or `nil` for all of them.
+  public var shard: VerificationShard?
+  /// The ``ManifestsDigest`` of the manifests the run read, or `nil` when not recorded.
+  public var manifestsDigest: String?
 
   /// Creates a report.
-  public init(cases: [VerificationCase], notes: [String] = []) {
+  ///
+  /// - Parameters:
+  ///   - cases: The cases, in manifest order then entry order.
+  ///   - notes: Manifest-level diagnostics.
+  ///   - shard: The slice of the entries the report covers, or `nil` for all.
+  ///   - manifestsDigest: The digest of the manifests the run read.
+  public init(
+    cases: [VerificationCase], notes: [String] = [], shard: VerificationShard? = nil,
+    manifestsDigest: String? = nil
+  ) {
     self.cases = cases
     self.notes = notes
+    self.shard = shard
+    self.manifestsDigest = manifestsDigest
   }
 
   /// The number of cases with each status.
@@ -59,12 +74,15 @@ public struct VerificationCase: Sendable, Hashable {
   public var expectations: [ExpectationResult]
   /// Advice and warnings, such as the `allowedClasses` that would make a secure read succeed.
   public var notes: [String]
+  /// The manifest's producer, as `app version`, or `nil` when not known.
+  public var producer: String?
 
   /// Creates a case.
   public init(
     manifest: String, archive: String, location: String, paths: [PathResult],
-    expectations: [ExpectationResult], notes: [String] = []
+    expectations: [ExpectationResult], notes: [String] = [], producer: String? = nil
   ) {
+    self.producer = producer
     self.manifest = manifest
     self.archive = archive
     self.location = location

@@ -67,18 +67,25 @@ public struct Verifier: Sendable {
   }
 
   /// Loads and checks manifests, collecting every diagnostic.
+  ///
+  /// - Parameters:
+  ///   - paths: The manifest files.
+  ///   - archivesDirectory: The folder archive paths are relative to.
+  ///   - schema: The XSD; the built-in one unless told otherwise.
+  ///   - manifestsDirectory: The folder `classMapFile` references must stay inside; each
+  ///     manifest's own folder when nil.
+  /// - Returns: The usable manifests and every diagnostic.
   public func load(
-    _ paths: [String], archivesDirectory: String, schema: ManifestSchema.Source = .builtIn
-  )
-    -> LoadedManifests
-  {
+    _ paths: [String], archivesDirectory: String, schema: ManifestSchema.Source = .builtIn,
+    manifestsDirectory: String? = nil
+  ) -> LoadedManifests {
     var manifests: [Manifest] = []
     var diagnostics: [ManifestDiagnostic] = []
     let registered = Set(registry.classNames)
     for path in paths {
       let result = ManifestLoader.load(
         path: path, archivesDirectory: archivesDirectory, schema: schema,
-        registeredClasses: registered)
+        registeredClasses: registered, manifestsRoot: manifestsDirectory)
       diagnostics += result.diagnostics
       if let manifest = result.manifest, result.isValid {
         manifests.append(manifest)
@@ -87,15 +94,24 @@ public struct Verifier: Sendable {
     return LoadedManifests(manifests: manifests, diagnostics: diagnostics)
   }
 
-  /// Verifies every entry of the manifests.
-  public func verify(_ manifests: [Manifest], archivesDirectory: String) -> VerificationReport {
+  /// Verifies every entry of the manifests, or only those of one shard.
+  ///
+  /// - Parameters:
+  ///   - manifests: The loaded manifests.
+  ///   - archivesDirectory: The folder archive paths are relative to.
+  ///   - shard: The slice of the entries to verify, or `nil` for all of them.
+  /// - Returns: The report, which records the shard.
+  public func verify(
+    _ manifests: [Manifest], archivesDirectory: String, shard: VerificationShard? = nil
+  ) -> VerificationReport {
     var cases: [VerificationCase] = []
     for manifest in manifests {
-      for entry in manifest.archives {
+      for entry in manifest.archives
+      where shard?.contains(manifest: manifest.file, archive: entry.path) ?? true {
         cases.append(verify(entry, of: manifest, archivesDirectory: archivesDirectory))
       }
     }
-    return VerificationReport(cases: cases)
+    return VerificationReport(cases: cases, shard: shard)
   }
 
   /// Verifies one entry.
@@ -111,7 +127,7 @@ public struct Verifier: Sendable {
           PathResult(
             path: .structure, outcome: .rejected, category: .unreadable,
             message: "\(filePath): cannot read the archive", matches: false)
-        ], expectations: [])
+        ], expectations: [], producer: Self.producer(of: manifest))
     }
     let bytes = data.withUnsafeBytes { [UInt8]($0) }
     let classMap = Self.classMap(of: manifest)
@@ -197,7 +213,12 @@ public struct Verifier: Sendable {
     }
     return VerificationCase(
       manifest: manifest.file, archive: entry.path, location: location, paths: results,
-      expectations: expectations, notes: notes)
+      expectations: expectations, notes: notes, producer: Self.producer(of: manifest))
+  }
+
+  /// The producer as reports name it: `app version`.
+  static func producer(of manifest: Manifest) -> String {
+    "\(manifest.producer.app) \(manifest.producer.version)"
   }
 
   // MARK: - Parts

@@ -8,6 +8,7 @@
 // `setClassName(_:for:)` and writes some Foundation classes differently.
 //
 // Usage: make-legacy-archives OUTPUT-DIRECTORY
+import FileOutput
 import Foundation
 import KeyedArchive
 import PropertyList
@@ -185,7 +186,7 @@ for producer in [version10, version11] {
   do {
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     for (name, bytes) in files(for: producer) {
-      try Data(bytes).write(to: folder.appendingPathComponent(name))
+      try SafeFileWriter.write(bytes, to: folder.appendingPathComponent(name).path)
       print("\(producer.folder)/\(name)  \(bytes.count) bytes")
     }
   } catch {

@@ -2,16 +2,18 @@
 // for migration tests, benchmarks and the crash test, and checks a store
 // after an interrupted migration.
 //
-//   store-generator sqlite PATH --records N [--table T] [--wal] [--mix clean|mixed]
-//   store-generator directory PATH --records N [--mix clean|mixed]
+//   store-generator sqlite PATH --records N [--table T] [--wal] [--mix clean|mixed] [--trap-at I]
+//   store-generator directory PATH --records N [--mix clean|mixed] [--trap-at I]
 //   store-generator check --original A --expected B --current C [--table T]
 //   store-generator sums STORE OUT [--table T]   (then check --original-sums OUT …)
 //
 // `mixed` adds, every 97th record, an already-current v2 archive, a NULL (or
-// an empty file), a non-archive value and a truncated archive.
+// an empty file), a non-archive value and a truncated archive. `--trap-at I`
+// makes record I a `ProfilesApp.Badge` whose decode traps in crash-test-harness.
 
 import CSQLite
 import Checksum
+import FileOutput
 import Foundation
 import HarnessTestSupport
 import Manifest
@@ -68,7 +70,45 @@ func profileArchive(_ index: Int, module: String) -> [UInt8] {
   return builder.bytes()
 }
 
+/// A `ProfilesApp.Badge` whose label is a number: crash-test-harness's Badge decoder traps on it.
+func trappingArchive(_ index: Int) -> [UInt8] {
+  var builder = ArchiveBuilder()
+  let badge = builder.object("ProfilesApp.Badge", [("label", .integer(Int64(index)))])
+  builder.setRoot(badge)
+  return builder.bytes()
+}
+
+/// The record that holds ``trappingArchive(_:)``, from `--trap-at INDEX`.
+nonisolated(unsafe) var trapIndex: Int?
+
+/// Removes an earlier store at `path` when it is of the kind being made; anything else there
+/// (a device, a FIFO, a link) is refused, never removed.
+func clearStorePath(_ path: String, replacing kind: OutputPathKind) {
+  let existing: OutputPathKind
+  do {
+    existing = try OutputPathKind.of(path)
+  } catch {
+    fail("\(error)")
+  }
+  guard existing != .missing else { return }
+  guard existing == kind else {
+    fail(
+      "\(path) is \(existing.rawValue); a store is made only where nothing is or an earlier one was"
+    )
+  }
+  if kind == .directory {
+    do {
+      try FileManager.default.removeItem(atPath: path)
+    } catch {
+      fail("cannot remove the earlier store \(path): \(error)")
+    }
+  } else {
+    unlink(path)
+  }
+}
+
 func value(_ index: Int, mixed: Bool) -> [UInt8]? {
+  if index == trapIndex { return trappingArchive(index) }
   switch kind(of: index, mixed: mixed) {
   case .current: return profileArchive(index, module: "ProfileKit")
   case .legacy: return profileArchive(index, module: "ProfilesApp")
@@ -98,7 +138,7 @@ func execute(_ database: OpaquePointer?, _ sql: String) {
 }
 
 func makeSQLite(_ path: String, records: Int, table: String, wal: Bool, mixed: Bool) {
-  unlink(path)
+  clearStorePath(path, replacing: .regularFile)
   var database: OpaquePointer?
   guard sqlite3_open(path, &database) == SQLITE_OK else { fail("cannot create \(path)") }
   defer { sqlite3_close(database) }
@@ -134,7 +174,7 @@ func makeSQLite(_ path: String, records: Int, table: String, wal: Bool, mixed: B
 
 func makeDirectory(_ path: String, records: Int, mixed: Bool) {
   let manager = FileManager.default
-  try? manager.removeItem(atPath: path)
+  clearStorePath(path, replacing: .directory)
   for index in 0..<records {
     let folder = "\(path)/group-\(String(format: "%03d", index / 1000))"
     if index % 1000 == 0 {
@@ -146,8 +186,12 @@ func makeDirectory(_ path: String, records: Int, mixed: Bool) {
     }
     let bytes = value(index, mixed: mixed) ?? []
     let file = "\(folder)/profile-\(String(format: "%08d", index)).archive"
-    guard manager.createFile(atPath: file, contents: Data(bytes)) else {
-      fail("cannot write \(file)")
+    // The folder was just emptied: each file is new, so it is created, never replaced,
+    // and the test store is not worth an fsync per file.
+    do {
+      try AtomicFile.createNew(file, bytes: bytes, sync: false)
+    } catch {
+      fail("cannot write \(file): \(error.message)")
     }
   }
 }
@@ -177,7 +221,7 @@ func checksums(_ path: String, table: String?) -> [String: String] {
         switch record.content {
         case .bytes(let bytes): result[name] = SHA256.hex(bytes)
         case .null: result[name] = "NULL"
-        case .unsupported(let reason): result[name] = reason
+        case .unsupported(let reason), .refused(let reason): result[name] = reason
         }
       }
     }
@@ -199,6 +243,7 @@ case "sqlite", "directory":
   let path = arguments[1]
   let records = Int(option("records", in: arguments) ?? "1000") ?? 1000
   let mixed = (option("mix", in: arguments) ?? "mixed") == "mixed"
+  trapIndex = option("trap-at", in: arguments).flatMap { Int($0) }
   if mode == "sqlite" {
     makeSQLite(
       path, records: records, table: option("table", in: arguments) ?? "t",
@@ -210,8 +255,10 @@ case "sums":
   guard arguments.count >= 3 else { fail("usage: store-generator sums STORE OUT [--table T]") }
   let sums = checksums(arguments[1], table: option("table", in: arguments))
   let text = sums.keys.sorted().map { "\($0)\t\(sums[$0] ?? "")\n" }.joined()
-  guard FileManager.default.createFile(atPath: arguments[2], contents: Data(text.utf8)) else {
-    fail("cannot write \(arguments[2])")
+  do {
+    try SafeFileWriter.write(text, to: arguments[2])
+  } catch {
+    fail("cannot write \(error)")
   }
 case "check":
   guard let current = option("current", in: arguments) else { fail("check needs --current") }

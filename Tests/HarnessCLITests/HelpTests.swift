@@ -26,7 +26,7 @@ struct HelpTests {
     #expect(
       Self.paths == [
         "inspect", "decode", "verify", "manifest", "manifest validate", "manifest author",
-        "anonymize", "migrate-dry-run", "migrate", "help",
+        "report", "report merge", "anonymize", "privacy-scan", "migrate-dry-run", "migrate", "help",
       ])
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessTestSupport
+import JSONOutput
 import Testing
 
 @Suite("archive-harness verify and decode, run as a user would")
@@ -146,6 +147,96 @@ struct VerifyCommandTests {
     #expect(result.status == 0)
     #expect(result.stdout.hasPrefix("<?xml"))
     #expect(result.stdout.components(separatedBy: "<testcase ").count - 1 == 24)
+  }
+
+  @Test("--format html --output writes one self-contained page with a row per archive entry")
+  func htmlOutput() throws {
+    let directory = try scratchCopy()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let page = directory.appendingPathComponent("report.html")
+    let result = try CommandRunner.run(
+      arguments(directory, ["--format", "html", "--output", page.path]))
+    #expect(result.status == 0)
+    #expect(result.stdout.isEmpty)
+    let text = try String(contentsOf: page, encoding: .utf8)
+    #expect(text.hasPrefix("<!DOCTYPE html>"))
+    #expect(text.components(separatedBy: "<tr class=\"entry\"").count - 1 == 24)
+    #expect(!text.contains("https://"))
+  }
+
+  @Test("verify --shard K/N: the shards of the shipped manifests cover every entry once")
+  func shardsCoverEveryEntry() throws {
+    var archives: [String] = []
+    var digests: Set<String> = []
+    for index in 1...3 {
+      let result = try CommandRunner.run(["verify", "--shard", "\(index)/3", "--format", "json"])
+      #expect(result.status == 0)
+      try expectValid(result.stdout, against: .verify)
+      let document = try JSONDocument(parsing: result.stdout)
+      #expect(document["shard"]?["index"] == .number(Double(index)))
+      if case .string(let digest)? = document["manifestsDigest"] { digests.insert(digest) }
+      guard case .array(let cases)? = document["cases"] else {
+        Issue.record("shard \(index) has no cases")
+        continue
+      }
+      for item in cases {
+        if case .string(let archive)? = item["archive"] { archives.append(archive) }
+      }
+    }
+    #expect(archives.count == 24)
+    #expect(Set(archives).count == 24)
+    #expect(digests.count == 1)
+  }
+
+  @Test("report merge of the shipped manifests' shards equals an unsharded run")
+  func mergeEqualsUnsharded() throws {
+    let directory = try scratchCopy()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var files: [String] = []
+    for index in [2, 3, 1] {
+      let file = directory.appendingPathComponent("shard-\(index).json").path
+      let result = try CommandRunner.run(
+        arguments(directory, ["--shard", "\(index)/3", "--format", "json", "--output", file]))
+      #expect(result.status == 0)
+      files.append(file)
+    }
+    let merged = try CommandRunner.run(["report", "merge"] + files)
+    #expect(merged.status == 0)
+    try expectValid(merged.stdout, against: .verify)
+    let unsharded = try CommandRunner.run(arguments(directory, ["--format", "json"]))
+    let mergedCases = try JSONDocument(parsing: merged.stdout)["cases"]
+    let unshardedCases = try JSONDocument(parsing: unsharded.stdout)["cases"]
+    #expect(mergedCases != nil)
+    #expect(mergedCases == unshardedCases)
+  }
+
+  @Test("report merge refuses shards of different manifests, exit 2")
+  func mergeRefusesOtherManifests() throws {
+    let directory = try scratchCopy()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let first = directory.appendingPathComponent("shard-1.json").path
+    let second = directory.appendingPathComponent("shard-2.json").path
+    #expect(
+      try CommandRunner.run(
+        arguments(directory, ["--shard", "1/2", "--format", "json", "--output", first])
+      ).status == 0)
+    let manifest = directory.appendingPathComponent("manifests/ProfilesApp-1.0.xml")
+    let text = try String(contentsOf: manifest, encoding: .utf8)
+    try (text + "<!-- changed -->\n").write(to: manifest, atomically: true, encoding: .utf8)
+    #expect(
+      try CommandRunner.run(
+        arguments(directory, ["--shard", "2/2", "--format", "json", "--output", second])
+      ).status == 0)
+    let merged = try CommandRunner.run(["report", "merge", first, second])
+    #expect(merged.status == 2)
+    #expect(merged.stderr.contains("manifestsDigest differs"))
+  }
+
+  @Test("verify --shard with an index above the count is a usage error, exit 2")
+  func shardAboveCount() throws {
+    let result = try CommandRunner.run(["verify", "--shard", "4/3"])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("--shard"))
   }
 
   @Test("decode --format json has the documented shape and names the crash of corelibs")

@@ -1,4 +1,5 @@
 import HarnessTestSupport
+import JSONOutput
 import Testing
 
 @Suite("JSON documents")

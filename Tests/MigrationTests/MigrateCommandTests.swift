@@ -1,5 +1,6 @@
 import Foundation
 import HarnessTestSupport
+import JSONOutput
 import Testing
 
 @testable import Migration
@@ -117,5 +118,82 @@ struct MigrateCommandTests {
     #expect(result.status == 2)
     #expect(
       result.stderr.contains("Missing expected option '--backup <dir>' (or pass --no-backup)"))
+  }
+}
+
+/// A typed `migrate` contains app code that traps: crash-test-harness is the sample's v2 classes
+/// plus a `Badge` whose `init?(coder:)` force-casts its label, as an app bug would.
+@Suite("A trapping init?(coder:) during typed migrate")
+struct TrappingDecodeMigrationTests {
+  static let harness = "crash-test-harness"
+
+  /// A folder of five v1 profiles and, third, a badge whose label is a number (it traps).
+  private func trappingStore() throws -> String {
+    let folder = try MigrationFixtures.temporaryFolder()
+    try FileManager.default.createDirectory(
+      atPath: folder + "/store", withIntermediateDirectories: true)
+    for index in 0..<5 {
+      let bytes = MigrationFixtures.profile(id: Int64(index))
+      try Data(bytes).write(to: URL(fileURLWithPath: folder + "/store/profile-\(index).archive"))
+    }
+    var builder = ArchiveBuilder()
+    builder.setRoot(builder.object("ProfilesApp.Badge", [("label", .integer(7))]))
+    try Data(builder.bytes()).write(to: URL(fileURLWithPath: folder + "/store/badge.archive"))
+    return folder
+  }
+
+  private func arguments(_ command: String, _ folder: String) -> [String] {
+    [
+      command, "--store", folder + "/store", "--manifest",
+      Corpus.packageRoot.appendingPathComponent("manifests/ProfilesApp-1.0.xml").path,
+      "--class-map", "ProfilesApp.Badge=crash_test_harness.Badge",
+      "--allowed-classes", "crash_test_harness.Badge",
+    ]
+  }
+
+  @Test("migrate finishes every other record and the report names the one that trapped")
+  func trapCostsOneRecord() throws {
+    let folder = try trappingStore()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let result = try CommandRunner.run(
+      arguments("migrate", folder) + ["--backup", folder + "/backup"],
+      executableName: Self.harness)
+    #expect(result.signal == nil)
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stdout.contains("summary: 5 rewritten, 0 already-current, 1 refused"))
+    #expect(
+      result.stdout.contains(
+        "refused          \(folder)/store/badge.archive  [decode] [crashed] the app's decoding "
+          + "trapped in the decode worker (SIGABRT)"))
+    #expect(result.stdout.contains("Could not cast value of type 'Foundation.NSNumber'"))
+  }
+
+  @Test("A re-run is not blocked by the trapping record: it is refused again, the rest current")
+  func rerunIsNotBlocked() throws {
+    let folder = try trappingStore()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let migrate = arguments("migrate", folder) + ["--backup", folder + "/backup"]
+    _ = try CommandRunner.run(migrate, executableName: Self.harness)
+    let again = try CommandRunner.run(migrate, executableName: Self.harness)
+    #expect(again.status == 1)
+    #expect(again.stdout.contains("summary: 0 rewritten, 5 already-current, 1 refused"))
+  }
+
+  @Test("The dry run reports the trapping record as refused, crashed, and changes nothing")
+  func dryRunReportsTrap() throws {
+    let folder = try trappingStore()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let before = try MigrationFixtures.checksums(ofFolder: folder)
+    let result = try CommandRunner.run(
+      arguments("migrate-dry-run", folder) + ["--format", "json"], executableName: Self.harness)
+    #expect(result.status == 1)
+    let plan = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    let records = try #require(plan["records"] as? [[String: Any]])
+    let badge = try #require(records.first { ($0["file"] as? String) == "badge.archive" })
+    #expect(badge["outcome"] as? String == "refused")
+    #expect((badge["reason"] as? String)?.hasPrefix("[crashed]") == true)
+    #expect(records.filter { $0["outcome"] as? String == "will-rewrite" }.count == 5)
+    #expect(try MigrationFixtures.checksums(ofFolder: folder) == before)
   }
 }

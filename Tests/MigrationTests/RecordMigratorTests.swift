@@ -20,6 +20,22 @@ struct RecordMigratorTests {
     RecordMigrator(transform: transform).plan(StoreRecord(id: id, content: content)).outcome
   }
 
+  @Test("A transform that prefers batches gets a slice's archives at once, results in order")
+  func batchingTransformGetsSlices() {
+    let transform = BatchRecordingTransform()
+    let records = [
+      StoreRecord(id: id, content: .bytes(MigrationFixtures.profile(id: 1))),
+      StoreRecord(id: id, content: .null),
+      StoreRecord(id: id, content: .bytes(MigrationFixtures.profile(module: "ProfileKit", id: 2))),
+      StoreRecord(id: id, content: .bytes(Array("not an archive".utf8))),
+      StoreRecord(id: id, content: .bytes(MigrationFixtures.profile(id: 3))),
+    ]
+    let plans = RecordMigrator(transform: transform).plan(records)
+    #expect(transform.batchSizes == [3], "the three archives in one call")
+    #expect(
+      plans.map(\.outcome.name) == ["refused", "skipped", "already-current", "skipped", "refused"])
+  }
+
   @Test("An empty decode (no bytes) is refused, never written")
   func emptyDecodeRefused() {
     let result = outcome(
@@ -115,5 +131,29 @@ struct RecordMigratorTests {
     #expect(
       SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
         == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+  }
+}
+
+/// Records the size of every batch it is given; refuses v1 profiles, keeps the rest.
+final class BatchRecordingTransform: RecordTransform, @unchecked Sendable {
+  private(set) var batchSizes: [Int] = []
+  var name: String { "batch-recording" }
+  var prefersBatches: Bool { true }
+
+  func transform(_ input: TransformInput) -> TransformResult {
+    transform(batch: [input])[0]
+  }
+
+  func transform(batch inputs: [TransformInput]) -> [TransformResult] {
+    batchSizes.append(inputs.count)
+    return inputs.map { input in
+      let isVersion1 = input.archive.objects.contains {
+        if case .classDescription(let description) = $0 {
+          return description.name.hasPrefix("ProfilesApp.")
+        }
+        return false
+      }
+      return isVersion1 ? .refused(RecordRefusal(.decode, "version 1")) : .unchanged
+    }
   }
 }

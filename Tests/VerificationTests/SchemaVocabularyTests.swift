@@ -1,6 +1,7 @@
 import Foundation
 import HarnessTestSupport
 import HarnessVocabulary
+import JSONOutput
 import Manifest
 import Testing
 

@@ -101,6 +101,11 @@ public struct RoundTrip: Sendable {
       return .failure(
         Refusal(step: .read, category: .rejected(.malformed), reason: error.description))
     }
+    return run(archive)
+  }
+
+  /// Runs the round trip on an archive already read, sparing a second read of its bytes.
+  func run(_ archive: KeyedArchive) -> Result<Migrated, Refusal> {
     if let refusal = HarnessDecoder.expansionRejection(archive, secure: false) {
       return .failure(
         Refusal(step: .read, category: .rejected(.limitExceeded), reason: refusal.message))

@@ -46,32 +46,60 @@ struct FileDescriptorChannel {
     return payload
   }
 
+  /// Writes several frames at once: one `write` where the pipe takes them all.
+  func writeFrames(
+    _ payloads: [[UInt8]], deadline: ContinuousClock.Instant? = nil,
+    isPeerAlive: () -> Bool = { true }
+  ) throws(Failure) {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(payloads.reduce(0) { $0 + $1.count + 4 })
+    for payload in payloads {
+      guard payload.count <= FileDescriptorChannel.maximumFrameLength else {
+        throw .frameTooLarge(payload.count)
+      }
+      let length = UInt32(payload.count)
+      bytes += [
+        UInt8(truncatingIfNeeded: length >> 24), UInt8(truncatingIfNeeded: length >> 16),
+        UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length),
+      ]
+      bytes += payload
+    }
+    try writeAll(bytes, deadline: deadline, isPeerAlive: isPeerAlive)
+  }
+
   /// Writes one frame.
   func writeFrame(
     _ payload: [UInt8], deadline: ContinuousClock.Instant? = nil,
     isPeerAlive: () -> Bool = { true }
   ) throws(Failure) {
-    guard payload.count <= FileDescriptorChannel.maximumFrameLength else {
-      throw .frameTooLarge(payload.count)
-    }
-    let length = UInt32(payload.count)
-    var frame: [UInt8] = [
-      UInt8(truncatingIfNeeded: length >> 24), UInt8(truncatingIfNeeded: length >> 16),
-      UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length),
-    ]
-    frame.append(contentsOf: payload)
+    try writeFrames([payload], deadline: deadline, isPeerAlive: isPeerAlive)
+  }
+
+  private func writeAll(
+    _ bytes: [UInt8], deadline: ContinuousClock.Instant?, isPeerAlive: () -> Bool
+  ) throws(Failure) {
     var written = 0
-    while written < frame.count {
-      try waitUntilReady(output, events: Int16(POLLOUT), deadline: deadline, isPeerAlive)
-      let result = frame.withUnsafeBytes { buffer in
+    // Try first and wait only when the pipe is full: a poll per write doubles the system calls.
+    var mustWait = false
+    while written < bytes.count {
+      if let deadline, !mustWait, ContinuousClock.now >= deadline { throw .timedOut }
+      if mustWait {
+        try waitUntilReady(output, events: Int16(POLLOUT), deadline: deadline, isPeerAlive)
+      }
+      let result = bytes.withUnsafeBytes { buffer in
         write(output, buffer.baseAddress.map { $0 + written }, buffer.count - written)
       }
       if result < 0 {
         let code = errno
-        if code == EINTR || code == EAGAIN { continue }
+        if code == EINTR { continue }
+        if code == EAGAIN {
+          mustWait = true
+          continue
+        }
         if code == EPIPE { throw .closed }
         throw .system(code)
       }
+      mustWait = false
       written += result
     }
   }
@@ -80,17 +108,27 @@ struct FileDescriptorChannel {
     into buffer: inout [UInt8], deadline: ContinuousClock.Instant?, isPeerAlive: () -> Bool
   ) throws(Failure) -> Int {
     var filled = 0
+    // Try first and wait only when nothing is there yet; the deadline is checked while waiting.
+    var mustWait = false
     while filled < buffer.count {
-      try waitUntilReady(input, events: Int16(POLLIN), deadline: deadline, isPeerAlive)
+      if let deadline, !mustWait, ContinuousClock.now >= deadline { throw .timedOut }
+      if mustWait {
+        try waitUntilReady(input, events: Int16(POLLIN), deadline: deadline, isPeerAlive)
+      }
       let result = buffer.withUnsafeMutableBytes { raw in
         read(input, raw.baseAddress.map { $0 + filled }, raw.count - filled)
       }
       if result < 0 {
         let code = errno
-        if code == EINTR || code == EAGAIN { continue }
+        if code == EINTR { continue }
+        if code == EAGAIN {
+          mustWait = true
+          continue
+        }
         throw .system(code)
       }
       if result == 0 { return filled }
+      mustWait = false
       filled += result
     }
     return filled

@@ -173,6 +173,154 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
     return response
   }
 
+  /// The most archive bytes sent to a worker in one migration frame; a larger batch is split.
+  static let maximumMigrationFrameBytes = 16 << 20
+
+  /// Migrates archives, typed, in decode workers: each archive's app code runs in a child
+  /// process, and one that traps or hangs costs that archive alone.
+  ///
+  /// The archives go to the worker in batches: one request frame, and answers
+  /// that the worker gathers and sends in bunches, so that containment stays
+  /// cheap. When the worker dies (a trap in `init?(coder:)`) or passes
+  /// ``timeout`` on an archive, the unanswered archives go again to a fresh
+  /// worker that answers each on its own: the archive it dies on then is
+  /// ``TypedMigrationResult/crashed(_:)`` with the signal, and the rest of the
+  /// batch goes on in another fresh worker.
+  ///
+  /// ```swift
+  /// let results = try supervisor.migrate(
+  ///   records, classMap: map, allowedClasses: ["ProfileKit.UserProfile", "ProfileKit.Address"])
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - archives: The archives, as stored.
+  ///   - classMap: The map applied on the legacy decode.
+  ///   - allowedClasses: The classes the app's secure read declares.
+  /// - Returns: One result per archive, in order.
+  /// - Throws: ``WorkerProtocolError`` when a worker cannot be started or answers nonsense.
+  public func migrate(
+    _ archives: [[UInt8]], classMap: ClassNameMap, allowedClasses: [String]
+  ) throws(WorkerProtocolError) -> [TypedMigrationResult] {
+    lock.lock()
+    defer { lock.unlock() }
+    var results: [TypedMigrationResult] = []
+    results.reserveCapacity(archives.count)
+    // Archives before this index go again, each answered on its own, after a worker died
+    // while its answers were gathered: which one it died on is found that way.
+    var answerEachUntil = 0
+    while results.count < archives.count {
+      // One frame: up to the byte budget, and at least one archive.
+      let start = results.count
+      let answerEach = start < answerEachUntil
+      let limit = answerEach ? answerEachUntil : archives.count
+      var end = start
+      var size = 0
+      while end < limit,
+        end == start || size + archives[end].count <= Self.maximumMigrationFrameBytes
+      {
+        size += archives[end].count
+        end += 1
+      }
+      let id = nextRequestID
+      nextRequestID += 1
+      let batch = WorkerMigrationBatch(
+        header: .init(
+          id: id, registryName: registryName, classMap: classMap, allowedClasses: allowedClasses,
+          count: end - start, flushEach: answerEach),
+        archives: Array(archives[start..<end]))
+      if try runMigration(batch, into: &results) == .diedUnattributed {
+        answerEachUntil = end
+      }
+    }
+    return results
+  }
+
+  /// How one migration frame ended.
+  private enum MigrationEnd {
+    /// Every archive was answered, or the worker died on an archive it was answering on its own
+    /// (which is then recorded as crashed).
+    case attributed
+    /// The worker died while its answers were gathered: the archive it died on is not known.
+    case diedUnattributed
+  }
+
+  /// Sends one migration frame and collects answers until the batch is done or the worker dies.
+  ///
+  /// In the fast mode the worker gathers answers and sends them in bunches
+  /// (at least every ``FoundationReferenceWorker/answerFlushInterval``); when it
+  /// dies, the unanswered archives are sent again to a fresh worker with each
+  /// answer sent on its own (``WorkerMigrationBatch/Header/flushEach``), so
+  /// that the archive it dies on is the next one unanswered, recorded as crashed.
+  private func runMigration(
+    _ batch: WorkerMigrationBatch, into results: inout [TypedMigrationResult]
+  ) throws(WorkerProtocolError) -> MigrationEnd {
+    let payload = try batch.encoded()
+    let current = try currentWorker()
+    let stderrOffset = current.stderrLength()
+    let alive = { current.isRunning }
+    let attributed = batch.header.flushEach
+    do throws(FileDescriptorChannel.Failure) {
+      try current.channel.writeFrame(
+        payload, deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
+    } catch .closed, .peerExited {
+      // The worker was gone before it read anything: blame the first archive, as a decode would.
+      let crash = finish(current, from: stderrOffset)
+      guard attributed else { return .diedUnattributed }
+      results.append(.crashed(crash))
+      return .attributed
+    } catch {
+      stopWorker()
+      throw WorkerProtocolError("migration batch \(batch.header.id): \(error)")
+    }
+    for _ in 0..<batch.archives.count {
+      let answer: [UInt8]?
+      do throws(FileDescriptorChannel.Failure) {
+        // Each archive gets the whole timeout, counted from the answer before it.
+        answer = try current.channel.readFrame(
+          deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
+      } catch .timedOut {
+        current.forceKill()
+        let crash = finish(current, from: stderrOffset)
+        guard attributed else { return .diedUnattributed }
+        results.append(
+          .crashed(CrashReport(signal: crash.signal, timedOut: true, detail: crash.detail)))
+        return .attributed
+      } catch .closed, .peerExited {
+        let crash = finish(current, from: stderrOffset)
+        guard attributed else { return .diedUnattributed }
+        results.append(.crashed(crash))
+        return .attributed
+      } catch {
+        stopWorker()
+        throw WorkerProtocolError("migration batch \(batch.header.id): \(error)")
+      }
+      guard let answer else {
+        let crash = finish(current, from: stderrOffset)
+        guard attributed else { return .diedUnattributed }
+        results.append(.crashed(crash))
+        return .attributed
+      }
+      do throws(WorkerProtocolError) {
+        results.append(try TypedMigrationResult(decoding: answer))
+      } catch {
+        stopWorker()
+        throw error
+      }
+    }
+    return .attributed
+  }
+
+  /// The running worker, or a fresh one.
+  private func currentWorker() throws(WorkerProtocolError) -> WorkerProcess {
+    if let worker, worker.isRunning { return worker }
+    worker?.stop()
+    worker = nil
+    let fresh = try WorkerProcess(executableURL: executableURL, arguments: arguments)
+    startedWorkers += 1
+    worker = fresh
+    return fresh
+  }
+
   /// Stops the current worker, if any; the next archive starts a fresh one.
   public func shutdown() {
     lock.lock()

@@ -10,6 +10,9 @@ import Foundation
 /// ``modeArgument``, reading requests on standard input and answering on standard output.
 ///
 /// Each request is a length-prefixed JSON ``WorkerRequest``; each answer a ``WorkerResponse``.
+/// A batch of archives to migrate, typed, comes as one binary frame and is answered with one
+/// ``TypedMigrationResult`` frame per archive (see
+/// ``FoundationReferenceSupervisor/migrate(_:classMap:allowedClasses:)``).
 /// A decode that traps kills only the worker; ``FoundationReferenceSupervisor`` records the
 /// signal and starts a fresh worker. Wire it into a `main.swift` like this:
 ///
@@ -60,6 +63,15 @@ public enum FoundationReferenceWorker {
         report("cannot read a request: \(error)")
         return 2
       }
+      if frame.first == WorkerMigrationBatch.marker {
+        do throws(WorkerProtocolError) {
+          try migrate(WorkerMigrationBatch(decoding: frame), registries: registries, to: channel)
+        } catch {
+          report("\(error.message)")
+          return 2
+        }
+        continue
+      }
       let request: WorkerRequest
       do {
         request = try decoder.decode(WorkerRequest.self, from: Data(frame))
@@ -105,6 +117,53 @@ public enum FoundationReferenceWorker {
       [UInt8](request.archive), secure: request.path.isSecure,
       allowedClasses: request.allowedClasses, topKeys: request.keys)
     return WorkerResponse(id: request.id, outcome: result.outcome, notes: result.warnings)
+  }
+
+  /// The longest a migration answer waits to be sent with later ones.
+  public static let answerFlushInterval: Duration = .milliseconds(50)
+
+  /// Migrates a batch, typed, answering every archive in order.
+  ///
+  /// Answers are gathered and sent in bunches (64 KiB, or after
+  /// ``answerFlushInterval``), or each as soon as it is ready when the header asks for it, so
+  /// that a trap ends the worker right after the answers before it and the supervisor knows
+  /// which archive trapped.
+  private static func migrate(
+    _ batch: WorkerMigrationBatch, registries: [String: ClassRegistry],
+    to channel: FileDescriptorChannel
+  ) throws(WorkerProtocolError) {
+    let header = batch.header
+    let migration = registries[header.registryName].map {
+      TypedMigration(
+        registry: $0, classMap: header.classMap, allowedClasses: header.allowedClasses)
+    }
+    var pending: [[UInt8]] = []
+    var pendingBytes = 0
+    var lastFlush = ContinuousClock.now
+    for (index, archive) in batch.archives.enumerated() {
+      let result =
+        migration?.migrate(archive)
+        ?? .refused(
+          RoundTrip.Refusal(
+            step: .read, category: .rejected(.malformed),
+            reason: "the decode worker has no registry '\(header.registryName)'"))
+      let encoded = result.encoded
+      pending.append(encoded)
+      pendingBytes += encoded.count
+      let last = index == batch.archives.count - 1
+      if header.flushEach || last || pendingBytes >= 1 << 16
+        || ContinuousClock.now - lastFlush >= Self.answerFlushInterval
+      {
+        do throws(FileDescriptorChannel.Failure) {
+          try channel.writeFrames(pending)
+        } catch {
+          throw WorkerProtocolError("cannot answer migration batch \(header.id): \(error)")
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingBytes = 0
+        lastFlush = ContinuousClock.now
+      }
+    }
   }
 
   private static func report(_ message: String) {

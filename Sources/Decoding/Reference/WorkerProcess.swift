@@ -1,3 +1,4 @@
+import FileOutput
 import Foundation
 
 #if canImport(Glibc)
@@ -12,8 +13,8 @@ final class WorkerProcess {
   private let process: Process
   private let requests: Pipe
   private let answers: Pipe
-  private let stderrURL: URL
-  private let stderrHandle: FileHandle
+  /// The worker's standard error: an unnamed scratch file, read back after a crash.
+  private let stderrLog: ScratchFile
 
   init(executableURL: URL, arguments: [String]) throws(WorkerProtocolError) {
     let process = Process()
@@ -25,21 +26,18 @@ final class WorkerProcess {
     process.environment = environment
     let requests = Pipe()
     let answers = Pipe()
-    let stderrURL = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "archive-harness-worker-\(getpid())-\(UUID().uuidString).log")
-    guard FileManager.default.createFile(atPath: stderrURL.path, contents: nil),
-      let stderrHandle = try? FileHandle(forWritingTo: stderrURL)
-    else {
-      throw WorkerProtocolError("cannot create the worker log '\(stderrURL.path)'")
+    let stderrLog: ScratchFile
+    do {
+      stderrLog = try ScratchFile(prefix: "archive-harness-worker")
+    } catch {
+      throw WorkerProtocolError("cannot create the worker log: \(error)")
     }
     process.standardInput = requests
     process.standardOutput = answers
-    process.standardError = stderrHandle
+    process.standardError = FileHandle(fileDescriptor: stderrLog.descriptor, closeOnDealloc: false)
     do {
       try process.run()
     } catch {
-      try? stderrHandle.close()
-      try? FileManager.default.removeItem(at: stderrURL)
       throw WorkerProtocolError("cannot launch '\(executableURL.path)': \(error)")
     }
     let output = requests.fileHandleForWriting.fileDescriptor
@@ -49,8 +47,7 @@ final class WorkerProcess {
     self.process = process
     self.requests = requests
     self.answers = answers
-    self.stderrURL = stderrURL
-    self.stderrHandle = stderrHandle
+    self.stderrLog = stderrLog
     self.channel = FileDescriptorChannel(input: input, output: output)
   }
 
@@ -58,8 +55,7 @@ final class WorkerProcess {
 
   /// The number of bytes the worker has written to standard error so far.
   func stderrLength() -> UInt64 {
-    let attributes = try? FileManager.default.attributesOfItem(atPath: stderrURL.path)
-    return (attributes?[.size] as? NSNumber)?.uint64Value ?? 0
+    UInt64((try? stderrLog.size()) ?? 0)
   }
 
   /// Kills the worker with `SIGKILL`.
@@ -110,17 +106,14 @@ final class WorkerProcess {
     cleanedUp = true
     try? requests.fileHandleForWriting.close()
     try? answers.fileHandleForReading.close()
-    try? stderrHandle.close()
-    try? FileManager.default.removeItem(at: stderrURL)
   }
 
   private func stderrTail(from offset: UInt64) -> String {
-    guard let handle = try? FileHandle(forReadingFrom: stderrURL) else { return "" }
-    defer { try? handle.close() }
     do {
-      try handle.seek(toOffset: offset)
-      let data = try handle.readToEnd() ?? Data()
-      let text = String(decoding: data.suffix(4096), as: UTF8.self)
+      let end = try stderrLog.size()
+      let start = max(Int(offset), end - 4096)
+      let bytes = try stderrLog.read(from: start, count: end - start)
+      let text = String(decoding: bytes, as: UTF8.self)
       let lines = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
       if let fatal = lines.last(where: { $0.contains("Fatal error") }) { return fatal }
       return lines.suffix(3).joined(separator: "\n")

@@ -1,5 +1,5 @@
+import FileOutput
 import Foundation
-import KeyedArchive
 import Manifest
 
 /// `archive-harness manifest validate FILE...`: schema and semantic checks, every problem reported.
@@ -55,7 +55,8 @@ enum ManifestAuthorCommand {
 
   static let archiveFiles = Argument.repeating("archive", help: "Archives, relative to --archives.")
   static let output = Option<String?>.optional(
-    "output", short: "o", valueName: "FILE", help: "Write the manifest here, not to stdout.")
+    "output", short: "o", valueName: "FILE",
+    help: "Write the manifest here, not to stdout; a device or FIFO is written in place.")
   static let update = Option<String?>.optional(
     "update", valueName: "FILE", help: "Add the archives to this manifest, keeping its edits.")
   static let app = Option.defaulted(
@@ -73,6 +74,7 @@ enum ManifestAuthorCommand {
     "provenance", valueName: "TEXT", help: "Where the archives came from.")
 
   static let command = Command(spec: spec) { arguments, context in
+    try OutputWriting.check(arguments[output] ?? arguments[update])
     var options = ManifestAuthor.Options()
     options.app = arguments[app]
     options.version = arguments[version]
@@ -104,61 +106,5 @@ enum ManifestAuthorCommand {
       to: arguments[output] ?? arguments[update],
       console: context.console)
     return result.diagnostics.contains { $0.severity == .error } ? .findings : .success
-  }
-}
-
-/// `archive-harness anonymize IN OUT`: an archive fit to commit, with what was scrubbed.
-enum AnonymizeCommand {
-  static let spec = CommandSpec(
-    name: "anonymize",
-    abstract: "Replace an archive's string and data leaves with same-length placeholders.",
-    discussion: """
-        The structure, class names and numbers stay, and so do the values under
-        each --keep key path. What was scrubbed is printed, one key path a line.
-      """,
-    arguments: [input, output], options: [keep])
-
-  static let input = Argument.single("input", help: "The archive to anonymize.")
-  static let output = Argument.single(
-    "output", help: "Where to write the anonymized archive (binary plist).")
-  static let keep = Option<[ArchiveKeyPath]>.repeating(
-    "keep", valueName: "KEYPATH", help: "A key path whose values stay as they are.",
-    convert: { text throws(ArgumentValueError) in
-      do throws(KeyPathError) {
-        return try ArchiveKeyPath(text)
-      } catch {
-        throw ArgumentValueError("\(error)")
-      }
-    })
-
-  static let command = Command(spec: spec) { arguments, context in
-    let input = arguments[AnonymizeCommand.input]
-    let output = arguments[AnonymizeCommand.output]
-    let keep = arguments[AnonymizeCommand.keep]
-    let bytes = try FileReading.bytes(at: input, limit: 64 << 20)
-    let result: Anonymizer.Output
-    do throws(KeyedArchiveError) {
-      result = try Anonymizer(keep: keep).anonymize(bytes)
-    } catch {
-      throw CommandFailure(
-        place: "\(input):\(error.location)", category: error.code.name, message: error.message)
-    }
-    do {
-      try Data(result.bytes).write(to: URL(fileURLWithPath: output), options: .atomic)
-    } catch {
-      throw CommandFailure(
-        place: output, category: "unwritable", message: "cannot write the archive")
-    }
-    var text = ""
-    for value in result.report.scrubbed {
-      text += "scrubbed \(value)\n"
-    }
-    for path in result.report.kept {
-      text += "kept \(path)\n"
-    }
-    text +=
-      "\(output): \(result.report.scrubbed.count) values scrubbed, \(result.report.kept.count) kept\n"
-    context.console.output(text)
-    return .success
   }
 }

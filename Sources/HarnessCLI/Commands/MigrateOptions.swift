@@ -1,5 +1,6 @@
 import Decoding
 import Dispatch
+import FileOutput
 import Foundation
 import Manifest
 import Migration
@@ -57,7 +58,8 @@ struct MigrateOptions {
     "format", valueName: "FORMAT", help: "Report format.",
     default: MigrationReportWriter.Format.text)
   static let output = Option<String?>.optional(
-    "output", valueName: "FILE", help: "Write the report to FILE instead of stdout.")
+    "output", valueName: "FILE",
+    help: "Write the report to FILE ('-': stdout); a device or FIFO is written in place.")
   static let batchSize = Option.defaulted(
     "batch-size", valueName: "N", help: "Records per batch (and per SQLite transaction).",
     default: 512, convert: ArgumentConversion.integer(in: 1...100_000))
@@ -171,24 +173,32 @@ struct MigrateOptions {
           "typed migration needs the allowedClasses of the app's secure read (--manifest or --allowed-classes)"
       )
     }
+    // The app's init?(coder:) runs in decode workers, one per verifying thread.
+    let pool = SupervisorPool(count: MigrationEngine.defaultWorkerCount) {
+      FoundationReferenceSupervisor(executableURL: context.executableURL)
+    }
     return MigrateTypedTransform(
-      registry: context.configuration.registry, classMap: ClassNameMap(entries: mapping.names),
-      allowedClasses: allowed)
+      pool: pool, classMap: ClassNameMap(entries: mapping.names), allowedClasses: allowed)
   }
 
-  /// A report writer to stdout or `--output`, and a closing action that flushes and closes the file.
-  func makeReport(console: Console) throws -> (MigrationReportWriter, () -> Void) {
-    guard let outputPath else {
+  /// A report writer to stdout or `--output`, and a closing action that finishes the output.
+  ///
+  /// `--output` follows the one rule of ``OutputDestination``: a regular or
+  /// new file receives the report in a temporary file that the closing action
+  /// renames into place; a device or FIFO receives it as it streams.
+  func makeReport(console: Console) throws -> (MigrationReportWriter, () throws -> Void) {
+    guard let outputPath, outputPath != "-" else {
       return (MigrationReportWriter(format: format, sink: console.output), {})
     }
-    guard FileManager.default.createFile(atPath: outputPath, contents: nil),
-      let handle = FileHandle(forWritingAtPath: outputPath)
-    else {
-      throw CommandFailure(
-        place: outputPath, category: "unwritable", message: "cannot create the report file")
+    let file: OutputFile
+    do throws(FileOutputError) {
+      file = try SafeFileWriter.open(outputPath)
+    } catch {
+      throw CommandFailure(error)
     }
-    let report = MigrationReportWriter(format: format) { text in handle.write(Data(text.utf8)) }
-    return (report, { try? handle.close() })
+    let sink = ReportFileSink(file: file)
+    let report = MigrationReportWriter(format: format, sink: sink.write)
+    return (report, sink.finish)
   }
 }
 
@@ -215,8 +225,7 @@ extension MigrateOptions {
     let engine = MigrationEngine(
       store: store, migrator: RecordMigrator(transform: transform), writer: writer,
       batchSize: batchSize)
-    let (report, close) = try makeReport(console: console)
-    defer { close() }
+    let (report, finishOutput) = try makeReport(console: console)
     let total = try? store.recordCount()
     let progress = MigrateProgress(console: console, total: total ?? nil)
     let interrupt = MigrateInterrupt()
@@ -231,11 +240,47 @@ extension MigrateOptions {
     } catch {
       progress.finish()
       onFailure(error)
+      // The records reported so far are still worth having.
+      try? finishOutput()
       throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
     }
     progress.finish()
     report.finish(summary, notes: notes(summary))
+    try finishOutput()
     return summary
+  }
+}
+
+/// Streams report text into an ``OutputFile``, keeping the first write error for the end.
+private final class ReportFileSink {
+  private let file: OutputFile
+  private var failure: FileOutputError?
+
+  init(file: OutputFile) {
+    self.file = file
+  }
+
+  /// Writes one chunk; after a failure, later chunks are dropped.
+  func write(_ text: String) {
+    guard failure == nil else { return }
+    do throws(FileOutputError) {
+      try file.write(text)
+    } catch {
+      failure = error
+    }
+  }
+
+  /// Puts the report in place, or throws the first failure (leaving the path as it was).
+  func finish() throws {
+    if let failure {
+      file.discard()
+      throw CommandFailure(failure)
+    }
+    do throws(FileOutputError) {
+      try file.commit()
+    } catch {
+      throw CommandFailure(error)
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import Decoding
+import FileOutput
 import Foundation
 import Manifest
 import Verification
@@ -15,7 +16,7 @@ enum VerifyCommand {
         what the manifest expects. An archive expected to be rejected that decodes
         is reported as HOLE: an object-substitution hole.
       """,
-    options: [manifests, archives, SchemaOption.option, format, output],
+    options: [manifests, archives, SchemaOption.option, format, output, shard],
     flags: [verbose],
     exitStatus: """
         0  every outcome and expectation is as the manifests say
@@ -31,6 +32,8 @@ enum VerifyCommand {
     case json
     /// JUnit XML, one test case per archive entry.
     case junit
+    /// One self-contained HTML page: a summary, the matrix of paths, and filters.
+    case html
   }
 
   static let manifests = Option<String?>.optional(
@@ -42,7 +45,11 @@ enum VerifyCommand {
   static let format = Option.defaulted(
     "format", valueName: "FORMAT", help: "Report format.", default: Format.text)
   static let output = Option<String?>.optional(
-    "output", valueName: "FILE", help: "Write the report to a file, not stdout.")
+    "output", valueName: "FILE",
+    help: "Write the report to FILE ('-': stdout); a device or FIFO is written in place.")
+  static let shard = Option<String?>.optional(
+    "shard", valueName: "K/N",
+    help: "Verify only slice K of N, chosen by a hash of manifest and archive path.")
   static let verbose = Flag(
     name: "verbose", help: "Show every path and expectation of passing cases too.")
 
@@ -54,6 +61,8 @@ enum VerifyCommand {
     let manifestsDirectory = location.manifests
     let archivesDirectory = arguments[archives] ?? location.archives
     let schema = try SchemaOption.source(arguments[SchemaOption.option])
+    // A refused --output (a folder, a socket) fails before the run, not after it.
+    try OutputWriting.check(arguments[output])
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: manifestsDirectory, isDirectory: &isDirectory),
       isDirectory.boolValue
@@ -69,18 +78,37 @@ enum VerifyCommand {
     let verifier = Verifier(
       registry: context.configuration.registry,
       runner: WorkerPathRunner(executable: context.executableURL))
-    let loaded = verifier.load(files, archivesDirectory: archivesDirectory, schema: schema)
+    let loaded = verifier.load(
+      files, archivesDirectory: archivesDirectory, schema: schema,
+      manifestsDirectory: manifestsDirectory)
     ManifestDiagnosticsPrinter.print(loaded.diagnostics, to: context.console)
     guard !loaded.hasErrors else {
       return .unusable
     }
-    let report = verifier.verify(loaded.manifests, archivesDirectory: archivesDirectory)
+    var selected: VerificationShard? = nil
+    if let text = arguments[shard] {
+      guard let parsed = VerificationShard(parsing: text) else {
+        throw UsageError(
+          message: "The value '\(text)' of '--shard' is not K/N with 1 <= K <= N")
+      }
+      selected = parsed
+    }
+    var report = verifier.verify(
+      loaded.manifests, archivesDirectory: archivesDirectory, shard: selected)
+    report.manifestsDigest = ManifestsDigest.digest(ofFiles: files)
     let text: String
     switch arguments[format] {
     case .json: text = JSONReportWriter().render(report)
     case .junit: text = JUnitReportWriter().render(report)
+    case .html:
+      let parameters = HTMLReportWriter.Parameters(
+        manifests: manifestsDirectory, archives: archivesDirectory,
+        harnessVersion: ArchiveHarnessCommand.version,
+        platform: ProcessInfo.processInfo.operatingSystemVersionString)
+      text = HTMLReportWriter(parameters: parameters).render(report)
     case .text:
-      let colour = arguments[output] == nil && context.console.outputIsTerminal
+      let colour =
+        (arguments[output] == nil || arguments[output] == "-") && context.console.outputIsTerminal
       text = TextReportWriter(colour: colour, verbose: arguments[verbose]).render(report)
     }
     try OutputWriting.write(text, to: arguments[output], console: context.console)
@@ -99,17 +127,40 @@ enum ManifestDiagnosticsPrinter {
   }
 }
 
-/// Writes a report to a file or to standard output.
+/// Writes a report to a file or to standard output, by the one rule of ``OutputDestination``.
 enum OutputWriting {
+  /// Writes `text` to `path`, or to the console when `path` is nil or `-`.
   static func write(_ text: String, to path: String?, console: Console) throws {
-    guard let path else {
-      console.output(text)
+    try write(Array(text.utf8), to: path, console: console)
+  }
+
+  /// Throws the refusal a path would meet when written, without writing or creating anything.
+  static func check(_ path: String?) throws {
+    guard let path, path != "-" else { return }
+    do throws(FileOutputError) {
+      _ = try OutputDestination.resolve(path)
+    } catch {
+      throw CommandFailure(error)
+    }
+  }
+
+  /// Writes bytes to `path`, or to the console when `path` is nil or `-`.
+  static func write(_ bytes: [UInt8], to path: String?, console: Console) throws {
+    guard let path, path != "-" else {
+      console.output(String(decoding: bytes, as: UTF8.self))
       return
     }
-    do {
-      try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+    do throws(FileOutputError) {
+      try SafeFileWriter.write(bytes, to: path)
     } catch {
-      throw CommandFailure(place: path, category: "unwritable", message: "cannot write the report")
+      throw CommandFailure(error)
     }
+  }
+}
+
+extension CommandFailure {
+  /// A failure to write an output, as `PATH: error: [unwritable] message`.
+  init(_ error: FileOutputError) {
+    self.init(place: error.path, category: "unwritable", message: error.message)
   }
 }

@@ -28,10 +28,13 @@ public final class MigrationEngine {
   /// Threads that verify one batch.
   public let workerCount: Int
 
+  /// The default number of verifying threads: one per active processor.
+  public static var defaultWorkerCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
   /// Creates an engine.
   public init(
     store: any RecordStore, migrator: RecordMigrator, writer: (any RecordWriter)?,
-    batchSize: Int = 512, workerCount: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    batchSize: Int = 512, workerCount: Int = MigrationEngine.defaultWorkerCount
   ) {
     precondition(batchSize > 0, "batchSize must be positive")
     self.store = store
@@ -136,7 +139,7 @@ private final class BatchJob: @unchecked Sendable {
       let end = min(batch.count, start + sliceSize)
       let records = start < end ? Array(batch[start..<end]) : []
       DispatchQueue.global().async { [self] in
-        let plans = records.map(migrator.plan)
+        let plans = migrator.plan(records)
         condition.lock()
         slices[slice] = plans
         remaining -= 1

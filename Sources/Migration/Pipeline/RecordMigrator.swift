@@ -21,37 +21,111 @@ public struct RecordMigrator: Sendable {
 
   /// Plans one record.
   public func plan(_ record: StoreRecord) -> RecordPlan {
+    switch prepare(record) {
+    case .decided(let plan):
+      return plan
+    case .transform(let input):
+      return finish(
+        record, bytes: input.bytes, archive: input.archive, result: transform.transform(input))
+    }
+  }
+
+  /// Plans records; when the transform ``RecordTransform/prefersBatches``, every record that
+  /// reads as an archive goes to it at once (``RecordTransform/transform(batch:)``), so a
+  /// transform that runs in a worker process makes one round trip per slice.
+  ///
+  /// - Parameter records: The records, in store order.
+  /// - Returns: One plan per record, in the same order.
+  public func plan(_ records: [StoreRecord]) -> [RecordPlan] {
+    guard transform.prefersBatches else { return records.map(plan) }
+    var plans: [RecordPlan?] = []
+    plans.reserveCapacity(records.count)
+    var inputs: [TransformInput] = []
+    var pending: [(index: Int, archive: KeyedArchive)] = []
+    for record in records {
+      switch prepare(record) {
+      case .decided(let plan):
+        plans.append(plan)
+      case .transform(let input):
+        pending.append((plans.count, input.archive))
+        inputs.append(input)
+        plans.append(nil)
+      }
+    }
+    if !inputs.isEmpty {
+      let results = transform.transform(batch: inputs)
+      for (position, item) in pending.enumerated() {
+        let record = records[item.index]
+        guard position < results.count else {
+          plans[item.index] = RecordPlan(
+            record: record,
+            outcome: .refused(RecordRefusal(.decode, "the transform gave no result for the record"))
+          )
+          continue
+        }
+        plans[item.index] = finish(
+          record, bytes: inputs[position].bytes, archive: item.archive, result: results[position])
+      }
+    }
+    return zip(records, plans).map { record, plan in
+      plan ?? RecordPlan(record: record, outcome: .skipped("not planned"))
+    }
+  }
+
+  /// A record either decided without the transform, or ready for it.
+  private enum Preparation {
+    case decided(RecordPlan)
+    case transform(TransformInput)
+  }
+
+  /// Classifies a record: NULL, not an archive, unreadable, refused by the store, or an input.
+  private func prepare(_ record: StoreRecord) -> Preparation {
     let bytes: [UInt8]
     switch record.content {
     case .null:
-      return RecordPlan(record: record, outcome: .skipped("the value is NULL"))
+      return .decided(RecordPlan(record: record, outcome: .skipped("the value is NULL")))
     case .unsupported(let reason):
-      return RecordPlan(record: record, outcome: .skipped(reason))
+      return .decided(RecordPlan(record: record, outcome: .skipped(reason)))
+    case .refused(let reason):
+      // The migration did not read it, so what the app's read does is not known.
+      var refusal = RecordRefusal(.read, reason)
+      refusal.currentReadFails = nil
+      return .decided(RecordPlan(record: record, outcome: .refused(refusal)))
     case .bytes(let value):
       bytes = value
     }
     guard !bytes.isEmpty else {
-      return RecordPlan(record: record, outcome: .skipped("the value is empty"))
+      return .decided(RecordPlan(record: record, outcome: .skipped("the value is empty")))
     }
     guard Self.looksLikePropertyList(bytes) else {
-      return RecordPlan(
-        record: record, outcome: .skipped("not an archive: not a binary or XML property list"))
+      return .decided(
+        RecordPlan(
+          record: record, outcome: .skipped("not an archive: not a binary or XML property list")))
     }
     let archive: KeyedArchive
     do {
       archive = try KeyedArchive(bytes: bytes, limits: limits)
     } catch {
       if [.notAnArchive, .missingArchiver, .wrongArchiver].contains(error.code) {
-        return RecordPlan(
-          record: record,
-          outcome: .skipped(
-            "not an archive: a property list but not a keyed archive (\(error.message))"))
+        return .decided(
+          RecordPlan(
+            record: record,
+            outcome: .skipped(
+              "not an archive: a property list but not a keyed archive (\(error.message))")))
       }
-      return RecordPlan(
-        record: record,
-        outcome: .refused(RecordRefusal(.read, "the archive does not read: \(error.description)")))
+      return .decided(
+        RecordPlan(
+          record: record,
+          outcome: .refused(
+            RecordRefusal(.read, "the archive does not read: \(error.description)"))))
     }
-    let result = transform.transform(TransformInput(id: record.id, bytes: bytes, archive: archive))
+    return .transform(TransformInput(id: record.id, bytes: bytes, archive: archive))
+  }
+
+  /// Turns the transform's result into a plan, checking a replacement again whatever it says.
+  private func finish(
+    _ record: StoreRecord, bytes: [UInt8], archive: KeyedArchive, result: TransformResult
+  ) -> RecordPlan {
     switch result {
     case .unchanged:
       return RecordPlan(record: record, outcome: .alreadyCurrent)

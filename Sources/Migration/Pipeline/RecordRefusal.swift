@@ -33,7 +33,9 @@ public struct RecordRefusal: Error, Hashable, Sendable, CustomStringConvertible 
     case false?:
       "the app's current read still succeeds"
     case nil:
-      "not known: another writer changed the record after it was read"
+      step == .write
+        ? "not known: another writer changed the record after it was read"
+        : "not known: the app's read of the record was not run to the end"
     }
   }
 }

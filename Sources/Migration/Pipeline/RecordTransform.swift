@@ -34,4 +34,25 @@ public protocol RecordTransform: Sendable {
 
   /// Migrates one record. Called from worker threads, concurrently.
   func transform(_ input: TransformInput) -> TransformResult
+
+  /// Migrates a slice of a batch, one result per input, in order. Called from worker threads,
+  /// concurrently, each with its own slice, when ``prefersBatches`` is true.
+  ///
+  /// The default calls ``transform(_:)`` for each input; a transform that runs
+  /// app code in a worker process overrides it to send the slice at once.
+  func transform(batch inputs: [TransformInput]) -> [TransformResult]
+
+  /// Whether ``RecordMigrator`` hands this transform a slice at a time rather than a record at
+  /// a time; false by default, which keeps one record's archive in memory at a time.
+  var prefersBatches: Bool { get }
+}
+
+extension RecordTransform {
+  /// A record at a time.
+  public var prefersBatches: Bool { false }
+
+  /// Calls ``transform(_:)`` for each input.
+  public func transform(batch inputs: [TransformInput]) -> [TransformResult] {
+    inputs.map(transform)
+  }
 }

@@ -1,3 +1,4 @@
+import FileOutput
 import Foundation
 import JSONOutput
 import TextOutput
@@ -44,8 +45,7 @@ public final class MigrationReportWriter {
   private var firstRecord = true
   private var store = ""
   private var operation = Operation.dryRun
-  private var junitBody: FileHandle?
-  private var junitPath: String?
+  private var junitBody: ScratchFile?
   private let started = Date()
 
   /// Creates a writer.
@@ -71,13 +71,8 @@ public final class MigrationReportWriter {
         "{\"mode\":\(JSONValue.string(mode).render(sortedKeys: true, pretty: false)),\"operation\":\"\(operation.rawValue)\",\"records\":["
       )
     case .junit:
-      let path =
-        NSTemporaryDirectory()
-        + "archive-harness-junit-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).xml"
-      if FileManager.default.createFile(atPath: path, contents: nil) {
-        junitPath = path
-        junitBody = FileHandle(forWritingAtPath: path)
-      }
+      // The test cases wait in an unnamed scratch file until the totals for the header are known.
+      junitBody = try? ScratchFile(prefix: "archive-harness-junit")
     }
   }
 
@@ -118,7 +113,7 @@ public final class MigrationReportWriter {
         break
       }
       text += "</testcase>\n"
-      junitBody?.write(Data(text.utf8))
+      try? junitBody?.append(Array(text.utf8))
     }
   }
 
@@ -167,14 +162,21 @@ public final class MigrationReportWriter {
       emit(
         "  <testsuite name=\"\(xml("archive-harness migrate \(operation.rawValue)"))\" tests=\"\(summary.total)\" failures=\"\(summary.refused)\" skipped=\"\(summary.skipped)\" time=\"\(seconds)\">\n"
       )
-      try? junitBody?.close()
-      if let junitPath, let reader = FileHandle(forReadingAtPath: junitPath) {
-        while let chunk = try? reader.read(upToCount: 1 << 16), !chunk.isEmpty {
+      if let junitBody {
+        var offset = 0
+        let chunkSize = 1 << 16
+        while var chunk = try? junitBody.read(from: offset, count: chunkSize), !chunk.isEmpty {
+          // Cut a full chunk before the character that starts last, which may continue past it.
+          if chunk.count == chunkSize,
+            let start = chunk.lastIndex(where: { $0 & 0xC0 != 0x80 }), start > 0
+          {
+            chunk.removeSubrange(start...)
+          }
           emit(String(decoding: chunk, as: UTF8.self))
+          offset += chunk.count
         }
-        try? reader.close()
-        unlink(junitPath)
       }
+      junitBody = nil
       emit("  </testsuite>\n</testsuites>\n")
     }
     flush()

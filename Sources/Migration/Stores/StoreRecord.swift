@@ -8,6 +8,9 @@ public struct StoreRecord: Sendable {
     case null
     /// A value that cannot hold an archive (an SQL integer or real), described.
     case unsupported(String)
+    /// An entry that must never be read or replaced, such as a symbolic link in a directory
+    /// store, with the reason; it is planned as a refusal.
+    case refused(String)
   }
 
   /// The record's place.

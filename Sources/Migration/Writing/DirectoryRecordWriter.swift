@@ -16,6 +16,8 @@ import JSONOutput
 /// file whose bytes changed since they were read is not replaced.
 final class DirectoryRecordWriter: RecordWriter {
   private let store: DirectoryStore
+  /// The store's canonical path, which every rewritten file's folder must resolve under.
+  private let storeRoot: String
   private let runDirectory: String?
   private let requestedJournalPath: String?
   private var journal: MigrationJournal?
@@ -25,6 +27,7 @@ final class DirectoryRecordWriter: RecordWriter {
 
   init(store: DirectoryStore, runDirectory: String?, journalPath: String?) {
     self.store = store
+    self.storeRoot = DurableFile.canonical(store.path)
     self.runDirectory = runDirectory
     self.requestedJournalPath = journalPath
   }
@@ -63,6 +66,17 @@ final class DirectoryRecordWriter: RecordWriter {
         results[index] = RecordRefusal(.write, "not a file of this store")
         continue
       }
+      guard DirectoryStore.folderIsInside(relative, root: storeRoot) else {
+        results[index] = RecordRefusal(
+          .write, "a folder on the way to the file became a symbolic link; it is left as it is")
+        continue
+      }
+      if let type = DurableFile.entryType(of: path), type != S_IFREG {
+        results[index] = RecordRefusal(
+          .write,
+          "the file became \(DirectoryStore.kindName(type)) after it was read; it is left as it is")
+        continue
+      }
       let current: [UInt8]?
       do {
         current = try DurableFile.readFile(path, limit: store.maximumFileSize).bytes
@@ -85,7 +99,7 @@ final class DirectoryRecordWriter: RecordWriter {
         let folder = DurableFile.directory(of: target)
         if !backupFolders.contains(folder) { try DurableFile.makeDirectories(folder) }
         backupFolders.insert(folder)
-        unlink(target)
+        DurableFile.removeRegularFile(target)
         // A hard link keeps the original inode, untouched because the store file is
         // replaced by rename, never rewritten in place; it also spares the file
         // system freeing the old blocks at the rename. Across file systems, copy.

@@ -1,3 +1,5 @@
+import FileOutput
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -5,21 +7,30 @@
 #endif
 
 /// File operations that either complete durably or throw an error naming the path.
+///
+/// Every write goes through FileOutput's ``AtomicFile`` steps, the one place
+/// that implements the project's write rule.
 enum DurableFile {
-  /// Reads a whole file, refusing one larger than `limit` bytes; `nil` and a reason for a too-large file.
+  /// Reads a whole regular file, refusing one larger than `limit` bytes; `nil` and a reason for a too-large file.
+  ///
+  /// A symbolic link is not followed (`O_NOFOLLOW`), and a FIFO or device is
+  /// not waited on (`O_NONBLOCK`) nor read: only a regular file is.
   static func readFile(_ path: String, limit: Int) throws(MigrationError) -> (
     bytes: [UInt8]?, size: Int
   ) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw MigrationError(
-        .unreadable, place: path, "cannot open: \(MigrationError.systemMessage())")
+      let reason = errno == ELOOP ? "it is a symbolic link" : MigrationError.systemMessage()
+      throw MigrationError(.unreadable, place: path, "cannot open: \(reason)")
     }
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
       throw MigrationError(
         .unreadable, place: path, "cannot stat: \(MigrationError.systemMessage())")
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw MigrationError(.unreadable, place: path, "cannot read: not a regular file")
     }
     let size = Int(status.st_size)
     guard size <= limit else { return (nil, size) }
@@ -41,44 +52,15 @@ enum DurableFile {
     return (bytes, size)
   }
 
-  /// Writes all bytes to an open descriptor.
-  static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(MigrationError)
-  {
-    var offset = 0
-    while offset < bytes.count {
-      let count = bytes.withUnsafeBytes { buffer in
-        write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw MigrationError(
-          .writeFailed, place: path, "cannot write: \(MigrationError.systemMessage())")
-      }
-      offset += count
-    }
-  }
-
-  /// Creates a new file (failing if it exists), writes the bytes, syncs it (unless `sync` is false) and closes it.
+  /// Creates a new file (failing if anything exists there), writes the bytes, syncs it (unless `sync` is false) and closes it.
   static func create(_ path: String, bytes: [UInt8], mode: mode_t = 0o644, sync: Bool = true)
     throws(MigrationError)
   {
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-    guard descriptor >= 0 else {
-      throw MigrationError(
-        .writeFailed, place: path, "cannot create: \(MigrationError.systemMessage())")
-    }
-    do throws(MigrationError) {
-      try writeAll(bytes, to: descriptor, path: path)
-      guard !sync || fsync(descriptor) == 0 else {
-        throw MigrationError(
-          .writeFailed, place: path, "cannot fsync: \(MigrationError.systemMessage())")
-      }
+    do {
+      try AtomicFile.createNew(path, bytes: bytes, mode: mode, sync: sync)
     } catch {
-      close(descriptor)
-      unlink(path)
-      throw error
+      throw MigrationError(error)
     }
-    close(descriptor)
   }
 
   /// Replaces `path` atomically: a temporary file in the same folder, fsync, rename; the folder is synced later by the caller.
@@ -92,45 +74,32 @@ enum DurableFile {
     -> String
   {
     var status = stat()
-    let mode: mode_t = stat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
-    let temporary = temporaryPath(for: path)
-    unlink(temporary)
+    let mode: mode_t = lstat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
+    let temporary = AtomicFile.temporaryPath(for: path)
+    removeRegularFile(temporary)
     try create(temporary, bytes: bytes, mode: mode, sync: sync)
     return temporary
   }
 
-  /// Renames a temporary file over its target (atomic on POSIX file systems).
+  /// Renames a temporary file over its target (atomic on POSIX file systems); the target must
+  /// still be a regular file or missing, never a link, a device, a FIFO or a folder.
   static func moveIntoPlace(_ temporary: String, _ path: String) throws(MigrationError) {
-    guard rename(temporary, path) == 0 else {
-      let message = MigrationError.systemMessage()
-      unlink(temporary)
-      throw MigrationError(
-        .writeFailed, place: path, "cannot rename the new file into place: \(message)")
+    do {
+      try AtomicFile.moveIntoPlace(temporary, over: path)
+    } catch {
+      throw MigrationError(error)
     }
-  }
-
-  /// The temporary file used while replacing `path`: hidden, in the same folder, so the store skips it.
-  static func temporaryPath(for path: String) -> String {
-    let folder = directory(of: path)
-    let name = String(path.dropFirst(folder.count).drop { $0 == "/" })
-    return folder + "/." + name + temporarySuffix
   }
 
   /// The suffix of temporary files, which a later run removes when a crash left them.
-  static let temporarySuffix = ".archive-harness-tmp"
+  static let temporarySuffix = AtomicFile.temporarySuffix
 
   /// Syncs a folder, so that renames and creations in it are durable.
   static func syncDirectory(_ path: String) throws(MigrationError) {
-    let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw MigrationError(
-        .writeFailed, place: path,
-        "cannot open the folder to sync it: \(MigrationError.systemMessage())")
-    }
-    defer { close(descriptor) }
-    guard fsync(descriptor) == 0 else {
-      throw MigrationError(
-        .writeFailed, place: path, "cannot fsync the folder: \(MigrationError.systemMessage())")
+    do {
+      try AtomicFile.syncDirectory(path)
+    } catch {
+      throw MigrationError(error)
     }
   }
 
@@ -154,9 +123,7 @@ enum DurableFile {
 
   /// The folder part of a path (`.` for a bare name, `/` for a top-level entry).
   static func directory(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    if slash == path.startIndex { return "/" }
-    return String(path[..<slash])
+    AtomicFile.directory(of: path)
   }
 
   /// The absolute, symlink-free form of an existing path, or the path itself.
@@ -172,20 +139,28 @@ enum DurableFile {
     guard stat(path, &status) == 0 else { return (false, false) }
     return (true, status.st_mode & S_IFMT == S_IFDIR)
   }
+
+  /// Removes a stale regular file the project left (a temporary file, an earlier copy); a link,
+  /// a device, a FIFO or a folder at the path is left alone, and creating the new file then fails.
+  static func removeRegularFile(_ path: String) {
+    if entryType(of: path) == S_IFREG { unlink(path) }
+  }
+
+  /// What is at a path itself, a symbolic link not followed: `nil` when nothing is.
+  static func entryType(of path: String) -> mode_t? {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return nil }
+    return status.st_mode & S_IFMT
+  }
 }
 
 extension DurableFile {
   /// Syncs an existing file to disk.
   static func syncFile(_ path: String) throws(MigrationError) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw MigrationError(
-        .writeFailed, place: path, "cannot open to sync: \(MigrationError.systemMessage())")
-    }
-    defer { close(descriptor) }
-    guard fsync(descriptor) == 0 else {
-      throw MigrationError(
-        .writeFailed, place: path, "cannot fsync: \(MigrationError.systemMessage())")
+    do {
+      try AtomicFile.syncFile(path)
+    } catch {
+      throw MigrationError(error)
     }
   }
 }
@@ -215,39 +190,24 @@ extension DurableFile {
 }
 
 extension DurableFile {
-  private typealias SyncFileSystem = @convention(c) (Int32) -> Int32
-
-  /// Linux's `syncfs(2)`, looked up at run time because Glibc's module map does not export it.
-  private static let syncFileSystemFunction: SyncFileSystem? = {
-    #if os(Linux)
-      guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "syncfs") else {
-        return nil
-      }
-      return unsafeBitCast(symbol, to: SyncFileSystem.self)
-    #else
-      return nil
-    #endif
-  }()
-
   /// Whether ``syncFileSystem(containing:)`` is available; without it, callers sync file by file.
-  static var canSyncFileSystem: Bool { syncFileSystemFunction != nil }
+  static var canSyncFileSystem: Bool { AtomicFile.canSyncFileSystem }
 
   /// Flushes every written file and folder of the file system holding `path` to disk (`syncfs`).
   ///
   /// One call replaces an `fsync` per file and per folder for a whole batch.
   static func syncFileSystem(containing path: String) throws(MigrationError) {
-    guard let function = syncFileSystemFunction else {
-      throw MigrationError(.writeFailed, place: path, "syncfs is not available on this system")
+    do {
+      try AtomicFile.syncFileSystem(containing: path)
+    } catch {
+      throw MigrationError(error)
     }
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw MigrationError(
-        .writeFailed, place: path, "cannot open to sync: \(MigrationError.systemMessage())")
-    }
-    defer { close(descriptor) }
-    guard function(descriptor) == 0 else {
-      throw MigrationError(
-        .writeFailed, place: path, "cannot sync the file system: \(MigrationError.systemMessage())")
-    }
+  }
+}
+
+extension MigrationError {
+  /// A write failure from the FileOutput module, at its path.
+  init(_ error: FileOutputError) {
+    self.init(.writeFailed, place: error.path, error.message)
   }
 }

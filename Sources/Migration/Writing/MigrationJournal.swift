@@ -1,3 +1,4 @@
+import FileOutput
 import Foundation
 import JSONOutput
 import TextOutput
@@ -32,12 +33,14 @@ public final class MigrationJournal {
   /// Creates the journal file (it must not exist) and writes and syncs its header.
   init(creatingAt path: String, header: [(String, JSONValue)]) throws(MigrationError) {
     self.path = path
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      throw MigrationError(
-        .journal, place: path, "cannot create the journal: \(MigrationError.systemMessage())")
+    // A journal is always a new file: it is synced line by line before each
+    // change, and a rollback reads it back, so it cannot be renamed into place
+    // at the end, nor go to a device or a FIFO. Whatever is at the path is refused.
+    do {
+      descriptor = try AtomicFile.openNew(path, mode: 0o644, append: true)
+    } catch {
+      throw MigrationError(.journal, place: path, "cannot create the journal: \(error.message)")
     }
-    self.descriptor = descriptor
     var members: [(String, JSONValue)] = [
       ("journal", .string(Self.formatName)), ("version", .integer(Self.formatVersion)),
     ]
@@ -59,7 +62,7 @@ public final class MigrationJournal {
       text += "\n"
     }
     do {
-      try DurableFile.writeAll(Array(text.utf8), to: descriptor, path: path)
+      try AtomicFile.writeAll(Array(text.utf8), to: descriptor, path: path)
     } catch {
       throw MigrationError(.journal, place: path, error.message)
     }

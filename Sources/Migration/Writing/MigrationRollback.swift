@@ -88,6 +88,7 @@ public enum MigrationRollback {
     var summary = Summary()
     let replaces = entries.reversed().filter { $0["op"] as? String == "replace" }
     let batched = DurableFile.canSyncFileSystem
+    let storeRoot = DurableFile.canonical(store)
     var start = 0
     while start < replaces.count {
       let chunk = replaces[start..<min(start + 256, replaces.count)]
@@ -102,9 +103,29 @@ public enum MigrationRollback {
           throw MigrationError(.journal, place: journalPath, "a replace entry is malformed")
         }
         let path = store + "/" + relative
-        let current =
-          DurableFile.kind(of: path).exists
-          ? try DurableFile.readFile(path, limit: Int.max).bytes : nil
+        guard DirectoryStore.folderIsInside(relative, root: storeRoot) else {
+          decided.append(
+            (
+              path,
+              .conflict("a folder on the way to the file is now a symbolic link; left as it is"),
+              nil
+            ))
+          continue
+        }
+        let type = DurableFile.entryType(of: path)
+        if let type, type != S_IFREG {
+          // Never follow or replace a link, a device or a FIFO put where the file was.
+          decided.append(
+            (
+              path,
+              .conflict(
+                "the file is now \(DirectoryStore.kindName(type)), not a regular file; left as it is"
+              ),
+              nil
+            ))
+          continue
+        }
+        let current = type != nil ? try DurableFile.readFile(path, limit: Int.max).bytes : nil
         let currentSum = current.map(SHA256.hex)
         if currentSum == old {
           decided.append((path, .alreadyOriginal, nil))
@@ -144,7 +165,7 @@ public enum MigrationRollback {
           let relative = String(item.path.dropFirst(store.count + 1))
           let kept = DurableFile.directory(of: backup) + "/rolled-back/" + relative
           try DurableFile.makeDirectories(DurableFile.directory(of: kept))
-          unlink(kept)
+          DurableFile.removeRegularFile(kept)
           _ = link(item.path, kept)
           try DurableFile.moveIntoPlace(temporary, item.path)
           touched.insert(DurableFile.directory(of: item.path))

@@ -1,8 +1,9 @@
-/// A parsed JSON value, exactly as the text wrote it, for checking outputs against their schemas.
+/// A parsed JSON value, exactly as the text wrote it, for reading reports back and checking schemas.
 ///
 /// Foundation's `JSONSerialization` answers with `NSNumber`s that blur `true`
-/// and `1`; a schema's `"type": "boolean"` needs to tell them apart, so test
-/// code parses with ``init(parsing:)`` instead.
+/// and `1`; a schema's `"type": "boolean"` needs to tell them apart, so the
+/// harness parses with ``init(parsing:)`` instead (test code against the
+/// schemas, `report merge` for shard reports).
 ///
 /// ```swift
 /// let document = try JSONDocument(parsing: #"{"outcome": "decoded", "matches": true}"#)

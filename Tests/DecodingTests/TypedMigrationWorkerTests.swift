@@ -1,0 +1,127 @@
+import Decoding
+import Foundation
+import ProfileKit
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Typed migration in decode workers: the app's `init?(coder:)` runs in a child process, many
+/// archives per frame, and a trap costs one archive.
+@Suite("Typed migration in decode workers")
+struct TypedMigrationWorkerTests {
+  static let allowed = ["ProfileKit.UserProfile", "ProfileKit.Address"]
+
+  /// A v1 profile whose address is a dictionary: v1's `as! Address` traps on it (SIGABRT).
+  static func trappingArchive() -> [UInt8] {
+    var archive = TestArchive()
+    let fake = archive.dictionary([("street", archive.string("x"))])
+    let profile = SampleArchives.profile(&archive, address: fake)
+    return archive.bytes(root: profile)
+  }
+
+  @Test("A batch migrated in a worker gives the results of the same migration in process")
+  func workerMatchesInProcess() throws {
+    let url = try #require(WorkerBinary.url)
+    let supervisor = FoundationReferenceSupervisor(executableURL: url)
+    let map = try ClassNameMap(parsing: "ProfilesApp.*=ProfileKit.*")
+    let archives = [
+      SampleArchives.profileArchive(), SampleArchives.profileArchive(module: "ProfileKit"),
+      Array(SampleArchives.profileArchive().prefix(30)), SampleArchives.memoArchive(),
+    ]
+    let inWorker = try supervisor.migrate(archives, classMap: map, allowedClasses: Self.allowed)
+    let inProcess = archives.map {
+      TypedMigration(
+        registry: ClassRegistry(modelClasses: ProfileModel.classes), classMap: map,
+        allowedClasses: Self.allowed
+      ).migrate($0)
+    }
+    #expect(inWorker == inProcess)
+    guard case .rewritten(_, let className) = inWorker[0] else {
+      Issue.record("the v1 profile was not rewritten: \(inWorker[0])")
+      return
+    }
+    #expect(className == "ProfileKit.UserProfile")
+    #expect(inWorker[1] == .unchanged)
+    #expect(supervisor.workersStarted == 1, "one worker for the whole batch")
+  }
+
+  @Test("A trapping init costs its archive alone: crashed with the signal, the rest answered")
+  func trapCostsOneArchive() throws {
+    let url = try #require(WorkerBinary.url)
+    // The sample's v1 classes, whose init force-casts the address.
+    let version1 = FoundationReferenceSupervisor(executableURL: url, registryName: "ProfilesApp-1")
+    let archives = [
+      SampleArchives.profileArchive(), Self.trappingArchive(), SampleArchives.profileArchive(),
+      Self.trappingArchive(), SampleArchives.profileArchive(),
+    ]
+    let results = try version1.migrate(
+      archives, classMap: .empty, allowedClasses: ["ProfilesApp.UserProfile"])
+    #expect(results.count == 5)
+    for index in [1, 3] {
+      guard case .crashed(let crash) = results[index] else {
+        Issue.record("archive \(index) did not crash: \(results[index])")
+        continue
+      }
+      #expect(crash.signal == SIGABRT)
+      #expect(crash.detail.contains("Could not cast value of type 'Foundation.NSDictionary'"))
+    }
+    for index in [0, 2, 4] {
+      // v1 classes are not NSSecureCoding: the round trip refuses at the re-encode, no trap.
+      guard case .refused(let refusal) = results[index] else {
+        Issue.record("archive \(index): \(results[index])")
+        continue
+      }
+      #expect(refusal.step == .encode)
+    }
+    // The first worker gathers answers and dies unattributed; the second answers each archive
+    // on its own and dies on archive 1; the third on archive 3; the fourth answers archive 4.
+    #expect(version1.workersStarted == 4, "a fresh worker after each death")
+  }
+
+  @Test("A worker that hangs on an archive is killed, and that archive is crashed, timed out")
+  func hangIsTimedOut() throws {
+    let sleeper = FoundationReferenceSupervisor(
+      executableURL: URL(fileURLWithPath: "/bin/sleep"), arguments: ["30"],
+      timeout: .milliseconds(300))
+    let results = try sleeper.migrate(
+      [SampleArchives.profileArchive()], classMap: .empty, allowedClasses: [])
+    guard case .crashed(let crash) = results.first else {
+      Issue.record("no crash: \(results)")
+      return
+    }
+    #expect(crash.timedOut)
+    #expect(crash.signal == SIGKILL)
+  }
+
+  @Test("A pool hands each concurrent caller its own supervisor")
+  func poolIsolatesCallers() throws {
+    let url = try #require(WorkerBinary.url)
+    let pool = SupervisorPool(count: 2) { FoundationReferenceSupervisor(executableURL: url) }
+    let map = try ClassNameMap(parsing: "ProfilesApp.*=ProfileKit.*")
+    let results = ResultBox()
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      let outcome = try? pool.withSupervisor { supervisor throws(WorkerProtocolError) in
+        try supervisor.migrate(
+          [SampleArchives.profileArchive()], classMap: map, allowedClasses: Self.allowed)
+      }
+      results.append(outcome?.first)
+    }
+    #expect(results.values.count == 4)
+    #expect(results.values.allSatisfy { if case .rewritten? = $0 { true } else { false } })
+    #expect(pool.workersStarted <= 2)
+  }
+}
+
+/// Results gathered from concurrent callers.
+private final class ResultBox: @unchecked Sendable {
+  private let lock = NSLock()
+  private(set) var values: [TypedMigrationResult?] = []
+
+  func append(_ value: TypedMigrationResult?) {
+    lock.lock()
+    values.append(value)
+    lock.unlock()
+  }
+}

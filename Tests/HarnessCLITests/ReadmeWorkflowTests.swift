@@ -1,0 +1,59 @@
+import Foundation
+import HarnessTestSupport
+import Testing
+
+/// README's sharded GitHub Actions workflow, parsed by Python's yaml module.
+@Suite("README's sharded workflow")
+struct ReadmeWorkflowTests {
+  /// Runs python3 with a program and some standard input; `nil` when python3 cannot be started.
+  static func python(_ program: String, input: String = "") -> (status: Int32, output: String)? {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", program]
+    let stdin = Pipe()
+    let stdout = Pipe()
+    process.standardInput = stdin
+    process.standardOutput = stdout
+    process.standardError = stdout
+    do { try process.run() } catch { return nil }
+    stdin.fileHandleForWriting.write(Data(input.utf8))
+    try? stdin.fileHandleForWriting.close()
+    let data = stdout.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  /// Whether python3 and its yaml module are here.
+  static let hasYAML = python("import yaml")?.status == 0
+
+  /// The YAML between README's `<!-- shard-workflow -->` markers, without its fence.
+  static func workflow() throws -> String {
+    let readme = try String(
+      contentsOf: Corpus.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let start = try #require(readme.range(of: "<!-- shard-workflow -->\n```yaml\n"))
+    let end = try #require(readme.range(of: "```\n<!-- /shard-workflow -->"))
+    return String(readme[start.upperBound..<end.lowerBound])
+  }
+
+  @Test(
+    "The workflow is YAML with N shard jobs and a merge job after them",
+    .enabled(if: hasYAML, "python3 with the yaml module is not installed"))
+  func workflowParses() throws {
+    let program = """
+      import sys, yaml
+      workflow = yaml.safe_load(sys.stdin)
+      jobs = workflow["jobs"]
+      shards = jobs["shard"]["strategy"]["matrix"]["shard"]
+      assert shards == list(range(1, len(shards) + 1)), shards
+      steps = " ".join(str(step.get("run", "")) for step in jobs["shard"]["steps"])
+      assert "--shard ${{ matrix.shard }}/%d" % len(shards) in steps, steps
+      assert jobs["merge"]["needs"] == "shard"
+      merge = " ".join(str(step.get("run", "")) for step in jobs["merge"]["steps"])
+      assert "report merge shard-*.json" in merge, merge
+      print("ok")
+      """
+    let result = try #require(Self.python(program, input: try Self.workflow()))
+    #expect(result.status == 0, "\(result.output)")
+    #expect(result.output == "ok\n")
+  }
+}
