@@ -33,13 +33,16 @@ public struct HarnessConfiguration: Sendable {
   ///
   /// - Parameters:
   ///   - modelClasses: The classes archives decode into, as `NSStringFromClass` names them.
+  ///   - platformClasses: The Apple-platform classes the archives hold, such as `UIColor`:
+  ///     on Linux their stand-ins take their place.
   ///   - additionalRegistries: Other registries the worker may decode with, by name.
   ///   - worker: Where decode paths run.
   public init(
-    modelClasses: [NSObject.Type], additionalRegistries: [String: ClassRegistry] = [:],
+    modelClasses: [NSObject.Type], platformClasses: [PlatformClass] = [],
+    additionalRegistries: [String: ClassRegistry] = [:],
     worker: DecodeWorker = .runningExecutable
   ) {
-    self.registry = ClassRegistry(modelClasses: modelClasses)
+    self.registry = ClassRegistry(modelClasses: modelClasses, platformClasses: platformClasses)
     self.additionalRegistries = additionalRegistries
     self.worker = worker
   }

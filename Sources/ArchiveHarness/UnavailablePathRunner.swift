@@ -8,7 +8,8 @@ struct UnavailablePathRunner: DecodePathRunner {
   let error: WorkerProtocolError
 
   func outcome(
-    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
+    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
+    topKeys: [String]
   ) throws(WorkerProtocolError) -> DecodeOutcome {
     throw error
   }

@@ -8,8 +8,12 @@ public struct ArchiveEntry: Sendable {
   public var sha256: String
   /// The largest size, in bytes, the file may have before decoding is refused.
   public var maxSize: Int?
-  /// The `$top` key whose object the key paths start from (`root` unless stated).
+  /// The `$top` key whose object the key paths start from: the `topKey` attribute, else the
+  /// first of ``decodeKeys``.
   public var topKey: String
+  /// The `$top` keys the app reads, in order (`root` unless stated); each decode path reads
+  /// every one with one unarchiver.
+  public var decodeKeys: [String]
   /// The allowed classes for this archive, overriding the manifest's.
   public var allowedClasses: [Manifest.ClassReference]?
   /// The root class for this archive, overriding the manifest's.
@@ -30,7 +34,8 @@ public struct ArchiveEntry: Sendable {
   /// Creates an entry.
   public init(
     path: String, sha256: String, maxSize: Int? = nil, topKey: String = "root",
-    allowedClasses: [Manifest.ClassReference]? = nil, rootClass: Manifest.ClassReference? = nil,
+    decodeKeys: [String] = ["root"], allowedClasses: [Manifest.ClassReference]? = nil,
+    rootClass: Manifest.ClassReference? = nil,
     outcomes: [OutcomeExpectation] = [], expectations: [FieldExpectation] = [],
     reviewed: [ReviewedValue] = [], location: ManifestLocation,
     pathLocation: ManifestLocation? = nil,
@@ -40,6 +45,7 @@ public struct ArchiveEntry: Sendable {
     self.sha256 = sha256
     self.maxSize = maxSize
     self.topKey = topKey
+    self.decodeKeys = decodeKeys
     self.allowedClasses = allowedClasses
     self.rootClass = rootClass
     self.outcomes = outcomes

@@ -92,7 +92,9 @@ struct ManifestModelBuilder {
   }
 
   private mutating func archive(_ element: XMLTree) -> ArchiveEntry {
-    let topKey = element[attribute: "topKey"] ?? "root"
+    let decodeKeys =
+      element[attribute: "decodeKeys"].map { $0.xmlListItems() } ?? ["root"]
+    let topKey = element[attribute: "topKey"] ?? decodeKeys.first ?? "root"
     var outcomes: [OutcomeExpectation] = []
     var expectations: [FieldExpectation] = []
     var reviewed: [ReviewedValue] = []
@@ -121,7 +123,7 @@ struct ManifestModelBuilder {
     return ArchiveEntry(
       path: element[attribute: "path"] ?? "",
       sha256: (element[attribute: "sha256"] ?? "").lowercased(),
-      maxSize: maxSize, topKey: topKey,
+      maxSize: maxSize, topKey: topKey, decodeKeys: decodeKeys.isEmpty ? ["root"] : decodeKeys,
       allowedClasses: allowed, rootClass: root, outcomes: outcomes, expectations: expectations,
       reviewed: reviewed, location: element.location,
       pathLocation: element.location(ofAttribute: "path"),

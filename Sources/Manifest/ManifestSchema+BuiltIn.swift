@@ -240,8 +240,39 @@ extension ManifestSchema {
     <xs:attribute name="path" type="m:RelativePath" use="required"/>
     <xs:attribute name="sha256" type="m:SHA256" use="required"/>
     <xs:attribute name="maxSize" type="xs:positiveInteger"/>
-    <xs:attribute name="topKey" type="m:NonEmptyString" default="root"/>
+    <xs:attribute name="decodeKeys" type="m:TopKeyList">
+      <xs:annotation>
+        <xs:documentation>
+          The $top keys the app reads, in order, separated by spaces:
+          decodeKeys="$0 $1" for an archive written by XCTest. Each decode
+          path reads every key with one unarchiver; root when absent.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="topKey" type="m:NonEmptyString">
+      <xs:annotation>
+        <xs:documentation>
+          The $top key that expectation key paths start from unless they
+          begin with $top.NAME: the first of decodeKeys when absent, else root.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
+
+  <xs:simpleType name="TopKey">
+    <xs:restriction base="xs:string">
+      <xs:pattern value="[^\s]+"/>
+    </xs:restriction>
+  </xs:simpleType>
+
+  <xs:simpleType name="TopKeyList">
+    <xs:restriction>
+      <xs:simpleType>
+        <xs:list itemType="m:TopKey"/>
+      </xs:simpleType>
+      <xs:minLength value="1"/>
+    </xs:restriction>
+  </xs:simpleType>
 
   <xs:simpleType name="RelativePath">
     <xs:restriction base="xs:string">

@@ -122,6 +122,10 @@ struct ManifestSemanticChecker {
     }
     var seen: [String: ArchiveEntry] = [:]
     for entry in manifest.archives {
+      var keys: Set<String> = []
+      for key in entry.decodeKeys where !keys.insert(key).inserted {
+        error(at: entry.location, "decodeKeys names '\(key)' more than once")
+      }
       guard let normalized = normalizedRelativePath(entry) else { continue }
       if let first = seen[normalized] {
         error(

@@ -165,6 +165,12 @@ enum XSDValue {
 }
 
 extension String {
+  /// The items of an `xs:list` value: the text split at XML whitespace, empty items dropped.
+  func xmlListItems() -> [String] {
+    split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+      .map(String.init)
+  }
+
   /// The string without leading and trailing XML whitespace (space, tab, CR, LF).
   func trimmingXMLWhitespace() -> String {
     let isSpace: (Character) -> Bool = {

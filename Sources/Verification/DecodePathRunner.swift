@@ -24,10 +24,13 @@ public protocol DecodePathRunner: Sendable {
   ///   - path: The decode path to run.
   ///   - allowedClasses: Runtime names of the classes a secure read allows.
   ///   - classMap: The class-name map.
+  ///   - topKeys: The `$top` keys the app reads; one decodes to its object, several to a
+  ///     ``DecodedValue/topLevel(_:)`` value.
   /// - Returns: What the app would see on that path.
   /// - Throws: ``WorkerProtocolError`` when the path could not be run.
   func outcome(
-    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
+    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
+    topKeys: [String]
   ) throws(WorkerProtocolError) -> DecodeOutcome
 
   /// The `allowedClasses` that would make the secure read succeed where legacy decodes.
@@ -55,6 +58,24 @@ extension DecodePathRunner {
     throws(WorkerProtocolError) -> String
   {
     throw WorkerProtocolError("\(Self.self) gives no allowedClasses advice", kind: .unavailable)
+  }
+}
+
+extension DecodePathRunner {
+  /// The outcome of one path over the object under `$top.root`.
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - path: The decode path to run.
+  ///   - allowedClasses: Runtime names of the classes a secure read allows.
+  ///   - classMap: The class-name map.
+  /// - Returns: What the app would see on that path.
+  /// - Throws: ``WorkerProtocolError`` when the path could not be run.
+  public func outcome(
+    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
+  ) throws(WorkerProtocolError) -> DecodeOutcome {
+    try outcome(
+      bytes, path: path, allowedClasses: allowedClasses, classMap: classMap, topKeys: ["root"])
   }
 }
 
@@ -93,11 +114,12 @@ public struct WorkerPathRunner: DecodePathRunner {
   /// - Returns: The outcome; ``DecodeOutcome/crashed(_:)`` when a signal ended the worker.
   /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
   public func outcome(
-    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
+    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
+    topKeys: [String]
   ) throws(WorkerProtocolError) -> DecodeOutcome {
     try pool.withSupervisor { supervisor throws(WorkerProtocolError) in
       try supervisor.decode(
-        bytes, path: path, allowedClasses: allowedClasses, classMap: classMap)
+        bytes, path: path, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys)
     }
   }
 
@@ -148,7 +170,8 @@ public struct InProcessPathRunner: DecodePathRunner {
   /// - Throws: ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable`` for a
   ///   Foundation path, which runs only in a worker process.
   public func outcome(
-    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
+    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
+    topKeys: [String]
   ) throws(WorkerProtocolError) -> DecodeOutcome {
     guard !path.isFoundation else {
       throw WorkerProtocolError(
@@ -156,7 +179,7 @@ public struct InProcessPathRunner: DecodePathRunner {
         kind: .unavailable)
     }
     return HarnessDecoder(registry: registry, classMap: classMap)
-      .outcome(bytes, path: path, allowedClasses: allowedClasses)
+      .outcome(bytes, path: path, allowedClasses: allowedClasses, topKeys: topKeys)
   }
 
   /// Works out the allowed-classes advice in this process.

@@ -150,8 +150,11 @@ public struct Verifier: Sendable {
       } else {
         do {
           outcome = checkRoot(
-            try runner.outcome(bytes, path: path, allowedClasses: allowed, classMap: classMap),
-            expected: manifest.rootClass(for: entry)?.name, path: path)
+            try runner.outcome(
+              bytes, path: path, allowedClasses: allowed, classMap: classMap,
+              topKeys: entry.decodeKeys),
+            expected: manifest.rootClass(for: entry)?.name, path: path, topKey: entry.topKey,
+            decodeKeys: entry.decodeKeys)
         } catch {
           results.append(notRun(path, entry: entry, because: error))
           continue
@@ -205,7 +208,8 @@ public struct Verifier: Sendable {
       // The same expectations against the object the secure path decoded: a field the
       // archive holds but the app's decoder drops or changes fails here.
       if let decoded = outcomes[.secure]?.decodedValue {
-        let onObject = engine.evaluate(entry, in: decoded.expectationTree)
+        let onObject = engine.evaluate(
+          entry, in: DecodedTopLevelSubject(decoded, keys: entry.decodeKeys))
         for finding in onObject where !finding.passed {
           expectations.append(
             ExpectationResult(
@@ -263,17 +267,29 @@ public struct Verifier: Sendable {
   }
 
   /// Turns a decoded root of the wrong class into the `wrong-root-class` rejection the app's cast gives.
-  func checkRoot(_ outcome: DecodeOutcome, expected: String?, path: DecodePath) -> DecodeOutcome {
-    guard let expected, let value = outcome.decodedValue else { return outcome }
+  ///
+  /// When several top keys were read, the object under `topKey` is the one checked.
+  func checkRoot(
+    _ outcome: DecodeOutcome, expected: String?, path: DecodePath, topKey: String = "root",
+    decodeKeys: [String] = ["root"]
+  ) -> DecodeOutcome {
+    guard let expected, var value = outcome.decodedValue else { return outcome }
+    if let fields = value.topLevelFields {
+      guard let field = fields.first(where: { $0.key == topKey }) else { return outcome }
+      value = field.value
+    }
     let actual = value.className
     guard actual != expected,
       !(registry.registeredClass(named: actual)?.isKind(of: expected) ?? false)
     else { return outcome }
+    let checkedKey = decodeKeys.count > 1 ? topKey : decodeKeys.first ?? "root"
+    let keyPath = HarnessDecoder.keyPath(ofTopKey: checkedKey)
     return .rejected(
       DecodeRejection(
-        category: .wrongRootClass, keyPath: "root",
+        category: .wrongRootClass, keyPath: keyPath,
         message:
-          "\(path.harnessPath): root: decoded a '\(actual)' where the app expects '\(expected)'"))
+          "\(path.harnessPath): \(keyPath): decoded a '\(actual)' where the app expects '\(expected)'"
+      ))
   }
 
   private func result(for outcome: DecodeOutcome, path: DecodePath, entry: ArchiveEntry)

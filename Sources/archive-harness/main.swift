@@ -12,7 +12,8 @@ import ProfilesApp
 // The shipped harness decodes into the sample app's v2 classes (module ProfileKit). Its decode
 // worker also serves v1 (module ProfilesApp) as "ProfilesApp-1", to run v1's own trapping
 // `as!` decoder where a trap is contained.
+// It also reads every Apple-platform class it has a stand-in for (UIColor, CLLocation, …).
 let configuration = HarnessConfiguration(
-  modelClasses: ProfileModel.classes,
+  modelClasses: ProfileModel.classes, platformClasses: PlatformClass.allCases,
   additionalRegistries: ["ProfilesApp-1": ClassRegistry(modelClasses: ProfilesAppModel.classes)])
 exit(ArchiveHarnessCommand.main(CommandLine.arguments, configuration: configuration))

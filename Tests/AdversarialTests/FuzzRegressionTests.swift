@@ -44,6 +44,50 @@ struct FuzzRegressionTests {
     #expect(result.outcome.kind != .crashed)
   }
 
+  @Test(
+    "value-forms: an attributed string's attribute dictionaries are read without bridging, so a dictionary keyed by an array is no trap"
+  )
+  func attributesArrayBridging() throws {
+    let bytes = try Self.input("value-forms-attributes-array-bridging-crash.bplist")
+    var decoder = HarnessDecoder(
+      registry: ClassRegistry(platformClasses: PlatformClass.allCases))
+    decoder.describesObjects = false
+    let archive = try KeyedArchive(bytes: bytes)
+    let everyClass = decoder.registry.classNames
+    for secure in [true, false] {
+      let result = decoder.decode(
+        archive, secure: secure, allowedClasses: secure ? everyClass : [],
+        topKeys: HarnessDecoder.defaultTopKeys(of: archive))
+      #expect(result.outcome.kind != .crashed)
+    }
+  }
+
+  @Test(
+    "value-forms: index-set ranges that overlap one ending at NSNotFound are merged before corelibs sees them"
+  )
+  func indexSetRangeToNotFound() throws {
+    let bytes = try Self.input("value-forms-index-set-range-to-notfound-crash.bplist")
+    let decoder = HarnessDecoder(registry: .foundation)
+    for secure in [true, false] {
+      let result = decoder.decode(bytes, secure: secure, allowedClasses: ["NSIndexSet"])
+      #expect(result.outcome.kind != .crashed)
+    }
+  }
+
+  @Test("value-forms: an NSURL whose base has no absolute URL is built without corelibs' bridging")
+  func urlBaseBridging() throws {
+    let bytes = try Self.input("value-forms-url-base-bridging-crash.bplist")
+    var decoder = HarnessDecoder(registry: .foundation)
+    decoder.describesObjects = false
+    let archive = try KeyedArchive(bytes: bytes)
+    for secure in [true, false] {
+      let result = decoder.decode(
+        archive, secure: secure, allowedClasses: secure ? decoder.registry.classNames : [],
+        topKeys: HarnessDecoder.defaultTopKeys(of: archive))
+      #expect(result.outcome.kind != .crashed)
+    }
+  }
+
   @Test("Every regression input reads or fails with a typed error through both layers")
   func everyInputIsAnswered() throws {
     let names = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path).sorted()

@@ -17,13 +17,20 @@ public struct ClassRegistry: Sendable {
 
   /// Creates a registry of the Foundation value classes plus the given model classes.
   ///
-  /// - Parameter modelClasses: The app's current model classes; each must be an `NSObject`
-  ///   subclass. Classes that do not conform to `NSCoding` are kept so that a decode can
-  ///   report them as `not-secure-coding` instead of unknown.
-  public init(modelClasses: [NSObject.Type] = []) {
+  /// - Parameters:
+  ///   - modelClasses: The app's current model classes; each must be an `NSObject`
+  ///     subclass. Classes that do not conform to `NSCoding` are kept so that a decode can
+  ///     report them as `not-secure-coding` instead of unknown.
+  ///   - platformClasses: The Apple-platform classes the app's archives hold, such as
+  ///     ``PlatformClass/uiColor``: the real class where this process has it, its stand-in
+  ///     otherwise.
+  public init(modelClasses: [NSObject.Type] = [], platformClasses: [PlatformClass] = []) {
     var byName: [String: RegisteredClass] = [:]
     for kind in FoundationValueKind.allCases {
       byName[kind.className] = RegisteredClass(type: kind.type, foundationKind: kind)
+    }
+    for platformClass in platformClasses {
+      byName[platformClass.className] = RegisteredClass(type: platformClass.registeredType)
     }
     var models: [RegisteredClass] = []
     for type in modelClasses {

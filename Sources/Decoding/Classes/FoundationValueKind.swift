@@ -1,6 +1,9 @@
 import Foundation
 
 /// A Foundation value class the harness coder builds itself from its archived form.
+///
+/// Each is read with the key names Apple's Foundation writes on iOS and macOS, checked field by
+/// field, and built through public initializers; no class's `init(coder:)` runs.
 public enum FoundationValueKind: String, Sendable, CaseIterable, Hashable {
   /// `NSString`.
   case string = "NSString"
@@ -38,6 +41,45 @@ public enum FoundationValueKind: String, Sendable, CaseIterable, Hashable {
   case null = "NSNull"
   /// `NSObject`, the root of every class chain.
   case object = "NSObject"
+  case value = "NSValue"
+  case indexSet = "NSIndexSet"
+  case mutableIndexSet = "NSMutableIndexSet"
+  case indexPath = "NSIndexPath"
+  case countedSet = "NSCountedSet"
+  case attributedString = "NSAttributedString"
+  case mutableAttributedString = "NSMutableAttributedString"
+  case decimalNumber = "NSDecimalNumber"
+  case locale = "NSLocale"
+  case timeZone = "NSTimeZone"
+  case calendar = "NSCalendar"
+  case error = "NSError"
+  case dateComponents = "NSDateComponents"
+  case personNameComponents = "NSPersonNameComponents"
+  case measurement = "NSMeasurement"
+  case unit = "NSUnit"
+  case dimension = "NSDimension"
+  case unitConverterLinear = "NSUnitConverterLinear"
+  case unitAcceleration = "NSUnitAcceleration"
+  case unitAngle = "NSUnitAngle"
+  case unitArea = "NSUnitArea"
+  case unitConcentrationMass = "NSUnitConcentrationMass"
+  case unitDispersion = "NSUnitDispersion"
+  case unitDuration = "NSUnitDuration"
+  case unitElectricCharge = "NSUnitElectricCharge"
+  case unitElectricCurrent = "NSUnitElectricCurrent"
+  case unitElectricPotentialDifference = "NSUnitElectricPotentialDifference"
+  case unitElectricResistance = "NSUnitElectricResistance"
+  case unitEnergy = "NSUnitEnergy"
+  case unitFrequency = "NSUnitFrequency"
+  case unitFuelEfficiency = "NSUnitFuelEfficiency"
+  case unitIlluminance = "NSUnitIlluminance"
+  case unitLength = "NSUnitLength"
+  case unitMass = "NSUnitMass"
+  case unitPower = "NSUnitPower"
+  case unitPressure = "NSUnitPressure"
+  case unitSpeed = "NSUnitSpeed"
+  case unitTemperature = "NSUnitTemperature"
+  case unitVolume = "NSUnitVolume"
 
   /// The class's plain name, as archives and `NSStringFromClass` spell it.
   public var className: String { rawValue }
@@ -46,10 +88,39 @@ public enum FoundationValueKind: String, Sendable, CaseIterable, Hashable {
   public var isContainer: Bool {
     switch self {
     case .array, .mutableArray, .dictionary, .mutableDictionary, .set, .mutableSet,
-      .orderedSet, .mutableOrderedSet:
+      .orderedSet, .mutableOrderedSet, .countedSet:
       return true
     default:
       return false
+    }
+  }
+
+  /// The `NSDimension` subclass this is, or `nil` for any other class.
+  var dimensionType: Dimension.Type? {
+    switch self {
+    case .dimension: Dimension.self
+    case .unitAcceleration: UnitAcceleration.self
+    case .unitAngle: UnitAngle.self
+    case .unitArea: UnitArea.self
+    case .unitConcentrationMass: UnitConcentrationMass.self
+    case .unitDispersion: UnitDispersion.self
+    case .unitDuration: UnitDuration.self
+    case .unitElectricCharge: UnitElectricCharge.self
+    case .unitElectricCurrent: UnitElectricCurrent.self
+    case .unitElectricPotentialDifference: UnitElectricPotentialDifference.self
+    case .unitElectricResistance: UnitElectricResistance.self
+    case .unitEnergy: UnitEnergy.self
+    case .unitFrequency: UnitFrequency.self
+    case .unitFuelEfficiency: UnitFuelEfficiency.self
+    case .unitIlluminance: UnitIlluminance.self
+    case .unitLength: UnitLength.self
+    case .unitMass: UnitMass.self
+    case .unitPower: UnitPower.self
+    case .unitPressure: UnitPressure.self
+    case .unitSpeed: UnitSpeed.self
+    case .unitTemperature: UnitTemperature.self
+    case .unitVolume: UnitVolume.self
+    default: nil
     }
   }
 
@@ -57,7 +128,7 @@ public enum FoundationValueKind: String, Sendable, CaseIterable, Hashable {
   public var isMutable: Bool {
     switch self {
     case .mutableString, .mutableArray, .mutableDictionary, .mutableSet, .mutableOrderedSet,
-      .mutableData:
+      .mutableData, .mutableIndexSet, .mutableAttributedString:
       return true
     default:
       return false
@@ -85,6 +156,24 @@ public enum FoundationValueKind: String, Sendable, CaseIterable, Hashable {
     case .url: return NSURL.self
     case .null: return NSNull.self
     case .object: return NSObject.self
+    case .value: return NSValue.self
+    case .indexSet: return NSIndexSet.self
+    case .mutableIndexSet: return NSMutableIndexSet.self
+    case .indexPath: return NSIndexPath.self
+    case .countedSet: return NSCountedSet.self
+    case .attributedString: return NSAttributedString.self
+    case .mutableAttributedString: return NSMutableAttributedString.self
+    case .decimalNumber: return NSDecimalNumber.self
+    case .locale: return NSLocale.self
+    case .timeZone: return NSTimeZone.self
+    case .calendar: return NSCalendar.self
+    case .error: return NSError.self
+    case .dateComponents: return NSDateComponents.self
+    case .personNameComponents: return NSPersonNameComponents.self
+    case .measurement: return NSMeasurement.self
+    case .unit: return Unit.self
+    case .unitConverterLinear: return UnitConverterLinear.self
+    default: return dimensionType ?? NSObject.self
     }
   }
 }

@@ -20,6 +20,9 @@ public struct RegisteredClass: Sendable, CustomStringConvertible {
   public let foundationKind: FoundationValueKind?
   /// The identities of the class and its real superclasses, nearest first.
   public let hierarchyIdentifiers: [ObjectIdentifier]
+  /// Whether the class is a ``PlatformStandIn`` registered under the Apple-platform class's
+  /// name, such as ``UIColorStandIn`` for `UIColor`.
+  public let isStandIn: Bool
 
   /// Reads a class's facts from the runtime.
   ///
@@ -28,7 +31,9 @@ public struct RegisteredClass: Sendable, CustomStringConvertible {
   ///   - foundationKind: The Foundation value class it is, if any.
   public init(type: NSObject.Type, foundationKind: FoundationValueKind? = nil) {
     self.type = type
-    self.name = foundationKind?.className ?? NSStringFromClass(type)
+    let standIn = type as? any PlatformStandIn.Type
+    self.isStandIn = standIn != nil
+    self.name = foundationKind?.className ?? standIn?.platformClassName ?? NSStringFromClass(type)
     var names: [String] = []
     var identifiers = [ObjectIdentifier(type)]
     var current: AnyClass? = _getSuperclass(type)

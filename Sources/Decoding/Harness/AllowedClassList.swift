@@ -36,6 +36,13 @@ struct AllowedClassList {
     self.givenNames = nil
   }
 
+  private init(base: AllowedClassList, extra: [AnyClass]) {
+    self.identifiers = base.identifiers + extra.map { ObjectIdentifier($0) }
+    self.unresolvedNames = base.unresolvedNames
+    self.types = base.types + extra
+    self.givenNames = base.givenNames.map { $0 + extra.map { NSStringFromClass($0) } }
+  }
+
   /// Whether a registered class passes: it is a listed class or a subclass of one, by its
   /// real hierarchy.
   func admits(_ registered: RegisteredClass) -> Bool {
@@ -60,4 +67,15 @@ struct AllowedClassList {
 
   /// The list as messages print it: `[ProfileKit.UserProfile, NSString]`.
   var rendered: String { "[" + names.joined(separator: ", ") + "]" }
+}
+
+extension AllowedClassList {
+  /// The list with further classes that one form admits of itself, such as the property-list
+  /// classes an attributed string's attribute dictionaries are made of.
+  ///
+  /// - Parameter extra: The classes to add.
+  /// - Returns: A list that admits what this one admits and `types`.
+  func adding(types extra: [AnyClass]) -> AllowedClassList {
+    AllowedClassList(base: self, extra: extra)
+  }
 }

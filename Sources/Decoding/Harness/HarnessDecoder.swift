@@ -54,10 +54,12 @@ public struct HarnessDecoder: Sendable {
   ///   - bytes: The archive (binary or XML property list).
   ///   - secure: Whether to require secure coding.
   ///   - allowedClasses: Runtime names of the classes the root decode allows (secure mode).
+  ///   - topKeys: The `$top` keys the app reads, in order; `root` unless given. Several keys
+  ///     decode to a ``DecodedValue/topLevel(_:)`` value.
   /// - Returns: The outcome and, when decoded, the object.
-  public func decode(_ bytes: [UInt8], secure: Bool, allowedClasses: [String] = [])
-    -> HarnessDecodeResult
-  {
+  public func decode(
+    _ bytes: [UInt8], secure: Bool, allowedClasses: [String] = [], topKeys: [String] = ["root"]
+  ) -> HarnessDecodeResult {
     let archive: KeyedArchive
     do {
       archive = try KeyedArchive(bytes: bytes, limits: limits)
@@ -70,7 +72,7 @@ public struct HarnessDecoder: Sendable {
       return HarnessDecodeResult(
         outcome: .rejected(rejection), object: nil, warnings: [], instantiatedClassNames: [])
     }
-    return decode(archive, secure: secure, allowedClasses: allowedClasses)
+    return decode(archive, secure: secure, allowedClasses: allowedClasses, topKeys: topKeys)
   }
 
   /// Decodes a validated archive.
@@ -79,18 +81,96 @@ public struct HarnessDecoder: Sendable {
   ///   - archive: The archive.
   ///   - secure: Whether to require secure coding.
   ///   - allowedClasses: Runtime names of the classes the root decode allows (secure mode).
+  ///   - topKeys: The `$top` keys the app reads, in order; `root` unless given.
   /// - Returns: The outcome and, when decoded, the object.
-  public func decode(_ archive: KeyedArchive, secure: Bool, allowedClasses: [String] = [])
-    -> HarnessDecodeResult
-  {
-    if describesObjects, let refusal = Self.expansionRejection(archive, secure: secure) {
+  public func decode(
+    _ archive: KeyedArchive, secure: Bool, allowedClasses: [String] = [],
+    topKeys: [String] = ["root"]
+  ) -> HarnessDecodeResult {
+    let keys = topKeys.isEmpty ? ["root"] : topKeys
+    if describesObjects,
+      let refusal = Self.expansionRejection(archive, secure: secure, topKeys: keys)
+    {
       return HarnessDecodeResult(
         outcome: .rejected(refusal), object: nil, warnings: [], instantiatedClassNames: [])
     }
     let unarchiver = HarnessUnarchiver(
       archive: archive, registry: registry, classMap: classMap, secure: secure,
       maximumDepth: maximumDepth)
-    return unarchiver.decodeRoot(allowedClasses: allowedClasses, describing: describesObjects)
+    return unarchiver.decodeTop(
+      keys: keys, allowedClasses: allowedClasses, describing: describesObjects)
+  }
+
+  /// The keys a decode with no keys given reads: `root` when the archive has it, otherwise
+  /// every `$top` key, in natural order (`$2` before `$10`).
+  ///
+  /// ```swift
+  /// HarnessDecoder.defaultTopKeys(of: archive)  // ["$0", "$1", "$2"] for an XCTest archive
+  /// ```
+  ///
+  /// - Parameter archive: The archive.
+  /// - Returns: The keys, never empty unless `$top` is.
+  public static func defaultTopKeys(of archive: KeyedArchive) -> [String] {
+    if archive.top["root"] != nil { return ["root"] }
+    return archive.top.keys.sorted(by: naturalOrder)
+  }
+
+  /// The key path a rejection under a top key starts with: `root`, or `$top.KEY`.
+  ///
+  /// ```swift
+  /// HarnessDecoder.keyPath(ofTopKey: "$1")  // "$top.$1"
+  /// ```
+  ///
+  /// - Parameter key: A `$top` key.
+  /// - Returns: The key path text.
+  public static func keyPath(ofTopKey key: String) -> String {
+    key == "root" ? "root" : ArchiveKeyPath(topKey: key, components: []).description
+  }
+
+  /// A top key as messages name it: `$top.root`, `$top.$0`.
+  static func topKeyText(_ key: String) -> String {
+    key == "root" ? "$top.root" : ArchiveKeyPath(topKey: key, components: []).description
+  }
+
+  /// Whether one key sorts before another with runs of digits compared as numbers.
+  static func naturalOrder(_ left: String, _ right: String) -> Bool {
+    var leftIndex = left.unicodeScalars.startIndex
+    var rightIndex = right.unicodeScalars.startIndex
+    let leftScalars = left.unicodeScalars
+    let rightScalars = right.unicodeScalars
+    while leftIndex < leftScalars.endIndex, rightIndex < rightScalars.endIndex {
+      let leftDigits = digitRun(leftScalars, from: &leftIndex)
+      let rightDigits = digitRun(rightScalars, from: &rightIndex)
+      if !leftDigits.isEmpty, !rightDigits.isEmpty {
+        let leftTrimmed = leftDigits.drop { $0 == "0" }
+        let rightTrimmed = rightDigits.drop { $0 == "0" }
+        if leftTrimmed.count != rightTrimmed.count {
+          return leftTrimmed.count < rightTrimmed.count
+        }
+        if leftTrimmed != rightTrimmed { return leftTrimmed < rightTrimmed }
+        continue
+      }
+      if !leftDigits.isEmpty || !rightDigits.isEmpty {
+        return !leftDigits.isEmpty
+      }
+      let leftScalar = leftScalars[leftIndex]
+      let rightScalar = rightScalars[rightIndex]
+      if leftScalar != rightScalar { return leftScalar.value < rightScalar.value }
+      leftIndex = leftScalars.index(after: leftIndex)
+      rightIndex = rightScalars.index(after: rightIndex)
+    }
+    return leftIndex == leftScalars.endIndex && rightIndex != rightScalars.endIndex
+  }
+
+  private static func digitRun(
+    _ scalars: String.UnicodeScalarView, from index: inout String.UnicodeScalarView.Index
+  ) -> String {
+    var digits = ""
+    while index < scalars.endIndex, ("0"..."9").contains(scalars[index]) {
+      digits.unicodeScalars.append(scalars[index])
+      index = scalars.index(after: index)
+    }
+    return digits
   }
 
   /// The most values a decoded graph may expand to when it is walked as values.
@@ -100,11 +180,18 @@ public struct HarnessDecoder: Sendable {
   public static let maximumExpandedSize = 1_000_000
 
   /// A `limit-exceeded` rejection when the archive's graph expands past ``maximumExpandedSize``.
-  static func expansionRejection(_ archive: KeyedArchive, secure: Bool) -> DecodeRejection? {
-    let size = archive.expandedSize(limit: maximumExpandedSize)
+  static func expansionRejection(
+    _ archive: KeyedArchive, secure: Bool, topKeys: [String] = ["root"]
+  ) -> DecodeRejection? {
+    var size = 0
+    for key in topKeys {
+      size += archive.expandedSize(from: key, limit: maximumExpandedSize)
+      if size > maximumExpandedSize { break }
+    }
     guard size > maximumExpandedSize else { return nil }
     return DecodeRejection(
-      category: .limitExceeded, keyPath: "root",
+      category: .limitExceeded,
+      keyPath: topKeys.count == 1 ? keyPath(ofTopKey: topKeys[0]) : "$top",
       message:
         "\(secure ? DecodePath.secure : .legacy): root: shared references expand to more than \(maximumExpandedSize) values; walking the decoded graph would not finish"
     )
@@ -116,16 +203,19 @@ public struct HarnessDecoder: Sendable {
   ///   - bytes: The archive.
   ///   - path: ``DecodePath/legacy`` or ``DecodePath/secure``; Foundation paths are refused.
   ///   - allowedClasses: Runtime names of the classes the root decode allows.
+  ///   - topKeys: The `$top` keys the app reads, in order.
   /// - Returns: The outcome.
-  public func outcome(_ bytes: [UInt8], path: DecodePath, allowedClasses: [String] = [])
-    -> DecodeOutcome
-  {
+  public func outcome(
+    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String] = [],
+    topKeys: [String] = ["root"]
+  ) -> DecodeOutcome {
     guard !path.isFoundation else {
       return .rejected(
         DecodeRejection(
           category: .malformed, keyPath: "root",
           message: "\(path.rawValue): the harness coder does not run Foundation paths"))
     }
-    return decode(bytes, secure: path.isSecure, allowedClasses: allowedClasses).outcome
+    return decode(bytes, secure: path.isSecure, allowedClasses: allowedClasses, topKeys: topKeys)
+      .outcome
   }
 }

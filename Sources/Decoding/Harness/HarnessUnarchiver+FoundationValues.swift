@@ -5,8 +5,9 @@ import PropertyList
 
 // The Foundation value forms: how the harness coder builds NSString, NSNumber, the
 // collections, NSDate, NSData, NSUUID, NSURL and NSNull from their archived fields, without
-// running any class's init(coder:). The coder itself (root, NSCoder overrides, class checks)
-// is in HarnessUnarchiver.swift.
+// running any class's init(coder:), and where each further form is built (the +IndexValues,
+// +TextValues, +NumberAndErrorValues, +CalendarValues and +MeasurementValues files). The coder
+// itself (root, NSCoder overrides, class checks) is in HarnessUnarchiver.swift.
 extension HarnessUnarchiver {
   func buildFoundationValue(
     _ kind: FoundationValueKind, _ instance: ArchiveInstance, allowed: AllowedClassList?
@@ -23,14 +24,17 @@ extension HarnessUnarchiver {
       guard let elements = decodeElements(fields, allowed: allowed) else {
         return nil
       }
+      let collection: AnyObject
       switch kind {
-      case .array: return NSArray(array: elements)
-      case .mutableArray: return NSMutableArray(array: elements)
-      case .set: return NSSet(array: elements)
-      case .mutableSet: return NSMutableSet(array: elements)
-      case .orderedSet: return NSOrderedSet(array: elements)
-      default: return NSMutableOrderedSet(array: elements)
+      case .array: collection = NSArray(array: elements)
+      case .mutableArray: collection = NSMutableArray(array: elements)
+      case .set: collection = NSSet(array: elements)
+      case .mutableSet: collection = NSMutableSet(array: elements)
+      case .orderedSet: collection = NSOrderedSet(array: elements)
+      default: collection = NSMutableOrderedSet(array: elements)
       }
+      builtContents[ObjectIdentifier(collection)] = .elements(elements)
+      return collection
     case .dictionary, .mutableDictionary:
       return buildDictionary(kind, fields, allowed: allowed)
     case .date:
@@ -62,10 +66,84 @@ extension HarnessUnarchiver {
       return buildURL(fields)
     case .null:
       return NSNull()
+    case .countedSet:
+      return buildCountedSet(fields, allowed: allowed)
+    case .value:
+      return buildSpecialValue(fields)
+    case .indexSet, .mutableIndexSet:
+      return buildIndexSet(fields, mutable: kind == .mutableIndexSet)
+    case .indexPath:
+      return buildIndexPath(fields)
+    case .attributedString, .mutableAttributedString:
+      return buildAttributedString(fields, mutable: kind == .mutableAttributedString)
+    case .personNameComponents:
+      return buildPersonNameComponents(fields)
+    case .decimalNumber:
+      return buildDecimalNumber(fields)
+    case .error:
+      return buildError(fields)
+    case .locale:
+      return buildLocale(fields)
+    case .timeZone:
+      return buildTimeZone(fields)
+    case .calendar:
+      return buildCalendar(fields)
+    case .dateComponents:
+      return buildDateComponents(fields)
+    case .measurement:
+      return buildMeasurement(fields)
+    case .unitConverterLinear:
+      return buildLinearConverter(fields)
     case .number, .object:
       fail(.malformed, "\(kind.className) has no archived object form the harness reads")
       return nil
+    default:
+      return buildUnit(kind, fields)
     }
+  }
+
+  /// The most element copies a counted set is built with, so that an archived count cannot
+  /// make the harness loop for hours.
+  static let maximumCountedSetCopies = 1_000_000
+
+  func buildCountedSet(_ fields: PropertyListDictionary, allowed: AllowedClassList?)
+    -> AnyObject?
+  {
+    // Each element takes two keys, NS.object<i> and NS.count<i>.
+    let count = integerField(fields, "NS.count", in: 0...Int64(fields.count / 2)) ?? 0
+    guard failure == nil else { return nil }
+    let set = NSCountedSet()
+    var copies = 0
+    for index in 0..<Int(count) {
+      let objectKey = "NS.object\(index)"
+      let countKey = "NS.count\(index)"
+      guard let value = fields[objectKey], fields[countKey] != nil else {
+        failAt(
+          fields[objectKey] == nil ? objectKey : countKey, .missingField,
+          "NS.count is \(count) but element \(index) is missing")
+        return nil
+      }
+      guard
+        let copiesOfElement = integerField(
+          fields, countKey, in: 1...Int64(Self.maximumCountedSetCopies))
+      else { return nil }
+      copies += Int(copiesOfElement)
+      guard copies <= Self.maximumCountedSetCopies else {
+        failAt(
+          countKey, .limitExceeded,
+          "the counts add up to more than \(Self.maximumCountedSetCopies) copies")
+        return nil
+      }
+      path.append(.key(objectKey))
+      let element = decodeValue(value, allowed: allowed, origin: .element)
+      path.removeLast()
+      guard let element else {
+        if failure == nil { failAt(objectKey, .malformed, "a counted set element is $null") }
+        return nil
+      }
+      for _ in 0..<copiesOfElement { set.add(element) }
+    }
+    return set
   }
 
   func decodeElements(_ fields: PropertyListDictionary, allowed: AllowedClassList?)
@@ -136,14 +214,37 @@ extension HarnessUnarchiver {
       decodedKeys.append(key)
       decodedValues.append(value)
     }
+    let dictionary: NSDictionary
     if kind == .dictionary {
-      return NSDictionary(objects: decodedValues, forKeys: decodedKeys)
+      dictionary = NSDictionary(objects: decodedValues, forKeys: decodedKeys)
+    } else {
+      let mutable = NSMutableDictionary()
+      for (key, value) in zip(decodedKeys, decodedValues) {
+        mutable[key] = value
+      }
+      dictionary = mutable
     }
-    let dictionary = NSMutableDictionary()
-    for (key, value) in zip(decodedKeys, decodedValues) {
-      dictionary[key] = value
-    }
+    builtContents[ObjectIdentifier(dictionary)] = .entries(keys: decodedKeys, values: decodedValues)
     return dictionary
+  }
+
+  /// The entries of a dictionary this decode built, in archive order, read without bridging.
+  ///
+  /// Reading an NSDictionary through Swift (`object(forKey:)`, iteration) bridges each value,
+  /// and corelibs traps bridging a dictionary whose keys are arrays; the forms that look
+  /// inside collections read what was built instead.
+  func builtEntries(of dictionary: NSDictionary) -> [(key: NSObject, value: AnyObject)]? {
+    guard case .entries(let keys, let values)? = builtContents[ObjectIdentifier(dictionary)]
+    else { return nil }
+    return Array(zip(keys, values)).map { ($0.0, $0.1) }
+  }
+
+  /// The elements of an array, set or ordered set this decode built, without bridging.
+  func builtElements(of collection: AnyObject) -> [AnyObject]? {
+    guard case .elements(let elements)? = builtContents[ObjectIdentifier(collection)] else {
+      return nil
+    }
+    return elements
   }
 
   func buildURL(_ fields: PropertyListDictionary) -> AnyObject? {
@@ -165,12 +266,20 @@ extension HarnessUnarchiver {
         if failure == nil { fail(.typeMismatch, "NS.base is not an NSURL") }
         return nil
       }
-      base = baseURL as URL
+      // Bridging an NSURL to URL, or asking it for its absolute URL, force-unwraps in corelibs
+      // for some relative strings: the base is the URL this decode built for it.
+      guard case .url(let known)? = builtContents[ObjectIdentifier(baseURL)] else {
+        fail(.malformed, "NS.base is not a URL this archive builds")
+        return nil
+      }
+      base = known
     }
-    guard let url = NSURL(string: relative, relativeTo: base) else {
+    guard let swiftURL = URL(string: relative, relativeTo: base) else {
       fail(.malformed, "NS.relative '\(relative.prefix(80))' is not a URL")
       return nil
     }
+    let url = swiftURL as NSURL
+    builtContents[ObjectIdentifier(url)] = .url(swiftURL)
     return url
   }
 

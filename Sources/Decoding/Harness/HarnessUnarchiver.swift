@@ -29,6 +29,12 @@ public final class HarnessUnarchiver: NSCoder {
     case element
   }
 
+  enum BuiltContents {
+    case elements([AnyObject])
+    case entries(keys: [NSObject], values: [AnyObject])
+    case url(URL)
+  }
+
   enum PathElement {
     case key(String)
     case index(Int)
@@ -45,18 +51,24 @@ public final class HarnessUnarchiver: NSCoder {
   let archive: KeyedArchive
   private let registry: ClassRegistry
   private let classMap: ClassNameMap
-  private let secure: Bool
+  let secure: Bool
   private let maximumDepth: Int
   private let mode: DecodePath
 
   private var contexts: [Context] = []
   var path: [PathElement] = []
+  /// The text rejections' key paths start with: `root`, or `$top.KEY` while another top key
+  /// decodes.
+  var pathRoot = "root"
   var callAllowed: [AllowedClassList?] = []
-  private var topLevelAllowed: AllowedClassList?
+  private(set) var topLevelAllowed: AllowedClassList?
   private var cache: [Int: (object: AnyObject, registered: RegisteredClass)] = [:]
   private var inProgress: Set<Int> = []
   private var resolutions: [Int: (resolution: ClassResolution, registered: RegisteredClass)] = [:]
   var failure: DecodeRejection?
+  /// What each collection this decode built holds, kept so that forms reading inside a
+  /// collection never go through corelibs' bridging.
+  var builtContents: [ObjectIdentifier: BuiltContents] = [:]
   private var failureError: NSError?
   private var warnings: [String] = []
   private var warned: Set<String> = []
@@ -78,28 +90,24 @@ public final class HarnessUnarchiver: NSCoder {
 
   // MARK: - Root
 
-  func decodeRoot(allowedClasses: [String], describing: Bool) -> HarnessDecodeResult {
+  /// Decodes the objects under the given `$top` keys, in order, with one object cache, as an
+  /// app does with one `decodeObject(of:forKey:)` call per key.
+  ///
+  /// One key describes as its object; several describe as a `$top` object with one field per
+  /// key (``DecodedValue/topLevelClassName``).
+  func decodeTop(keys: [String], allowedClasses: [String], describing: Bool)
+    -> HarnessDecodeResult
+  {
     let allowed = secure ? AllowedClassList(names: allowedClasses, registry: registry) : nil
     topLevelAllowed = allowed
-    var object: AnyObject?
-    if let rootValue = archive.top["root"] {
-      object = decodeValue(rootValue, allowed: allowed, origin: .root)
-      if failure == nil, object == nil {
-        fail(.missingField, "the root object is $null")
-      }
-      if failure == nil, let allowed, let leaf = leafKind(of: rootValue),
-        !allowed.admits(type: leaf.type)
-      {
-        fail(
-          .wrongRootClass,
-          "root is an inline \(leaf.className), not one of the allowed classes \(allowed.rendered); "
-            + "Apple's unarchiver returns it and a typed read sees nil")
-      }
-    } else {
-      fail(.missingField, "the archive has no $top.root")
+    var decoded: [(key: String, object: AnyObject, rootName: String)] = []
+    for key in keys {
+      pathRoot = HarnessDecoder.keyPath(ofTopKey: key)
+      defer { pathRoot = "root" }
+      guard let object = decodeTopValue(key, allowed: allowed) else { break }
+      decoded.append((key, object, rootClassName(forTopKey: key)))
     }
     if let failure {
-      object = nil
       return HarnessDecodeResult(
         outcome: .rejected(failure), object: nil, warnings: warnings,
         instantiatedClassNames: instantiated)
@@ -107,19 +115,52 @@ public final class HarnessUnarchiver: NSCoder {
     let value: DecodedValue
     if describing {
       var describer = ObjectDescriber()
-      value = describer.describe(object)
+      let fields = decoded.map { DecodedField(key: $0.key, value: describer.describe($0.object)) }
+      value = keys.count == 1 ? fields[0].value : .topLevel(fields)
     } else {
-      var rootName = ""
-      if case .uid(let uid)? = archive.top["root"], let entry = cache[Int(clamping: uid)] {
-        rootName = entry.registered.name
-      } else if let rootValue = archive.top["root"], let leaf = leafKind(of: rootValue) {
-        rootName = leaf.className
-      }
-      value = .opaque(className: rootName)
+      let opaque = decoded.map { DecodedField(key: $0.key, value: .opaque(className: $0.rootName)) }
+      value = keys.count == 1 ? opaque[0].value : .topLevel(opaque)
+    }
+    let object: AnyObject
+    if keys.count == 1 {
+      object = decoded[0].object
+    } else {
+      object = NSDictionary(
+        objects: decoded.map(\.object), forKeys: decoded.map { NSString(string: $0.key) })
     }
     return HarnessDecodeResult(
       outcome: .decoded(value), object: object, warnings: warnings,
       instantiatedClassNames: instantiated)
+  }
+
+  private func decodeTopValue(_ key: String, allowed: AllowedClassList?) -> AnyObject? {
+    guard let topValue = archive.top[key] else {
+      fail(.missingField, "the archive has no \(HarnessDecoder.topKeyText(key))")
+      return nil
+    }
+    let object = decodeValue(topValue, allowed: allowed, origin: .root)
+    if failure == nil, object == nil {
+      fail(.missingField, "the object under \(HarnessDecoder.topKeyText(key)) is $null")
+    }
+    if failure == nil, let allowed, let leaf = leafKind(of: topValue),
+      !allowed.admits(type: leaf.type)
+    {
+      fail(
+        .wrongRootClass,
+        "\(HarnessDecoder.topKeyText(key)) is an inline \(leaf.className), not one of the allowed classes "
+          + "\(allowed.rendered); Apple's unarchiver returns it and a typed read sees nil")
+    }
+    return failure == nil ? object : nil
+  }
+
+  private func rootClassName(forTopKey key: String) -> String {
+    if case .uid(let uid)? = archive.top[key], let entry = cache[Int(clamping: uid)] {
+      return entry.registered.name
+    }
+    if let topValue = archive.top[key], let leaf = leafKind(of: topValue) {
+      return leaf.className
+    }
+    return ""
   }
 
   // MARK: - NSCoder
@@ -465,10 +506,17 @@ public final class HarnessUnarchiver: NSCoder {
     guard let (resolution, registered) = resolve(instance) else {
       let chain = instance.archiveClass.chain
       let chainText = chain.isEmpty ? "" : " (archived chain: \(chain.joined(separator: ", ")))"
+      let keys = instance.fields.keys.filter { $0 != "$class" }
+      let shown = keys.prefix(UnknownClassReport.maximumFieldKeys)
+      let fieldText =
+        keys.isEmpty
+        ? "; it archives no fields"
+        : "; its archived fields: " + shown.joined(separator: ", ")
+          + (keys.count > shown.count ? ", …" : "")
       fail(
         .unmappedClass,
         "class '\(instance.className)' is not registered and no class map entry matches it"
-          + chainText)
+          + chainText + fieldText + "; " + UnknownClassReport.hint(for: instance.className))
       return nil
     }
     guard passesChecks(registered, resolution, allowed, origin: origin) else {
@@ -577,7 +625,7 @@ public final class HarnessUnarchiver: NSCoder {
   // MARK: - Failures
 
   private var renderedPath: String {
-    var text = "root"
+    var text = pathRoot
     for element in path {
       switch element {
       case .key(let key): text += "." + key

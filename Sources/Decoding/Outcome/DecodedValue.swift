@@ -61,6 +61,28 @@ public indirect enum DecodedValue: Sendable, Hashable, Codable, CustomStringConv
     }
   }
 
+  /// The class name of the value that several `$top` keys decode to: one field per key.
+  public static let topLevelClassName = "$top"
+
+  /// The objects decoded under several `$top` keys, one field per key, in the order read.
+  ///
+  /// ```swift
+  /// let value = DecodedValue.topLevel([DecodedField(key: "$0", value: .integer(1))])
+  /// value[field: "$0"]  // .integer(1)
+  /// ```
+  ///
+  /// - Parameter fields: The top keys and what each decoded to.
+  /// - Returns: An object of class ``topLevelClassName``.
+  public static func topLevel(_ fields: [DecodedField]) -> DecodedValue {
+    .object(className: topLevelClassName, fields: fields)
+  }
+
+  /// The values of a ``topLevel(_:)`` value by top key, or `nil` for any other value.
+  public var topLevelFields: [DecodedField]? {
+    guard case .object(Self.topLevelClassName, let fields) = self else { return nil }
+    return fields
+  }
+
   /// The field with the given key, for an app object.
   ///
   /// - Parameter key: A field key, such as `name`.

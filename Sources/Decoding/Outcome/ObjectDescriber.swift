@@ -124,6 +124,13 @@ package struct ObjectDescriber {
     default:
       break
     }
+    if let standIn = object as? any PlatformStandIn {
+      var fields = standIn.standInFields.map {
+        DecodedField(key: $0.key, value: describe($0.value))
+      }
+      fields.append(DecodedField(key: Self.standInMarker, value: .bool(true)))
+      return .object(className: type(of: standIn).platformClassName, fields: fields)
+    }
     guard let coding = object as? any NSCoding else { return .opaque(className: className) }
     let recorder = FieldRecordingCoder()
     coding.encode(with: recorder)
@@ -158,7 +165,7 @@ package struct ObjectDescriber {
   }
 
   private static func containerName(_ object: NSObject, mutable: Bool) -> String {
-    let name = className(of: object)
+    let name = NSStringFromClass(type(of: object))
     if name.hasPrefix("NS") && !name.hasPrefix("NS_") { return name }
     // Corelibs uses private bridging subclasses; report the public class.
     switch object {
@@ -170,12 +177,26 @@ package struct ObjectDescriber {
     }
   }
 
+  /// The field every decoded stand-in carries, `$standIn: true`, so that reports show that a
+  /// stand-in took the Apple-platform class's place.
+  public static let standInMarker = "$standIn"
+
   /// The runtime class name of a value, as `NSStringFromClass` prints it for classes.
   ///
   /// - Parameter value: Any value.
   /// - Returns: Its class or type name.
   package static func className(of value: Any) -> String {
-    if let object = value as? NSObject { return NSStringFromClass(type(of: object)) }
-    return String(describing: type(of: value))
+    guard let object = value as? NSObject else { return String(describing: type(of: value)) }
+    if let standIn = object as? any PlatformStandIn {
+      return type(of: standIn).platformClassName
+    }
+    let runtimeName = NSStringFromClass(type(of: object))
+    // A Foundation class cluster archives under its public class (classForCoder): corelibs'
+    // NSSpecialValue is archived, and described, as NSValue.
+    let coderName = NSStringFromClass(object.classForCoder)
+    if coderName != runtimeName, coderName.hasPrefix("NS"), !runtimeName.contains(".") {
+      return coderName
+    }
+    return runtimeName
   }
 }

@@ -44,7 +44,9 @@ struct FoundationReferenceDecoder {
         className: entry.className, superclassNames: entry.superclassNames, in: registry),
         let registered = registry.registeredClass(named: resolution.registeredName)
       {
-        if resolution.registeredName != entry.className {
+        // A stand-in is registered under the Apple-platform class's name: Foundation must be
+        // told which class reads it.
+        if resolution.registeredName != entry.className || registered.isStandIn {
           unarchiver.setClass(registered.type, forClassName: entry.className)
         }
       } else {
@@ -54,35 +56,64 @@ struct FoundationReferenceDecoder {
         }
       }
     }
-    let root: Any?
-    if request.path.isSecure {
-      root = unarchiver.decodeObject(of: allowed, forKey: NSKeyedArchiveRootObjectKey)
-    } else {
-      root = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey)
+    let keys = request.keys
+    var roots: [(key: String, object: Any)] = []
+    var failure: (key: String, error: (any Error)?)?
+    // NSKeyedUnarchiver escapes keyed reads of keys that start with `$`; an app reads the
+    // `$0`, `$1`, ... keys that unkeyed encoding writes with unkeyed decodeObject() calls, in
+    // order, as done here.
+    var unkeyedReads: [Any?] = []
+    for key in keys {
+      let root: Any?
+      if let position = Self.unkeyedPosition(of: key) {
+        while unkeyedReads.count <= position, unarchiver.error == nil {
+          unkeyedReads.append(unarchiver.decodeObject())
+        }
+        root = unkeyedReads.count > position ? unkeyedReads[position] : nil
+      } else if request.path.isSecure {
+        root = unarchiver.decodeObject(of: allowed, forKey: key)
+      } else {
+        root = unarchiver.decodeObject(forKey: key)
+      }
+      if let error = unarchiver.error {
+        if root != nil {
+          notes.append(
+            key == "root"
+              ? "the root came back with .error also set"
+              : "\(HarnessDecoder.topKeyText(key)) came back with .error also set")
+        }
+        failure = (key, error)
+        break
+      }
+      guard let root else {
+        failure = (key, nil)
+        break
+      }
+      roots.append((key, root))
     }
     if variant == .policyChangeAfterDecoding {
       unarchiver.decodingFailurePolicy = .setErrorAndReturn
     }
-    let error = unarchiver.error
     unarchiver.finishDecoding()
-    if let error {
-      if root != nil { notes.append("the root came back with .error also set") }
+    if let failure {
+      let keyPath = HarnessDecoder.keyPath(ofTopKey: failure.key)
+      guard let error = failure.error else {
+        let message = "\(mode): \(keyPath): decode returned nil without an error"
+        return (
+          .rejected(.init(category: .initReturnedNil, keyPath: keyPath, message: message)), notes
+        )
+      }
       let text = Self.describe(error)
       let category = Self.category(of: error, text: text, unmapped: unmapped)
-      var message = "\(mode): root: \(text)"
+      var message = "\(mode): \(keyPath): \(text)"
       if category == .unmappedClass, !unmapped.isEmpty {
         message += " (unmapped: " + unmapped.map { "'\($0)'" }.joined(separator: ", ") + ")"
       }
-      return (.rejected(.init(category: category, keyPath: "root", message: message)), notes)
-    }
-    guard let root else {
-      let message = "\(mode): root: decode returned nil without an error"
-      return (
-        .rejected(.init(category: .initReturnedNil, keyPath: "root", message: message)), notes
-      )
+      return (.rejected(.init(category: category, keyPath: keyPath, message: message)), notes)
     }
     var describer = ObjectDescriber()
-    return (.decoded(describer.describe(root)), notes)
+    let fields = roots.map { DecodedField(key: $0.key, value: describer.describe($0.object)) }
+    return (.decoded(keys.count == 1 ? fields[0].value : .topLevel(fields)), notes)
   }
 
   private func decodeWithConvenience(
@@ -106,6 +137,14 @@ struct FoundationReferenceDecoder {
     }
     var describer = ObjectDescriber()
     return .decoded(describer.describe(root))
+  }
+
+  /// The position of a key that unkeyed encoding writes (`$0` is 0), or `nil` for any other key.
+  static func unkeyedPosition(of key: String) -> Int? {
+    guard key.hasPrefix("$"), key.count > 1, key.count <= 7 else { return nil }
+    let digits = key.dropFirst()
+    guard digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+    return Int(digits)
   }
 
   /// Classifies an error by the code and the debug descriptions corelibs and Apple use.

@@ -87,16 +87,17 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
   ///   - guardsUnmappedClasses: Whether unmatched archived names reach Foundation as a failing
   ///     placeholder (`true`) or are left for Foundation to look up (`false`).
   ///   - variant: How a Foundation path calls the unarchiver.
+  ///   - topKeys: The `$top` keys the app reads, in order.
   /// - Returns: The outcome; ``DecodeOutcome/crashed(_:)`` when the worker died or timed out.
   /// - Throws: ``WorkerProtocolError`` when a worker cannot be started or answers nonsense.
   public func decode(
     _ archive: [UInt8], path: DecodePath, allowedClasses: [String] = [],
     classMap: ClassNameMap = .empty, guardsUnmappedClasses: Bool = true,
-    variant: FoundationReferenceVariant = .standard
+    variant: FoundationReferenceVariant = .standard, topKeys: [String] = ["root"]
   ) throws(WorkerProtocolError) -> DecodeOutcome {
     try decodeWithNotes(
       archive, path: path, allowedClasses: allowedClasses, classMap: classMap,
-      guardsUnmappedClasses: guardsUnmappedClasses, variant: variant
+      guardsUnmappedClasses: guardsUnmappedClasses, variant: variant, topKeys: topKeys
     ).outcome
   }
 
@@ -110,19 +111,21 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
   ///   - guardsUnmappedClasses: Whether unmatched archived names reach Foundation as a failing
   ///     placeholder.
   ///   - variant: How a Foundation path calls the unarchiver.
+  ///   - topKeys: The `$top` keys the app reads, in order.
   /// - Returns: The response; a crash has no notes.
   /// - Throws: ``WorkerProtocolError`` when a worker cannot be started or answers nonsense.
   public func decodeWithNotes(
     _ archive: [UInt8], path: DecodePath, allowedClasses: [String] = [],
     classMap: ClassNameMap = .empty, guardsUnmappedClasses: Bool = true,
-    variant: FoundationReferenceVariant = .standard
+    variant: FoundationReferenceVariant = .standard, topKeys: [String] = ["root"]
   ) throws(WorkerProtocolError) -> WorkerResponse {
     try send { id in
       WorkerRequest(
         id: id, path: path, registryName: registryName, archive: Data(archive),
         allowedClasses: allowedClasses, classMap: classMap,
         guardsUnmappedClasses: guardsUnmappedClasses,
-        variant: variant == .standard ? nil : variant)
+        variant: variant == .standard ? nil : variant,
+        topKeys: topKeys == ["root"] || topKeys.isEmpty ? nil : topKeys)
     }
   }
 

@@ -128,7 +128,7 @@ public enum FoundationReferenceWorker {
     let decoder = HarnessDecoder(registry: registry, classMap: request.classMap)
     let result = decoder.decode(
       [UInt8](request.archive), secure: request.path.isSecure,
-      allowedClasses: request.allowedClasses)
+      allowedClasses: request.allowedClasses, topKeys: request.keys)
     return WorkerResponse(id: request.id, outcome: result.outcome, notes: result.warnings)
   }
 

@@ -23,6 +23,8 @@ public struct WorkerRequest: Sendable, Hashable, Codable {
   /// Whether to answer with the harness paths' ``DifferentialAdvice`` (its message as the one
   /// note, the secure outcome as the outcome) instead of one path's outcome; `nil` means no.
   public var advice: Bool?
+  /// The `$top` keys the app reads, in order; `nil` means `root` alone.
+  public var topKeys: [String]?
 
   /// Creates a request.
   ///
@@ -40,7 +42,7 @@ public struct WorkerRequest: Sendable, Hashable, Codable {
   public init(
     id: Int, path: DecodePath, registryName: String, archive: Data, allowedClasses: [String],
     classMap: ClassNameMap, guardsUnmappedClasses: Bool = true,
-    variant: FoundationReferenceVariant? = nil, advice: Bool? = nil
+    variant: FoundationReferenceVariant? = nil, advice: Bool? = nil, topKeys: [String]? = nil
   ) {
     self.id = id
     self.path = path
@@ -51,6 +53,13 @@ public struct WorkerRequest: Sendable, Hashable, Codable {
     self.guardsUnmappedClasses = guardsUnmappedClasses
     self.variant = variant
     self.advice = advice
+    self.topKeys = topKeys
+  }
+
+  /// The keys to read: ``topKeys``, or `root`.
+  public var keys: [String] {
+    guard let topKeys, !topKeys.isEmpty else { return ["root"] }
+    return topKeys
   }
 }
 

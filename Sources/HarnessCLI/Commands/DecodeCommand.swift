@@ -2,6 +2,7 @@ import Decoding
 import Foundation
 import HarnessVocabulary
 import JSONOutput
+import KeyedArchive
 import Manifest
 import Verification
 
@@ -15,9 +16,14 @@ enum DecodeCommand {
         init?(coder:) is reported as 'crashed' rather than ending the harness.
         The allowed classes and class map come from --manifest, from the options,
         or both (options add to the manifest's).
+        --key names a $top key the app reads; give it once per key. Without it
+        the archive's root is read, or, when the archive has no $top.root, every
+        top key, and the output says so.
       """,
     arguments: [file],
-    options: [path, manifest, allowedClasses, classMap, SchemaOption.option, registry, format],
+    options: [
+      path, key, manifest, allowedClasses, classMap, SchemaOption.option, registry, format,
+    ],
     exitStatus: """
         0  every requested path decoded
         1  a path rejected the archive or crashed
@@ -62,6 +68,25 @@ enum DecodeCommand {
     }
   }
 
+  /// Where the top keys a decode reads came from.
+  enum KeySource: String {
+    /// `--key` options.
+    case given
+    /// The archive's `$top.root`, the default.
+    case root
+    /// Every top key, because the archive has no `$top.root`.
+    case everyTopKey = "every-top-key"
+  }
+
+  /// The top keys to read: the given ones, else `root`, else every top key of the archive.
+  static func topKeys(given: [String], bytes: [UInt8]) -> (keys: [String], source: KeySource) {
+    if !given.isEmpty { return (given, .given) }
+    guard let archive = try? KeyedArchive(bytes: bytes),
+      archive.top["root"] == nil, !archive.top.keys.isEmpty
+    else { return (["root"], .root) }
+    return (HarnessDecoder.defaultTopKeys(of: archive), .everyTopKey)
+  }
+
   /// The output formats.
   enum Format: String, CaseIterable, ArgumentValue {
     /// The outcomes, for people.
@@ -73,6 +98,9 @@ enum DecodeCommand {
   static let file = Argument.single("file", help: "The archive to decode.")
   static let path = Option.defaulted(
     "path", valueName: "PATH", help: "The decode path.", default: PathSelection.all)
+  static let key = Option<[String]>.repeating(
+    "key", valueName: "KEY",
+    help: "A $top key the app reads, such as $0 (repeatable; default: root, or every top key).")
   static let manifest = Option<String?>.optional(
     "manifest", valueName: "FILE", help: "Take allowed classes and the class map from a manifest.")
   static let allowedClasses = Option.defaulted(
@@ -125,10 +153,12 @@ enum DecodeCommand {
       )
     }
     let runner = context.configuration.runner(registryName: registryName)
+    let (keys, keySource) = topKeys(given: arguments[key], bytes: bytes)
     var outcomes: [(DecodePath, Result<DecodeOutcome, WorkerProtocolError>)] = []
     for path in paths {
       let outcome = Result { () throws(WorkerProtocolError) -> DecodeOutcome in
-        try runner.outcome(bytes, path: path, allowedClasses: allowed, classMap: classMap)
+        try runner.outcome(
+          bytes, path: path, allowedClasses: allowed, classMap: classMap, topKeys: keys)
       }
       outcomes.append((path, outcome))
     }
@@ -147,12 +177,21 @@ enum DecodeCommand {
       var members: [(String, JSONValue)] = [
         ("serializationVersion", .integer(1)), ("file", .string(file)),
         ("allowedClasses", .array(allowed.map(JSONValue.string))),
+        ("keys", .array(keys.map(JSONValue.string))), ("keysSource", .string(keySource.rawValue)),
         ("paths", .object(outcomes.map { ($0.0.rawValue, json($0.1)) })),
       ]
       if let advice { members.append(("advice", .string(advice))) }
       context.console.output(JSONValue.object(members).render(sortedKeys: true) + "\n")
     } else {
       var text = "\(file)\n"
+      switch keySource {
+      case .root: break
+      case .given: text += "  keys: \(keys.joined(separator: ", "))\n"
+      case .everyTopKey:
+        text +=
+          "  note: the archive has no $top.root; decoding every top key: "
+          + keys.joined(separator: ", ") + "\n"
+      }
       for (path, result) in outcomes {
         guard case .success(let outcome) = result else {
           if case .failure(let error) = result {

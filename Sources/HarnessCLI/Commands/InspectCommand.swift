@@ -1,3 +1,4 @@
+import Decoding
 import JSONOutput
 import KeyedArchive
 import PropertyList
@@ -53,9 +54,31 @@ enum InspectCommand {
     if json {
       context.console.output(ArchiveJSON.document(for: archive).render(sortedKeys: false) + "\n")
     } else {
-      context.console.output(ArchiveTreePrinter(limits: limits).render(archive))
+      context.console.output(
+        ArchiveTreePrinter(limits: limits).render(archive)
+          + unknownClassesText(archive, registry: context.configuration.registry))
     }
     return .success
+  }
+
+  /// The classes this harness cannot read, with their archived fields and the two fixes.
+  static func unknownClassesText(_ archive: KeyedArchive, registry: ClassRegistry) -> String {
+    let report = UnknownClassReport(archive: archive, registry: registry, classMap: .empty)
+    guard !report.classes.isEmpty else { return "" }
+    var text = "\nclasses this harness does not read:\n"
+    for unknown in report.classes {
+      let objects = unknown.objectCount == 1 ? "1 object" : "\(unknown.objectCount) objects"
+      text += "  \(unknown.name) (\(objects)"
+      if !unknown.superclassNames.isEmpty {
+        text += ", archived chain: " + unknown.superclassNames.joined(separator: ", ")
+      }
+      text += ")\n"
+      text +=
+        "    fields: "
+        + (unknown.fieldKeys.isEmpty ? "none" : unknown.fieldKeys.joined(separator: ", ")) + "\n"
+      text += "    hint: " + UnknownClassReport.hint(for: unknown.name) + "\n"
+    }
+    return text
   }
 
   /// Reads an archive, turning its error into a diagnostic at `FILE:PLACE`.

@@ -1,0 +1,48 @@
+import Foundation
+
+/// A stand-in for AppKit's `NSFont`, read from `NSName`, `NSSize` and `NSfFlags`.
+///
+/// ```swift
+/// let font = coder.decodeObject(of: NSFontStandIn.self, forKey: "NSFont")
+/// font?.name  // "Helvetica"
+/// ```
+public final class NSFontStandIn: NSObject, PlatformStandIn {
+  /// `NSFont`.
+  public static let platformClassName = "NSFont"
+  /// Whether the class adopts secure coding: `true`, as NSFont does.
+  public static var supportsSecureCoding: Bool { true }
+
+  /// The font's PostScript name.
+  public let name: String
+  /// The point size.
+  public let pointSize: Double
+  /// The font flags AppKit archives (`NSfFlags`).
+  public let flags: Int?
+
+  /// Reads AppKit's archived form.
+  ///
+  /// - Parameter coder: The unarchiver.
+  public required init?(coder: NSCoder) {
+    let reader = StandInReader(coder: coder, className: Self.platformClassName)
+    let name = reader.string("NSName", required: true)
+    pointSize = reader.double("NSSize", in: 0...100_000) ?? 0
+    flags = reader.integer("NSfFlags")
+    guard let name, !reader.failed else { return nil }
+    self.name = name
+    super.init()
+  }
+
+  /// Writes AppKit's archived form.
+  public func encode(with coder: NSCoder) {
+    coder.encode(name as NSString, forKey: "NSName")
+    coder.encode(pointSize, forKey: "NSSize")
+    if let flags { coder.encode(Int32(truncatingIfNeeded: flags), forKey: "NSfFlags") }
+  }
+
+  /// `name`, `pointSize` and `flags`, when set.
+  public var standInFields: [(key: String, value: Any?)] {
+    var fields: [(key: String, value: Any?)] = [("name", name), ("pointSize", pointSize)]
+    if let flags { fields.append(("flags", flags)) }
+    return fields
+  }
+}
