@@ -111,6 +111,7 @@ public struct WorkerPathRunner: DecodePathRunner {
   ///   - path: The decode path to run.
   ///   - allowedClasses: Runtime names of the classes a secure read allows.
   ///   - classMap: The class-name map.
+  ///   - topKeys: The `$top` keys the app reads.
   /// - Returns: The outcome; ``DecodeOutcome/crashed(_:)`` when a signal ended the worker.
   /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
   public func outcome(
@@ -166,6 +167,7 @@ public struct InProcessPathRunner: DecodePathRunner {
   ///   - path: The decode path to run.
   ///   - allowedClasses: Runtime names of the classes a secure read allows.
   ///   - classMap: The class-name map.
+  ///   - topKeys: The `$top` keys the app reads.
   /// - Returns: What the app would see on that path.
   /// - Throws: ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable`` for a
   ///   Foundation path, which runs only in a worker process.

@@ -39,6 +39,7 @@ public struct WorkerRequest: Sendable, Hashable, Codable {
   ///     placeholder.
   ///   - variant: How a Foundation path calls the unarchiver.
   ///   - advice: Whether to answer with the differential advice instead.
+  ///   - topKeys: The `$top` keys the app reads; `nil` means `root` alone.
   public init(
     id: Int, path: DecodePath, registryName: String, archive: Data, allowedClasses: [String],
     classMap: ClassNameMap, guardsUnmappedClasses: Bool = true,
