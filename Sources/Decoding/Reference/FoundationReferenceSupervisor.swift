@@ -303,15 +303,22 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
     let stderrOffset = current.stderrLength()
     let alive = { current.isRunning }
     let attributed = batch.header.flushEach
+    // The worker died: record the crash on the archive it was answering, when that is known.
+    func died(timedOut: Bool = false) throws(WorkerProtocolError) -> MigrationEnd {
+      let crash = try death(of: current, from: stderrOffset, batch: batch.header.id)
+      guard attributed else { return .diedUnattributed }
+      results.append(
+        .crashed(
+          timedOut ? CrashReport(signal: crash.signal, timedOut: true, detail: crash.detail) : crash
+        ))
+      return .attributed
+    }
     do throws(FileDescriptorChannel.Failure) {
       try current.channel.writeFrame(
         payload, deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
     } catch .closed, .peerExited {
       // The worker was gone before it read anything: blame the first archive, as a decode would.
-      let crash = try death(of: current, from: stderrOffset, batch: batch.header.id)
-      guard attributed else { return .diedUnattributed }
-      results.append(.crashed(crash))
-      return .attributed
+      return try died()
     } catch {
       stopWorker()
       throw WorkerProtocolError("migration batch \(batch.header.id): \(error)")
@@ -324,26 +331,14 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
           deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
       } catch .timedOut {
         current.forceKill()
-        let crash = try death(of: current, from: stderrOffset, batch: batch.header.id)
-        guard attributed else { return .diedUnattributed }
-        results.append(
-          .crashed(CrashReport(signal: crash.signal, timedOut: true, detail: crash.detail)))
-        return .attributed
+        return try died(timedOut: true)
       } catch .closed, .peerExited {
-        let crash = try death(of: current, from: stderrOffset, batch: batch.header.id)
-        guard attributed else { return .diedUnattributed }
-        results.append(.crashed(crash))
-        return .attributed
+        return try died()
       } catch {
         stopWorker()
         throw WorkerProtocolError("migration batch \(batch.header.id): \(error)")
       }
-      guard let answer else {
-        let crash = try death(of: current, from: stderrOffset, batch: batch.header.id)
-        guard attributed else { return .diedUnattributed }
-        results.append(.crashed(crash))
-        return .attributed
-      }
+      guard let answer else { return try died() }
       do throws(WorkerProtocolError) {
         results.append(try TypedMigrationResult(decoding: answer))
       } catch {
