@@ -25,9 +25,14 @@ let package = Package(
   name: "ArchiveHarness",
   // String(validating:as:) and Regex need macOS 15; Linux has them with the toolchain.
   platforms: [.macOS(.v15)],
+  // What app teams depend on. `ArchiveHarness` is the library a team's code calls (module
+  // ArchiveHarness re-exports the pipeline modules) and holds the command line (module
+  // HarnessCLI) for a team's own harness executable. `ArchiveHarnessTesting` is the Swift Testing
+  // support. Every other module is an implementation detail, reachable only through these.
   products: [
     .executable(name: "archive-harness", targets: ["archive-harness"]),
-    .library(name: "ArchiveHarness", targets: ["HarnessCLI"]),
+    .library(name: "ArchiveHarness", targets: ["ArchiveHarness", "HarnessCLI"]),
+    .library(name: "ArchiveHarnessTesting", targets: ["ArchiveHarnessTesting"]),
   ],
   targets: [
     // C libraries, through system-library targets with a small shim each.
@@ -93,17 +98,32 @@ let package = Package(
     .target(
       name: "Migration",
       dependencies: [
-        "Checksum", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput", "HarnessVocabulary",
-        "TextOutput", "FileOutput",
+        "Checksum", "Decoding", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
+        "HarnessVocabulary", "TextOutput", "FileOutput",
+      ],
+      swiftSettings: strictSettings
+    ),
+    // The team-facing library: the pipeline re-exported, the configuration and the worker choice.
+    .target(
+      name: "ArchiveHarness",
+      dependencies: [
+        "PropertyList", "KeyedArchive", "Decoding", "Manifest", "Verification", "Migration",
+        "Anonymization", "JSONOutput", "HarnessVocabulary", "Checksum",
       ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "HarnessCLI",
       dependencies: [
-        "Verification", "Migration", "Decoding", "Manifest", "Anonymization", "KeyedArchive",
-        "PropertyList", "HarnessVocabulary", "JSONOutput", "Checksum", "FileOutput",
+        "ArchiveHarness", "Verification", "Migration", "Decoding", "Manifest", "Anonymization",
+        "KeyedArchive", "PropertyList", "HarnessVocabulary", "JSONOutput", "Checksum", "FileOutput",
       ],
+      swiftSettings: strictSettings
+    ),
+    // Swift Testing support for a team's `swift test`: one case per manifest entry, the merge checks.
+    .target(
+      name: "ArchiveHarnessTesting",
+      dependencies: ["ArchiveHarness"],
       swiftSettings: strictSettings
     ),
 
@@ -173,8 +193,16 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "ArchiveHarnessTestingTests",
+      dependencies: [
+        "ArchiveHarnessTesting", "ArchiveHarness", "ProfileKit", "ProfilesApp",
+        "HarnessTestSupport",
+      ],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
       name: "HarnessCLITests",
-      dependencies: ["HarnessCLI", "HarnessTestSupport", "Checksum", "JSONOutput"],
+      dependencies: ["HarnessCLI", "HarnessTestSupport", "Checksum", "JSONOutput", "ProfileKit"],
       swiftSettings: strictSettings
     ),
     .testTarget(

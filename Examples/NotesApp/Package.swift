@@ -41,10 +41,13 @@ let package = Package(
       ],
       swiftSettings: strictSettings),
 
+    // One Swift Testing case per manifest entry and the merge checks (ArchiveHarnessTesting),
+    // every decode path in notes-harness, which `swift test` builds with the tests.
     .testTarget(
       name: "NotesAppTests",
       dependencies: [
-        "NotesKit", "CNotesSQLite", .product(name: "ArchiveHarness", package: "ArchiveHarness"),
+        "NotesKit", "CNotesSQLite",
+        .product(name: "ArchiveHarnessTesting", package: "ArchiveHarness"),
       ],
       swiftSettings: strictSettings),
   ]

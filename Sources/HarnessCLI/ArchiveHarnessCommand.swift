@@ -13,7 +13,11 @@ import HarnessVocabulary
 /// was run by (the last path component of `arguments[0]`), so a team's
 /// `my-harness` says `my-harness`. The same executable serves as the decode
 /// worker when re-executed with the worker argument, so app code that traps
-/// runs in a process the harness outlives.
+/// runs in a process the harness outlives. Called from a test, where the
+/// running executable is the test runner, the configuration's
+/// ``HarnessConfiguration/worker`` must name the harness executable
+/// (`.buildProduct(named: "my-harness")`); otherwise every decode path is
+/// reported as not run, with the reason.
 public enum ArchiveHarnessCommand {
   /// The shipped executable's name, used when the argument vector names no executable.
   public static let defaultToolName = "archive-harness"
@@ -50,7 +54,7 @@ public enum ArchiveHarnessCommand {
   /// - Parameters:
   ///   - arguments: The full argument vector, the executable path first; its
   ///     last path component is the tool's name in help and errors.
-  ///   - configuration: The app's model classes.
+  ///   - configuration: The app's model classes, and where decode paths run.
   ///   - console: Where to write; the process's standard streams by default.
   /// - Returns: The exit status: 0 success, 1 findings, 2 could not proceed.
   public static func main(
@@ -60,8 +64,7 @@ public enum ArchiveHarnessCommand {
       return FoundationReferenceWorker.run(registries: configuration.workerRegistries)
     }
     let context = CommandContext(
-      console: console, configuration: configuration,
-      executableURL: HarnessConfiguration.executableURL, toolName: toolName(from: arguments.first))
+      console: console, configuration: configuration, toolName: toolName(from: arguments.first))
     return run(Array(arguments.dropFirst()), in: root, context: context)
   }
 

@@ -1,31 +1,27 @@
 import Foundation
 import HarnessVocabulary
 
-/// What a command runs with: the console, the app's classes, and the executable to re-execute as a worker.
-public struct CommandContext: Sendable {
+/// What a command runs with: the console, and the app's classes with where decoding runs.
+struct CommandContext: Sendable {
   /// Where output and diagnostics go.
-  public var console: Console
-  /// The app's model classes.
-  public var configuration: HarnessConfiguration
-  /// The running `archive-harness` executable, which decode workers re-execute.
-  public var executableURL: URL
+  var console: Console
+  /// The app's model classes, and the worker decode paths run in.
+  var configuration: HarnessConfiguration
   /// The name the tool was run by, which help, errors and printed commands use.
-  public var toolName: String
+  var toolName: String
 
   /// Creates a context.
   ///
   /// - Parameters:
   ///   - console: Where output and diagnostics go.
-  ///   - configuration: The app's model classes.
-  ///   - executableURL: The executable decode workers re-execute.
+  ///   - configuration: The app's model classes and worker.
   ///   - toolName: The name the tool was run by, such as `my-harness`.
-  public init(
-    console: Console, configuration: HarnessConfiguration, executableURL: URL,
+  init(
+    console: Console, configuration: HarnessConfiguration,
     toolName: String = ArchiveHarnessCommand.defaultToolName
   ) {
     self.console = console
     self.configuration = configuration
-    self.executableURL = executableURL
     self.toolName = toolName
   }
 }

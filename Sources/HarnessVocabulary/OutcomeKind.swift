@@ -1,4 +1,4 @@
-/// What one decode path did with an archive: decoded it, refused it, or crashed.
+/// What one decode path did with an archive: decoded it, refused it, or crashed; or that it did not run.
 ///
 /// ```swift
 /// let kind = OutcomeKind.rejected
@@ -13,6 +13,10 @@ public enum OutcomeKind: String, Sendable, Hashable, Codable, CaseIterable,
   case rejected
   /// The process decoding the archive died from a signal, or was killed after a timeout.
   case crashed
+  /// The path did not run: no decode worker could be had, or its worker broke the protocol.
+  ///
+  /// Reports give the reason as the message; a decode never has this outcome.
+  case notRun = "not-run"
 
   /// The kind's name, such as `decoded`.
   public var description: String { rawValue }

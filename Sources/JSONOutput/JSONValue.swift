@@ -23,6 +23,7 @@ public enum JSONValue: Hashable, Sendable {
   /// `null`.
   case null
 
+  /// Whether two values are equal, numbers by value and objects by their members in order.
   public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     switch (lhs, rhs) {
     case (.object(let a), .object(let b)):
@@ -38,6 +39,7 @@ public enum JSONValue: Hashable, Sendable {
     }
   }
 
+  /// Hashes the value consistently with ``==(_:_:)``.
   public func hash(into hasher: inout Hasher) {
     switch self {
     case .object(let members):

@@ -92,6 +92,7 @@ public struct KeyPathError: Error, Hashable, Sendable, CustomStringConvertible {
   /// A lowercase description.
   public let message: String
 
+  /// The key path and what is wrong with it.
   public var description: String {
     "key path '\(path)': at character \(offset + 1): \(message)"
   }

@@ -129,7 +129,7 @@ public struct ArchiveTreePrinter: Sendable {
 }
 
 /// A UUID's 16 bytes in the canonical 8-4-4-4-12 form, upper case as `NSUUID` prints it.
-public func uuidText(_ bytes: [UInt8]) -> String {
+package func uuidText(_ bytes: [UInt8]) -> String {
   var text = ""
   for (position, byte) in bytes.enumerated() {
     if [4, 6, 8, 10].contains(position) { text += "-" }

@@ -33,7 +33,7 @@ public struct KeyedArchive: Hashable, Sendable {
   /// `$objects`, indexed by UID.
   public var objects: [ArchiveObject]
 
-  /// Creates an archive from its parts without validating them; ``validate()`` checks them.
+  /// Creates an archive from its parts without validating them; ``init(bytes:limits:)`` validates.
   public init(
     archiver: String = KeyedArchive.archiverName, version: Int64 = KeyedArchive.supportedVersion,
     top: PropertyListDictionary, objects: [ArchiveObject]

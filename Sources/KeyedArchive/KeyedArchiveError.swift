@@ -15,6 +15,7 @@ public struct KeyedArchiveError: Error, Hashable, Sendable {
       self.name = name
     }
 
+    /// The code's name, such as `missing-key`.
     public var description: String { name }
 
     /// The bytes are not a property list (see ``KeyedArchiveError/propertyListError``).
@@ -88,6 +89,7 @@ public struct KeyedArchiveError: Error, Hashable, Sendable {
 }
 
 extension KeyedArchiveError: CustomStringConvertible {
+  /// The location, the code and the message.
   public var description: String {
     if let propertyListError {
       return "\(propertyListError.location): [\(propertyListError.code)] \(message)"

@@ -7,7 +7,7 @@
 /// ## Topics
 /// - ``ArchiveEntry``
 /// - ``FieldExpectation``
-/// - ``ManifestKeyPath``
+/// - ``ArchiveKeyPath``
 public struct Manifest: Sendable {
   /// The app version or store that wrote the archives.
   public struct Producer: Sendable, Hashable {

@@ -15,6 +15,7 @@ public struct MigrationError: Error, Hashable, Sendable, CustomStringConvertible
       self.name = name
     }
 
+    /// The code's name, such as `sqlite`.
     public var description: String { name }
 
     /// The store path names neither a folder nor an SQLite database.
@@ -49,8 +50,10 @@ public struct MigrationError: Error, Hashable, Sendable, CustomStringConvertible
     self.message = message
   }
 
+  /// The place, the code and the message, such as `cache.sqlite: [sqlite] …`.
   public var description: String { "\(place): [\(code)] \(message)" }
 
+  /// The description, so that `localizedDescription` reads well on Linux.
   public var errorDescription: String? { description }
 
   /// The C library's text for the current `errno`.

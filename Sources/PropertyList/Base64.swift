@@ -1,10 +1,10 @@
 /// Encodes and decodes standard base64 (RFC 4648, with padding), as XML property lists and JSON output use it.
-public enum Base64 {
+package enum Base64 {
   private static let alphabet = Array(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
   /// Encodes bytes as base64 text with padding and no line breaks.
-  public static func encode(_ bytes: [UInt8]) -> String {
+  package static func encode(_ bytes: [UInt8]) -> String {
     var output: [UInt8] = []
     output.reserveCapacity((bytes.count + 2) / 3 * 4)
     var index = 0
@@ -29,7 +29,7 @@ public enum Base64 {
   }
 
   /// Decodes base64 text, skipping white space; `nil` when the text is not base64.
-  public static func decode(_ text: String) -> [UInt8]? {
+  package static func decode(_ text: String) -> [UInt8]? {
     var output: [UInt8] = []
     output.reserveCapacity(text.utf8.count / 4 * 3)
     var group: UInt32 = 0

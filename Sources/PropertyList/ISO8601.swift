@@ -2,7 +2,7 @@
 ///
 /// Pure arithmetic on the proleptic Gregorian calendar, so the result does not
 /// depend on the machine's time zone or on Foundation's formatters.
-public enum ISO8601 {
+package enum ISO8601 {
   /// Seconds between 1970-01-01 and 2001-01-01.
   public static let referenceOffset: Double = 978_307_200
 
@@ -12,7 +12,7 @@ public enum ISO8601 {
   ///   - seconds: Seconds since the reference date.
   ///   - fractionalDigits: Digits after the decimal point (0 to 6).
   /// - Returns: The text, or `nil` when the date cannot be written in this form.
-  public static func format(_ seconds: Double, fractionalDigits: Int = 0) -> String? {
+  package static func format(_ seconds: Double, fractionalDigits: Int = 0) -> String? {
     let unix = seconds + referenceOffset
     // Years 0001 to 9999 only; beyond that ISO 8601 needs an expanded form.
     guard unix.isFinite, unix >= -62_135_596_800, unix < 253_402_300_800 else { return nil }
@@ -35,7 +35,7 @@ public enum ISO8601 {
   }
 
   /// Parses `YYYY-MM-DDTHH:MM:SS[.f…]Z` into seconds since the reference date.
-  public static func parse(_ text: String) -> Double? {
+  package static func parse(_ text: String) -> Double? {
     let bytes = Array(text.utf8)
     guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
     func number(_ range: Range<Int>) -> Int64? {
@@ -93,7 +93,7 @@ public enum ISO8601 {
   ///   - month: The month, 1 to 12.
   ///   - day: The day of the month, from 1.
   /// - Returns: The day count, negative before 1970.
-  public static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+  package static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
     let shiftedYear = month <= 2 ? year - 1 : year
     let era = floorDivide(shiftedYear, 400)
     let yearOfEra = shiftedYear - era * 400
@@ -107,7 +107,7 @@ public enum ISO8601 {
   ///
   /// - Parameter days: Days since 1970-01-01, negative before.
   /// - Returns: The year, month (1 to 12) and day of the month.
-  public static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+  package static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
     let shifted = days + 719_468
     let era = floorDivide(shifted, 146_097)
     let dayOfEra = shifted - era * 146_097

@@ -65,6 +65,7 @@ public struct PropertyListDictionary: Hashable, Sendable {
     entries.reserveCapacity(capacity)
   }
 
+  /// Whether two dictionaries hold the same keys and values in the same order.
   public static func == (lhs: PropertyListDictionary, rhs: PropertyListDictionary) -> Bool {
     guard lhs.entries.count == rhs.entries.count else { return false }
     for (left, right) in zip(lhs.entries, rhs.entries) {
@@ -73,6 +74,7 @@ public struct PropertyListDictionary: Hashable, Sendable {
     return true
   }
 
+  /// Hashes the entries in order.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(entries.count)
     for entry in entries {
@@ -83,6 +85,7 @@ public struct PropertyListDictionary: Hashable, Sendable {
 }
 
 extension PropertyListDictionary: ExpressibleByDictionaryLiteral {
+  /// Creates a dictionary from key-value pairs, in order.
   public init(dictionaryLiteral elements: (String, PropertyListValue)...) {
     self.init(elements.map { (key: $0.0, value: $0.1) })
   }

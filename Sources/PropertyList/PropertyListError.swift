@@ -9,6 +9,7 @@ public struct PropertyListError: Error, Hashable, Sendable {
       self.name = name
     }
 
+    /// The code's name, such as `truncated`.
     public var description: String { name }
 
     /// The bytes are neither a binary nor an XML property list.
@@ -76,5 +77,6 @@ public struct PropertyListError: Error, Hashable, Sendable {
 }
 
 extension PropertyListError: CustomStringConvertible {
+  /// The location, the code and the message, such as `offset 120: [truncated] …`.
   public var description: String { "\(location): [\(code)] \(message)" }
 }

@@ -49,6 +49,7 @@ extension PropertyListValue: Hashable {
     }
   }
 
+  /// Hashes the value consistently with its equality.
   public func hash(into hasher: inout Hasher) {
     switch self {
     case .dictionary(let value):

@@ -32,6 +32,13 @@ public struct DecodedTopLevelSubject: ExpectationSubject, Sendable {
     }
   }
 
+  /// The values at `keyPath`, read from the tree of the top key the path starts with.
+  ///
+  /// - Parameters:
+  ///   - keyPath: A key path such as `root.address.city` or `$1.title`.
+  ///   - limits: The bounds on how many values a wildcard may reach.
+  /// - Returns: The values found; none when the path's top key was not decoded.
+  /// - Throws: ``ExpectationSubjectError`` when a limit is exceeded.
   public func expectationValues(at keyPath: ArchiveKeyPath, limits: ArchiveLimits)
     throws(ExpectationSubjectError) -> [ExpectationValue]
   {

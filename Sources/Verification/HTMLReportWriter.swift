@@ -6,7 +6,7 @@ import TextOutput
 ///
 /// The page loads nothing: its styles and its small filter script are inline,
 /// and it names no network address. Every string from an archive or a manifest
-/// is escaped with ``XMLText``, so markup in an archived string shows as text.
+/// is escaped with `XMLText`, so markup in an archived string shows as text.
 /// Statuses carry a word as well as a colour. The page may change between
 /// versions; tools should read `--format json`.
 ///

@@ -57,6 +57,7 @@ public struct VerificationCase: Sendable, Hashable {
     /// An archive expected to be rejected decoded: an object-substitution hole.
     case unexpectedPass = "unexpected-pass"
 
+    /// Orders statuses as they are declared: passed, failed, unexpected pass.
     public static func < (lhs: Status, rhs: Status) -> Bool {
       allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
     }
@@ -145,6 +146,10 @@ public struct PathResult: Sendable, Hashable {
     case crash(CrashReport.Cause)
     /// The archive file could not be read at all.
     case unreadable
+    /// The path did not run: no decode worker could be had (`worker-unavailable`).
+    case workerUnavailable
+    /// The path did not run: its worker broke the request protocol (`worker-failed`).
+    case workerFailed
 
     /// The category as reports name it, such as `class-not-allowed`, `SIGILL` or `unreadable`.
     public var description: String {
@@ -152,6 +157,8 @@ public struct PathResult: Sendable, Hashable {
       case .rejection(let category): category.description
       case .crash(let cause): cause.description
       case .unreadable: "unreadable"
+      case .workerUnavailable: "worker-unavailable"
+      case .workerFailed: "worker-failed"
       }
     }
   }
@@ -184,6 +191,9 @@ public struct PathResult: Sendable, Hashable {
     self.matches = matches
     self.object = object
   }
+
+  /// Whether the path ran; one that did not is ``OutcomeKind/notRun``, with the reason as message.
+  public var ran: Bool { outcome != .notRun }
 
   /// Whether the archive decoded although the manifest expected a rejection.
   public var isUnexpectedPass: Bool {

@@ -148,12 +148,17 @@ public struct Verifier: Sendable {
       if let structural {
         outcome = .rejected(structural)
       } else {
-        outcome = checkRoot(
-          runner.outcome(
-            bytes, path: path, allowedClasses: allowed, classMap: classMap,
-            topKeys: entry.decodeKeys),
-          expected: manifest.rootClass(for: entry)?.name, path: path, topKey: entry.topKey,
-          decodeKeys: entry.decodeKeys)
+        do {
+          outcome = checkRoot(
+            try runner.outcome(
+              bytes, path: path, allowedClasses: allowed, classMap: classMap,
+              topKeys: entry.decodeKeys),
+            expected: manifest.rootClass(for: entry)?.name, path: path, topKey: entry.topKey,
+            decodeKeys: entry.decodeKeys)
+        } catch {
+          results.append(notRun(path, entry: entry, because: error))
+          continue
+        }
       }
       outcomes[path] = outcome
       results.append(result(for: outcome, path: path, entry: entry))
@@ -162,9 +167,12 @@ public struct Verifier: Sendable {
     if let legacy = outcomes[.legacy], let secure = outcomes[.secure], legacy.decodedValue != nil,
       secure.rejection != nil
     {
-      let advice = HarnessDecoder(registry: registry, classMap: classMap)
-        .differentialAdvice(bytes, allowedClasses: allowed)
-      notes.append(advice.message)
+      // The advice runs the app's decoders again, with other class lists: in the runner.
+      do {
+        notes.append(try runner.advice(bytes, allowedClasses: allowed, classMap: classMap))
+      } catch {
+        notes.append("no allowedClasses advice: \(error)")
+      }
     }
     for (harnessPath, foundationPath) in [
       (DecodePath.legacy, DecodePath.foundationLegacy), (.secure, .foundationSecure),
@@ -308,7 +316,8 @@ public struct Verifier: Sendable {
       message = rejection.message
     case .crashed(let crash):
       category = .crash(crash.cause)
-      message = crash.description
+      // The worker's last words (Swift's `Fatal error:` line) say which decoder trapped.
+      message = crash.detail.isEmpty ? crash.description : "\(crash.description): \(crash.detail)"
     }
     let matches: Bool
     switch (expected, outcome) {
@@ -321,6 +330,17 @@ public struct Verifier: Sendable {
     return PathResult(
       path: .decode(path), outcome: outcome.kind, category: category, message: message,
       expected: expected, matches: matches, object: outcome.decodedValue)
+  }
+
+  /// A path that did not run: never a match, with the reason as its message.
+  private func notRun(_ path: DecodePath, entry: ArchiveEntry, because error: WorkerProtocolError)
+    -> PathResult
+  {
+    PathResult(
+      path: .decode(path), outcome: .notRun,
+      category: error.kind == .unavailable ? .workerUnavailable : .workerFailed,
+      message: error.description, expected: expectedOutcome(for: path, entry: entry),
+      matches: false)
   }
 
   /// What the manifest expects of a path; the harness paths default to `decodes`.

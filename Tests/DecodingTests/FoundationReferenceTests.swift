@@ -204,9 +204,10 @@ struct FoundationReferenceTests {
 
   @Test("An archive that takes too long has its worker killed: crashed(SIGKILL), timed out")
   func timeoutKillsWorker() throws {
+    let script = try FakeWorker.script("answers the handshake, then sleeps", body: "exec sleep 30")
+    defer { FakeWorker.remove(script) }
     let sleeper = FoundationReferenceSupervisor(
-      executableURL: URL(fileURLWithPath: "/bin/sleep"), arguments: ["30"],
-      timeout: .milliseconds(300))
+      executableURL: script, arguments: [], timeout: .milliseconds(500))
     let outcome = try sleeper.decode(SampleArchives.memoArchive(), path: .foundationLegacy)
     let crash = try #require(outcome.crash)
     #expect(crash.timedOut)

@@ -82,9 +82,10 @@ struct TypedMigrationWorkerTests {
 
   @Test("A worker that hangs on an archive is killed, and that archive is crashed, timed out")
   func hangIsTimedOut() throws {
+    let script = try FakeWorker.script("answers the handshake, then sleeps", body: "exec sleep 30")
+    defer { FakeWorker.remove(script) }
     let sleeper = FoundationReferenceSupervisor(
-      executableURL: URL(fileURLWithPath: "/bin/sleep"), arguments: ["30"],
-      timeout: .milliseconds(300))
+      executableURL: script, arguments: [], timeout: .milliseconds(500))
     let results = try sleeper.migrate(
       [SampleArchives.profileArchive()], classMap: .empty, allowedClasses: [])
     guard case .crashed(let crash) = results.first else {

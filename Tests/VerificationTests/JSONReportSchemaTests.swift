@@ -101,6 +101,18 @@ struct JSONReportSchemaTests {
               path: .structure, outcome: .rejected, category: .unreadable,
               message: "gone.archive: cannot read the archive", matches: false)
           ], expectations: []),
+        VerificationCase(
+          manifest: "m.xml", archive: "no-worker.archive", location: "m.xml:12:3",
+          paths: [
+            PathResult(
+              path: .decode(.legacy), outcome: .notRun, category: .workerUnavailable,
+              message: "worker unavailable: no executable 'my-harness' among the build products",
+              expected: .decodes, matches: false),
+            PathResult(
+              path: .decode(.secure), outcome: .notRun, category: .workerFailed,
+              message: "decode worker: the worker exited with status 3 while answering request 2",
+              matches: false),
+          ], expectations: []),
       ], notes: ["a manifest note"])
   }()
 

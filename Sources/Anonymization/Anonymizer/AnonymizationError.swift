@@ -19,6 +19,7 @@ public struct AnonymizationError: Error, Hashable, Sendable, CustomStringConvert
       self.name = name
     }
 
+    /// The code's name, such as `unmatched-key-path`.
     public var description: String { name }
 
     /// A `keep` or `scrub` key path matches no value in any input.

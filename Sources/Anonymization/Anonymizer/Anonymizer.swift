@@ -10,7 +10,7 @@ import PropertyList
 /// - **Strings** keep their format: a letter becomes a letter of the same case
 ///   and script class, a digit a digit, and punctuation, white space and the
 ///   length in UTF-16 units stay. Emails, URLs, IP addresses, phone numbers
-///   and tokens keep their shape (see ``PseudonymRenderer``).
+///   and tokens keep their shape (see `PseudonymRenderer`).
 /// - **Equal values get equal pseudonyms**, within an archive and across a
 ///   batch, and different values different ones, keyed by a secret salt
 ///   (HMAC-SHA-256), so a pseudonym cannot be reversed by a dictionary attack.

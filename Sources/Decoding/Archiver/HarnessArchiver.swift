@@ -26,6 +26,7 @@ public final class HarnessArchiver: NSCoder {
     /// A lowercase description.
     public let message: String
 
+    /// The key path and the message, such as `root.address: cannot encode …`.
     public var description: String { "\(keyPath): \(message)" }
   }
 
@@ -78,7 +79,9 @@ public final class HarnessArchiver: NSCoder {
     return archiver.builder
   }
 
+  /// Always `true`: the archiver writes keyed archives only.
   public override var allowsKeyedCoding: Bool { true }
+  /// Whether objects must adopt `NSSecureCoding`, as the archiver was created.
   public override var requiresSecureCoding: Bool { secure }
 
   // MARK: - Encoding fields
@@ -91,12 +94,14 @@ public final class HarnessArchiver: NSCoder {
     frames[frames.count - 1].append((key, value))
   }
 
+  /// Encodes an object, or nil, under a key.
   public override func encode(_ object: Any?, forKey key: String) {
     path.append(key)
     defer { path.removeLast() }
     set(reference(for: object), forKey: key)
   }
 
+  /// Encodes an object under a key; conditional objects are written like any other.
   public override func encodeConditionalObject(_ object: Any?, forKey key: String) {
     // A conditional object is written only when something else writes it unconditionally.
     if let object = object as AnyObject?, let existing = identities[ObjectIdentifier(object)] {
@@ -106,23 +111,30 @@ public final class HarnessArchiver: NSCoder {
     }
   }
 
+  /// Encodes a Boolean under a key.
   public override func encode(_ value: Bool, forKey key: String) { set(.bool(value), forKey: key) }
+  /// Encodes an integer under a key.
   public override func encode(_ value: Int, forKey key: String) {
     set(.integer(Int64(value)), forKey: key)
   }
+  /// Encodes a 32-bit integer under a key.
   public override func encode(_ value: Int32, forKey key: String) {
     set(.integer(Int64(value)), forKey: key)
   }
+  /// Encodes a 64-bit integer under a key.
   public override func encode(_ value: Int64, forKey key: String) {
     set(.integer(value), forKey: key)
   }
+  /// Encodes a single-precision real under a key.
   public override func encode(_ value: Float, forKey key: String) {
     set(.real(Double(value)), forKey: key)
   }
+  /// Encodes a double-precision real under a key.
   public override func encode(_ value: Double, forKey key: String) {
     set(.real(value), forKey: key)
   }
 
+  /// Encodes bytes under a key, as data.
   public override func encodeBytes(
     _ bytes: UnsafePointer<UInt8>?, length: Int, forKey key: String
   ) {

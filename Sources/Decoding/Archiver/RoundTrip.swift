@@ -59,6 +59,7 @@ public struct RoundTrip: Sendable {
     /// What happened.
     public let reason: String
 
+    /// The step, the category and the reason, such as `re-read: [class-not-allowed] …`.
     public var description: String { "\(step): [\(category)] \(reason)" }
   }
 

@@ -5,62 +5,119 @@ import Foundation
 /// Each is read with the key names Apple's Foundation writes on iOS and macOS, checked field by
 /// field, and built through public initializers; no class's `init(coder:)` runs.
 public enum FoundationValueKind: String, Sendable, CaseIterable, Hashable {
+  /// `NSString`.
   case string = "NSString"
+  /// `NSMutableString`.
   case mutableString = "NSMutableString"
+  /// `NSNumber`.
   case number = "NSNumber"
+  /// `NSArray`.
   case array = "NSArray"
+  /// `NSMutableArray`.
   case mutableArray = "NSMutableArray"
+  /// `NSDictionary`.
   case dictionary = "NSDictionary"
+  /// `NSMutableDictionary`.
   case mutableDictionary = "NSMutableDictionary"
+  /// `NSSet`.
   case set = "NSSet"
+  /// `NSMutableSet`.
   case mutableSet = "NSMutableSet"
+  /// `NSOrderedSet`.
   case orderedSet = "NSOrderedSet"
+  /// `NSMutableOrderedSet`.
   case mutableOrderedSet = "NSMutableOrderedSet"
+  /// `NSDate`.
   case date = "NSDate"
+  /// `NSData`.
   case data = "NSData"
+  /// `NSMutableData`.
   case mutableData = "NSMutableData"
+  /// `NSUUID`.
   case uuid = "NSUUID"
+  /// `NSURL`.
   case url = "NSURL"
+  /// `NSNull`.
   case null = "NSNull"
+  /// `NSObject`, the root of every class chain.
   case object = "NSObject"
+  /// `NSValue`.
   case value = "NSValue"
+  /// `NSIndexSet`.
   case indexSet = "NSIndexSet"
+  /// `NSMutableIndexSet`.
   case mutableIndexSet = "NSMutableIndexSet"
+  /// `NSIndexPath`.
   case indexPath = "NSIndexPath"
+  /// `NSCountedSet`.
   case countedSet = "NSCountedSet"
+  /// `NSAttributedString`.
   case attributedString = "NSAttributedString"
+  /// `NSMutableAttributedString`.
   case mutableAttributedString = "NSMutableAttributedString"
+  /// `NSDecimalNumber`.
   case decimalNumber = "NSDecimalNumber"
+  /// `NSLocale`.
   case locale = "NSLocale"
+  /// `NSTimeZone`.
   case timeZone = "NSTimeZone"
+  /// `NSCalendar`.
   case calendar = "NSCalendar"
+  /// `NSError`: a domain, a code and a user-info dictionary.
   case error = "NSError"
+  /// `NSDateComponents`.
   case dateComponents = "NSDateComponents"
+  /// `NSPersonNameComponents`.
   case personNameComponents = "NSPersonNameComponents"
+  /// `NSMeasurement`.
   case measurement = "NSMeasurement"
+  /// `NSUnit`.
   case unit = "NSUnit"
+  /// `NSDimension`.
   case dimension = "NSDimension"
+  /// `NSUnitConverterLinear`.
   case unitConverterLinear = "NSUnitConverterLinear"
+  /// `NSUnitAcceleration`.
   case unitAcceleration = "NSUnitAcceleration"
+  /// `NSUnitAngle`.
   case unitAngle = "NSUnitAngle"
+  /// `NSUnitArea`.
   case unitArea = "NSUnitArea"
+  /// `NSUnitConcentrationMass`.
   case unitConcentrationMass = "NSUnitConcentrationMass"
+  /// `NSUnitDispersion`.
   case unitDispersion = "NSUnitDispersion"
+  /// `NSUnitDuration`.
   case unitDuration = "NSUnitDuration"
+  /// `NSUnitElectricCharge`.
   case unitElectricCharge = "NSUnitElectricCharge"
+  /// `NSUnitElectricCurrent`.
   case unitElectricCurrent = "NSUnitElectricCurrent"
+  /// `NSUnitElectricPotentialDifference`.
   case unitElectricPotentialDifference = "NSUnitElectricPotentialDifference"
+  /// `NSUnitElectricResistance`.
   case unitElectricResistance = "NSUnitElectricResistance"
+  /// `NSUnitEnergy`.
   case unitEnergy = "NSUnitEnergy"
+  /// `NSUnitFrequency`.
   case unitFrequency = "NSUnitFrequency"
+  /// `NSUnitFuelEfficiency`.
   case unitFuelEfficiency = "NSUnitFuelEfficiency"
+  /// `NSUnitIlluminance`.
   case unitIlluminance = "NSUnitIlluminance"
+  /// `NSUnitLength`.
   case unitLength = "NSUnitLength"
+  /// `NSUnitMass`.
   case unitMass = "NSUnitMass"
+  /// `NSUnitPower`.
   case unitPower = "NSUnitPower"
+  /// `NSUnitPressure`.
   case unitPressure = "NSUnitPressure"
+  /// `NSUnitSpeed`.
   case unitSpeed = "NSUnitSpeed"
+  /// `NSUnitTemperature`.
   case unitTemperature = "NSUnitTemperature"
+  /// `NSUnitVolume`.
   case unitVolume = "NSUnitVolume"
 
   /// The class's plain name, as archives and `NSStringFromClass` spell it.

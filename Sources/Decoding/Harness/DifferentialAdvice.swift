@@ -84,7 +84,7 @@ extension HarnessDecoder {
   ///
   /// When legacy decodes and secure rejects, it tries the read's classes plus every class the
   /// legacy decode instantiated, then drops additions one by one while secure still succeeds.
-  /// App code runs in this process, as with ``decode(_:secure:allowedClasses:)``.
+  /// App code runs in this process, as with ``decode(_:secure:allowedClasses:topKeys:)-([UInt8],_,_,_)``.
   ///
   /// - Parameters:
   ///   - bytes: The archive.

@@ -165,22 +165,28 @@ public final class HarnessUnarchiver: NSCoder {
 
   // MARK: - NSCoder
 
+  /// Always `true`: keyed archives only.
   public override var allowsKeyedCoding: Bool { true }
 
+  /// Whether this is the secure path, where every decode must name its allowed classes.
   public override var requiresSecureCoding: Bool { secure }
 
+  /// Always `.setErrorAndReturn`: a failure is recorded in ``error``, never raised.
   public override var decodingFailurePolicy: NSCoder.DecodingFailurePolicy { .setErrorAndReturn }
 
+  /// The first failure of the decode, as `failWithError(_:)` or the coder itself recorded it.
   public override var error: (any Error)? { failureError }
 
   #if !canImport(Darwin)
     // swift-corelibs-foundation declares these as arrays (Darwin: a set).
+    /// The classes the current decode call allows, as the app's `init?(coder:)` sees them.
     public override var allowedClasses: [AnyClass]? {
       guard let current = callAllowed.last ?? topLevelAllowed else { return nil }
       return current.names.compactMap { registry.registeredClass(named: $0)?.type }
     }
   #endif
 
+  /// Records a decoder's failure; the first one is kept and reported as `init-failed`.
   public override func failWithError(_ error: any Error) {
     guard failure == nil else { return }
     let className = contexts.last?.className ?? "?"
@@ -190,10 +196,12 @@ public final class HarnessUnarchiver: NSCoder {
     fail(.initFailed, "init?(coder:) of '\(className)' failed: \(reason)", error: nsError)
   }
 
+  /// Whether the current object's archive holds a value for the key.
   public override func containsValue(forKey key: String) -> Bool {
     contexts.last?.fields[key] != nil
   }
 
+  /// Decodes the object under a key without class checks (the legacy call).
   public override func decodeObject(forKey key: String) -> Any? {
     if secure {
       failAt(
@@ -204,11 +212,13 @@ public final class HarnessUnarchiver: NSCoder {
     return decodeField(key, allowed: nil)
   }
 
+  /// Decodes the object under a key, allowing only the given classes (the secure call).
   public override func decodeObject(of classes: [AnyClass]?, forKey key: String) -> Any? {
     guard secure else { return decodeField(key, allowed: nil) }
     return decodeField(key, allowed: AllowedClassList(types: classes ?? []))
   }
 
+  /// Decodes a property-list object under a key.
   public override func decodePropertyList(forKey key: String) -> Any? {
     let plistClasses: [AnyClass] = [
       NSString.self, NSNumber.self, NSData.self, NSDate.self, NSArray.self, NSDictionary.self,
@@ -216,6 +226,7 @@ public final class HarnessUnarchiver: NSCoder {
     return decodeObject(of: plistClasses, forKey: key)
   }
 
+  /// Decodes a Boolean under a key; a missing or mistyped value is `false` and is recorded.
   public override func decodeBool(forKey key: String) -> Bool {
     switch scalar(key) {
     case .bool(let value)?: return value
@@ -227,22 +238,27 @@ public final class HarnessUnarchiver: NSCoder {
     }
   }
 
+  /// Decodes an integer under a key.
   public override func decodeInteger(forKey key: String) -> Int {
     Int(integer(key, range: Int64(Int.min)...Int64(Int.max), typeName: "Int"))
   }
 
+  /// Decodes a 64-bit integer under a key.
   public override func decodeInt64(forKey key: String) -> Int64 {
     integer(key, range: Int64.min...Int64.max, typeName: "Int64")
   }
 
+  /// Decodes a 32-bit integer under a key.
   public override func decodeInt32(forKey key: String) -> Int32 {
     Int32(integer(key, range: Int64(Int32.min)...Int64(Int32.max), typeName: "Int32"))
   }
 
+  /// Decodes a C `int` under a key.
   public override func decodeCInt(forKey key: String) -> Int32 {
     decodeInt32(forKey: key)
   }
 
+  /// Decodes a double-precision real under a key.
   public override func decodeDouble(forKey key: String) -> Double {
     switch scalar(key) {
     case .real(let value)?: return value
@@ -255,12 +271,14 @@ public final class HarnessUnarchiver: NSCoder {
     }
   }
 
+  /// Decodes a single-precision real under a key.
   public override func decodeFloat(forKey key: String) -> Float {
     Float(decodeDouble(forKey: key))
   }
 
   #if !canImport(Darwin)
     // Deprecated corelibs spelling of withDecodedUnsafeBytes; its base traps.
+    /// Calls `body` with the bytes archived under a key, or nil when there are none.
     public override func withDecodedUnsafeBufferPointer<ResultType>(
       forKey key: String, body: (UnsafeBufferPointer<UInt8>?) throws -> ResultType
     ) rethrows -> ResultType {
@@ -272,6 +290,7 @@ public final class HarnessUnarchiver: NSCoder {
 
   #if !canImport(Darwin)
     // A swift-corelibs-foundation experiment with no Darwin counterpart.
+    /// Calls `body` with the bytes archived under a key, or an empty buffer when there are none.
     public override func withDecodedUnsafeBytes<ResultType>(
       forKey key: String, body: (UnsafeRawBufferPointer?) throws -> ResultType
     ) rethrows -> ResultType {
@@ -287,22 +306,26 @@ public final class HarnessUnarchiver: NSCoder {
     }
   #endif
 
+  /// Unsupported: keyed archives hold no Objective-C typed values; the failure is recorded.
   public override func decodeValue(
     ofObjCType type: UnsafePointer<CChar>, at data: UnsafeMutableRawPointer
   ) {
     unkeyed()
   }
 
+  /// Unsupported outside keyed coding; the failure is recorded and the result is nil.
   public override func decodeData() -> Data? {
     unkeyed()
     return nil
   }
 
+  /// Unsupported outside keyed coding; the failure is recorded and the result is nil.
   public override func decodePropertyList() -> Any? {
     unkeyed()
     return nil
   }
 
+  /// Always 0: keyed archives record no class versions.
   public override func version(forClassName className: String) -> Int { 0 }
 
   // MARK: - Fields

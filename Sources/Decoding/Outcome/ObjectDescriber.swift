@@ -4,14 +4,14 @@ import Foundation
 /// fields their `encode(with:)` writes.
 ///
 /// Both decode paths use it, so their descriptions differ only where the objects differ.
-public struct ObjectDescriber {
+package struct ObjectDescriber {
   /// The deepest nesting described; deeper values become ``DecodedValue/opaque(className:)``.
-  public var maximumDepth: Int
+  package var maximumDepth: Int
 
   /// The most values one description holds before the rest is elided (default 1,000,000).
-  public var maximumNodes: Int = 1_000_000
+  package var maximumNodes: Int = 1_000_000
   /// Whether the last descriptions passed ``maximumNodes`` and were cut short.
-  public private(set) var exceededNodeLimit = false
+  package private(set) var exceededNodeLimit = false
   private var describedNodes = 0
   private var enclosing: Set<ObjectIdentifier> = []
   /// Objects already described, with the order in which they were first met.
@@ -21,7 +21,7 @@ public struct ObjectDescriber {
   /// Creates a describer.
   ///
   /// - Parameter maximumDepth: The deepest nesting described.
-  public init(maximumDepth: Int = 512) {
+  package init(maximumDepth: Int = 512) {
     self.maximumDepth = maximumDepth
   }
 
@@ -30,7 +30,7 @@ public struct ObjectDescriber {
   /// - Parameter value: An object that a decode returned.
   /// - Returns: Its description; a reference back to an enclosing object becomes
   ///   ``DecodedValue/cycleReference(className:)``.
-  public mutating func describe(_ value: Any?) -> DecodedValue {
+  package mutating func describe(_ value: Any?) -> DecodedValue {
     guard let value else { return .null }
     // Foundation on Linux hands out nested collections as fresh Swift values, so their
     // identity, and the sharing the describer relies on, is lost: a budget bounds the walk.
@@ -185,7 +185,7 @@ public struct ObjectDescriber {
   ///
   /// - Parameter value: Any value.
   /// - Returns: Its class or type name.
-  public static func className(of value: Any) -> String {
+  package static func className(of value: Any) -> String {
     guard let object = value as? NSObject else { return String(describing: type(of: value)) }
     if let standIn = object as? any PlatformStandIn {
       return type(of: standIn).platformClassName

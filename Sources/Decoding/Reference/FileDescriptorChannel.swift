@@ -29,15 +29,18 @@ struct FileDescriptorChannel {
   let output: Int32
 
   /// Reads one frame, or returns `nil` at a clean end of input before any byte of a frame.
+  ///
+  /// A frame longer than `maximumLength` is ``Failure/frameTooLarge(_:)``.
   func readFrame(
-    deadline: ContinuousClock.Instant? = nil, isPeerAlive: () -> Bool = { true }
+    deadline: ContinuousClock.Instant? = nil, maximumLength: Int = maximumFrameLength,
+    isPeerAlive: () -> Bool = { true }
   ) throws(Failure) -> [UInt8]? {
     var header = [UInt8](repeating: 0, count: 4)
     let headerCount = try readExactly(into: &header, deadline: deadline, isPeerAlive: isPeerAlive)
     if headerCount == 0 { return nil }
     guard headerCount == 4 else { throw .closed }
     let length = header.reduce(0) { ($0 << 8) | Int($1) }
-    guard length <= FileDescriptorChannel.maximumFrameLength else {
+    guard length <= min(maximumLength, FileDescriptorChannel.maximumFrameLength) else {
       throw .frameTooLarge(length)
     }
     var payload = [UInt8](repeating: 0, count: length)

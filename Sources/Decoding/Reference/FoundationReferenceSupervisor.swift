@@ -15,6 +15,13 @@ import HarnessVocabulary
 /// are answered one at a time; an archive that takes longer than ``timeout`` has its worker
 /// killed and is recorded as crashed with ``CrashReport/timedOut`` set.
 ///
+/// A worker is used only after it answers the handshake: its first frame names it a decode
+/// worker and lists its registries. An executable that exits, hangs or writes anything else
+/// first (a test runner re-executed, a program without the worker mode) is
+/// ``WorkerProtocolError/Kind/unavailable``, never a crash, and the supervisor remembers that
+/// and starts no further worker. A handshaken worker that exits with a status mid-request
+/// (rather than dying from a signal) is a ``WorkerProtocolError/Kind/protocolViolation``.
+///
 /// ```swift
 /// let supervisor = FoundationReferenceSupervisor(executableURL: harnessURL)
 /// let outcome = try supervisor.decode(bytes, path: .foundationSecure,
@@ -37,6 +44,7 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
   private var worker: WorkerProcess?
   private var nextRequestID = 1
   private var startedWorkers = 0
+  private var unavailable: WorkerProtocolError?
 
   /// Creates a supervisor; no worker starts until the first archive.
   ///
@@ -111,16 +119,54 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
     classMap: ClassNameMap = .empty, guardsUnmappedClasses: Bool = true,
     variant: FoundationReferenceVariant = .standard, topKeys: [String] = ["root"]
   ) throws(WorkerProtocolError) -> WorkerResponse {
+    try send { id in
+      WorkerRequest(
+        id: id, path: path, registryName: registryName, archive: Data(archive),
+        allowedClasses: allowedClasses, classMap: classMap,
+        guardsUnmappedClasses: guardsUnmappedClasses,
+        variant: variant == .standard ? nil : variant,
+        topKeys: topKeys == ["root"] || topKeys.isEmpty ? nil : topKeys)
+    }
+  }
+
+  /// Asks a worker which `allowedClasses` would make the secure read succeed where legacy
+  /// decodes, running the app's decoders there rather than in this process.
+  ///
+  /// ```swift
+  /// let advice = try supervisor.advice(bytes, allowedClasses: ["ProfileKit.UserProfile"])
+  /// // legacy decodes, secure rejects: add NSArray, ProfileKit.Address to allowedClasses …
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - archive: The archive's bytes.
+  ///   - allowedClasses: Runtime names of the classes the secure read declares.
+  ///   - classMap: The class-name map.
+  /// - Returns: ``DifferentialAdvice/message``, or why there is none when the worker crashed
+  ///   while trying class lists.
+  /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
+  public func advice(
+    _ archive: [UInt8], allowedClasses: [String], classMap: ClassNameMap = .empty
+  ) throws(WorkerProtocolError) -> String {
+    let response = try send { id in
+      WorkerRequest(
+        id: id, path: .secure, registryName: registryName, archive: Data(archive),
+        allowedClasses: allowedClasses, classMap: classMap, advice: true)
+    }
+    if let crash = response.outcome.crash {
+      return "no allowedClasses advice: the worker crashed (\(crash)) while trying class lists"
+    }
+    return response.notes.first ?? "no allowedClasses advice: the worker gave none"
+  }
+
+  /// Sends one request, built with its number, and returns the answer.
+  private func send(_ makeRequest: (Int) -> WorkerRequest) throws(WorkerProtocolError)
+    -> WorkerResponse
+  {
     lock.lock()
     defer { lock.unlock() }
     let id = nextRequestID
     nextRequestID += 1
-    let request = WorkerRequest(
-      id: id, path: path, registryName: registryName, archive: Data(archive),
-      allowedClasses: allowedClasses, classMap: classMap,
-      guardsUnmappedClasses: guardsUnmappedClasses,
-      variant: variant == .standard ? nil : variant,
-      topKeys: topKeys == ["root"] || topKeys.isEmpty ? nil : topKeys)
+    let request = makeRequest(id)
     let payload: [UInt8]
     do {
       payload = [UInt8](try JSONEncoder().encode(request))
@@ -134,9 +180,7 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
     } else {
       worker?.stop()
       worker = nil
-      current = try WorkerProcess(executableURL: executableURL, arguments: arguments)
-      startedWorkers += 1
-      worker = current
+      current = try startWorker(deadline: deadline)
     }
     let stderrOffset = current.stderrLength()
     let answer: [UInt8]?
@@ -151,13 +195,13 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
         id: id,
         outcome: .crashed(CrashReport(signal: crash.signal, timedOut: true, detail: crash.detail)))
     } catch .closed, .peerExited {
-      return WorkerResponse(id: id, outcome: .crashed(finish(current, from: stderrOffset)))
+      return try died(current, request: id, stderrFrom: stderrOffset)
     } catch {
       stopWorker()
       throw WorkerProtocolError("request \(id): \(error)")
     }
     guard let answer else {
-      return WorkerResponse(id: id, outcome: .crashed(finish(current, from: stderrOffset)))
+      return try died(current, request: id, stderrFrom: stderrOffset)
     }
     let response: WorkerResponse
     do {
@@ -264,7 +308,7 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
         payload, deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
     } catch .closed, .peerExited {
       // The worker was gone before it read anything: blame the first archive, as a decode would.
-      let crash = finish(current, from: stderrOffset)
+      let crash = try death(of: current, from: stderrOffset, batch: batch.header.id)
       guard attributed else { return .diedUnattributed }
       results.append(.crashed(crash))
       return .attributed
@@ -280,13 +324,13 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
           deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
       } catch .timedOut {
         current.forceKill()
-        let crash = finish(current, from: stderrOffset)
+        let crash = try death(of: current, from: stderrOffset, batch: batch.header.id)
         guard attributed else { return .diedUnattributed }
         results.append(
           .crashed(CrashReport(signal: crash.signal, timedOut: true, detail: crash.detail)))
         return .attributed
       } catch .closed, .peerExited {
-        let crash = finish(current, from: stderrOffset)
+        let crash = try death(of: current, from: stderrOffset, batch: batch.header.id)
         guard attributed else { return .diedUnattributed }
         results.append(.crashed(crash))
         return .attributed
@@ -295,7 +339,7 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
         throw WorkerProtocolError("migration batch \(batch.header.id): \(error)")
       }
       guard let answer else {
-        let crash = finish(current, from: stderrOffset)
+        let crash = try death(of: current, from: stderrOffset, batch: batch.header.id)
         guard attributed else { return .diedUnattributed }
         results.append(.crashed(crash))
         return .attributed
@@ -310,15 +354,12 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
     return .attributed
   }
 
-  /// The running worker, or a fresh one.
+  /// The running worker, or a fresh one that answered the handshake.
   private func currentWorker() throws(WorkerProtocolError) -> WorkerProcess {
     if let worker, worker.isRunning { return worker }
     worker?.stop()
     worker = nil
-    let fresh = try WorkerProcess(executableURL: executableURL, arguments: arguments)
-    startedWorkers += 1
-    worker = fresh
-    return fresh
+    return try startWorker(deadline: ContinuousClock.now.advanced(by: timeout))
   }
 
   /// Stops the current worker, if any; the next archive starts a fresh one.
@@ -331,6 +372,111 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
   private func stopWorker() {
     worker?.stop()
     worker = nil
+  }
+
+  /// Starts a worker and waits for its handshake; a failure is remembered and thrown again
+  /// for every later archive without starting another process.
+  private func startWorker(deadline: ContinuousClock.Instant) throws(WorkerProtocolError)
+    -> WorkerProcess
+  {
+    if let unavailable { throw unavailable }
+    do {
+      let started = try WorkerProcess(executableURL: executableURL, arguments: arguments)
+      startedWorkers += 1
+      try handshake(with: started, deadline: deadline)
+      worker = started
+      return started
+    } catch {
+      let failure =
+        error.kind == .unavailable
+        ? error : WorkerProtocolError(error.message, kind: .unavailable)
+      unavailable = failure
+      throw failure
+    }
+  }
+
+  /// Reads the worker's first frame and checks that it is a decode worker serving our registry.
+  private func handshake(with process: WorkerProcess, deadline: ContinuousClock.Instant)
+    throws(WorkerProtocolError)
+  {
+    let path = executableURL.path
+    let hint =
+      "; a worker is a harness executable, whose main hands '\(FoundationReferenceWorker.modeArgument)'"
+      + " to ArchiveHarnessCommand.main or FoundationReferenceWorker.run"
+    let frame: [UInt8]?
+    do throws(FileDescriptorChannel.Failure) {
+      frame = try process.channel.readFrame(
+        deadline: deadline, maximumLength: 64 << 10, isPeerAlive: { process.isRunning })
+    } catch .timedOut {
+      process.forceKill()
+      _ = process.waitForDeath(stderrFrom: 0)
+      throw WorkerProtocolError(
+        "'\(path)' did not answer the worker handshake within \(timeout)" + hint,
+        kind: .unavailable)
+    } catch .closed, .peerExited {
+      frame = nil
+    } catch {
+      process.stop()
+      throw WorkerProtocolError(
+        "'\(path)' wrote something other than the worker handshake (\(error))" + hint,
+        kind: .unavailable)
+    }
+    guard let frame else {
+      let death = process.waitForDeath(stderrFrom: 0)
+      let ending =
+        process.exitStatus.map { "exited with status \($0)" } ?? "died of \(death.signalName)"
+      let detail = death.detail.isEmpty ? "" : " (\(death.detail))"
+      throw WorkerProtocolError(
+        "'\(path)' \(ending) before the worker handshake\(detail)" + hint, kind: .unavailable)
+    }
+    guard let hello = try? JSONDecoder().decode(WorkerHello.self, from: Data(frame)),
+      hello.worker == WorkerHello.workerName
+    else {
+      process.stop()
+      throw WorkerProtocolError(
+        "'\(path)' wrote something other than the worker handshake" + hint, kind: .unavailable)
+    }
+    guard hello.protocolVersion == WorkerHello.currentProtocolVersion else {
+      process.stop()
+      throw WorkerProtocolError(
+        "'\(path)' speaks worker protocol \(hello.protocolVersion), this harness "
+          + "\(WorkerHello.currentProtocolVersion); rebuild it with this version of ArchiveHarness",
+        kind: .unavailable)
+    }
+    guard hello.registries.contains(registryName) else {
+      process.stop()
+      throw WorkerProtocolError(
+        "'\(path)' serves no registry '\(registryName)' (it serves: "
+          + "\(hello.registries.joined(separator: ", ")))", kind: .unavailable)
+    }
+  }
+
+  /// How a worker died while answering a migration batch: a signal is a crash; an exit with a
+  /// status is a protocol violation, which a decode cannot cause by trapping.
+  private func death(of process: WorkerProcess, from offset: UInt64, batch id: Int)
+    throws(WorkerProtocolError) -> CrashReport
+  {
+    let crash = finish(process, from: offset)
+    if let status = process.exitStatus {
+      let detail = crash.detail.isEmpty ? "" : " (\(crash.detail))"
+      throw WorkerProtocolError(
+        "the worker exited with status \(status) while answering migration batch \(id)\(detail)")
+    }
+    return crash
+  }
+
+  /// The answer when a worker stopped mid-request: a crash when a signal ended it; a protocol
+  /// violation when it exited with a status, which a decode cannot cause by trapping.
+  private func died(_ process: WorkerProcess, request id: Int, stderrFrom offset: UInt64)
+    throws(WorkerProtocolError) -> WorkerResponse
+  {
+    let crash = finish(process, from: offset)
+    if let status = process.exitStatus {
+      let detail = crash.detail.isEmpty ? "" : " (\(crash.detail))"
+      throw WorkerProtocolError(
+        "the worker exited with status \(status) while answering request \(id)\(detail)")
+    }
+    return WorkerResponse(id: id, outcome: .crashed(crash))
   }
 
   private func finish(_ process: WorkerProcess, from offset: UInt64) -> CrashReport {

@@ -9,7 +9,8 @@ import Foundation
 /// The entry point of the decode worker: the `archive-harness` binary re-executed with
 /// ``modeArgument``, reading requests on standard input and answering on standard output.
 ///
-/// Each request is a length-prefixed JSON ``WorkerRequest``; each answer a ``WorkerResponse``.
+/// The worker first writes a handshake frame naming itself and its registries; then each
+/// request is a length-prefixed JSON ``WorkerRequest`` and each answer a ``WorkerResponse``.
 /// A batch of archives to migrate, typed, comes as one binary frame and is answered with one
 /// ``TypedMigrationResult`` frame per archive (see
 /// ``FoundationReferenceSupervisor/migrate(_:classMap:allowedClasses:)``).
@@ -54,6 +55,13 @@ public enum FoundationReferenceWorker {
     let channel = FileDescriptorChannel(input: STDIN_FILENO, output: answers)
     let decoder = JSONDecoder()
     let encoder = JSONEncoder()
+    do {
+      let hello = try encoder.encode(WorkerHello(registries: Array(registries.keys)))
+      try channel.writeFrame([UInt8](hello))
+    } catch {
+      report("cannot write the handshake: \(error)")
+      return 2
+    }
     while true {
       let frame: [UInt8]
       do {
@@ -96,7 +104,7 @@ public enum FoundationReferenceWorker {
   ///   - request: The archive and how to read it.
   ///   - registries: Registries by name.
   /// - Returns: The response to send.
-  public static func answer(_ request: WorkerRequest, registries: [String: ClassRegistry])
+  package static func answer(_ request: WorkerRequest, registries: [String: ClassRegistry])
     -> WorkerResponse
   {
     guard let registry = registries[request.registryName] else {
@@ -107,6 +115,11 @@ public enum FoundationReferenceWorker {
       return WorkerResponse(
         id: request.id,
         outcome: .rejected(.init(category: .malformed, keyPath: "root", message: message)))
+    }
+    if request.advice == true {
+      let advice = HarnessDecoder(registry: registry, classMap: request.classMap)
+        .differentialAdvice([UInt8](request.archive), allowedClasses: request.allowedClasses)
+      return WorkerResponse(id: request.id, outcome: advice.secure, notes: [advice.message])
     }
     if request.path.isFoundation {
       let result = FoundationReferenceDecoder(registry: registry).decode(request)

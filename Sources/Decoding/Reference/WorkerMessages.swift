@@ -20,14 +20,30 @@ public struct WorkerRequest: Sendable, Hashable, Codable {
   public var guardsUnmappedClasses: Bool
   /// How a Foundation path calls the unarchiver; `nil` means ``FoundationReferenceVariant/standard``.
   public var variant: FoundationReferenceVariant?
+  /// Whether to answer with the harness paths' ``DifferentialAdvice`` (its message as the one
+  /// note, the secure outcome as the outcome) instead of one path's outcome; `nil` means no.
+  public var advice: Bool?
   /// The `$top` keys the app reads, in order; `nil` means `root` alone.
   public var topKeys: [String]?
 
   /// Creates a request.
+  ///
+  /// - Parameters:
+  ///   - id: A number the response echoes.
+  ///   - path: The decode path to run.
+  ///   - registryName: The name of the worker's registry to decode with.
+  ///   - archive: The archive's bytes.
+  ///   - allowedClasses: The runtime names of the classes the secure read allows.
+  ///   - classMap: The class-name map applied to the archive's class names.
+  ///   - guardsUnmappedClasses: Whether unmatched archived names reach Foundation as a failing
+  ///     placeholder.
+  ///   - variant: How a Foundation path calls the unarchiver.
+  ///   - advice: Whether to answer with the differential advice instead.
+  ///   - topKeys: The `$top` keys the app reads; `nil` means `root` alone.
   public init(
     id: Int, path: DecodePath, registryName: String, archive: Data, allowedClasses: [String],
     classMap: ClassNameMap, guardsUnmappedClasses: Bool = true,
-    variant: FoundationReferenceVariant? = nil, topKeys: [String]? = nil
+    variant: FoundationReferenceVariant? = nil, advice: Bool? = nil, topKeys: [String]? = nil
   ) {
     self.id = id
     self.path = path
@@ -37,6 +53,7 @@ public struct WorkerRequest: Sendable, Hashable, Codable {
     self.classMap = classMap
     self.guardsUnmappedClasses = guardsUnmappedClasses
     self.variant = variant
+    self.advice = advice
     self.topKeys = topKeys
   }
 

@@ -30,7 +30,7 @@ final class WorkerProcess {
     do {
       stderrLog = try ScratchFile(prefix: "archive-harness-worker")
     } catch {
-      throw WorkerProtocolError("cannot create the worker log: \(error)")
+      throw WorkerProtocolError("cannot create the worker log: \(error)", kind: .unavailable)
     }
     process.standardInput = requests
     process.standardOutput = answers
@@ -38,7 +38,8 @@ final class WorkerProcess {
     do {
       try process.run()
     } catch {
-      throw WorkerProtocolError("cannot launch '\(executableURL.path)': \(error)")
+      throw WorkerProtocolError(
+        "cannot launch '\(executableURL.path)': \(error)", kind: .unavailable)
     }
     let output = requests.fileHandleForWriting.fileDescriptor
     let input = answers.fileHandleForReading.fileDescriptor
@@ -52,6 +53,12 @@ final class WorkerProcess {
   }
 
   var isRunning: Bool { process.isRunning }
+
+  /// The exit status of a worker that ended by exiting rather than by a signal; nil otherwise.
+  var exitStatus: Int32? {
+    guard !process.isRunning, process.terminationReason == .exit else { return nil }
+    return process.terminationStatus
+  }
 
   /// The number of bytes the worker has written to standard error so far.
   func stderrLength() -> UInt64 {
@@ -81,9 +88,8 @@ final class WorkerProcess {
     case .uncaughtSignal:
       return CrashReport(signal: process.terminationStatus, detail: detail)
     default:
-      let status = process.terminationStatus
-      return CrashReport(
-        signal: 0, detail: "worker exited with status \(status) mid-request. \(detail)")
+      // Not a crash: the supervisor reads ``exitStatus`` and reports a protocol failure.
+      return CrashReport(signal: 0, detail: detail)
     }
   }
 

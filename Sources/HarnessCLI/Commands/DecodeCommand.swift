@@ -152,25 +152,26 @@ enum DecodeCommand {
           "Unknown registry '\(registryName)'; this harness serves: \(context.configuration.workerRegistries.keys.sorted().joined(separator: ", "))"
       )
     }
-    let runner = WorkerPathRunner(executable: context.executableURL, registryName: registryName)
+    let runner = context.configuration.runner(registryName: registryName)
     let (keys, keySource) = topKeys(given: arguments[key], bytes: bytes)
-    var outcomes: [(DecodePath, DecodeOutcome)] = []
+    var outcomes: [(DecodePath, Result<DecodeOutcome, WorkerProtocolError>)] = []
     for path in paths {
-      outcomes.append(
-        (
-          path,
-          runner.outcome(
-            bytes, path: path, allowedClasses: allowed, classMap: classMap, topKeys: keys)
-        ))
+      let outcome = Result { () throws(WorkerProtocolError) -> DecodeOutcome in
+        try runner.outcome(
+          bytes, path: path, allowedClasses: allowed, classMap: classMap, topKeys: keys)
+      }
+      outcomes.append((path, outcome))
     }
     var advice: String? = nil
-    if let legacy = outcomes.first(where: { $0.0 == .legacy })?.1,
-      let secure = outcomes.first(where: { $0.0 == .secure })?.1,
+    if let legacy = try? outcomes.first(where: { $0.0 == .legacy })?.1.get(),
+      let secure = try? outcomes.first(where: { $0.0 == .secure })?.1.get(),
       legacy.decodedValue != nil, secure.rejection != nil
     {
-      advice =
-        HarnessDecoder(registry: context.configuration.registry, classMap: classMap)
-        .differentialAdvice(bytes, allowedClasses: allowed).message
+      do {
+        advice = try runner.advice(bytes, allowedClasses: allowed, classMap: classMap)
+      } catch {
+        advice = "no allowedClasses advice: \(error)"
+      }
     }
     if arguments[format] == .json {
       var members: [(String, JSONValue)] = [
@@ -191,7 +192,14 @@ enum DecodeCommand {
           "  note: the archive has no $top.root; decoding every top key: "
           + keys.joined(separator: ", ") + "\n"
       }
-      for (path, outcome) in outcomes {
+      for (path, result) in outcomes {
+        guard case .success(let outcome) = result else {
+          if case .failure(let error) = result {
+            text += "  \(path.rawValue): \(OutcomeKind.notRun) [\(notRunCategory(error))]\n"
+            text += "    \(error)\n"
+          }
+          continue
+        }
         text += "  \(path.rawValue): \(outcome.kind)"
         switch outcome {
         case .decoded(let value): text += "\n    \(value)\n"
@@ -204,7 +212,27 @@ enum DecodeCommand {
       if let advice { text += "  advice: \(advice)\n" }
       context.console.output(text)
     }
-    return outcomes.allSatisfy { $0.1.decodedValue != nil } ? .success : .findings
+    // A path that could not run means the run could not proceed.
+    if outcomes.contains(where: { (try? $0.1.get()) == nil }) { return .unusable }
+    return outcomes.allSatisfy { (try? $0.1.get())?.decodedValue != nil } ? .success : .findings
+  }
+
+  static func json(_ result: Result<DecodeOutcome, WorkerProtocolError>) -> JSONValue {
+    switch result {
+    case .success(let outcome):
+      return json(outcome)
+    case .failure(let error):
+      return .object([
+        ("outcome", .string(OutcomeKind.notRun.rawValue)),
+        ("category", .string(notRunCategory(error).description)),
+        ("message", .string(error.description)), ("object", .null),
+      ])
+    }
+  }
+
+  /// Why a path did not run, in the report's vocabulary.
+  static func notRunCategory(_ error: WorkerProtocolError) -> PathResult.Category {
+    error.kind == .unavailable ? .workerUnavailable : .workerFailed
   }
 
   static func json(_ outcome: DecodeOutcome) -> JSONValue {

@@ -173,12 +173,14 @@ struct MigrateOptions {
           "typed migration needs the allowedClasses of the app's secure read (--manifest or --allowed-classes)"
       )
     }
-    // The app's init?(coder:) runs in decode workers, one per verifying thread.
-    let pool = SupervisorPool(count: MigrationEngine.defaultWorkerCount) {
-      FoundationReferenceSupervisor(executableURL: context.executableURL)
+    do {
+      // The app's init?(coder:) runs in decode workers, one per verifying thread.
+      return try context.configuration.typedTransform(
+        classMap: ClassNameMap(entries: mapping.names), allowedClasses: allowed)
+    } catch {
+      throw CommandFailure(
+        place: context.toolName, category: "worker-unavailable", message: error.description)
     }
-    return MigrateTypedTransform(
-      pool: pool, classMap: ClassNameMap(entries: mapping.names), allowedClasses: allowed)
   }
 
   /// A report writer to stdout or `--output`, and a closing action that finishes the output.

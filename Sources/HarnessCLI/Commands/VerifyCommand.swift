@@ -76,8 +76,8 @@ enum VerifyCommand {
         place: manifestsDirectory, category: "unreadable", message: "no manifests in this folder")
     }
     let verifier = Verifier(
-      registry: context.configuration.registry,
-      runner: WorkerPathRunner(executable: context.executableURL))
+      registry: context.configuration.registry, runner: context.configuration.runner(),
+      paths: context.configuration.worker.paths)
     let loaded = verifier.load(
       files, archivesDirectory: archivesDirectory, schema: schema,
       manifestsDirectory: manifestsDirectory)
@@ -112,6 +112,8 @@ enum VerifyCommand {
       text = TextReportWriter(colour: colour, verbose: arguments[verbose]).render(report)
     }
     try OutputWriting.write(text, to: arguments[output], console: context.console)
+    // A path that could not run (no worker) means the run could not proceed.
+    if report.cases.contains(where: { $0.paths.contains { !$0.ran } }) { return .unusable }
     return report.passed ? .success : .findings
   }
 }

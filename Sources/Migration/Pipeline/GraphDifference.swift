@@ -5,5 +5,6 @@ public struct GraphDifference: Hashable, Sendable, CustomStringConvertible {
   /// What differs, lowercase.
   public var message: String
 
+  /// The key path and what differs there.
   public var description: String { "\(keyPath): \(message)" }
 }

@@ -23,6 +23,7 @@ public struct RecordRefusal: Error, Hashable, Sendable, CustomStringConvertible 
     self.currentReadFails = currentReadFails ?? (step == .write ? nil : true)
   }
 
+  /// The step and the reason, such as `[decode] the legacy decode returned nil`.
   public var description: String { "[\(step)] \(reason)" }
 
   /// What the app's read does with this record today, in the two store styles teams use.

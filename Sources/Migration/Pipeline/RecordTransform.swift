@@ -3,9 +3,9 @@ import KeyedArchive
 /// Turns a record's archive into its migrated form and verifies it, or refuses.
 ///
 /// Two implementations exist: ``RenameOnlyTransform`` (class names only, no
-/// user types) and the typed transform that the Decoding module provides
-/// (legacy decode with the class-name mapping, secure re-encode, secure
-/// re-read with `allowedClasses`, field-by-field comparison). An
+/// user types) and ``TypedTransform`` (legacy decode with the class-name
+/// mapping, secure re-encode, secure re-read with `allowedClasses`,
+/// field-by-field comparison). An
 /// implementation must:
 /// - return ``TransformResult/refused(_:)`` with the failing step when any
 ///   step fails; a decode that yields nil or an empty object is a refusal at
@@ -18,8 +18,8 @@ import KeyedArchive
 /// whose root is nil.
 ///
 /// ```swift
-/// struct TypedTransform: RecordTransform {
-///   var name: String { "typed" }
+/// struct LegacyOnlyTransform: RecordTransform {
+///   var name: String { "legacy-only" }
 ///   func transform(_ input: TransformInput) -> TransformResult {
 ///     guard let object = legacyDecode(input.archive) else {
 ///       return .refused(RecordRefusal(.decode, "the legacy decode returned nil"))

@@ -23,8 +23,10 @@ public struct RenameOnlyTransform: RecordTransform {
     self.limits = limits
   }
 
+  /// The transform's name in reports: `rename-only`.
   public var name: String { "rename-only" }
 
+  /// Renames the record's classes, then re-reads and compares the new archive, or refuses.
   public func transform(_ input: TransformInput) -> TransformResult {
     var archive = input.archive
     var renamed: [(String, String)] = []

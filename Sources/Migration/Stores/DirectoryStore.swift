@@ -39,6 +39,7 @@ public final class DirectoryStore: RecordStore {
     self.maximumFileSize = maximumFileSize
   }
 
+  /// The number of files the store holds.
   public func recordCount() throws(MigrationError) -> Int? {
     var count = 0
     var folders = [path]
@@ -54,6 +55,7 @@ public final class DirectoryStore: RecordStore {
     return count
   }
 
+  /// The next files, in path order, at most `maximumCount` of them; empty at the end.
   public func nextBatch(maximumCount: Int) throws(MigrationError) -> [StoreRecord] {
     if !started {
       started = true

@@ -146,12 +146,14 @@ public final class SQLiteStore: RecordStore {
     }
   }
 
+  /// The number of rows in the table.
   public func recordCount() throws(MigrationError) -> Int? {
     let statement = try database.prepare("SELECT count(*) FROM \(SQLiteDatabase.quote(table))")
     _ = try statement.step()
     return Int(statement.integer(0))
   }
 
+  /// The next rows, in key order, at most `maximumCount` of them; empty at the end.
   public func nextBatch(maximumCount: Int) throws(MigrationError) -> [StoreRecord] {
     guard !finished else { return [] }
     let statement: SQLiteStatement

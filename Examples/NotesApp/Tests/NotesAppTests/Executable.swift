@@ -19,7 +19,9 @@ struct Executable {
     if let first = CommandLine.arguments.first {
       folders.append(URL(fileURLWithPath: first).deletingLastPathComponent())
     }
-    folders.append(URL(fileURLWithPath: NotesManifestCase.root + "/.build/debug"))
+    if let root = NotesHarness.project.root {
+      folders.append(root.appendingPathComponent(".build/debug"))
+    }
     let found = folders.map { $0.appendingPathComponent(name) }.first {
       FileManager.default.isExecutableFile(atPath: $0.path)
     }
@@ -31,7 +33,7 @@ struct Executable {
     let process = Process()
     process.executableURL = try url()
     process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: NotesManifestCase.root)
+    process.currentDirectoryURL = NotesHarness.project.root
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output

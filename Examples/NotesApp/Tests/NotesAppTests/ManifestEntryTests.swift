@@ -1,20 +1,20 @@
+import ArchiveHarnessTesting
 import Testing
-import Verification
 
 @Suite("The Notes app's historical archives")
 struct ManifestEntryTests {
-  @Test("The manifests load without errors against the registered classes")
-  func manifestsLoad() {
-    let errors = NotesManifestCase.loaded.diagnostics.filter { $0.severity == .error }
-    #expect(errors.isEmpty, "\(errors.map(\.description).joined(separator: "\n"))")
-    #expect(NotesManifestCase.all.count == 7)
+  @Test(
+    "Each archive entry is as its manifest says",
+    arguments: HarnessCases.all(
+      manifests: "manifests", archives: "LegacyArchives", relativeTo: #filePath,
+      configuration: NotesHarness.configuration))
+  func entry(_ harnessCase: HarnessCase) throws {
+    try harnessCase.verify()
   }
 
-  @Test("Each archive entry is as its manifest says", arguments: NotesManifestCase.all)
-  func entry(_ manifestCase: NotesManifestCase) throws {
-    let result = try manifestCase.run()
+  @Test("Every manifest loads and every entry is a case")
+  func everyEntryIsACase() {
     #expect(
-      result.status == .passed,
-      "\(JUnitReportWriter().failureLines(result).joined(separator: "\n"))")
+      NotesHarness.project.cases.map(\.manifest) == Array(repeating: "NotesV1-1.0.xml", count: 7))
   }
 }

@@ -1,29 +1,30 @@
-import Decoding
+import ArchiveHarnessTesting
 import Foundation
-import HarnessVocabulary
-import KeyedArchive
 import NotesKit
 import Testing
-import Verification
 
-@Suite("What version 2 must refuse")
+@Suite("The merge checks: what version 2 must keep and what it must refuse")
 struct NegativeCaseTests {
+  private let checks = NotesHarness.project.checks
+
   /// Version 1's class names mapped to version 2's, as the manifest maps them.
   private let roundTrip = RoundTrip(
-    registry: NotesManifestCase.registry,
+    registry: ClassRegistry(modelClasses: NotesModel.classes),
     classMap: ClassNameMap(
       entries: ["NotesV1.Attachment": "NotesKit.FileAttachment"],
       moduleRenames: ["NotesV1": "NotesKit"]),
     allowedClasses: ["NotesKit.Note", "NotesKit.Notebook", "NSArray"])
 
   private func harnessPaths(_ archive: String) throws -> [PathResult] {
-    let result = try NotesManifestCase(manifest: "NotesV1-1.0.xml", archive: archive).run()
+    let harnessCase = try #require(NotesHarness.project.cases.first { $0.archive == archive })
+    let result = try #require(harnessCase.result())
     return result.paths.filter { $0.path == .decode(.legacy) || $0.path == .decode(.secure) }
   }
 
   @Test(
     "An Attachment at the root, where the app reads a Note, is rejected as the wrong root class")
   func wrongRootClassIsRejected() throws {
+    try checks.wrongRootClassIsRejected("NotesV1-1.0/note-wrong-root.archive")
     let paths = try harnessPaths("NotesV1-1.0/note-wrong-root.archive")
     #expect(paths.count == 2)
     for path in paths {
@@ -34,7 +35,8 @@ struct NegativeCaseTests {
 
   @Test("A truncated archive is refused at the read step and never rewritten")
   func truncatedArchiveIsNeverRewritten() throws {
-    let bytes = try NotesManifestCase.bytes("NotesV1-1.0/note-truncated.archive")
+    try checks.truncatedArchiveIsNeverRewritten("NotesV1-1.0/note-truncated.archive")
+    let bytes = try NotesHarness.bytes("NotesV1-1.0/note-truncated.archive")
     guard case .failure(let refusal) = roundTrip.run(bytes) else {
       Issue.record("the truncated archive was migrated")
       return
@@ -50,19 +52,21 @@ struct NegativeCaseTests {
 
   @Test("An archive of an unknown $version is rejected on every path")
   func unknownVersionIsRejected() throws {
+    try checks.unknownVersionIsRejected("NotesV1-1.0/note-unknown-version.archive")
     let paths = try harnessPaths("NotesV1-1.0/note-unknown-version.archive")
     #expect(paths.count == 2)
     for path in paths {
       #expect(path.outcome == .rejected)
       #expect(path.category == .rejection(.unknownSchemaVersion))
     }
-    let bytes = try NotesManifestCase.bytes("NotesV1-1.0/note-unknown-version.archive")
+    let bytes = try NotesHarness.bytes("NotesV1-1.0/note-unknown-version.archive")
     #expect(throws: KeyedArchiveError.self) { try KeyedArchive(bytes: bytes) }
   }
 
   @Test("A version 1 note migrates to version 2 with its fields, the changed priority included")
   func fullNoteRoundTrips() throws {
-    let bytes = try NotesManifestCase.bytes("NotesV1-1.0/note-full.archive")
+    try checks.roundTripKeepsFields("NotesV1-1.0/note-full.archive")
+    let bytes = try NotesHarness.bytes("NotesV1-1.0/note-full.archive")
     let migrated = try roundTrip.run(bytes).get()
     #expect(migrated.before == migrated.after)
     #expect(migrated.after.className == "NotesKit.Note")
@@ -76,5 +80,10 @@ struct NegativeCaseTests {
         of: NotesModel.allowedClasses, forKey: NSKeyedArchiveRootObjectKey) as? Note
     #expect(note?.priority == .high, "\(String(describing: unarchiver.error))")
     #expect(note?.attachment?.fileName == "list.png")
+  }
+
+  @Test("Every historical archive passes, on every path")
+  func everyHistoricalArchivePasses() throws {
+    try checks.everyHistoricalArchivePasses()
   }
 }

@@ -1,0 +1,17 @@
+// The modules a team's code uses, re-exported so that `import ArchiveHarness` is the one import:
+// reading (PropertyList, KeyedArchive), decoding (Decoding), manifests (Manifest), verification
+// (Verification), migration, typed migration included (Migration), and anonymizing archives
+// before they are committed (Anonymization); the vocabulary they share
+// (HarnessVocabulary: decode paths, outcomes, categories, steps, severities) and SHA-256
+// (Checksum), which manifests pin archives with. JSONOutput's value type appears in the report
+// writers' API. Every other module is internal to the package.
+@_exported import Anonymization
+@_exported import Checksum
+@_exported import Decoding
+@_exported import HarnessVocabulary
+@_exported import JSONOutput
+@_exported import KeyedArchive
+@_exported import Manifest
+@_exported import Migration
+@_exported import PropertyList
+@_exported import Verification

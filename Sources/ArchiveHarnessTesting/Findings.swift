@@ -1,0 +1,36 @@
+import ArchiveHarness
+
+/// The lines that explain a case's failure, each starting with its place in the manifest.
+enum Findings {
+  /// One line per path that differs from the manifest and per failed expectation.
+  ///
+  /// A path's place is its `<outcome>` element when the manifest has one, else the entry's
+  /// `<archive>` element; an expectation's is its own element.
+  static func lines(_ result: VerificationCase, entry: ArchiveEntry, in project: HarnessProject)
+    -> [String]
+  {
+    var lines: [String] = []
+    for path in result.paths where !path.matches {
+      let place = project.relative(location(of: path.path, in: entry).description)
+      let got = [path.outcome.description, path.category.map { "[\($0)]" }].compactMap { $0 }
+        .joined(separator: " ")
+      var line = "\(path.path): expected \(path.expected?.description ?? "nothing"), got \(got)"
+      if path.isUnexpectedPass { line = "object-substitution hole: " + line }
+      if let message = path.message { line += ": \(message)" }
+      lines.append("\(place): " + line)
+    }
+    for expectation in result.expectations where !expectation.passed {
+      lines.append(
+        "\(project.relative(expectation.location)): \(expectation.keyPath): "
+          + "expected \(expectation.expected), got \(expectation.actual)")
+    }
+    return lines
+  }
+
+  /// Where the manifest says what a path must do: its outcome element, or the entry.
+  static func location(of path: CheckedPath, in entry: ArchiveEntry) -> ManifestLocation {
+    guard case .decode(let decodePath) = path, let outcome = entry.outcome(for: decodePath)
+    else { return entry.location }
+    return outcome.location
+  }
+}

@@ -1,0 +1,34 @@
+import ArchiveHarnessTesting
+import Foundation
+import Testing
+
+/// The cases `scripts/bench-cases` times; they run only when it sets `ARCHIVE_HARNESS_BENCH_ROOT`.
+///
+/// Nothing here measures time: the script times whole `swift test` runs and prints the figures.
+@Suite("Benchmark cases (scripts/bench-cases)")
+struct BenchmarkCases {
+  private static let environment = ProcessInfo.processInfo.environment
+  private static let root = environment["ARCHIVE_HARNESS_BENCH_ROOT"]
+  private static let mode = environment["ARCHIVE_HARNESS_BENCH_MODE"] ?? "worker"
+
+  private static let cases: [HarnessCase] = {
+    guard let root else { return [] }
+    var configuration = Fixture.configuration
+    if mode == "in-process" { configuration.worker = .inProcess }
+    return HarnessCases.all(root: URL(fileURLWithPath: root), configuration: configuration)
+  }()
+
+  @Test(
+    "Every generated entry, through the worker or in process",
+    .enabled(if: root != nil && mode != "exit-test"), arguments: cases)
+  func entry(_ harnessCase: HarnessCase) throws {
+    try harnessCase.verify()
+  }
+
+  @Test(
+    "One empty exit test per entry: the least an exit-test design costs",
+    .enabled(if: root != nil && mode == "exit-test"), arguments: cases)
+  func exitTest(_ harnessCase: HarnessCase) async {
+    await #expect(processExitsWith: .success) {}
+  }
+}
