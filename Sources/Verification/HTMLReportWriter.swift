@@ -18,30 +18,7 @@ import TextOutput
 /// ```
 public struct HTMLReportWriter: Sendable {
   /// What the run was given and where it ran, shown in the summary.
-  public struct Parameters: Sendable, Hashable {
-    /// The manifests folder.
-    public var manifests: String
-    /// The archives folder.
-    public var archives: String
-    /// The harness's version.
-    public var harnessVersion: String
-    /// The platform the run ran on.
-    public var platform: String
-
-    /// Creates parameters.
-    ///
-    /// - Parameters:
-    ///   - manifests: The manifests folder.
-    ///   - archives: The archives folder.
-    ///   - harnessVersion: The harness's version.
-    ///   - platform: The platform the run ran on.
-    public init(manifests: String, archives: String, harnessVersion: String, platform: String) {
-      self.manifests = manifests
-      self.archives = archives
-      self.harnessVersion = harnessVersion
-      self.platform = platform
-    }
-  }
+  public typealias Parameters = RunParameters
 
   /// The paths, one matrix column each.
   public static let columns: [DecodePath] = DecodePath.allCases

@@ -15,6 +15,8 @@ public struct VerificationReport: Sendable, Hashable {
   public var shard: VerificationShard?
   /// The ``ManifestsDigest`` of the manifests the run read, or `nil` when not recorded.
   public var manifestsDigest: String?
+  /// What the run was given and where it ran, or `nil` when not recorded.
+  public var run: RunParameters?
 
   /// Creates a report.
   ///
@@ -23,10 +25,12 @@ public struct VerificationReport: Sendable, Hashable {
   ///   - notes: Manifest-level diagnostics.
   ///   - shard: The slice of the entries the report covers, or `nil` for all.
   ///   - manifestsDigest: The digest of the manifests the run read.
+  ///   - run: What the run was given and where it ran.
   public init(
     cases: [VerificationCase], notes: [String] = [], shard: VerificationShard? = nil,
-    manifestsDigest: String? = nil
+    manifestsDigest: String? = nil, run: RunParameters? = nil
   ) {
+    self.run = run
     self.cases = cases
     self.notes = notes
     self.shard = shard

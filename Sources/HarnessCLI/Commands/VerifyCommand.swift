@@ -96,25 +96,39 @@ enum VerifyCommand {
     var report = verifier.verify(
       loaded.manifests, archivesDirectory: archivesDirectory, shard: selected)
     report.manifestsDigest = ManifestsDigest.digest(ofFiles: files)
-    let text: String
-    switch arguments[format] {
-    case .json: text = JSONReportWriter().render(report)
-    case .junit: text = JUnitReportWriter().render(report)
-    case .html:
-      let parameters = HTMLReportWriter.Parameters(
-        manifests: manifestsDirectory, archives: archivesDirectory,
-        harnessVersion: ArchiveHarnessCommand.version,
-        platform: ProcessInfo.processInfo.operatingSystemVersionString)
-      text = HTMLReportWriter(parameters: parameters).render(report)
-    case .text:
-      let colour =
-        (arguments[output] == nil || arguments[output] == "-") && context.console.outputIsTerminal
-      text = TextReportWriter(colour: colour, verbose: arguments[verbose]).render(report)
-    }
-    try OutputWriting.write(text, to: arguments[output], console: context.console)
+    report.run = RunParameters(
+      manifests: manifestsDirectory, archives: archivesDirectory,
+      harnessVersion: ArchiveHarnessCommand.version,
+      platform: ProcessInfo.processInfo.operatingSystemVersionString)
+    try write(
+      report, as: arguments[format], verbose: arguments[verbose], to: arguments[output],
+      context: context)
     // A path that could not run (no worker) means the run could not proceed.
     if report.cases.contains(where: { $0.paths.contains { !$0.ran } }) { return .unusable }
     return report.passed ? .success : .findings
+  }
+
+  /// Writes a report in a format, by the writers `verify` and `report merge` share.
+  static func write(
+    _ report: VerificationReport, as format: Format, verbose: Bool, to output: String?,
+    context: CommandContext
+  ) throws {
+    let text: String
+    switch format {
+    case .json: text = JSONReportWriter().render(report)
+    case .junit: text = JUnitReportWriter().render(report)
+    case .html:
+      let unknown = "not recorded"
+      let parameters =
+        report.run
+        ?? RunParameters(
+          manifests: unknown, archives: unknown, harnessVersion: unknown, platform: unknown)
+      text = HTMLReportWriter(parameters: parameters).render(report)
+    case .text:
+      let colour = (output == nil || output == "-") && context.console.outputIsTerminal
+      text = TextReportWriter(colour: colour, verbose: verbose).render(report)
+    }
+    try OutputWriting.write(text, to: output, console: context.console)
   }
 }
 
