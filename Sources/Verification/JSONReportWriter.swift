@@ -29,27 +29,28 @@ public struct JSONReportWriter: Sendable {
   public func document(_ report: VerificationReport) -> JSONValue {
     let counts = report.counts
     let cases: [JSONValue] = report.cases.map { item in
-      .object([
-        ("manifest", .string(item.manifest)),
-        ("archive", .string(item.archive)),
-        ("location", .string(item.location)),
-        ("status", .string(item.status.rawValue)),
-        ("paths", .object(item.paths.map { ($0.path.description, pathJSON($0)) })),
-        (
-          "expectations",
-          .array(
-            item.expectations.map { expectation in
-              .object([
-                ("keyPath", .string(expectation.keyPath)),
-                ("status", .string(expectation.passed ? "passed" : "failed")),
-                ("expected", expectation.expected.jsonValue),
-                ("actual", expectation.actual.jsonValue),
-                ("location", .string(expectation.location)),
-              ])
-            })
-        ),
-        ("notes", .array(item.notes.map(JSONValue.string))),
-      ] + (item.producer.map { [("producer", JSONValue.string($0))] } ?? []))
+      .object(
+        [
+          ("manifest", .string(item.manifest)),
+          ("archive", .string(item.archive)),
+          ("location", .string(item.location)),
+          ("status", .string(item.status.rawValue)),
+          ("paths", .object(item.paths.map { ($0.path.description, pathJSON($0)) })),
+          (
+            "expectations",
+            .array(
+              item.expectations.map { expectation in
+                .object([
+                  ("keyPath", .string(expectation.keyPath)),
+                  ("status", .string(expectation.passed ? "passed" : "failed")),
+                  ("expected", expectation.expected.jsonValue),
+                  ("actual", expectation.actual.jsonValue),
+                  ("location", .string(expectation.location)),
+                ])
+              })
+          ),
+          ("notes", .array(item.notes.map(JSONValue.string))),
+        ] + (item.producer.map { [("producer", JSONValue.string($0))] } ?? []))
     }
     var shardMembers: [(String, JSONValue)] = []
     if let shard = report.shard {

@@ -89,17 +89,17 @@ public struct ShardReportMerger: Sendable {
     if let parameters = first.document["run"] { run.append(("run", Self.value(parameters))) }
     return .object(
       run + [
-      ("manifestsDigest", .string(digest ?? "")),
-      ("serializationVersion", .integer(JSONReportWriter.serializationVersion)),
-      ("cases", .array(ordered.map(Self.value))),
-      ("notes", .array(notes.map(JSONValue.string))),
-      (
-        "summary",
-        .object(
-          [("total", .integer(Int64(ordered.count)))]
-            + VerificationCase.Status.allCases.map { ($0.rawValue, .integer(counts[$0] ?? 0)) })
-      ),
-    ])
+        ("manifestsDigest", .string(digest ?? "")),
+        ("serializationVersion", .integer(JSONReportWriter.serializationVersion)),
+        ("cases", .array(ordered.map(Self.value))),
+        ("notes", .array(notes.map(JSONValue.string))),
+        (
+          "summary",
+          .object(
+            [("total", .integer(Int64(ordered.count)))]
+              + VerificationCase.Status.allCases.map { ($0.rawValue, .integer(counts[$0] ?? 0)) })
+        ),
+      ])
   }
 
   /// Manifest, then the entry's line and column in it (`FILE:LINE:COLUMN`).
