@@ -11,24 +11,10 @@ struct MigrationHTMLReportTests {
 
   /// The dry-run page of the sample store plus a truncated archive under a hostile key.
   private func page() throws -> String {
-    let folder = try MigrationFixtures.temporaryFolder()
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let path = folder + "/store.sqlite"
     let truncated = Array(MigrationFixtures.profile().prefix(40))
-    try MigrationFixtures.makeDatabase(
-      at: path, rows: MigrationFixtures.sampleRows() + [(Self.hostile, truncated)])
-    let store = try SQLiteStore(
-      path: path, table: "store", keyColumn: "key", valueColumn: "value", readOnly: true)
-    let engine = MigrationEngine(
-      store: store,
-      migrator: RecordMigrator(transform: RenameOnlyTransform(mapping: MigrationFixtures.mapping)),
-      writer: nil, batchSize: 2)
-    let collected = Collected()
-    let writer = MigrationReportWriter(format: .html, sink: collected.append)
-    writer.begin(store: "STORE <b>", mode: "rename-only", operation: .dryRun)
-    let summary = try engine.run(onRecord: writer.record)
-    writer.finish(summary, notes: [("store", "unchanged (dry run)")])
-    return collected.text
+    return try MigrationFixtures.dryRunReport(
+      .html, rows: MigrationFixtures.sampleRows() + [(Self.hostile, truncated)],
+      storeName: "STORE <b>")
   }
 
   /// The rows of the page whose decision is `outcome`.
@@ -108,12 +94,9 @@ struct MigrationHTMLReportTests {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/store.sqlite"
     try MigrationFixtures.makeDatabase(at: path)
-    let result = try CommandRunner.run([
-      "migrate-dry-run", "--store", path, "--table", "store", "--rename-only",
-      "--class-map", "ProfilesApp.UserProfile=ProfileKit.UserProfile",
-      "--class-map", "ProfilesApp.Address=ProfileKit.Address",
-      "--format", "html", "--output", folder + "/plan.html",
-    ])
+    let result = try CommandRunner.run(
+      MigrationFixtures.renameOnlyDryRun(store: path, format: "html", output: folder + "/plan.html")
+    )
     #expect(result.status == 1)
     #expect(result.stdout.isEmpty)
     let page = try String(contentsOfFile: folder + "/plan.html", encoding: .utf8)
@@ -121,9 +104,4 @@ struct MigrationHTMLReportTests {
     #expect(page.contains("<dd id=\"count-refused\">1</dd>"))
     #expect(rows(page, outcome: "refused").count == 1)
   }
-}
-
-private final class Collected: @unchecked Sendable {
-  private(set) var text = ""
-  func append(_ chunk: String) { text += chunk }
 }

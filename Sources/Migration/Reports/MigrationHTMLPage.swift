@@ -16,20 +16,8 @@ enum MigrationHTMLPage {
     summary: MigrationSummary, notes: [(String, String)]
   ) -> String {
     let title = "archive-harness \(operation == .dryRun ? "migrate-dry-run" : "migrate")"
-    var page = """
-      <!DOCTYPE html>
-      <html lang="en">
-      <head>
-      <meta charset="utf-8">
-      <meta name="viewport" content="width=device-width, initial-scale=1">
-      <title>\(title)</title>
-      <style>\(style)</style>
-      </head>
-      <body>
-      <h1>\(title)</h1>
-      <section class="summary" aria-label="Summary"><dl>
-
-      """
+    var page = HTMLPage.opening(title: title, style: style)
+    page += "<section class=\"summary\" aria-label=\"Summary\"><dl>\n"
     var counts: [(String, String, Int)] = []
     if operation == .dryRun {
       counts.append(("will-rewrite", "Will rewrite", summary.willRewrite))
@@ -97,31 +85,19 @@ enum MigrationHTMLPage {
   }
 
   /// The page after the rows.
-  static let tail = "</tbody>\n</table>\n<script>\(script)</script>\n</body>\n</html>\n"
+  static let tail = "</tbody>\n</table>\n" + HTMLPage.closing(script: script)
 
   private static func escape(_ text: String) -> String { XMLText.escaped(text) }
 
-  private static let style = """
-    body{font:14px/1.4 system-ui,sans-serif;margin:1rem;color:#111;background:#fff}
-    dl{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;margin:0}
-    dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
-    .filters{margin:1rem 0;display:flex;flex-wrap:wrap;gap:1rem;align-items:center}
-    table{border-collapse:collapse;width:100%}
-    th,td{border:1px solid #bbb;padding:.3rem .4rem;text-align:left;vertical-align:top;
-    overflow-wrap:anywhere}
-    thead th{background:#eee}
-    tr[hidden]{display:none}
-    tr.refused td.decision{background:#fbe1e1;font-weight:700}
-    tr.will-rewrite td.decision,tr.rewritten td.decision{background:#e3f4e3}
-    tr.skipped td.decision{color:#555}
-    .step{font-family:monospace}
-    @media (max-width:700px){
-    table,caption,thead,tbody,tr,th,td{display:block}
-    thead{position:absolute;left:-9999px}
-    tr.record{margin:.5rem 0;border:1px solid #888}
-    td::before{content:attr(data-label) ": ";font-weight:600}
-    }
-    """
+  private static let style =
+    HTMLPage.baseStyle + """
+      td{overflow-wrap:anywhere}
+      tr.refused td.decision{background:#fbe1e1;font-weight:700}
+      tr.will-rewrite td.decision,tr.rewritten td.decision{background:#e3f4e3}
+      tr.skipped td.decision{color:#555}
+      .step{font-family:monospace}
+
+      """ + HTMLPage.phoneStyle("record")
 
   private static let script = """
     (function(){
