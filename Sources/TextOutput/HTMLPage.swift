@@ -15,6 +15,7 @@ package enum HTMLPage {
   /// - Parameters:
   ///   - title: The title, already plain text (no markup characters).
   ///   - style: The inline style sheet.
+  /// - Returns: The document's start, ending in a newline.
   package static func opening(title: String, style: String) -> String {
     """
     <!DOCTYPE html>
@@ -32,6 +33,9 @@ package enum HTMLPage {
   }
 
   /// The end of the document, after the page's inline script.
+  ///
+  /// - Parameter script: The page's inline script.
+  /// - Returns: The script element and the closing tags, ending in a newline.
   package static func closing(script: String) -> String {
     "<script>\(script)</script>\n</body>\n</html>\n"
   }
@@ -50,6 +54,9 @@ package enum HTMLPage {
     """
 
   /// Below 700 px, each row of class `rowClass` is a block whose cells name their column.
+  ///
+  /// - Parameter rowClass: The class of the table's record rows.
+  /// - Returns: The `@media` rule.
   package static func phoneStyle(_ rowClass: String) -> String {
     """
     @media (max-width:700px){

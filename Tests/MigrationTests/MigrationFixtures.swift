@@ -139,6 +139,8 @@ enum MigrationFixtures {
   ///   - format: The report's format.
   ///   - rows: The store's keys and values.
   ///   - storeName: The store's name in the report, or `nil` for its path.
+  /// - Returns: The report's text.
+  /// - Throws: When the store cannot be made or read.
   static func dryRunReport(
     _ format: MigrationReportWriter.Format, rows: [(String, [UInt8]?)] = sampleRows(),
     storeName: String? = nil
