@@ -15,7 +15,9 @@ import TextOutput
 /// expectations, notes, producers, the run's parameters and each decoded
 /// object. Bytes the JSON gives only by length and SHA-256 come back as
 /// equivalent values (a data expectation as its digest, observed data as that
-/// many bytes). Anything else is refused with the place in the document.
+/// many bytes). `JSONDocument` reads numbers as doubles, so an integer beyond
+/// 2^53 comes back as the nearest double's value (`UInt64.max` exactly).
+/// Anything else is refused with the place in the document.
 ///
 /// ```swift
 /// let document = try JSONDocument(parsing: text)
@@ -432,6 +434,8 @@ private struct Node {
     case .number(let number):
       if let value = Int64(exactly: number) { return String(value) }
       if let value = UInt64(exactly: number) { return String(value) }
+      // UInt64.max rounds up to 2^64 as a double; nothing larger is written.
+      if number == 0x1p64 { return String(UInt64.max) }
       throw error("not an integer")
     default: throw error("not an integer")
     }

@@ -256,6 +256,29 @@ struct VerifyCommandTests {
     #expect(merged.stderr.contains("shard 1 again"))
   }
 
+  @Test(
+    "report merge --format html names the shard and the place a report cannot be read at, exit 2")
+  func mergeNamesUnreadableShard() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "merge-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("shard-1.json")
+    let digest = String(repeating: "a", count: 64)
+    let text = """
+      {"cases": [{"archive": "a.archive", "expectations": [], "location": "m.xml:3:3",
+      "manifest": "m.xml", "notes": [], "paths": {"legacy": {"outcome": "exploded",
+      "matches": true}}, "status": "passed"}], "manifestsDigest": "\(digest)", "notes": [],
+      "serializationVersion": 3, "shard": {"count": 1, "index": 1}}
+      """
+    try Data(text.utf8).write(to: file)
+    let merged = try CommandRunner.run(["report", "merge", "--format", "html", file.path])
+    #expect(merged.status == 2)
+    #expect(merged.stdout.isEmpty)
+    #expect(
+      merged.stderr.contains("\(file.path): error: [unreadable] $.cases[0].paths.legacy.outcome"))
+  }
+
   @Test("report merge refuses shards of different manifests, exit 2")
   func mergeRefusesOtherManifests() throws {
     let directory = try scratchCopy()

@@ -11,16 +11,11 @@ struct VerificationReportReaderTests {
     platform: "Linux <b>x86_64</b>")
 
   /// The schema tests' report of every kind of value, with producers and run parameters.
-  ///
-  /// `UInt64.max` is left out: `JSONDocument` reads numbers as doubles, which cannot hold it.
   static let report: VerificationReport = {
     var report = JSONReportSchemaTests.report
     report.run = run
     for index in report.cases.indices {
       report.cases[index].producer = index == 0 ? "ProfilesApp 1.0" : nil
-      report.cases[index].expectations.removeAll {
-        $0.actual == .value(.unsignedInteger(.max))
-      }
     }
     // Paths in the order a run records them: structure, then the decode paths.
     report.cases[0].paths.insert(

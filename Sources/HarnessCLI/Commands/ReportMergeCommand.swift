@@ -42,6 +42,20 @@ enum ReportMergeCommand {
     } catch let error as ShardMergeError {
       throw CommandFailure(place: "report merge", category: "unmergeable", message: error.message)
     }
+    if arguments[format] == .json {
+      try OutputWriting.write(
+        merged.render(sortedKeys: true) + "\n", to: arguments[VerifyCommand.output],
+        console: context.console)
+      return summaryPassed(merged) ? .success : .findings
+    }
+    // Each shard must read back, so a problem names its file and its place in it.
+    for (file, document) in reports {
+      do {
+        _ = try VerificationReportReader().report(document)
+      } catch let error as VerificationReportReadError {
+        throw CommandFailure(place: file, category: "unreadable", message: error.description)
+      }
+    }
     let report: VerificationReport
     do {
       report = try VerificationReportReader().report(
@@ -51,15 +65,19 @@ enum ReportMergeCommand {
         place: "report merge", category: "unreadable",
         message: "the merged report does not read back: \(error)")
     }
-    if arguments[format] == .json {
-      try OutputWriting.write(
-        merged.render(sortedKeys: true) + "\n", to: arguments[VerifyCommand.output],
-        console: context.console)
-    } else {
-      try VerifyCommand.write(
-        report, as: arguments[format], verbose: arguments[VerifyCommand.verbose],
-        to: arguments[VerifyCommand.output], context: context)
-    }
+    try VerifyCommand.write(
+      report, as: arguments[format], verbose: arguments[VerifyCommand.verbose],
+      to: arguments[VerifyCommand.output], context: context)
     return report.passed ? .success : .findings
+  }
+
+  /// Whether a merged report's summary counts no failure and no hole.
+  static func summaryPassed(_ merged: JSONValue) -> Bool {
+    guard case .object(let members) = merged,
+      case .object(let summary)? = members.first(where: { $0.0 == "summary" })?.1
+    else { return false }
+    return summary.allSatisfy { name, value in
+      name == "total" || name == "passed" || value == .integer(0)
+    }
   }
 }

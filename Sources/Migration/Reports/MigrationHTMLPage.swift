@@ -91,7 +91,7 @@ enum MigrationHTMLPage {
 
   private static let style =
     HTMLPage.baseStyle + """
-      td{overflow-wrap:anywhere}
+      th,td{overflow-wrap:anywhere}
       tr.refused td.decision{background:#fbe1e1;font-weight:700}
       tr.will-rewrite td.decision,tr.rewritten td.decision{background:#e3f4e3}
       tr.skipped td.decision{color:#555}
