@@ -126,6 +126,36 @@ struct JSONReportSchemaTests {
     #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
   }
 
+  @Test("The run's parameters, a producer and a decoded object's class follow the schema")
+  func runAndProducerFollowTheSchema() throws {
+    var report = Self.report
+    report.run = RunParameters(
+      manifests: "manifests", archives: "LegacyArchives", harnessVersion: "0.1.0",
+      platform: "Linux")
+    report.cases[0].producer = "ProfilesApp 1.0"
+    let document = try JSONDocument(parsing: JSONReportWriter().render(report))
+    let violations = try JSONSchemas.validator(.verify).validate(document)
+    #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
+    #expect(document["run"]?["platform"] == .string("Linux"))
+    guard case .array(let cases)? = document["cases"] else {
+      Issue.record("no cases")
+      return
+    }
+    #expect(cases.first?["producer"] == .string("ProfilesApp 1.0"))
+    #expect(cases.first?["paths"]?["legacy"]?["objectClass"] == .string("ProfileKit.UserProfile"))
+  }
+
+  @Test("A run without its platform is a violation")
+  func runWithoutPlatformIsAViolation() throws {
+    var report = Self.report
+    report.run = RunParameters(
+      manifests: "manifests", archives: "LegacyArchives", harnessVersion: "0.1.0", platform: "")
+    let text = JSONReportWriter().render(report).replacingOccurrences(
+      of: "\"platform\": \"\"", with: "\"os\": \"\"")
+    let violations = try JSONSchemas.validator(.verify).validate(JSONDocument(parsing: text))
+    #expect(!violations.isEmpty)
+  }
+
   @Test("Expectations are written as typed values, not descriptions")
   func expectationsAreData() throws {
     let first = JSONReportWriter().document(Self.report)
