@@ -107,7 +107,7 @@ public struct Anonymizer: Sendable {
   ///   no value in any of the archives.
   public func anonymize(_ archives: [KeyedArchive]) throws(AnonymizationError) -> [Output] {
     try checkPatternsMatch(in: archives)
-    var pseudonymizer = Pseudonymizer(key: key)
+    var pseudonymizer = Pseudonymizer(key: key, dates: options.dates)
     var strings: Set<String> = []
     var data: Set<[UInt8]> = []
     for archive in archives {

@@ -30,7 +30,8 @@ enum TextDetector {
   static func shapes(in text: [Unicode.Scalar], includingURLs: Bool = true) -> [DetectedSpan] {
     resolve([
       includingURLs ? urls(in: text) : [], emails(in: text), jsonWebTokens(in: text),
-      bearerTokens(in: text), ipv6Addresses(in: text), ipv4Addresses(in: text),
+      bearerTokens(in: text), DateInText.spans(in: text), ipv6Addresses(in: text),
+      ipv4Addresses(in: text),
       phoneNumbers(in: text), words(in: text),
     ])
   }
