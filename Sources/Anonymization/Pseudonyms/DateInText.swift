@@ -117,11 +117,16 @@ struct DateInText: Hashable, Sendable {
       reader.position = dateEnd
       return
     }
+    guard hour <= 23, minute <= 59 else {
+      reader.position = dateEnd
+      return
+    }
     timeSeparator = separator
     self.hour = hour
     self.minute = minute
     let minuteEnd = reader.position
-    guard reader.scalar(in: [":"]) != nil, let second = reader.number(digits: 2) else {
+    guard reader.scalar(in: [":"]) != nil, let second = reader.number(digits: 2), second <= 59
+    else {
       reader.position = minuteEnd
       return
     }

@@ -65,9 +65,10 @@ struct Pseudonymizer {
       candidateIsClean = TextDetector.findings(in: Array(rendered.unicodeScalars)).isEmpty
       if candidateIsClean, strings.isFree(candidate, for: text) { break }
     }
-    // Every attempt wrote the same text: nothing in it is random, only dates the policy
+    // Every attempt wrote the same text with a date in it: what stays is what the date policy
     // keeps or truncates (two dates of one month truncated alike is the policy, not a clash).
-    let fixedByPolicy = tried > 1 && candidates.count == 1
+    let fixedByPolicy =
+      tried > 1 && candidates.count == 1 && !DateInText.spans(in: scalars).isEmpty
     if !candidateIsClean {
       unresolved.flagged += 1
     } else if !fixedByPolicy, !strings.isFree(candidate, for: text) {
