@@ -327,6 +327,28 @@ struct AnonymizerTests {
     #expect(output.report.replacedCount(of: .dictionaryKey) == 1)
   }
 
+  @Test("Under --pseudonymize-keys every key of the dictionary gets a pseudonym of its shape")
+  func pseudonymizesKeysOfASelectedDictionary() throws {
+    let output = try Self.anonymizedNote { $0.pseudonymizedKeys = [try ArchiveKeyPath("metadata")] }
+    let anonymized = try KeyedArchive(bytes: output.bytes)
+    let metadata = try #require(try anonymized.evaluate(ArchiveKeyPath("metadata")).first)
+    let keys = anonymized.children(of: metadata.node).compactMap {
+      if case .key(let key) = $0.component { key } else { nil }
+    }
+    #expect(keys.count == 2)
+    #expect(!keys.contains("theme"))
+    #expect(!keys.contains("owner@corp-mail.de"))
+    #expect(keys.allSatisfy { $0.utf16.count == 5 || $0.contains("@") })
+    #expect(output.report.replacedCount(of: .dictionaryKey) == 2)
+  }
+
+  @Test("A --pseudonymize-keys key path that matches nothing is an error")
+  func unmatchedPseudonymizedKeysIsAnError() throws {
+    #expect(throws: AnonymizationError.self) {
+      try Self.anonymizedNote { $0.pseudonymizedKeys = [try ArchiveKeyPath("metadataa")] }
+    }
+  }
+
   @Test("A batch gives a value shared by two archives one pseudonym")
   func batchSharesPseudonyms() throws {
     let first = try KeyedArchive(bytes: SampleNote.bytes(title: "First note"))
