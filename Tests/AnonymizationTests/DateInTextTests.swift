@@ -11,7 +11,8 @@ struct DateInTextTests {
 
   /// The run's shift in whole days for the tests' salt.
   static func shiftDays() throws -> Int {
-    Int(DatePolicy.shift(for: try AnonymizationKey(salt: [UInt8](repeating: 7, count: 32))) / 86_400)
+    Int(
+      DatePolicy.shift(for: try AnonymizationKey(salt: [UInt8](repeating: 7, count: 32))) / 86_400)
   }
 
   /// The date `days` days after a `yyyy-MM-dd` date, in the same form (UTC, Gregorian).
@@ -49,7 +50,9 @@ struct DateInTextTests {
 
   @Test(
     "A time that is not valid is not part of the span",
-    arguments: [("2023-03-08 25:01", 0..<10), ("2023-03-08 21:61", 0..<10), ("2023-03-08 21:26:60", 0..<16)])
+    arguments: [
+      ("2023-03-08 25:01", 0..<10), ("2023-03-08 21:61", 0..<10), ("2023-03-08 21:26:60", 0..<16),
+    ])
   func invalidTimeIsNotPartOfTheSpan(text: String, range: Range<Int>) {
     let spans = DateInText.spans(in: Array(text.unicodeScalars))
     #expect(spans.map(\.range) == [range])
@@ -58,7 +61,9 @@ struct DateInTextTests {
   @Test("A day-first date with a time is not reported as a phone number")
   func dateIsNoPhoneNumber() {
     #expect(TextDetector.findings(in: Array("01.03.2023 09:30".unicodeScalars)).isEmpty)
-    #expect(TextDetector.findings(in: Array("call 030 12345678 on 01.03.2023".unicodeScalars)).map(\.kind) == [.phone])
+    #expect(
+      TextDetector.findings(in: Array("call 030 12345678 on 01.03.2023".unicodeScalars)).map(\.kind)
+        == [.phone])
   }
 
   @Test("With --dates shift a date in a string moves by the run's whole days and stays valid")
@@ -91,7 +96,9 @@ struct DateInTextTests {
     #expect(pseudonymizer.unresolved == Pseudonymizer.Unresolved())
   }
 
-  @Test("With --dates keep a date in a string stays, the text around it does not, and no collision is counted")
+  @Test(
+    "With --dates keep a date in a string stays, the text around it does not, and no collision is counted"
+  )
   func keeps() throws {
     var pseudonymizer = try Self.pseudonymizer(.keep)
     let pseudonym = pseudonymizer.string("Avery, 2023-03-08")
@@ -104,7 +111,8 @@ struct DateInTextTests {
   @Test("Shifted dates in strings keep a date format's pattern across many dates")
   func shiftedDatesMatchTheFormat() throws {
     var pseudonymizer = try Self.pseudonymizer(.shift)
-    let pattern = try Regex(#"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]) ([01][0-9]|2[0-3]):[0-5][0-9]$"#)
+    let pattern = try Regex(
+      #"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]) ([01][0-9]|2[0-3]):[0-5][0-9]$"#)
     for day in stride(from: 0, to: 3_000, by: 37) {
       let date = Date(timeIntervalSince1970: 1_600_000_000 + Double(day) * 86_400)
       let text = date.formatted(.iso8601.year().month().day().dateSeparator(.dash)) + " 09:15"

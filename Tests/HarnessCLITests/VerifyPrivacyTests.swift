@@ -81,7 +81,8 @@ struct VerifyPrivacyTests {
     #expect(result.stdout.contains("note: privacy scan: 1 archive, 1 finding, 0 reviewed"))
   }
 
-  @Test("With --privacy --format json the finding is the case's 'privacy' path and follows the schema")
+  @Test(
+    "With --privacy --format json the finding is the case's 'privacy' path and follows the schema")
   func findingInJSON() throws {
     let root = try Self.repository()
     defer { try? FileManager.default.removeItem(at: root) }
@@ -90,7 +91,8 @@ struct VerifyPrivacyTests {
     let violations = try JSONSchemas.violations(of: result.stdout, against: .verify)
     #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
     let document = try JSONDocument(parsing: result.stdout)
-    guard case .array(let cases)? = document["cases"], case .object(let paths)? = cases.first?["paths"]
+    guard case .array(let cases)? = document["cases"],
+      case .object(let paths)? = cases.first?["paths"]
     else {
       Issue.record("the report has no paths")
       return

@@ -176,7 +176,8 @@ struct DateInText: Hashable, Sendable {
     var text: String
     switch order {
     case .yearFirst:
-      text = Self.padded(year, 4) + "\(separator)" + Self.padded(month, 2) + "\(separator)"
+      text =
+        Self.padded(year, 4) + "\(separator)" + Self.padded(month, 2) + "\(separator)"
         + Self.padded(day, 2)
     case .dayFirst:
       text = Self.padded(day, 2) + "." + Self.padded(month, 2) + "." + Self.padded(year, 4)
