@@ -113,6 +113,25 @@ struct AnonymizerTests {
     }
   }
 
+  @Test("No original date appears in the anonymized bytes, as a date or as text in a string")
+  func noOriginalDateInBytes() throws {
+    var builder = KeyedArchiveBuilder()
+    let created = builder.object("NSDate", [("NS.time", .real(SampleNote.created))])
+    let text = builder.string("Met Alice on 2023-03-08 21:26 and on 08.03.2023")
+    builder.setRoot(builder.object("NotesApp.Note", [("created", created), ("text", text)]))
+    for policy in [DatePolicy.shift, .truncate(.month)] {
+      var options = Anonymizer.Options()
+      options.dates = policy
+      let bytes = try Anonymizer(options: options, key: Self.key()).anonymize(builder.bytes()).bytes
+      let time = SampleNote.created.bitPattern
+      let timeBytes = (0..<8).map { UInt8(truncatingIfNeeded: time >> (56 - 8 * $0)) }
+      #expect(!Self.contains(bytes, timeBytes), "\(policy): the date survived")
+      for date in ["2023-03-08", "08.03.2023", "21:26"] where policy != .shift || date != "21:26" {
+        #expect(!Self.contains(bytes, Array(date.utf8)), "\(policy): '\(date)' survived")
+      }
+    }
+  }
+
   @Test("No original string or date appears in the inspect view")
   func noOriginalInInspectView() throws {
     let anonymized = try KeyedArchive(bytes: Self.anonymizedNote().bytes)
