@@ -150,9 +150,9 @@ public struct HTMLReportWriter: Sendable {
 
   private func findings(_ item: VerificationCase) -> String {
     var text = "<small class=\"location\">\(escape(item.location))</small>"
-    for result in item.paths where result.path == .structure {
-      text +=
-        "<p class=\"bad\">✗ structure: \(escape(result.message ?? result.outcome.description))</p>"
+    for result in item.paths where result.path == .structure || result.path == .privacy {
+      text += "<p class=\"bad\">✗ \(escape(result.path.description)): "
+      text += "\(escape(result.message ?? result.outcome.description))</p>"
     }
     let failed = item.expectations.filter { !$0.passed }
     if !failed.isEmpty {

@@ -82,7 +82,7 @@ public struct VerificationReportReader: Sendable {
     guard case .object(let pathMembers)? = members["paths"] else {
       throw node.error("no paths object")
     }
-    let order = [CheckedPath.structure] + DecodePath.allCases.map(CheckedPath.decode)
+    let order = [CheckedPath.structure] + DecodePath.allCases.map(CheckedPath.decode) + [.privacy]
     for name in pathMembers.keys where !order.contains(where: { $0.description == name }) {
       throw VerificationReportReadError(
         place: "\(node.place).paths.\(name)", message: "no such path")
@@ -146,6 +146,7 @@ public struct VerificationReportReader: Sendable {
     case PathResult.Category.unreadable.description: return .unreadable
     case PathResult.Category.workerUnavailable.description: return .workerUnavailable
     case PathResult.Category.workerFailed.description: return .workerFailed
+    case PathResult.Category.personalData.description: return .personalData
     case CrashReport.Cause.timeout.description: return .crash(.timeout)
     default: break
     }

@@ -113,6 +113,16 @@ struct JSONReportSchemaTests {
               message: "decode worker: the worker exited with status 3 while answering request 2",
               matches: false),
           ], expectations: []),
+        VerificationCase(
+          manifest: "m.xml", archive: "personal.archive", location: "m.xml:15:3",
+          paths: [
+            PathResult(
+              path: .decode(.legacy), outcome: .decoded, expected: .decodes, matches: true,
+              object: .string("x")),
+            PathResult(
+              path: .privacy, outcome: .rejected, category: .personalData,
+              message: "personal.archive: email: [email] xxxx@xxxxxxx.xxx", matches: false),
+          ], expectations: []),
       ], notes: ["a manifest note"])
   }()
 

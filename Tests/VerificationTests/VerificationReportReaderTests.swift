@@ -54,6 +54,20 @@ struct VerificationReportReaderTests {
     #expect(read.cases.map(\.producer) == Self.report.cases.map(\.producer))
   }
 
+  @Test("A privacy finding (verify --privacy) reads back as the privacy part, personal-data")
+  func privacyFindingRoundTrips() throws {
+    var report = Self.report
+    report.cases[0].paths.append(
+      PathResult(
+        path: .privacy, outcome: .rejected, category: .personalData,
+        message: "title: an email address", matches: false))
+    let read = try Self.readBack(report)
+    let privacy = try #require(read.cases[0].paths.first { $0.path == .privacy })
+    #expect(privacy.category == .personalData)
+    #expect(privacy.outcome == .rejected)
+    #expect(TextReportWriter(verbose: true).render(read) == TextReportWriter(verbose: true).render(report))
+  }
+
   @Test("Merged shards read back render as the unsharded report, in every format")
   func mergedShardsRenderAsUnsharded() throws {
     let cases = ShardReportMergerTests.all + Self.report.cases
