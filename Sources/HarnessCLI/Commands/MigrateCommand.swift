@@ -51,21 +51,15 @@ enum MigrateCommand {
     let runDirectory = try backup.map { try makeRunDirectoryPath(backup: $0, store: store) }
     let journalPath = arguments[journal]
     let writer: any RecordWriter
-    if let directoryStore = store as? DirectoryStore {
-      do throws(MigrationError) {
-        for removed in try directoryStore.removeStaleTemporaryFiles() {
-          context.console.diagnose(
-            .note, place: removed, category: nil,
-            "removed a temporary file left by an interrupted migrate")
-        }
-      } catch {
-        throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
+    do throws(MigrationError) {
+      for removed in try store.removeStaleTemporaryFiles() {
+        context.console.diagnose(
+          .note, place: removed, category: nil,
+          "removed a temporary file left by an interrupted migrate")
       }
-      writer = directoryStore.makeWriter(runDirectory: runDirectory, journalPath: journalPath)
-    } else if let sqliteStore = store as? SQLiteStore {
-      writer = sqliteStore.makeWriter(runDirectory: runDirectory, journalPath: journalPath)
-    } else {
-      throw CommandFailure(place: store.path, category: "internal", message: "unknown store kind")
+      writer = try store.makeWriter(runDirectory: runDirectory, journalPath: journalPath)
+    } catch {
+      throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
     }
     let summary = try options.runEngine(
       store: store, transform: transform, writer: writer, operation: .migrate,
