@@ -60,8 +60,8 @@ public enum ArchiveHarnessCommand {
   public static func main(
     _ arguments: [String], configuration: HarnessConfiguration, console: Console = .standard
   ) -> Int32 {
-    if arguments.dropFirst().first == FoundationReferenceWorker.modeArgument {
-      return FoundationReferenceWorker.run(registries: configuration.workerRegistries)
+    if arguments.dropFirst().first == HarnessWorker.modeArgument {
+      return HarnessWorker.run(registries: configuration.workerRegistries)
     }
     let context = CommandContext(
       console: console, configuration: configuration, toolName: toolName(from: arguments.first))

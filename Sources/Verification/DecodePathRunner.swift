@@ -95,11 +95,11 @@ public struct WorkerPathRunner: DecodePathRunner {
   ///   - timeout: The longest one archive may take before its worker is killed.
   ///   - workers: How many worker processes may decode at once.
   public init(
-    executable: URL, registryName: String = FoundationReferenceWorker.defaultRegistryName,
+    executable: URL, registryName: String = HarnessWorker.defaultRegistryName,
     timeout: Duration = .seconds(20), workers: Int = 1
   ) {
     pool = SupervisorPool(count: workers) {
-      FoundationReferenceSupervisor(
+      WorkerSupervisor(
         executableURL: executable, registryName: registryName, timeout: timeout)
     }
   }

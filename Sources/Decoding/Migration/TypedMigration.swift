@@ -9,7 +9,7 @@ import KeyedArchive
 ///
 /// Both steps run the app's `init?(coder:)`, which may trap; ``migrate(_:)``
 /// runs it in this process. `migrate` runs it in decode workers instead,
-/// through ``FoundationReferenceSupervisor/migrate(_:classMap:allowedClasses:)``,
+/// through ``WorkerSupervisor/migrate(_:classMap:allowedClasses:)``,
 /// where a trap costs one record, not the run.
 ///
 /// ```swift

@@ -120,7 +120,7 @@ enum DecodeCommand {
   static let registry = Option.defaulted(
     "registry", valueName: "NAME",
     help: "Decode with another registry the worker serves, such as ProfilesApp-1 (v1 classes).",
-    default: FoundationReferenceWorker.defaultRegistryName)
+    default: HarnessWorker.defaultRegistryName)
   static let format = Option.defaulted(
     "format", valueName: "FORMAT", help: "Output format.", default: Format.text)
 

@@ -13,16 +13,16 @@ import Foundation
 /// request is a length-prefixed JSON ``WorkerRequest`` and each answer a ``WorkerResponse``.
 /// A batch of archives to migrate, typed, comes as one binary frame and is answered with one
 /// ``TypedMigrationResult`` frame per archive (see
-/// ``FoundationReferenceSupervisor/migrate(_:classMap:allowedClasses:)``).
-/// A decode that traps kills only the worker; ``FoundationReferenceSupervisor`` records the
+/// ``WorkerSupervisor/migrate(_:classMap:allowedClasses:)``).
+/// A decode that traps kills only the worker; ``WorkerSupervisor`` records the
 /// signal and starts a fresh worker. Wire it into a `main.swift` like this:
 ///
 /// ```swift
-/// if CommandLine.arguments.dropFirst().first == FoundationReferenceWorker.modeArgument {
-///   exit(FoundationReferenceWorker.run(registry: ClassRegistry(modelClasses: [Memo.self])))
+/// if CommandLine.arguments.dropFirst().first == HarnessWorker.modeArgument {
+///   exit(HarnessWorker.run(registry: ClassRegistry(modelClasses: [Memo.self])))
 /// }
 /// ```
-public enum FoundationReferenceWorker {
+public enum HarnessWorker {
   /// The hidden command-line argument that selects worker mode.
   public static let modeArgument = "__decode-worker"
 
@@ -183,3 +183,7 @@ public enum FoundationReferenceWorker {
     FileHandle.standardError.write(Data("decode worker: \(message)\n".utf8))
   }
 }
+
+/// The former name of ``HarnessWorker``, from when the worker ran only the Foundation paths.
+@available(*, deprecated, renamed: "HarnessWorker")
+public typealias FoundationReferenceWorker = HarnessWorker

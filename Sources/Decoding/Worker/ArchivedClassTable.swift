@@ -2,7 +2,7 @@ import PropertyList
 
 /// The class entries an archive's `$objects` declares, read without instantiating anything.
 ///
-/// The Foundation reference worker uses it to tell `NSKeyedUnarchiver` which registered class
+/// The harness worker uses it on the Foundation paths to tell `NSKeyedUnarchiver` which registered class
 /// reads each archived name, so Foundation never looks a class up by the archive's word alone.
 struct ArchivedClassTable {
   /// One `$classname` with the rest of its `$classes` chain.

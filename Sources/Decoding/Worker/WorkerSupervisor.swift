@@ -11,7 +11,7 @@ import HarnessVocabulary
 /// ``DecodeOutcome/crashed(_:)`` outcome for that archive, then goes on with a fresh worker.
 ///
 /// The worker is the `archive-harness` binary (or any executable that calls
-/// ``FoundationReferenceWorker/run(registries:)`` for ``arguments``). Requests
+/// ``HarnessWorker/run(registries:)`` for ``arguments``). Requests
 /// are answered one at a time; an archive that takes longer than ``timeout`` has its worker
 /// killed and is recorded as crashed with ``CrashReport/timedOut`` set.
 ///
@@ -23,14 +23,14 @@ import HarnessVocabulary
 /// (rather than dying from a signal) is a ``WorkerProtocolError/Kind/protocolViolation``.
 ///
 /// ```swift
-/// let supervisor = FoundationReferenceSupervisor(executableURL: harnessURL)
+/// let supervisor = WorkerSupervisor(executableURL: harnessURL)
 /// let outcome = try supervisor.decode(bytes, path: .foundationSecure,
 ///                                     allowedClasses: ["ProfileKit.Memo"])
 /// ```
 ///
 /// The supervisor ignores `SIGPIPE` process-wide, so that writing to a dead worker is an error
 /// rather than the end of the supervising process.
-public final class FoundationReferenceSupervisor: @unchecked Sendable {
+public final class WorkerSupervisor: @unchecked Sendable {
   /// The worker executable.
   public let executableURL: URL
   /// The arguments that select worker mode.
@@ -54,8 +54,8 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
   ///   - registryName: The worker registry to decode with.
   ///   - timeout: The longest one archive may take.
   public init(
-    executableURL: URL, arguments: [String] = [FoundationReferenceWorker.modeArgument],
-    registryName: String = FoundationReferenceWorker.defaultRegistryName,
+    executableURL: URL, arguments: [String] = [HarnessWorker.modeArgument],
+    registryName: String = HarnessWorker.defaultRegistryName,
     timeout: Duration = .seconds(20)
   ) {
     self.executableURL = executableURL
@@ -291,7 +291,7 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
   /// Sends one migration frame and collects answers until the batch is done or the worker dies.
   ///
   /// In the fast mode the worker gathers answers and sends them in bunches
-  /// (at least every ``FoundationReferenceWorker/answerFlushInterval``); when it
+  /// (at least every ``HarnessWorker/answerFlushInterval``); when it
   /// dies, the unanswered archives are sent again to a fresh worker with each
   /// answer sent on its own (``WorkerMigrationBatch/Header/flushEach``), so
   /// that the archive it dies on is the next one unanswered, recorded as crashed.
@@ -396,8 +396,8 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
   {
     let path = executableURL.path
     let hint =
-      "; a worker is a harness executable, whose main hands '\(FoundationReferenceWorker.modeArgument)'"
-      + " to ArchiveHarnessCommand.main or FoundationReferenceWorker.run"
+      "; a worker is a harness executable, whose main hands '\(HarnessWorker.modeArgument)'"
+      + " to ArchiveHarnessCommand.main or HarnessWorker.run"
     let frame: [UInt8]?
     do throws(FileDescriptorChannel.Failure) {
       frame = try process.channel.readFrame(
@@ -480,3 +480,7 @@ public final class FoundationReferenceSupervisor: @unchecked Sendable {
     return report
   }
 }
+
+/// The former name of ``WorkerSupervisor``, from when its workers ran only the Foundation paths.
+@available(*, deprecated, renamed: "WorkerSupervisor")
+public typealias FoundationReferenceSupervisor = WorkerSupervisor

@@ -7,20 +7,20 @@ import Foundation
 /// Workers start on first use and stop when the pool is released.
 ///
 /// ```swift
-/// let pool = SupervisorPool(count: 2) { FoundationReferenceSupervisor(executableURL: url) }
+/// let pool = SupervisorPool(count: 2) { WorkerSupervisor(executableURL: url) }
 /// let results = try pool.withSupervisor { try $0.migrate(archives, classMap: map, allowedClasses: allowed) }
 /// ```
 public final class SupervisorPool: @unchecked Sendable {
   private let condition = NSCondition()
-  private var idle: [FoundationReferenceSupervisor]
-  private let all: [FoundationReferenceSupervisor]
+  private var idle: [WorkerSupervisor]
+  private let all: [WorkerSupervisor]
 
   /// Creates a pool of `count` supervisors (at least one).
   ///
   /// - Parameters:
   ///   - count: How many may be used at once.
   ///   - make: Makes one supervisor.
-  public init(count: Int, make: () -> FoundationReferenceSupervisor) {
+  public init(count: Int, make: () -> WorkerSupervisor) {
     all = (0..<max(1, count)).map { _ in make() }
     idle = all
   }
@@ -34,7 +34,7 @@ public final class SupervisorPool: @unchecked Sendable {
   /// - Returns: What `body` returns.
   /// - Throws: What `body` throws.
   public func withSupervisor<Result, Failure: Error>(
-    _ body: (FoundationReferenceSupervisor) throws(Failure) -> Result
+    _ body: (WorkerSupervisor) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     condition.lock()
     while idle.isEmpty { condition.wait() }
