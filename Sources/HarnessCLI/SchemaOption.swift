@@ -1,5 +1,6 @@
 import Foundation
 import Manifest
+import ManifestXML
 
 /// `--schema FILE`: the built-in schema unless a file is named.
 enum SchemaOption {

@@ -3,6 +3,7 @@ import HarnessTestSupport
 import HarnessVocabulary
 import JSONOutput
 import Manifest
+import ManifestXML
 import Testing
 
 /// The shipped JSON Schemas beside the enums and the manifest schema they must agree with.

@@ -5,6 +5,7 @@ import Foundation
 import HarnessVocabulary
 import KeyedArchive
 import Manifest
+import ManifestAuthoring
 
 /// `archive-harness anonymize IN OUT`: archives fit to commit, one file or a whole folder, with one set of pseudonyms.
 enum AnonymizeCommand {

@@ -4,6 +4,7 @@ import HarnessVocabulary
 import JSONOutput
 import KeyedArchive
 import Manifest
+import ManifestXML
 import Verification
 
 /// `archive-harness decode FILE`: what the app would see for one archive, on each path.

@@ -1,6 +1,8 @@
 import FileOutput
 import Foundation
 import Manifest
+import ManifestAuthoring
+import ManifestXML
 
 /// `archive-harness manifest validate FILE...`: schema and semantic checks, every problem reported.
 enum ManifestValidateCommand {

@@ -3,6 +3,7 @@ import Dispatch
 import FileOutput
 import Foundation
 import Manifest
+import ManifestXML
 import Migration
 import Verification
 

@@ -2,6 +2,7 @@ import Anonymization
 import Foundation
 import HarnessVocabulary
 import Manifest
+import ManifestXML
 import Verification
 
 /// `archive-harness privacy-scan`: every archive that still holds something that looks like personal data.

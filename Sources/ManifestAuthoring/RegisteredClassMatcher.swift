@@ -1,4 +1,6 @@
 import KeyedArchive
+import Manifest
+import ManifestXML
 
 /// Finds the registered class each archived class name must mean, for writing a class map.
 ///

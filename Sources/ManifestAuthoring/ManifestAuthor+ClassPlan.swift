@@ -1,3 +1,5 @@
+import Manifest
+import ManifestXML
 import TextOutput
 
 extension ManifestAuthor {

@@ -1,4 +1,5 @@
 import Foundation
+import Manifest
 
 /// The result of loading a manifest: the model, when the document is usable, and every problem.
 public struct ManifestLoadResult: Sendable {

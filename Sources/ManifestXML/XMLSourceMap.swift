@@ -1,46 +1,48 @@
+import Manifest
+
 /// Where each element and attribute of a well-formed XML text starts, and where elements end.
 ///
 /// libxml2 records only a line per node, so this scanner walks the same text
 /// once more and records positions in document order. It trusts that libxml2
 /// has already checked the text is well formed and has no DOCTYPE, so it only
 /// needs to skip comments, processing instructions and CDATA sections.
-struct XMLSourceMap {
+package struct XMLSourceMap {
   /// A position in the text: byte offset plus 1-based line and column.
-  struct Position: Hashable {
-    var offset: Int
-    var line: Int
-    var column: Int
+  package struct Position: Hashable {
+    package var offset: Int
+    package var line: Int
+    package var column: Int
   }
 
   /// One attribute as written in a start tag.
-  struct Attribute {
-    var qualifiedName: String
-    var position: Position
+  package struct Attribute {
+    package var qualifiedName: String
+    package var position: Position
   }
 
   /// One element as written.
-  struct Element {
-    var qualifiedName: String
+  package struct Element {
+    package var qualifiedName: String
     /// The position of the `<` of the start tag.
-    var start: Position
-    var attributes: [Attribute]
+    package var start: Position
+    package var attributes: [Attribute]
     /// The offset just past the start tag's `>`.
-    var startTagEnd: Int
+    package var startTagEnd: Int
     /// Whether the element is written `<name/>`.
-    var isSelfClosing: Bool
+    package var isSelfClosing: Bool
     /// The offset of the end tag's `<`, or of the start tag's `/>` when self-closing.
-    var endTagStart: Int
+    package var endTagStart: Int
     /// The offset just past the whole element.
-    var end: Int
+    package var end: Int
     /// The index of the enclosing element, if any.
-    var parent: Int?
+    package var parent: Int?
   }
 
   /// The elements in document order.
-  private(set) var elements: [Element] = []
+  package private(set) var elements: [Element] = []
 
   /// Scans `bytes`, a UTF-8 XML text.
-  init(bytes: [UInt8]) {
+  package init(bytes: [UInt8]) {
     var cursor = Cursor(bytes: bytes)
     cursor.skipByteOrderMark()
     var open: [Int] = []

@@ -1,4 +1,5 @@
 import Foundation
+import Manifest
 
 #if canImport(Glibc)
   import Glibc
@@ -13,14 +14,20 @@ import Foundation
 /// symbolic link is resolved, inside the manifests root. A manifest can thus
 /// never make the harness read a file elsewhere on the machine. A reference
 /// that breaks the rule is a semantic error at the `href` attribute.
-struct ManifestReference {
+package struct ManifestReference {
   /// The folder relative paths start from: the manifest's own.
-  let baseDirectory: String
+  package let baseDirectory: String
   /// The folder every reference must stay inside (`verify --manifests`, or the manifest's folder).
-  let root: String
+  package let root: String
+
+  /// Creates a resolver for one manifest's references.
+  package init(baseDirectory: String, root: String) {
+    self.baseDirectory = baseDirectory
+    self.root = root
+  }
 
   /// A resolved reference: the file to read, or the diagnostic that refuses it.
-  enum Resolution {
+  package enum Resolution {
     /// The canonical, link-free path of the file, inside the root.
     case file(String)
     /// The reference breaks the rule, or names nothing readable.
@@ -33,7 +40,7 @@ struct ManifestReference {
   ///   - href: The reference as written.
   ///   - location: Where it was written, for the diagnostic.
   /// - Returns: The path to read, or an error diagnostic at `location`.
-  func resolve(_ href: String, at location: ManifestLocation) -> Resolution {
+  package func resolve(_ href: String, at location: ManifestLocation) -> Resolution {
     func refuse(_ message: String) -> Resolution {
       .refused(ManifestDiagnostic(.error, .semantic, at: location, message))
     }

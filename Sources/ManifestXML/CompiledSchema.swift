@@ -1,4 +1,5 @@
 internal import CXMLBridge
+import Manifest
 
 /// An XSD compiled by libxml2, ready to validate documents.
 ///

@@ -1,5 +1,7 @@
 import Checksum
 import KeyedArchive
+import Manifest
+import ManifestXML
 import PropertyList
 import TextOutput
 

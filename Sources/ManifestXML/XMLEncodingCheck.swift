@@ -1,3 +1,5 @@
+import Manifest
+
 /// Refuses manifest text that is not UTF-8 before libxml2 sees it.
 ///
 /// libxml2 honours an XML declaration's `encoding`, so without this check a

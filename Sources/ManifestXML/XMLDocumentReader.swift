@@ -1,4 +1,5 @@
 internal import CXMLBridge
+import Manifest
 
 /// Parses untrusted XML with libxml2, validates it against the manifest XSD and copies it out.
 ///
@@ -11,17 +12,17 @@ internal import CXMLBridge
 ///
 /// libxml2 is reached only through the `CXMLBridge` C target, whose header
 /// includes no libxml2 (and so no ICU) header.
-enum XMLDocumentReader {
+package enum XMLDocumentReader {
   /// The largest manifest or mapping file read, in bytes.
   static let maximumSize = 16 << 20
   /// The most well-formedness errors reported before the parser stops.
   static let maximumErrors = 100
 
   /// The outcome of reading one document.
-  struct Result {
-    var tree: XMLTree?
-    var sourceMap: XMLSourceMap?
-    var diagnostics: [ManifestDiagnostic]
+  package struct Result {
+    package var tree: XMLTree?
+    package var sourceMap: XMLSourceMap?
+    package var diagnostics: [ManifestDiagnostic]
   }
 
   /// Parses and validates `bytes`, naming `file` in diagnostics.
@@ -32,7 +33,9 @@ enum XMLDocumentReader {
   ///   - schema: The XSD to validate against.
   ///   - rootName: The local name the root element must have.
   /// - Returns: The tree when the document is usable, its source map, and every diagnostic.
-  static func read(bytes: [UInt8], file: String, schema: ManifestSchema.Source, rootName: String)
+  package static func read(
+    bytes: [UInt8], file: String, schema: ManifestSchema.Source, rootName: String
+  )
     -> Result
   {
     let start = ManifestLocation(file: file, line: 1, column: 1)

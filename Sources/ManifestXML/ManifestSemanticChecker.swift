@@ -1,5 +1,6 @@
 import Checksum
 import Foundation
+import Manifest
 
 #if canImport(Glibc)
   import Glibc
@@ -8,7 +9,7 @@ import Foundation
 #endif
 
 /// Checks what the XSD cannot: archive files, checksums, paths, duplicates and class names.
-struct ManifestSemanticChecker {
+package struct ManifestSemanticChecker {
   let manifest: Manifest
   let archivesDirectory: String
   let registeredClasses: Set<String>
@@ -197,7 +198,7 @@ struct ManifestSemanticChecker {
   }
 
   /// Returns the canonical absolute path with every symbolic link resolved, or nil.
-  static func realPath(_ path: String) -> String? {
+  package static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)

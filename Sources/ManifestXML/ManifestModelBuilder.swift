@@ -1,5 +1,6 @@
 import HarnessVocabulary
 import KeyedArchive
+import Manifest
 import PropertyList
 
 /// Builds the manifest model from a schema-valid tree and checks the rules that need only the text.
@@ -7,11 +8,14 @@ import PropertyList
 /// Rules checked here: key paths parse, regular expressions compile, a
 /// rejected outcome names a category and a decoding one does not, ranges and
 /// counts have bounds in order, and added-field defaults parse as their type.
-struct ManifestModelBuilder {
-  private(set) var diagnostics: [ManifestDiagnostic] = []
+package struct ManifestModelBuilder {
+  package private(set) var diagnostics: [ManifestDiagnostic] = []
+
+  /// Creates a builder with no diagnostics yet.
+  package init() {}
 
   /// Returns the manifest model of a validated `manifest` element.
-  mutating func manifest(from root: XMLTree, file: String) -> Manifest {
+  package mutating func manifest(from root: XMLTree, file: String) -> Manifest {
     let producerElement = root.child(named: "producer")
     let producer = Manifest.Producer(
       app: producerElement?[attribute: "app"] ?? "",

@@ -1,3 +1,6 @@
+import Manifest
+import ManifestXML
+
 extension ManifestAuthor {
   /// What a checksum update changed in a manifest.
   public struct ChecksumUpdate: Sendable {

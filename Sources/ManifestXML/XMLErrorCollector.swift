@@ -1,4 +1,5 @@
 internal import CXMLBridge
+import Manifest
 
 /// One error libxml2 reported, copied out of its callback.
 struct XMLRawError {

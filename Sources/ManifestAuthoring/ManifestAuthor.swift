@@ -1,6 +1,8 @@
 import Checksum
 import Foundation
 import KeyedArchive
+import Manifest
+import ManifestXML
 import TextOutput
 
 /// Writes manifests from archives: a complete new manifest, or new entries added to an existing one.

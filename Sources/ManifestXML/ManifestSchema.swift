@@ -1,3 +1,5 @@
+import Manifest
+
 /// The manifest vocabulary: its namespace, version and XSD.
 ///
 /// The XSD is compiled into the library (``Source/builtIn``), so every command
