@@ -161,7 +161,7 @@ public enum ArchiveHarnessCommand {
     } catch let failure as CommandFailure {
       console.diagnose(
         .error, place: failure.place,
-        category: failure.category.map(DiagnosticCategory.init(rawValue:)),
+        category: failure.category,
         failure.message)
       return ExitStatus.unusable.rawValue
     } catch {

@@ -81,17 +81,47 @@ struct FileDescriptorChannel {
   private func writeAll(
     _ bytes: [UInt8], deadline: ContinuousClock.Instant?, isPeerAlive: () -> Bool
   ) throws(Failure) {
-    var written = 0
-    // Try first and wait only when the pipe is full: a poll per write doubles the system calls.
+    _ = try transfer(
+      bytes.count, through: output, events: Int16(POLLOUT), deadline: deadline,
+      isPeerAlive: isPeerAlive
+    ) { done in
+      bytes.withUnsafeBytes { buffer in
+        write(output, buffer.baseAddress.map { $0 + done }, buffer.count - done)
+      }
+    }
+  }
+
+  private func readExactly(
+    into buffer: inout [UInt8], deadline: ContinuousClock.Instant?, isPeerAlive: () -> Bool
+  ) throws(Failure) -> Int {
+    try transfer(
+      buffer.count, through: input, events: Int16(POLLIN), deadline: deadline,
+      isPeerAlive: isPeerAlive, endsAtZero: true
+    ) { done in
+      buffer.withUnsafeMutableBytes { raw in
+        read(input, raw.baseAddress.map { $0 + done }, raw.count - done)
+      }
+    }
+  }
+
+  /// Moves `count` bytes through `descriptor` with `step` (one `read` or `write` from an
+  /// offset), trying first and waiting only when the call would block; returns the bytes moved.
+  ///
+  /// The deadline is checked before each try that does not follow a wait, and while waiting:
+  /// a poll per call would double the system calls. `endsAtZero` makes a call that moves
+  /// nothing the end of input.
+  private func transfer(
+    _ count: Int, through descriptor: Int32, events: Int16, deadline: ContinuousClock.Instant?,
+    isPeerAlive: () -> Bool, endsAtZero: Bool = false, step: (_ done: Int) -> Int
+  ) throws(Failure) -> Int {
+    var done = 0
     var mustWait = false
-    while written < bytes.count {
+    while done < count {
       if let deadline, !mustWait, ContinuousClock.now >= deadline { throw .timedOut }
       if mustWait {
-        try waitUntilReady(output, events: Int16(POLLOUT), deadline: deadline, isPeerAlive)
+        try waitUntilReady(descriptor, events: events, deadline: deadline, isPeerAlive)
       }
-      let result = bytes.withUnsafeBytes { buffer in
-        write(output, buffer.baseAddress.map { $0 + written }, buffer.count - written)
-      }
+      let result = step(done)
       if result < 0 {
         let code = errno
         if code == EINTR { continue }
@@ -102,39 +132,11 @@ struct FileDescriptorChannel {
         if code == EPIPE { throw .closed }
         throw .system(code)
       }
+      if result == 0 && endsAtZero { return done }
       mustWait = false
-      written += result
+      done += result
     }
-  }
-
-  private func readExactly(
-    into buffer: inout [UInt8], deadline: ContinuousClock.Instant?, isPeerAlive: () -> Bool
-  ) throws(Failure) -> Int {
-    var filled = 0
-    // Try first and wait only when nothing is there yet; the deadline is checked while waiting.
-    var mustWait = false
-    while filled < buffer.count {
-      if let deadline, !mustWait, ContinuousClock.now >= deadline { throw .timedOut }
-      if mustWait {
-        try waitUntilReady(input, events: Int16(POLLIN), deadline: deadline, isPeerAlive)
-      }
-      let result = buffer.withUnsafeMutableBytes { raw in
-        read(input, raw.baseAddress.map { $0 + filled }, raw.count - filled)
-      }
-      if result < 0 {
-        let code = errno
-        if code == EINTR { continue }
-        if code == EAGAIN {
-          mustWait = true
-          continue
-        }
-        throw .system(code)
-      }
-      if result == 0 { return filled }
-      mustWait = false
-      filled += result
-    }
-    return filled
+    return done
   }
 
   private func waitUntilReady(

@@ -93,7 +93,7 @@ enum ManifestAuthorCommand {
     if let existing = arguments[update] {
       guard let data = FileManager.default.contents(atPath: existing) else {
         throw CommandFailure(
-          place: existing, category: "unreadable", message: "cannot read the manifest")
+          place: existing, category: .unreadable, message: "cannot read the manifest")
       }
       result = author.update(
         existingText: String(decoding: data, as: UTF8.self), file: existing, with: inputs,

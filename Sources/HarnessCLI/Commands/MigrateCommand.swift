@@ -59,7 +59,7 @@ enum MigrateCommand {
       }
       writer = try store.makeWriter(runDirectory: runDirectory, journalPath: journalPath)
     } catch {
-      throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
+      throw CommandFailure(error)
     }
     let summary = try options.runEngine(
       store: store, transform: transform, writer: writer, operation: .migrate,
@@ -102,7 +102,7 @@ enum MigrateCommand {
     let backupRoot = URL(fileURLWithPath: backup).standardizedFileURL.resolvingSymlinksInPath().path
     if store is DirectoryStore, backupRoot == storeRoot || backupRoot.hasPrefix(storeRoot + "/") {
       throw CommandFailure(
-        place: backup, category: "invalid-options",
+        place: backup, category: .invalidOptions,
         message: "the backup folder is inside the store \(store.path); choose a folder outside it")
     }
     let formatter = DateFormatter()
@@ -128,7 +128,7 @@ enum MigrateCommand {
       }
     } catch {
       context.console.output(lines)
-      throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
+      throw CommandFailure(error)
     }
     context.console.output(
       lines

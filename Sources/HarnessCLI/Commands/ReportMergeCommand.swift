@@ -35,14 +35,14 @@ enum ReportMergeCommand {
       do {
         reports.append((file, try JSONDocument(parsing: String(decoding: bytes, as: UTF8.self))))
       } catch {
-        throw CommandFailure(place: file, category: "unreadable", message: "not JSON: \(error)")
+        throw CommandFailure(place: file, category: .unreadable, message: "not JSON: \(error)")
       }
     }
     let merged: JSONValue
     do {
       merged = try ShardReportMerger().merge(reports)
     } catch let error as ShardMergeError {
-      throw CommandFailure(place: "report merge", category: "unmergeable", message: error.message)
+      throw CommandFailure(place: "report merge", category: .unmergeable, message: error.message)
     }
     try OutputWriting.write(
       merged.render(sortedKeys: true) + "\n", to: arguments[VerifyCommand.output],
