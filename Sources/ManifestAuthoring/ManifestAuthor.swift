@@ -104,8 +104,8 @@ public struct ManifestAuthor: Sendable {
   ///   - archivesDirectory: The archives folder.
   /// - Returns: The relative path, or nil when the file is missing or outside the folder.
   public static func relativePath(of path: String, archivesDirectory: String) -> String? {
-    guard let file = ManifestSemanticChecker.realPath(path),
-      let root = ManifestSemanticChecker.realPath(archivesDirectory)
+    guard let file = ManifestReference.realPath(path),
+      let root = ManifestReference.realPath(archivesDirectory)
     else { return nil }
     let prefix = root.hasSuffix("/") ? root : root + "/"
     guard file.hasPrefix(prefix) else { return nil }

@@ -74,7 +74,7 @@ package struct ManifestReference {
   }
 
   /// The canonical absolute path with every symbolic link resolved, or nil.
-  static func realPath(_ path: String) -> String? {
+  package static func realPath(_ path: String) -> String? {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)

@@ -115,7 +115,7 @@ package struct ManifestSemanticChecker {
   }
 
   private mutating func checkArchives() {
-    let root = ManifestSemanticChecker.realPath(archivesDirectory)
+    let root = ManifestReference.realPath(archivesDirectory)
     if root == nil, !manifest.archives.isEmpty {
       error(
         at: manifest.location,
@@ -172,7 +172,7 @@ package struct ManifestSemanticChecker {
           + "archive paths are relative to the archives folder, which --archives sets)")
       return
     }
-    guard let resolved = ManifestSemanticChecker.realPath(path),
+    guard let resolved = ManifestReference.realPath(path),
       resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     else {
       error(
@@ -195,13 +195,6 @@ package struct ManifestSemanticChecker {
         "archive '\(entry.path)' has sha256 \(actual), but the manifest expects \(entry.sha256); "
           + "a fixture changed")
     }
-  }
-
-  /// Returns the canonical absolute path with every symbolic link resolved, or nil.
-  package static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
   }
 
   private mutating func error(at location: ManifestLocation, _ message: String) {
