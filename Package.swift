@@ -7,7 +7,8 @@
 // Targets follow the pipeline; imports point down it, never back up:
 //
 //   PropertyList -> KeyedArchive -> Decoding -> Verification -> HarnessCLI
-//                         \-> Manifest ------/         Migration -/
+//                         \-> Manifest -> ManifestXML -/    Migration -/
+//                                              \-> ManifestAuthoring (writes manifests)
 //                                 \-> Anonymization (pseudonyms, privacy scan) -/
 //
 // Below them all: TextOutput (escaping, quoting, hex), JSONOutput, and
@@ -73,10 +74,29 @@ let package = Package(
         "KeyedArchive", "PropertyList", "HarnessVocabulary", "TextOutput", "FileOutput",
       ],
       swiftSettings: strictSettings),
+    // The manifest model: archives, expectations and the engine that checks them.
     .target(
       name: "Manifest",
       dependencies: [
-        "KeyedArchive", "PropertyList", "CXMLBridge", "HarnessVocabulary", "TextOutput", "Checksum",
+        "KeyedArchive", "PropertyList", "HarnessVocabulary", "TextOutput", "Checksum",
+      ],
+      swiftSettings: strictSettings
+    ),
+    // Manifests as XML: libxml2 (through CXMLBridge) parses and validates against the XSD,
+    // the loader builds the model, the writer writes it back.
+    .target(
+      name: "ManifestXML",
+      dependencies: [
+        "Manifest", "KeyedArchive", "PropertyList", "CXMLBridge", "HarnessVocabulary", "TextOutput",
+        "Checksum",
+      ],
+      swiftSettings: strictSettings
+    ),
+    // Writing manifests from archives: the survey, the author, registered-class matching.
+    .target(
+      name: "ManifestAuthoring",
+      dependencies: [
+        "Manifest", "ManifestXML", "KeyedArchive", "PropertyList", "TextOutput", "Checksum",
       ],
       swiftSettings: strictSettings
     ),
@@ -90,8 +110,8 @@ let package = Package(
     .target(
       name: "Verification",
       dependencies: [
-        "Decoding", "Manifest", "KeyedArchive", "PropertyList", "JSONOutput", "HarnessVocabulary",
-        "TextOutput", "Checksum",
+        "Decoding", "Manifest", "ManifestXML", "KeyedArchive", "PropertyList", "JSONOutput",
+        "HarnessVocabulary", "TextOutput", "Checksum",
       ],
       swiftSettings: strictSettings
     ),
@@ -107,15 +127,16 @@ let package = Package(
     .target(
       name: "ArchiveHarness",
       dependencies: [
-        "PropertyList", "KeyedArchive", "Decoding", "Manifest", "Verification", "Migration",
-        "Anonymization", "JSONOutput", "HarnessVocabulary", "Checksum",
+        "PropertyList", "KeyedArchive", "Decoding", "Manifest", "ManifestXML", "ManifestAuthoring",
+        "Verification", "Migration", "Anonymization", "JSONOutput", "HarnessVocabulary", "Checksum",
       ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "HarnessCLI",
       dependencies: [
-        "ArchiveHarness", "Verification", "Migration", "Decoding", "Manifest", "Anonymization",
+        "ArchiveHarness", "Verification", "Migration", "Decoding", "Manifest", "ManifestXML",
+        "ManifestAuthoring", "Anonymization",
         "KeyedArchive", "PropertyList", "HarnessVocabulary", "JSONOutput", "Checksum", "FileOutput",
       ],
       swiftSettings: strictSettings
@@ -208,8 +229,8 @@ let package = Package(
     .testTarget(
       name: "VerificationTests",
       dependencies: [
-        "Verification", "Decoding", "Manifest", "KeyedArchive", "ProfileKit", "HarnessTestSupport",
-        "HarnessVocabulary", "JSONOutput",
+        "Verification", "Decoding", "Manifest", "ManifestXML", "KeyedArchive", "ProfileKit",
+        "HarnessTestSupport", "HarnessVocabulary", "JSONOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -242,16 +263,16 @@ let package = Package(
     .testTarget(
       name: "AnonymizationTests",
       dependencies: [
-        "Anonymization", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport",
-        "Checksum", "TextOutput",
+        "Anonymization", "Manifest", "ManifestXML", "KeyedArchive", "PropertyList",
+        "HarnessTestSupport", "Checksum", "TextOutput",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "ManifestTests",
       dependencies: [
-        "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "HarnessVocabulary",
-        "Checksum",
+        "Manifest", "ManifestXML", "ManifestAuthoring", "KeyedArchive", "PropertyList",
+        "HarnessTestSupport", "HarnessVocabulary", "Checksum",
       ],
       swiftSettings: strictSettings
     ),
@@ -261,7 +282,7 @@ let package = Package(
       name: "AdversarialTests",
       dependencies: [
         "KeyedArchive", "PropertyList", "JSONOutput", "HarnessTestSupport", "Decoding",
-        "ProfileKit", "Manifest",
+        "ProfileKit", "Manifest", "ManifestXML",
       ],
       exclude: ["Regressions"],
       swiftSettings: strictSettings

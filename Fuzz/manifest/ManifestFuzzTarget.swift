@@ -7,6 +7,7 @@
 
 import Foundation
 import Manifest
+import ManifestXML
 
 /// The package root, found from this file's path (Fuzz/manifest/…).
 private let repositoryRoot = URL(fileURLWithPath: #filePath)

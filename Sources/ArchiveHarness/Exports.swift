@@ -1,5 +1,6 @@
 // The modules a team's code uses, re-exported so that `import ArchiveHarness` is the one import:
-// reading (PropertyList, KeyedArchive), decoding (Decoding), manifests (Manifest), verification
+// reading (PropertyList, KeyedArchive), decoding (Decoding), manifests (the model in Manifest, its XML in ManifestXML, writing them
+// from archives in ManifestAuthoring), verification
 // (Verification), migration, typed migration included (Migration), and anonymizing archives
 // before they are committed (Anonymization); the vocabulary they share
 // (HarnessVocabulary: decode paths, outcomes, categories, steps, severities) and SHA-256
@@ -12,6 +13,8 @@
 @_exported import JSONOutput
 @_exported import KeyedArchive
 @_exported import Manifest
+@_exported import ManifestAuthoring
+@_exported import ManifestXML
 @_exported import Migration
 @_exported import PropertyList
 @_exported import Verification

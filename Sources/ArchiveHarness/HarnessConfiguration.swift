@@ -48,10 +48,10 @@ public struct HarnessConfiguration: Sendable {
   }
 
   /// Every registry the worker serves: ``additionalRegistries`` and the current one under
-  /// ``FoundationReferenceWorker/defaultRegistryName``.
+  /// ``HarnessWorker/defaultRegistryName``.
   public var workerRegistries: [String: ClassRegistry] {
     var registries = additionalRegistries
-    registries[FoundationReferenceWorker.defaultRegistryName] = registry
+    registries[HarnessWorker.defaultRegistryName] = registry
     return registries
   }
 
@@ -67,7 +67,7 @@ public struct HarnessConfiguration: Sendable {
   ///   - workers: How many worker processes may decode at once, for callers on several threads.
   /// - Returns: A runner; when no worker can be had, one whose every path reports why.
   public func runner(
-    registryName: String = FoundationReferenceWorker.defaultRegistryName,
+    registryName: String = HarnessWorker.defaultRegistryName,
     timeout: Duration = .seconds(20), workers: Int = 1
   ) -> any DecodePathRunner {
     worker.runner(
@@ -95,7 +95,7 @@ public struct HarnessConfiguration: Sendable {
   ///   worker executable cannot be had.
   public func typedTransform(
     classMap: ClassNameMap, allowedClasses: [String],
-    registryName: String = FoundationReferenceWorker.defaultRegistryName,
+    registryName: String = HarnessWorker.defaultRegistryName,
     workers: Int = MigrationEngine.defaultWorkerCount, timeout: Duration = .seconds(20)
   ) throws(WorkerProtocolError) -> TypedTransform {
     let registry = workerRegistries[registryName] ?? self.registry
@@ -103,7 +103,7 @@ public struct HarnessConfiguration: Sendable {
       return TypedTransform(registry: registry, classMap: classMap, allowedClasses: allowedClasses)
     }
     let pool = SupervisorPool(count: workers) {
-      FoundationReferenceSupervisor(
+      WorkerSupervisor(
         executableURL: executable, registryName: registryName, timeout: timeout)
     }
     return TypedTransform(pool: pool, classMap: classMap, allowedClasses: allowedClasses)

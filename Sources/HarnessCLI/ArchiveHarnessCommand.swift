@@ -60,8 +60,8 @@ public enum ArchiveHarnessCommand {
   public static func main(
     _ arguments: [String], configuration: HarnessConfiguration, console: Console = .standard
   ) -> Int32 {
-    if arguments.dropFirst().first == FoundationReferenceWorker.modeArgument {
-      return FoundationReferenceWorker.run(registries: configuration.workerRegistries)
+    if arguments.dropFirst().first == HarnessWorker.modeArgument {
+      return HarnessWorker.run(registries: configuration.workerRegistries)
     }
     let context = CommandContext(
       console: console, configuration: configuration, toolName: toolName(from: arguments.first))
@@ -161,7 +161,7 @@ public enum ArchiveHarnessCommand {
     } catch let failure as CommandFailure {
       console.diagnose(
         .error, place: failure.place,
-        category: failure.category.map(DiagnosticCategory.init(rawValue:)),
+        category: failure.category,
         failure.message)
       return ExitStatus.unusable.rawValue
     } catch {

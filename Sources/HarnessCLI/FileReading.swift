@@ -7,23 +7,23 @@ enum FileReading {
     let url = URL(fileURLWithPath: path)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw CommandFailure(place: path, category: "unreadable", message: "no such file")
+      throw CommandFailure(place: path, category: .unreadable, message: "no such file")
     }
     guard !isDirectory.boolValue else {
       throw CommandFailure(
-        place: path, category: "unreadable", message: "is a directory, not a file")
+        place: path, category: .unreadable, message: "is a directory, not a file")
     }
     if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
       size.intValue > limit
     {
       throw CommandFailure(
-        place: path, category: "limit-exceeded",
+        place: path, category: .limitExceeded,
         message: "file of \(size.intValue) bytes exceeds the limit of \(limit) bytes")
     }
     do {
       return try Data(contentsOf: url).withUnsafeBytes { Array($0) }
     } catch {
-      throw CommandFailure(place: path, category: "unreadable", message: "cannot read the file")
+      throw CommandFailure(place: path, category: .unreadable, message: "cannot read the file")
     }
   }
 }

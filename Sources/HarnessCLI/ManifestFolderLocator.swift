@@ -43,7 +43,7 @@ enum ManifestFolderLocator {
       prefix += "../"
     }
     throw CommandFailure(
-      place: manifestsFolder, category: "unreadable",
+      place: manifestsFolder, category: .unreadable,
       message:
         "no \(manifestsFolder) folder here or above; looked in \(tried.joined(separator: ", ")) (give --manifests DIR)"
     )

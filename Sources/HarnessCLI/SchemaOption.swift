@@ -1,5 +1,6 @@
 import Foundation
 import Manifest
+import ManifestXML
 
 /// `--schema FILE`: the built-in schema unless a file is named.
 enum SchemaOption {
@@ -19,7 +20,7 @@ enum SchemaOption {
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
       !isDirectory.boolValue
     else {
-      throw CommandFailure(place: path, category: "unreadable", message: "no such schema file")
+      throw CommandFailure(place: path, category: .unreadable, message: "no such schema file")
     }
     return .file(path)
   }

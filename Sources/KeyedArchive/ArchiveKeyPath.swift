@@ -83,18 +83,115 @@ public struct ArchiveKeyPath: Hashable, Sendable, CustomStringConvertible {
   }
 }
 
-/// A key path that does not parse, with the character offset of the problem.
-public struct KeyPathError: Error, Hashable, Sendable, CustomStringConvertible {
-  /// The path as given.
-  public let path: String
-  /// The offset, in Unicode scalars, where the problem is.
-  public let offset: Int
-  /// A lowercase description.
-  public let message: String
+extension KeyedArchive {
+  /// Evaluates a key path from its `$top` key.
+  ///
+  /// - Returns: The nodes reached; empty when the path leads nowhere (a missing
+  ///   field, an index past the end). `[*]` gives one match per element.
+  /// - Throws: ``KeyedArchiveError`` with code `limit-exceeded` when wildcards
+  ///   fan out past ``ArchiveLimits/maximumKeyPathMatches``.
+  public func evaluate(_ path: ArchiveKeyPath, limits: ArchiveLimits = .default)
+    throws(KeyedArchiveError)
+    -> [KeyPathMatch]
+  {
+    guard let start = top[path.topKey] else { return [] }
+    var current = [
+      KeyPathMatch(
+        path: ArchiveKeyPath(topKey: path.topKey, components: []), node: node(for: start))
+    ]
+    for component in path.components {
+      var next: [KeyPathMatch] = []
+      // Many matches can reach one shared object (a wildcard over a reference
+      // bomb does). Each object is resolved once per step, so a step costs the
+      // size of the distinct objects it reaches, not matches times their width.
+      var resolvedObjects: [Int: [(component: ArchiveKeyPath.Component, node: ArchiveNode)]] = [:]
+      for match in current {
+        let steps: [(component: ArchiveKeyPath.Component, node: ArchiveNode)]
+        if case .object(let index) = match.node {
+          if let known = resolvedObjects[index] {
+            steps = known
+          } else {
+            steps = resolve(component, from: match.node)
+            resolvedObjects[index] = steps
+          }
+        } else {
+          steps = resolve(component, from: match.node)
+        }
+        for step in steps {
+          next.append(KeyPathMatch(path: match.path.appending(step.component), node: step.node))
+          guard component != .wildcard || next.count <= limits.maximumKeyPathMatches else {
+            throw KeyedArchiveError(
+              .limitExceeded, at: path.description,
+              "key path '\(path)' matches more than \(limits.maximumKeyPathMatches) values")
+          }
+        }
+      }
+      current = next
+      if current.isEmpty { break }
+    }
+    return current
+  }
 
-  /// The key path and what is wrong with it.
-  public var description: String {
-    "key path '\(path)': at character \(offset + 1): \(message)"
+  /// The nodes one step of a key path reaches from a node, each with the concrete step.
+  private func resolve(_ component: ArchiveKeyPath.Component, from node: ArchiveNode) -> [(
+    component: ArchiveKeyPath.Component, node: ArchiveNode
+  )] {
+    // Values are indexed directly: an array stored in `$objects` can be reached
+    // through many references, and listing its children each time would cost
+    // matches times its width.
+    switch (component, node) {
+    case (.index(let index), .value(let value)):
+      guard case .array(let elements) = value, index < elements.count else { return [] }
+      return [(.index(index), self.node(for: elements[index]))]
+    case (.key(let key), .value(let value)):
+      guard case .dictionary(let dictionary) = value, let child = dictionary[key] else { return [] }
+      return [(.key(key), self.node(for: child))]
+    default:
+      break
+    }
+    switch component {
+    case .count:
+      guard let count = elementCount(of: node) else { return [] }
+      return [(.count, .value(.integer(Int64(count))))]
+    case .key(let key):
+      for child in children(of: node) where child.component == .key(key) {
+        return [(.key(key), self.node(for: child.value))]
+      }
+      return []
+    case .index(let index):
+      let elements = children(of: node)
+      guard index < elements.count, case .index = elements[index].component else { return [] }
+      return [(.index(index), self.node(for: elements[index].value))]
+    case .wildcard:
+      return children(of: node).compactMap { child in
+        guard case .index(let index) = child.component else { return nil }
+        return (.index(index), self.node(for: child.value))
+      }
+    }
+  }
+
+  /// The element count of a collection node, or `nil` when the node is not a collection.
+  public func elementCount(of node: ArchiveNode) -> Int? {
+    switch node {
+    case .null:
+      return nil
+    case .value(.array(let elements)):
+      return elements.count
+    case .value(.dictionary(let dictionary)):
+      return dictionary.count
+    case .value(.string(let string)):
+      return string.utf16.count
+    case .value:
+      return nil
+    case .object(let index):
+      guard let instance = instance(at: index) else { return nil }
+      switch foundationForm(of: instance) {
+      case .string(let string)?: return string.utf16.count
+      case .data(let bytes)?: return bytes.count
+      case let form?: return form.elements?.count
+      case nil: return nil
+      }
+    }
   }
 }
 
@@ -206,125 +303,5 @@ private struct KeyPathParser {
     }
     position += 1
     return .index(index)
-  }
-}
-
-/// One node a key path reached, with the concrete path that reached it (wildcards resolved).
-public struct KeyPathMatch: Hashable, Sendable {
-  /// The concrete path, such as `items[3].id`.
-  public var path: ArchiveKeyPath
-  /// The node reached.
-  public var node: ArchiveNode
-}
-
-extension KeyedArchive {
-  /// Evaluates a key path from its `$top` key.
-  ///
-  /// - Returns: The nodes reached; empty when the path leads nowhere (a missing
-  ///   field, an index past the end). `[*]` gives one match per element.
-  /// - Throws: ``KeyedArchiveError`` with code `limit-exceeded` when wildcards
-  ///   fan out past ``ArchiveLimits/maximumKeyPathMatches``.
-  public func evaluate(_ path: ArchiveKeyPath, limits: ArchiveLimits = .default)
-    throws(KeyedArchiveError)
-    -> [KeyPathMatch]
-  {
-    guard let start = top[path.topKey] else { return [] }
-    var current = [
-      KeyPathMatch(
-        path: ArchiveKeyPath(topKey: path.topKey, components: []), node: node(for: start))
-    ]
-    for component in path.components {
-      var next: [KeyPathMatch] = []
-      // Many matches can reach one shared object (a wildcard over a reference
-      // bomb does). Each object is resolved once per step, so a step costs the
-      // size of the distinct objects it reaches, not matches times their width.
-      var resolvedObjects: [Int: [(component: ArchiveKeyPath.Component, node: ArchiveNode)]] = [:]
-      for match in current {
-        let steps: [(component: ArchiveKeyPath.Component, node: ArchiveNode)]
-        if case .object(let index) = match.node {
-          if let known = resolvedObjects[index] {
-            steps = known
-          } else {
-            steps = resolve(component, from: match.node)
-            resolvedObjects[index] = steps
-          }
-        } else {
-          steps = resolve(component, from: match.node)
-        }
-        for step in steps {
-          next.append(KeyPathMatch(path: match.path.appending(step.component), node: step.node))
-          guard component != .wildcard || next.count <= limits.maximumKeyPathMatches else {
-            throw KeyedArchiveError(
-              .limitExceeded, at: path.description,
-              "key path '\(path)' matches more than \(limits.maximumKeyPathMatches) values")
-          }
-        }
-      }
-      current = next
-      if current.isEmpty { break }
-    }
-    return current
-  }
-
-  /// The nodes one step of a key path reaches from a node, each with the concrete step.
-  private func resolve(_ component: ArchiveKeyPath.Component, from node: ArchiveNode) -> [(
-    component: ArchiveKeyPath.Component, node: ArchiveNode
-  )] {
-    // Values are indexed directly: an array stored in `$objects` can be reached
-    // through many references, and listing its children each time would cost
-    // matches times its width.
-    switch (component, node) {
-    case (.index(let index), .value(let value)):
-      guard case .array(let elements) = value, index < elements.count else { return [] }
-      return [(.index(index), self.node(for: elements[index]))]
-    case (.key(let key), .value(let value)):
-      guard case .dictionary(let dictionary) = value, let child = dictionary[key] else { return [] }
-      return [(.key(key), self.node(for: child))]
-    default:
-      break
-    }
-    switch component {
-    case .count:
-      guard let count = elementCount(of: node) else { return [] }
-      return [(.count, .value(.integer(Int64(count))))]
-    case .key(let key):
-      for child in children(of: node) where child.component == .key(key) {
-        return [(.key(key), self.node(for: child.value))]
-      }
-      return []
-    case .index(let index):
-      let elements = children(of: node)
-      guard index < elements.count, case .index = elements[index].component else { return [] }
-      return [(.index(index), self.node(for: elements[index].value))]
-    case .wildcard:
-      return children(of: node).compactMap { child in
-        guard case .index(let index) = child.component else { return nil }
-        return (.index(index), self.node(for: child.value))
-      }
-    }
-  }
-
-  /// The element count of a collection node, or `nil` when the node is not a collection.
-  public func elementCount(of node: ArchiveNode) -> Int? {
-    switch node {
-    case .null:
-      return nil
-    case .value(.array(let elements)):
-      return elements.count
-    case .value(.dictionary(let dictionary)):
-      return dictionary.count
-    case .value(.string(let string)):
-      return string.utf16.count
-    case .value:
-      return nil
-    case .object(let index):
-      guard let instance = instance(at: index) else { return nil }
-      switch foundationForm(of: instance) {
-      case .string(let string)?: return string.utf16.count
-      case .data(let bytes)?: return bytes.count
-      case let form?: return form.elements?.count
-      case nil: return nil
-      }
-    }
   }
 }

@@ -1,9 +1,9 @@
 import Foundation
 
 /// Reads archive files for the module.
-enum ArchiveFile {
+package enum ArchiveFile {
   /// Returns a file's bytes, or nil when it cannot be read.
-  static func read(_ path: String) -> [UInt8]? {
+  package static func read(_ path: String) -> [UInt8]? {
     FileManager.default.contents(atPath: path).map { Array($0) }
   }
 }

@@ -1,6 +1,6 @@
 /// A validated manifest: the producer of a set of archives and what must hold for each archive.
 ///
-/// Built by ``ManifestLoader`` from a document that passed the XSD. Every
+/// Built by `ManifestLoader` (in `ManifestXML`) from a document that passed the XSD. Every
 /// part keeps the ``ManifestLocation`` it was written at, so later findings
 /// can point at `manifest.xml:LINE:COL`.
 ///
@@ -27,6 +27,21 @@ public struct Manifest: Sendable {
     public var anonymization: String?
     /// Where the producer was written.
     public var location: ManifestLocation
+
+    /// Creates a producer, as the manifest loader reads it.
+    package init(
+      app: String, version: String, platform: String, produced: String, store: String? = nil,
+      provenance: String? = nil, anonymization: String? = nil, location: ManifestLocation
+    ) {
+      self.app = app
+      self.version = version
+      self.platform = platform
+      self.produced = produced
+      self.store = store
+      self.provenance = provenance
+      self.anonymization = anonymization
+      self.location = location
+    }
   }
 
   /// One row of a class-name mapping table: an archived name and the current class it means.
@@ -72,6 +87,18 @@ public struct Manifest: Sendable {
     public var defaultValue: String?
     /// Where it was written.
     public var location: ManifestLocation
+
+    /// Creates an added field, as the manifest loader reads it.
+    package init(
+      className: String, key: String, type: ValueType, defaultValue: String? = nil,
+      location: ManifestLocation
+    ) {
+      self.className = className
+      self.key = key
+      self.type = type
+      self.defaultValue = defaultValue
+      self.location = location
+    }
   }
 
   /// The value types a manifest can name.
@@ -98,6 +125,12 @@ public struct Manifest: Sendable {
     public var renamedClasses: [ClassMapping] = []
     /// Fields a rewrite may add.
     public var addedFields: [AddedField] = []
+
+    /// Creates an allowance, as the manifest loader reads it.
+    package init(renamedClasses: [ClassMapping] = [], addedFields: [AddedField] = []) {
+      self.renamedClasses = renamedClasses
+      self.addedFields = addedFields
+    }
   }
 
   /// The manifest's file, as the caller named it.
@@ -116,6 +149,22 @@ public struct Manifest: Sendable {
   public var archives: [ArchiveEntry]
   /// Where the manifest's root element starts.
   public var location: ManifestLocation
+
+  /// Creates a manifest, as the manifest loader builds it from a validated document.
+  package init(
+    file: String, producer: Producer, classMappings: [ClassMapping],
+    allowedClasses: [ClassReference]? = nil, rootClass: ClassReference? = nil,
+    migration: MigrationAllowance, archives: [ArchiveEntry], location: ManifestLocation
+  ) {
+    self.file = file
+    self.producer = producer
+    self.classMappings = classMappings
+    self.allowedClasses = allowedClasses
+    self.rootClass = rootClass
+    self.migration = migration
+    self.archives = archives
+    self.location = location
+  }
 
   /// Returns the current class name for an archived class name, if a mapping names it.
   public func currentClassName(forArchivedName name: String) -> String? {

@@ -4,12 +4,12 @@ import PropertyList
 ///
 /// The XSD has already accepted the text, so these only normalize it; they
 /// still return nil rather than trap on anything unexpected.
-enum XSDValue {
+package enum XSDValue {
   /// Seconds between 1970-01-01 and 2001-01-01, the reference date of archived dates.
-  static let referenceDateOffset: Double = 978_307_200
+  package static let referenceDateOffset: Double = 978_307_200
 
   /// Returns an `xs:integer` in canonical decimal: no `+`, no leading zeros, `0` for zero.
-  static func canonicalInteger(_ text: String) -> String? {
+  package static func canonicalInteger(_ text: String) -> String? {
     var digits = Substring(text.trimmingXMLWhitespace())
     var negative = false
     if let sign = digits.first, sign == "+" || sign == "-" {
@@ -23,7 +23,7 @@ enum XSDValue {
   }
 
   /// Returns an `xs:double`, including `INF`, `-INF` and `NaN`.
-  static func double(_ text: String) -> Double? {
+  package static func double(_ text: String) -> Double? {
     let trimmed = text.trimmingXMLWhitespace()
     switch trimmed {
     case "INF", "+INF": return .infinity
@@ -38,7 +38,7 @@ enum XSDValue {
   }
 
   /// Returns an `xs:boolean`.
-  static func bool(_ text: String) -> Bool? {
+  package static func bool(_ text: String) -> Bool? {
     switch text.trimmingXMLWhitespace() {
     case "true", "1": return true
     case "false", "0": return false
@@ -47,13 +47,13 @@ enum XSDValue {
   }
 
   /// Returns an `xs:nonNegativeInteger` that fits in `Int`.
-  static func count(_ text: String) -> Int? {
+  package static func count(_ text: String) -> Int? {
     guard let canonical = canonicalInteger(text), !canonical.hasPrefix("-") else { return nil }
     return Int(canonical)
   }
 
   /// Returns an `xs:dateTime` with a time zone as seconds since 2001-01-01T00:00:00Z.
-  static func dateTime(_ text: String) -> Double? {
+  package static func dateTime(_ text: String) -> Double? {
     let characters = Array(text.trimmingXMLWhitespace())
     var index = 0
     func number(_ width: Int) -> Int? {
@@ -120,7 +120,7 @@ enum XSDValue {
   }
 
   /// Whether text is an `xs:date` (`2021-03-04`, optionally with a zone) or an `xs:dateTime`.
-  static func isDateOrDateTime(_ text: String) -> Bool {
+  package static func isDateOrDateTime(_ text: String) -> Bool {
     let trimmed = text.trimmingXMLWhitespace()
     if trimmed.contains("T") {
       return dateTime(trimmed) != nil
@@ -134,7 +134,7 @@ enum XSDValue {
   }
 
   /// Formats seconds since 2001-01-01T00:00:00Z as `xs:dateTime` in UTC.
-  static func formatDateTime(_ secondsSinceReference: Double) -> String {
+  package static func formatDateTime(_ secondsSinceReference: Double) -> String {
     let unix = secondsSinceReference + referenceDateOffset
     guard unix.isFinite, abs(unix) < 1e15 else { return "1970-01-01T00:00:00Z" }
     var whole = unix.rounded(.down)
@@ -166,13 +166,13 @@ enum XSDValue {
 
 extension String {
   /// The items of an `xs:list` value: the text split at XML whitespace, empty items dropped.
-  func xmlListItems() -> [String] {
+  package func xmlListItems() -> [String] {
     split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
       .map(String.init)
   }
 
   /// The string without leading and trailing XML whitespace (space, tab, CR, LF).
-  func trimmingXMLWhitespace() -> String {
+  package func trimmingXMLWhitespace() -> String {
     let isSpace: (Character) -> Bool = {
       $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n"
     }

@@ -3,6 +3,7 @@ import Foundation
 import HarnessVocabulary
 import KeyedArchive
 import Manifest
+import ManifestXML
 import PropertyList
 
 /// Runs every archive entry of a set of manifests through the structural check and every decode path.

@@ -1,5 +1,6 @@
 import Foundation
 import Manifest
+import ManifestXML
 import Testing
 
 /// Hostile manifests: entity tricks, huge or deep documents, refused encodings, escaping paths.

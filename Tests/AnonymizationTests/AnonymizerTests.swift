@@ -3,6 +3,7 @@ import Foundation
 import HarnessTestSupport
 import KeyedArchive
 import Manifest
+import ManifestXML
 import PropertyList
 import Testing
 

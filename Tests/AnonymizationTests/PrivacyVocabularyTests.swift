@@ -2,6 +2,7 @@ import Anonymization
 import Foundation
 import HarnessTestSupport
 import Manifest
+import ManifestXML
 import Testing
 
 /// The detector names are one vocabulary: the Swift enum, the manifest schema and the JSON schema agree.

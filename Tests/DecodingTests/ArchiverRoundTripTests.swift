@@ -43,7 +43,7 @@ struct ArchiverRoundTripTests {
     let url = try #require(WorkerBinary.url)
     let bytes = try HarnessArchiver.archivedData(
       withRootObject: ProfileKit.Memo(text: "hello"), requiringSecureCoding: true)
-    let outcome = try FoundationReferenceSupervisor(executableURL: url).decode(
+    let outcome = try WorkerSupervisor(executableURL: url).decode(
       bytes, path: .foundationSecure, allowedClasses: ["ProfileKit.Memo"])
     #expect(outcome.decodedValue?[field: "text"] == .string("hello"))
     #expect(decoder.outcome(bytes, path: .secure, allowedClasses: ["ProfileKit.Memo"]) == outcome)

@@ -7,17 +7,17 @@ import Testing
   import Glibc
 #endif
 
-/// swift-corelibs-foundation behaviours from issue 3, measured through the reference worker.
+/// swift-corelibs-foundation behaviours from issue 3, measured through the harness worker.
 ///
 /// Each is a value the harness records, never a crash of this process. The harness coder's
 /// answer to the same archive is checked alongside where it differs.
 @Suite("Corelibs behaviours, documented")
 struct CorelibsBehaviourTests {
-  let supervisor: FoundationReferenceSupervisor
+  let supervisor: WorkerSupervisor
   let harness = HarnessDecoder(registry: .foundation)
 
   init() throws {
-    supervisor = FoundationReferenceSupervisor(
+    supervisor = WorkerSupervisor(
       executableURL: try #require(WorkerBinary.url, "build the archive-harness product first"))
   }
 

@@ -12,8 +12,8 @@ import Testing
 /// ``CorpusKnownDisagreements``.
 @Suite("Corpus: harness coder against the Foundation reference path")
 struct CorpusComparisonTests {
-  static let supervisor: FoundationReferenceSupervisor? = WorkerBinary.url.map {
-    FoundationReferenceSupervisor(executableURL: $0)
+  static let supervisor: WorkerSupervisor? = WorkerBinary.url.map {
+    WorkerSupervisor(executableURL: $0)
   }
 
   @Test("The corpus folder is found and has cases") func corpusHasCases() {

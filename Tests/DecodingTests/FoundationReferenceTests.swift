@@ -13,12 +13,12 @@ import Testing
 /// crash is an expected outcome recorded by the supervisor, never a crash of the test process.
 @Suite("Foundation reference path")
 struct FoundationReferenceTests {
-  let supervisor: FoundationReferenceSupervisor
+  let supervisor: WorkerSupervisor
   let renames: ClassNameMap
 
   init() throws {
     let url = try #require(WorkerBinary.url, "build the archive-harness product first")
-    supervisor = FoundationReferenceSupervisor(executableURL: url)
+    supervisor = WorkerSupervisor(executableURL: url)
     renames = try ClassNameMap(parsing: "ProfilesApp.*=ProfileKit.*")
   }
 
@@ -191,7 +191,7 @@ struct FoundationReferenceTests {
   @Test("The v1 init's 'as! Address' traps in the worker: crashed, not the harness")
   func version1ForceCastTraps() throws {
     let url = try #require(WorkerBinary.url)
-    let version1 = FoundationReferenceSupervisor(executableURL: url, registryName: "ProfilesApp-1")
+    let version1 = WorkerSupervisor(executableURL: url, registryName: "ProfilesApp-1")
     var archive = TestArchive()
     let fake = archive.dictionary([("street", archive.string("x"))])
     let profile = SampleArchives.profile(&archive, address: fake)
@@ -206,7 +206,7 @@ struct FoundationReferenceTests {
   func timeoutKillsWorker() throws {
     let script = try FakeWorker.script("answers the handshake, then sleeps", body: "exec sleep 30")
     defer { FakeWorker.remove(script) }
-    let sleeper = FoundationReferenceSupervisor(
+    let sleeper = WorkerSupervisor(
       executableURL: script, arguments: [], timeout: .milliseconds(500))
     let outcome = try sleeper.decode(SampleArchives.memoArchive(), path: .foundationLegacy)
     let crash = try #require(outcome.crash)
@@ -216,7 +216,7 @@ struct FoundationReferenceTests {
 
   @Test("A missing worker executable is an error naming the path")
   func missingExecutableThrows() {
-    let missing = FoundationReferenceSupervisor(
+    let missing = WorkerSupervisor(
       executableURL: URL(fileURLWithPath: "/nonexistent/archive-harness"))
     #expect(throws: WorkerProtocolError.self) {
       try missing.decode(SampleArchives.memoArchive(), path: .foundationLegacy)

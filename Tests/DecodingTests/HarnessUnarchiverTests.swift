@@ -522,7 +522,7 @@ struct HarnessUnarchiverTests {
   @Test("Rule: a user init that traps is contained by the worker: crashed")
   func userInitTrapIsContained() throws {
     let url = try #require(WorkerBinary.url)
-    let version1 = FoundationReferenceSupervisor(executableURL: url, registryName: "ProfilesApp-1")
+    let version1 = WorkerSupervisor(executableURL: url, registryName: "ProfilesApp-1")
     var archive = TestArchive()
     let fake = archive.dictionary([("street", archive.string("x"))])
     let profile = SampleArchives.profile(&archive, address: fake)
@@ -536,7 +536,7 @@ struct HarnessUnarchiverTests {
   @Test("The harness paths run in the worker too")
   func harnessPathsInWorker() throws {
     let url = try #require(WorkerBinary.url)
-    let supervisor = FoundationReferenceSupervisor(executableURL: url)
+    let supervisor = WorkerSupervisor(executableURL: url)
     let outcome = try supervisor.decode(
       SampleArchives.profileArchive(), path: .secure, allowedClasses: ["ProfileKit.Memo"],
       classMap: try ClassNameMap(parsing: "ProfilesApp.*=ProfileKit.*"))

@@ -49,7 +49,7 @@ struct MutationRobustnessTests {
   @Test("Corelibs crashes on some mutants; each crash is recorded and the run goes on")
   func foundationCrashesAreContained() throws {
     let url = try #require(WorkerBinary.url)
-    let supervisor = FoundationReferenceSupervisor(executableURL: url)
+    let supervisor = WorkerSupervisor(executableURL: url)
     let map = try ClassNameMap(parsing: "ProfilesApp.*=ProfileKit.*")
     var crashes = 0
     var answered = 0

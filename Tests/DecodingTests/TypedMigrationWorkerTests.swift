@@ -24,7 +24,7 @@ struct TypedMigrationWorkerTests {
   @Test("A batch migrated in a worker gives the results of the same migration in process")
   func workerMatchesInProcess() throws {
     let url = try #require(WorkerBinary.url)
-    let supervisor = FoundationReferenceSupervisor(executableURL: url)
+    let supervisor = WorkerSupervisor(executableURL: url)
     let map = try ClassNameMap(parsing: "ProfilesApp.*=ProfileKit.*")
     let archives = [
       SampleArchives.profileArchive(), SampleArchives.profileArchive(module: "ProfileKit"),
@@ -51,7 +51,7 @@ struct TypedMigrationWorkerTests {
   func trapCostsOneArchive() throws {
     let url = try #require(WorkerBinary.url)
     // The sample's v1 classes, whose init force-casts the address.
-    let version1 = FoundationReferenceSupervisor(executableURL: url, registryName: "ProfilesApp-1")
+    let version1 = WorkerSupervisor(executableURL: url, registryName: "ProfilesApp-1")
     let archives = [
       SampleArchives.profileArchive(), Self.trappingArchive(), SampleArchives.profileArchive(),
       Self.trappingArchive(), SampleArchives.profileArchive(),
@@ -84,7 +84,7 @@ struct TypedMigrationWorkerTests {
   func hangIsTimedOut() throws {
     let script = try FakeWorker.script("answers the handshake, then sleeps", body: "exec sleep 30")
     defer { FakeWorker.remove(script) }
-    let sleeper = FoundationReferenceSupervisor(
+    let sleeper = WorkerSupervisor(
       executableURL: script, arguments: [], timeout: .milliseconds(500))
     let results = try sleeper.migrate(
       [SampleArchives.profileArchive()], classMap: .empty, allowedClasses: [])
@@ -99,7 +99,7 @@ struct TypedMigrationWorkerTests {
   @Test("A pool hands each concurrent caller its own supervisor")
   func poolIsolatesCallers() throws {
     let url = try #require(WorkerBinary.url)
-    let pool = SupervisorPool(count: 2) { FoundationReferenceSupervisor(executableURL: url) }
+    let pool = SupervisorPool(count: 2) { WorkerSupervisor(executableURL: url) }
     let map = try ClassNameMap(parsing: "ProfilesApp.*=ProfileKit.*")
     let results = ResultBox()
     DispatchQueue.concurrentPerform(iterations: 4) { _ in

@@ -5,7 +5,7 @@ import Testing
 /// A worker is used only after its handshake; anything else is "worker unavailable", never a crash.
 @Suite("Worker handshake")
 struct WorkerHandshakeTests {
-  private func unavailable(_ supervisor: FoundationReferenceSupervisor) throws
+  private func unavailable(_ supervisor: WorkerSupervisor) throws
     -> WorkerProtocolError
   {
     let error = try #require(throws: WorkerProtocolError.self) {
@@ -19,14 +19,14 @@ struct WorkerHandshakeTests {
   @Test("An executable that exits 0 without answering is unavailable, not crashed [signal 0]")
   func exitWithoutHandshakeIsUnavailable() throws {
     let error = try unavailable(
-      FoundationReferenceSupervisor(executableURL: URL(fileURLWithPath: "/bin/true")))
+      WorkerSupervisor(executableURL: URL(fileURLWithPath: "/bin/true")))
     #expect(error.message.contains("'/bin/true' exited with status 0 before the worker handshake"))
   }
 
   @Test("The test runner re-executed as a worker is unavailable: it prints test output instead")
   func testRunnerIsUnavailable() throws {
     let runner = URL(fileURLWithPath: try #require(CommandLine.arguments.first))
-    let error = try unavailable(FoundationReferenceSupervisor(executableURL: runner))
+    let error = try unavailable(WorkerSupervisor(executableURL: runner))
     #expect(error.message.contains("something other than the worker handshake"))
   }
 
@@ -34,7 +34,7 @@ struct WorkerHandshakeTests {
   func garbageIsUnavailable() throws {
     let script = try FakeWorker.script("prints a banner", body: "", handshake: "hello")
     defer { FakeWorker.remove(script) }
-    let error = try unavailable(FoundationReferenceSupervisor(executableURL: script))
+    let error = try unavailable(WorkerSupervisor(executableURL: script))
     #expect(error.message.contains("something other than the worker handshake"))
   }
 
@@ -43,13 +43,13 @@ struct WorkerHandshakeTests {
     let script = try FakeWorker.script("serves only default", body: "exec sleep 30")
     defer { FakeWorker.remove(script) }
     let error = try unavailable(
-      FoundationReferenceSupervisor(executableURL: script, registryName: "ProfilesApp-9"))
+      WorkerSupervisor(executableURL: script, registryName: "ProfilesApp-9"))
     #expect(error.message.contains("serves no registry 'ProfilesApp-9' (it serves: default)"))
   }
 
   @Test("An unavailable worker is remembered: no second process is started")
   func unavailabilityIsRemembered() throws {
-    let supervisor = FoundationReferenceSupervisor(executableURL: URL(fileURLWithPath: "/bin/true"))
+    let supervisor = WorkerSupervisor(executableURL: URL(fileURLWithPath: "/bin/true"))
     _ = try unavailable(supervisor)
     _ = try unavailable(supervisor)
     #expect(supervisor.workersStarted == 1)
@@ -58,7 +58,7 @@ struct WorkerHandshakeTests {
   @Test("A missing executable is unavailable, naming the path")
   func missingExecutableIsUnavailable() throws {
     let error = try unavailable(
-      FoundationReferenceSupervisor(executableURL: URL(fileURLWithPath: "/nonexistent/harness")))
+      WorkerSupervisor(executableURL: URL(fileURLWithPath: "/nonexistent/harness")))
     #expect(error.message.contains("/nonexistent/harness"))
   }
 
@@ -66,7 +66,7 @@ struct WorkerHandshakeTests {
   func exitMidRequestIsNotACrash() throws {
     let script = try FakeWorker.script("exits after the handshake", body: "exit 3")
     defer { FakeWorker.remove(script) }
-    let supervisor = FoundationReferenceSupervisor(executableURL: script)
+    let supervisor = WorkerSupervisor(executableURL: script)
     let error = try #require(throws: WorkerProtocolError.self) {
       try supervisor.decode(SampleArchives.memoArchive(), path: .legacy)
     }
@@ -78,7 +78,7 @@ struct WorkerHandshakeTests {
   func migrationExitIsNotACrash() throws {
     let script = try FakeWorker.script("exits after the handshake", body: "exit 3")
     defer { FakeWorker.remove(script) }
-    let supervisor = FoundationReferenceSupervisor(executableURL: script)
+    let supervisor = WorkerSupervisor(executableURL: script)
     let error = try #require(throws: WorkerProtocolError.self) {
       try supervisor.migrate([SampleArchives.memoArchive()], classMap: .empty, allowedClasses: [])
     }
@@ -88,7 +88,7 @@ struct WorkerHandshakeTests {
 
   @Test("A migration worker that does not answer the handshake is unavailable")
   func migrationWithoutHandshakeIsUnavailable() throws {
-    let supervisor = FoundationReferenceSupervisor(executableURL: URL(fileURLWithPath: "/bin/true"))
+    let supervisor = WorkerSupervisor(executableURL: URL(fileURLWithPath: "/bin/true"))
     let error = try #require(throws: WorkerProtocolError.self) {
       try supervisor.migrate([SampleArchives.memoArchive()], classMap: .empty, allowedClasses: [])
     }
@@ -98,7 +98,7 @@ struct WorkerHandshakeTests {
   @Test("The real worker answers the handshake, then the request")
   func realWorkerHandshakes() throws {
     let url = try #require(WorkerBinary.url, "build the archive-harness product first")
-    let supervisor = FoundationReferenceSupervisor(executableURL: url)
+    let supervisor = WorkerSupervisor(executableURL: url)
     let outcome = try supervisor.decode(SampleArchives.memoArchive(), path: .legacy)
     #expect(outcome.crash == nil)
     #expect(supervisor.workersStarted == 1)

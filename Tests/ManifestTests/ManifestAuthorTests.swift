@@ -2,6 +2,8 @@ import Checksum
 import Foundation
 import KeyedArchive
 import Manifest
+import ManifestAuthoring
+import ManifestXML
 import PropertyList
 import Testing
 

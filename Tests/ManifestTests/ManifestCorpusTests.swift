@@ -2,6 +2,8 @@ import Foundation
 import HarnessTestSupport
 import KeyedArchive
 import Manifest
+import ManifestAuthoring
+import ManifestXML
 import Testing
 
 /// One real archive of `Tests/Fixtures/RealArchives`, named by its path there.

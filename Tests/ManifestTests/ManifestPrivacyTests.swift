@@ -2,6 +2,8 @@ import Checksum
 import Foundation
 import KeyedArchive
 import Manifest
+import ManifestAuthoring
+import ManifestXML
 import Testing
 
 /// The manifest's part in anonymization: `<reviewed>` elements, and sha256 updates after an archive is rewritten.

@@ -1,5 +1,7 @@
 import Foundation
 import Manifest
+import ManifestAuthoring
+import ManifestXML
 import Testing
 
 @Suite("Manifest references stay inside the manifests folder")

@@ -1,5 +1,6 @@
 import Foundation
 import Manifest
+import ManifestXML
 import Testing
 
 @Suite("Manifest schema validation")

@@ -1,6 +1,7 @@
 import Checksum
 import Foundation
 import Manifest
+import ManifestXML
 import Testing
 
 @Suite("Manifest semantic checks")

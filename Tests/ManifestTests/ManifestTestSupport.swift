@@ -1,6 +1,7 @@
 import Foundation
 import HarnessTestSupport
 import Manifest
+import ManifestXML
 import Testing
 
 /// Paths and helpers shared by the manifest tests.

@@ -1,6 +1,8 @@
 import Foundation
 import KeyedArchive
 import Manifest
+import ManifestAuthoring
+import ManifestXML
 import PropertyList
 import Testing
 

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Manifest
+@testable import ManifestXML
 
 @Suite("XSD values")
 struct XSDValueTests {

@@ -2,6 +2,7 @@ import Decoding
 import Foundation
 import HarnessTestSupport
 import Manifest
+import ManifestXML
 import ProfileKit
 import Testing
 import Verification

@@ -3,6 +3,7 @@ import HarnessTestSupport
 import HarnessVocabulary
 import JSONOutput
 import Manifest
+import ManifestXML
 import Testing
 import Verification
 

@@ -2,6 +2,7 @@ import Decoding
 import Foundation
 import HarnessTestSupport
 import Manifest
+import ManifestXML
 import Testing
 import Verification
 

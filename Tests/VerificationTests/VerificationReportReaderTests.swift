@@ -65,7 +65,9 @@ struct VerificationReportReaderTests {
     let privacy = try #require(read.cases[0].paths.first { $0.path == .privacy })
     #expect(privacy.category == .personalData)
     #expect(privacy.outcome == .rejected)
-    #expect(TextReportWriter(verbose: true).render(read) == TextReportWriter(verbose: true).render(report))
+    #expect(
+      TextReportWriter(verbose: true).render(read) == TextReportWriter(verbose: true).render(report)
+    )
   }
 
   @Test("Merged shards read back render as the unsharded report, in every format")

@@ -10,7 +10,7 @@ import KeyedArchive
 /// a class passes by the registered class's real hierarchy. Every failure is a
 /// ``DecodeOutcome/rejected(_:)`` value with a category and a key path, never a trap of the
 /// coder itself. App code in `init?(coder:)` runs in this process: run untrusted app code
-/// through ``FoundationReferenceSupervisor`` with the `legacy` or `secure` path to contain traps.
+/// through ``WorkerSupervisor`` with the `legacy` or `secure` path to contain traps.
 ///
 /// ```swift
 /// let decoder = HarnessDecoder(

@@ -9,7 +9,7 @@ import KeyedArchive
 ///
 /// Both steps run the app's `init?(coder:)`, which may trap; ``migrate(_:)``
 /// runs it in this process. `migrate` runs it in decode workers instead,
-/// through ``FoundationReferenceSupervisor/migrate(_:classMap:allowedClasses:)``,
+/// through ``WorkerSupervisor/migrate(_:classMap:allowedClasses:)``,
 /// where a trap costs one record, not the run.
 ///
 /// ```swift
@@ -18,14 +18,42 @@ import KeyedArchive
 /// if case .rewritten(let bytes, _) = migration.migrate(archive) { write(bytes) }
 /// ```
 public struct TypedMigration: Sendable {
+  /// The round trip that migrates an archive that is not already current; its settings are the
+  /// migration's.
+  public var roundTrip: RoundTrip
+
   /// The app's current classes.
-  public var registry: ClassRegistry
+  public var registry: ClassRegistry {
+    get { roundTrip.registry }
+    set { roundTrip.registry = newValue }
+  }
   /// Archived name → current name, for the legacy decode.
-  public var classMap: ClassNameMap
+  public var classMap: ClassNameMap {
+    get { roundTrip.classMap }
+    set { roundTrip.classMap = newValue }
+  }
   /// The classes the app's secure read declares.
-  public var allowedClasses: [String]
+  public var allowedClasses: [String] {
+    get { roundTrip.allowedClasses }
+    set { roundTrip.allowedClasses = newValue }
+  }
   /// The bounds on reading.
-  public var limits: ArchiveLimits
+  public var limits: ArchiveLimits {
+    get { roundTrip.limits }
+    set { roundTrip.limits = newValue }
+  }
+
+  /// Creates a typed migration whose round trip is `roundTrip`.
+  ///
+  /// ```swift
+  /// let trip = RoundTrip(registry: registry, classMap: map, allowedClasses: ["ProfileKit.Memo"])
+  /// let migration = TypedMigration(roundTrip: trip)
+  /// ```
+  ///
+  /// - Parameter roundTrip: The registry, map, allowed classes and limits to migrate with.
+  public init(roundTrip: RoundTrip) {
+    self.roundTrip = roundTrip
+  }
 
   /// Creates a typed migration.
   ///
@@ -38,10 +66,9 @@ public struct TypedMigration: Sendable {
     registry: ClassRegistry, classMap: ClassNameMap, allowedClasses: [String],
     limits: ArchiveLimits = .default
   ) {
-    self.registry = registry
-    self.classMap = classMap
-    self.allowedClasses = allowedClasses
-    self.limits = limits
+    self.init(
+      roundTrip: RoundTrip(
+        registry: registry, classMap: classMap, allowedClasses: allowedClasses, limits: limits))
   }
 
   /// Migrates one archive in this process; app code that traps ends the process.
@@ -62,9 +89,7 @@ public struct TypedMigration: Sendable {
     if current.object != nil, current.outcome.decodedValue != nil {
       return .unchanged
     }
-    let trip = RoundTrip(
-      registry: registry, classMap: classMap, allowedClasses: allowedClasses, limits: limits)
-    switch trip.run(archive) {
+    switch roundTrip.run(archive) {
     case .success(let migrated):
       return .rewritten(migrated.bytes, className: migrated.after.className)
     case .failure(let refusal):

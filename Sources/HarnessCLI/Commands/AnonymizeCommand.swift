@@ -5,6 +5,7 @@ import Foundation
 import HarnessVocabulary
 import KeyedArchive
 import Manifest
+import ManifestAuthoring
 
 /// `archive-harness anonymize IN OUT`: archives fit to commit, one file or a whole folder, with one set of pseudonyms.
 enum AnonymizeCommand {
@@ -115,7 +116,7 @@ enum AnonymizeCommand {
         failed = true
         console.diagnose(
           .error, place: failure.place,
-          category: failure.category.map(DiagnosticCategory.init(rawValue:)), failure.message)
+          category: failure.category, failure.message)
       }
     }
 
@@ -124,7 +125,8 @@ enum AnonymizeCommand {
       outputs = try Anonymizer(options: options, key: key).anonymize(readable.map(\.archive))
     } catch {
       throw CommandFailure(
-        place: arguments[input], category: error.code.name, message: error.message)
+        place: arguments[input], category: DiagnosticCategory(rawValue: error.code.name),
+        message: error.message)
     }
 
     var text = ""
@@ -163,7 +165,7 @@ enum AnonymizeCommand {
     let manager = FileManager.default
     var isDirectory: ObjCBool = false
     guard manager.fileExists(atPath: input, isDirectory: &isDirectory) else {
-      throw CommandFailure(place: input, category: "unreadable", message: "no such file or folder")
+      throw CommandFailure(place: input, category: .unreadable, message: "no such file or folder")
     }
     var jobs: [Job] = []
     if isDirectory.boolValue {
@@ -171,7 +173,7 @@ enum AnonymizeCommand {
       let outputRoot = URL(fileURLWithPath: output).standardizedFileURL.path
       guard outputRoot != inputRoot, !outputRoot.hasPrefix(inputRoot + "/") else {
         throw CommandFailure(
-          place: output, category: "usage", message: "the output folder is inside the input folder")
+          place: output, category: .usage, message: "the output folder is inside the input folder")
       }
       for relative in ArchiveFolder.listing(of: input).files {
         jobs.append(
@@ -181,7 +183,7 @@ enum AnonymizeCommand {
       }
       guard !jobs.isEmpty else {
         throw CommandFailure(
-          place: input, category: "unreadable", message: "no files in this folder")
+          place: input, category: .unreadable, message: "no files in this folder")
       }
     } else {
       var outputIsDirectory: ObjCBool = false
@@ -197,7 +199,7 @@ enum AnonymizeCommand {
       inputs.contains(URL(fileURLWithPath: $0.output).standardizedFileURL.path)
     }) {
       throw CommandFailure(
-        place: clash.output, category: "usage", message: "the output would replace an input")
+        place: clash.output, category: .usage, message: "the output would replace an input")
     }
     return jobs.sorted { $0.input < $1.input }
   }
@@ -208,7 +210,9 @@ enum AnonymizeCommand {
     do throws(AnonymizationError) {
       return try AnonymizationKey(salt: bytes)
     } catch {
-      throw CommandFailure(place: path, category: error.code.name, message: error.message)
+      throw CommandFailure(
+        place: path, category: DiagnosticCategory(rawValue: error.code.name), message: error.message
+      )
     }
   }
 
@@ -221,7 +225,7 @@ enum AnonymizeCommand {
         withIntermediateDirectories: true)
     } catch {
       throw CommandFailure(
-        place: path, category: "unwritable", message: "cannot create the folder for it")
+        place: path, category: .unwritable, message: "cannot create the folder for it")
     }
     do throws(FileOutputError) {
       try SafeFileWriter.write(bytes, to: path)
@@ -270,7 +274,7 @@ enum AnonymizeCommand {
     }
     guard let data = FileManager.default.contents(atPath: manifest) else {
       throw CommandFailure(
-        place: manifest, category: "unreadable", message: "cannot read the manifest")
+        place: manifest, category: .unreadable, message: "cannot read the manifest")
     }
     let update = ManifestAuthor().updateChecksums(
       existingText: String(decoding: data, as: UTF8.self), file: manifest,
@@ -278,7 +282,7 @@ enum AnonymizeCommand {
     ManifestDiagnosticsPrinter.print(update.diagnostics, to: console)
     guard !update.text.isEmpty else {
       throw CommandFailure(
-        place: manifest, category: "invalid", message: "the manifest was not changed")
+        place: manifest, category: .invalid, message: "the manifest was not changed")
     }
     try write(Array(update.text.utf8), to: manifest)
     for path in update.unlisted {
@@ -305,17 +309,4 @@ extension DatePolicy: ArgumentValue {
   var argumentText: String { description }
 
   static var allowedValues: [String]? { allArguments }
-}
-
-extension DiagnosticCategory {
-  /// Values the anonymizer could not keep apart.
-  static let collision = DiagnosticCategory(rawValue: "collision")
-  /// Personal data, or a value that looks like it.
-  static let privacy = DiagnosticCategory(rawValue: "privacy")
-  /// A manifest update after anonymizing.
-  static let updateManifest = DiagnosticCategory(rawValue: "update-manifest")
-  /// A file that cannot be read or scanned.
-  static let unreadable = DiagnosticCategory(rawValue: "unreadable")
-  /// A manifest review that covers no finding.
-  static let staleReview = DiagnosticCategory(rawValue: "stale-review")
 }

@@ -4,6 +4,7 @@ import HarnessVocabulary
 import JSONOutput
 import KeyedArchive
 import Manifest
+import ManifestXML
 import Verification
 
 /// `archive-harness decode FILE`: what the app would see for one archive, on each path.
@@ -120,7 +121,7 @@ enum DecodeCommand {
   static let registry = Option.defaulted(
     "registry", valueName: "NAME",
     help: "Decode with another registry the worker serves, such as ProfilesApp-1 (v1 classes).",
-    default: FoundationReferenceWorker.defaultRegistryName)
+    default: HarnessWorker.defaultRegistryName)
   static let format = Option.defaulted(
     "format", valueName: "FORMAT", help: "Output format.", default: Format.text)
 

@@ -41,7 +41,8 @@ enum InspectCommand {
         value = try PropertyListReader(limits: limits.propertyList).read(bytes)
       } catch {
         throw CommandFailure(
-          place: "\(path):\(error.location)", category: error.code.name, message: error.message)
+          place: "\(path):\(error.location)",
+          category: DiagnosticCategory(rawValue: error.code.name), message: error.message)
       }
       if json {
         context.console.output(value.jsonValue.render(sortedKeys: false) + "\n")
@@ -90,7 +91,8 @@ enum InspectCommand {
     } catch {
       throw CommandFailure(
         place: "\(path):\(error.location)",
-        category: (error.propertyListError?.code.name) ?? error.code.name, message: error.message)
+        category: DiagnosticCategory(
+          rawValue: error.propertyListError?.code.name ?? error.code.name), message: error.message)
     }
   }
 }

@@ -1,6 +1,8 @@
 import FileOutput
 import Foundation
 import Manifest
+import ManifestAuthoring
+import ManifestXML
 
 /// `archive-harness manifest validate FILE...`: schema and semantic checks, every problem reported.
 enum ManifestValidateCommand {
@@ -91,7 +93,7 @@ enum ManifestAuthorCommand {
     if let existing = arguments[update] {
       guard let data = FileManager.default.contents(atPath: existing) else {
         throw CommandFailure(
-          place: existing, category: "unreadable", message: "cannot read the manifest")
+          place: existing, category: .unreadable, message: "cannot read the manifest")
       }
       result = author.update(
         existingText: String(decoding: data, as: UTF8.self), file: existing, with: inputs,

@@ -51,21 +51,15 @@ enum MigrateCommand {
     let runDirectory = try backup.map { try makeRunDirectoryPath(backup: $0, store: store) }
     let journalPath = arguments[journal]
     let writer: any RecordWriter
-    if let directoryStore = store as? DirectoryStore {
-      do throws(MigrationError) {
-        for removed in try directoryStore.removeStaleTemporaryFiles() {
-          context.console.diagnose(
-            .note, place: removed, category: nil,
-            "removed a temporary file left by an interrupted migrate")
-        }
-      } catch {
-        throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
+    do throws(MigrationError) {
+      for removed in try store.removeStaleTemporaryFiles() {
+        context.console.diagnose(
+          .note, place: removed, category: nil,
+          "removed a temporary file left by an interrupted migrate")
       }
-      writer = directoryStore.makeWriter(runDirectory: runDirectory, journalPath: journalPath)
-    } else if let sqliteStore = store as? SQLiteStore {
-      writer = sqliteStore.makeWriter(runDirectory: runDirectory, journalPath: journalPath)
-    } else {
-      throw CommandFailure(place: store.path, category: "internal", message: "unknown store kind")
+      writer = try store.makeWriter(runDirectory: runDirectory, journalPath: journalPath)
+    } catch {
+      throw CommandFailure(error)
     }
     let summary = try options.runEngine(
       store: store, transform: transform, writer: writer, operation: .migrate,
@@ -108,7 +102,7 @@ enum MigrateCommand {
     let backupRoot = URL(fileURLWithPath: backup).standardizedFileURL.resolvingSymlinksInPath().path
     if store is DirectoryStore, backupRoot == storeRoot || backupRoot.hasPrefix(storeRoot + "/") {
       throw CommandFailure(
-        place: backup, category: "invalid-options",
+        place: backup, category: .invalidOptions,
         message: "the backup folder is inside the store \(store.path); choose a folder outside it")
     }
     let formatter = DateFormatter()
@@ -134,7 +128,7 @@ enum MigrateCommand {
       }
     } catch {
       context.console.output(lines)
-      throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
+      throw CommandFailure(error)
     }
     context.console.output(
       lines

@@ -3,6 +3,7 @@ import Dispatch
 import FileOutput
 import Foundation
 import Manifest
+import ManifestXML
 import Migration
 import Verification
 
@@ -109,20 +110,20 @@ struct MigrateOptions {
   func openStore(readOnly: Bool) throws -> any RecordStore {
     guard FileManager.default.fileExists(atPath: storePath) else {
       throw CommandFailure(
-        place: storePath, category: "store-not-found", message: "no such file or folder")
+        place: storePath, category: .storeNotFound, message: "no such file or folder")
     }
     do {
       if storeIsDirectory {
         if table != nil {
           throw CommandFailure(
-            place: storePath, category: "invalid-options",
+            place: storePath, category: .invalidOptions,
             message: "--table applies to SQLite stores; this store is a folder")
         }
         return try DirectoryStore(path: storePath)
       }
       guard let table else {
         throw CommandFailure(
-          place: storePath, category: "invalid-options",
+          place: storePath, category: .invalidOptions,
           message:
             "an SQLite store needs --table (and --key-column, --value-column unless 'key' and 'value')"
         )
@@ -131,7 +132,7 @@ struct MigrateOptions {
         path: storePath, table: table, keyColumn: keyColumn, valueColumn: valueColumn,
         readOnly: readOnly)
     } catch let error as MigrationError {
-      throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
+      throw CommandFailure(error)
     }
   }
 
@@ -151,7 +152,7 @@ struct MigrateOptions {
       ManifestDiagnosticsPrinter.print(errors, to: context.console)
       guard let manifest = result.manifest, errors.isEmpty else {
         throw CommandFailure(
-          place: manifestPath, category: "invalid-manifest", message: "the manifest is not usable")
+          place: manifestPath, category: .invalidManifest, message: "the manifest is not usable")
       }
       mapping = ClassNameMapping(Verifier.classMap(of: manifest).entries)
       allowed = manifest.allowedClasses?.map(\.name) ?? []
@@ -161,14 +162,14 @@ struct MigrateOptions {
     if renameOnly {
       guard !mapping.isEmpty else {
         throw CommandFailure(
-          place: manifestPath ?? "--class-map", category: "invalid-options",
+          place: manifestPath ?? "--class-map", category: .invalidOptions,
           message: "--rename-only needs a class-name mapping (--manifest or --class-map OLD=NEW)")
       }
       return RenameOnlyTransform(mapping: mapping)
     }
     guard !allowed.isEmpty else {
       throw CommandFailure(
-        place: manifestPath ?? "--allowed-classes", category: "invalid-options",
+        place: manifestPath ?? "--allowed-classes", category: .invalidOptions,
         message:
           "typed migration needs the allowedClasses of the app's secure read (--manifest or --allowed-classes)"
       )
@@ -179,7 +180,7 @@ struct MigrateOptions {
         classMap: ClassNameMap(entries: mapping.names), allowedClasses: allowed)
     } catch {
       throw CommandFailure(
-        place: context.toolName, category: "worker-unavailable", message: error.description)
+        place: context.toolName, category: .workerUnavailable, message: error.description)
     }
   }
 
@@ -244,7 +245,7 @@ extension MigrateOptions {
       onFailure(error)
       // The records reported so far are still worth having.
       try? finishOutput()
-      throw CommandFailure(place: error.place, category: error.code.name, message: error.message)
+      throw CommandFailure(error)
     }
     progress.finish()
     report.finish(summary, notes: notes(summary))

@@ -2,6 +2,7 @@ import Anonymization
 import Foundation
 import HarnessVocabulary
 import Manifest
+import ManifestXML
 import Verification
 
 /// `archive-harness privacy-scan`: every archive that still holds something that looks like personal data.
@@ -60,7 +61,7 @@ enum PrivacyScanCommand {
       location = try ManifestFolderLocator.locate(from: here)
     }
     guard let archivesDirectory = arguments[archives] ?? location?.archives else {
-      throw CommandFailure(place: "privacy-scan", category: "usage", message: "give --archives DIR")
+      throw CommandFailure(place: "privacy-scan", category: .usage, message: "give --archives DIR")
     }
     try requireFolder(archivesDirectory, "no such archives folder")
     let reviews = try loadReviews(
@@ -92,7 +93,7 @@ enum PrivacyScanCommand {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue
     else {
-      throw CommandFailure(place: path, category: "unreadable", message: message)
+      throw CommandFailure(place: path, category: .unreadable, message: message)
     }
   }
 
@@ -126,7 +127,7 @@ enum PrivacyScanCommand {
     }
     guard usable else {
       throw CommandFailure(
-        place: manifestsDirectory, category: "invalid",
+        place: manifestsDirectory, category: .invalid,
         message: "the manifests' reviewed values cannot be read")
     }
     return reviews

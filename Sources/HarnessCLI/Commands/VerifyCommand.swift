@@ -75,12 +75,12 @@ enum VerifyCommand {
       isDirectory.boolValue
     else {
       throw CommandFailure(
-        place: manifestsDirectory, category: "unreadable", message: "no such manifests folder")
+        place: manifestsDirectory, category: .unreadable, message: "no such manifests folder")
     }
     let files = Verifier.manifestFiles(in: manifestsDirectory)
     guard !files.isEmpty else {
       throw CommandFailure(
-        place: manifestsDirectory, category: "unreadable", message: "no manifests in this folder")
+        place: manifestsDirectory, category: .unreadable, message: "no manifests in this folder")
     }
     let verifier = Verifier(
       registry: context.configuration.registry, runner: context.configuration.runner(),
@@ -188,6 +188,6 @@ enum OutputWriting {
 extension CommandFailure {
   /// A failure to write an output, as `PATH: error: [unwritable] message`.
   init(_ error: FileOutputError) {
-    self.init(place: error.path, category: "unwritable", message: error.message)
+    self.init(place: error.path, category: .unwritable, message: error.message)
   }
 }

@@ -20,7 +20,7 @@ import KeyedArchive
 /// process.
 ///
 /// ```swift
-/// let pool = SupervisorPool(count: 2) { FoundationReferenceSupervisor(executableURL: harness) }
+/// let pool = SupervisorPool(count: 2) { WorkerSupervisor(executableURL: harness) }
 /// let transform = TypedTransform(
 ///   pool: pool,
 ///   classMap: ClassNameMap(entries: ["ProfilesApp.UserProfile": "ProfileKit.UserProfile"]),

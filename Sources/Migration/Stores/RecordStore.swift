@@ -19,4 +19,31 @@ public protocol RecordStore: AnyObject {
   /// - Throws: ``MigrationError`` when the store cannot be read at all; a
   ///   record whose value is unusable comes back as a record, never as an error.
   func nextBatch(maximumCount: Int) throws(MigrationError) -> [StoreRecord]
+
+  /// Removes what an interrupted `migrate` left in the store; returns the paths removed.
+  ///
+  /// `migrate` calls this before it makes a writer. A store whose writes leave
+  /// nothing behind when they are interrupted returns an empty array.
+  ///
+  /// - Throws: ``MigrationError`` when the store cannot be listed.
+  func removeStaleTemporaryFiles() throws(MigrationError) -> [String]
+
+  /// Makes the writer that `migrate` uses for this store.
+  ///
+  /// Each store knows how its records are replaced safely, so callers never
+  /// need to know which kind of store they hold:
+  ///
+  /// ```swift
+  /// let store: any RecordStore = try DirectoryStore(path: "LegacyArchives")
+  /// let writer = try store.makeWriter(runDirectory: "Backups/run-1", journalPath: nil)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - runDirectory: Where originals (or a copy of the database) and the
+  ///     journal go; `nil` with `--no-backup`.
+  ///   - journalPath: The journal file; by default `RUN/journal.jsonl`.
+  /// - Returns: A writer that keeps the originals before replacing them.
+  /// - Throws: ``MigrationError`` when the store cannot be written.
+  func makeWriter(runDirectory: String?, journalPath: String?) throws(MigrationError)
+    -> any RecordWriter
 }

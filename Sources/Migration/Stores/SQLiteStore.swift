@@ -193,6 +193,9 @@ public final class SQLiteStore: RecordStore {
     return records
   }
 
+  /// Returns no paths: SQLite rolls an interrupted transaction back itself, so nothing is left over.
+  public func removeStaleTemporaryFiles() -> [String] { [] }
+
   /// Makes the writer that `migrate` uses.
   ///
   /// - Parameters:

@@ -1,4 +1,3 @@
-import Checksum
 import JSONOutput
 
 #if canImport(Glibc)
@@ -18,44 +17,35 @@ final class DirectoryRecordWriter: RecordWriter {
   private let store: DirectoryStore
   /// The store's canonical path, which every rewritten file's folder must resolve under.
   private let storeRoot: String
-  private let runDirectory: String?
-  private let requestedJournalPath: String?
-  private var journal: MigrationJournal?
-  private var started = false
-  private var rewritten = 0
+  private let run: MigrationRun
   private(set) var backupPath: String?
 
   init(store: DirectoryStore, runDirectory: String?, journalPath: String?) {
     self.store = store
     self.storeRoot = DurableFile.canonical(store.path)
-    self.runDirectory = runDirectory
-    self.requestedJournalPath = journalPath
+    self.run = MigrationRun(runDirectory: runDirectory, journalPath: journalPath)
   }
 
-  var journalPath: String? { journal?.path }
+  var journalPath: String? { run.journalPath }
 
   private func start() throws(MigrationError) {
-    started = true
+    run.started = true
     var backup: JSONValue = .null
-    if let runDirectory {
+    if let runDirectory = run.runDirectory {
       let originals = runDirectory + "/originals"
       try DurableFile.makeDirectories(originals)
       backupPath = originals
       backup = .string(DurableFile.canonical(originals))
     }
-    if let path = requestedJournalPath ?? runDirectory.map({ $0 + "/journal.jsonl" }) {
-      journal = try MigrationJournal(
-        creatingAt: path,
-        header: [
-          ("kind", .string("directory")), ("store", .string(DurableFile.canonical(store.path))),
-          ("backup", backup),
-        ])
-    }
+    try run.openJournal(header: [
+      ("kind", .string("directory")), ("store", .string(DurableFile.canonical(store.path))),
+      ("backup", backup),
+    ])
   }
 
   func write(_ batch: [PendingRewrite]) throws(MigrationError) -> [RecordRefusal?] {
     guard !batch.isEmpty else { return [] }
-    if !started { try start() }
+    if !run.started { try start() }
     // With syncfs, one flush per phase replaces an fsync per file and folder.
     let batched = DurableFile.canSyncFileSystem
     var results: [RecordRefusal?] = Array(repeating: nil, count: batch.count)
@@ -89,11 +79,8 @@ final class DirectoryRecordWriter: RecordWriter {
           .write, "the file changed since it was read; the newer contents are kept")
         continue
       }
-      var members: [(String, JSONValue)] = [
-        ("op", .string("replace")), ("path", .string(relative)),
-        ("old", .string(SHA256.hex(rewrite.original))),
-        ("new", .string(SHA256.hex(rewrite.replacement))),
-      ]
+      var members = MigrationRun.changeMembers(
+        "replace", record: ("path", .string(relative)), rewrite)
       if let backupPath {
         let target = backupPath + "/" + relative
         let folder = DurableFile.directory(of: target)
@@ -121,7 +108,7 @@ final class DirectoryRecordWriter: RecordWriter {
       }
     }
     // 2. The journal is on disk before any file changes.
-    try journal?.append(lines)
+    try run.append(lines)
 
     // 3. The new contents are on disk before they are renamed into place.
     var temporaries: [(index: Int, temporary: String, path: String)] = []
@@ -138,7 +125,7 @@ final class DirectoryRecordWriter: RecordWriter {
     for entry in temporaries {
       try DurableFile.moveIntoPlace(entry.temporary, entry.path)
       touchedFolders.insert(DurableFile.directory(of: entry.path))
-      rewritten += 1
+      run.rewritten += 1
     }
     if batched {
       if !temporaries.isEmpty { try DurableFile.syncFileSystem(containing: store.path) }
@@ -149,11 +136,6 @@ final class DirectoryRecordWriter: RecordWriter {
   }
 
   func finish(interrupted: Bool) throws(MigrationError) {
-    try journal?.append([
-      .object([
-        ("op", .string("end")), ("rewritten", .integer(Int64(rewritten))),
-        ("interrupted", .bool(interrupted)),
-      ])
-    ])
+    try run.finish(interrupted: interrupted)
   }
 }

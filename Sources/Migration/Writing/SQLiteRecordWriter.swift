@@ -1,4 +1,3 @@
-import Checksum
 import JSONOutput
 
 /// Writes verified rewrites into an SQLite table: a backup first, then compare-and-swap updates in bounded transactions.
@@ -10,26 +9,21 @@ import JSONOutput
 /// that a concurrent writer changed is left with its newer value and reported.
 final class SQLiteRecordWriter: RecordWriter {
   private let store: SQLiteStore
-  private let runDirectory: String?
-  private let requestedJournalPath: String?
-  private var journal: MigrationJournal?
+  private let run: MigrationRun
   private var update: SQLiteStatement?
-  private var started = false
-  private var rewritten = 0
   private(set) var backupPath: String?
 
   init(store: SQLiteStore, runDirectory: String?, journalPath: String?) {
     self.store = store
-    self.runDirectory = runDirectory
-    self.requestedJournalPath = journalPath
+    self.run = MigrationRun(runDirectory: runDirectory, journalPath: journalPath)
   }
 
-  var journalPath: String? { journal?.path }
+  var journalPath: String? { run.journalPath }
 
   private func start() throws(MigrationError) {
-    started = true
+    run.started = true
     var backup: JSONValue = .null
-    if let runDirectory {
+    if let runDirectory = run.runDirectory {
       try DurableFile.makeDirectories(runDirectory)
       let name = store.path.split(separator: "/").last.map(String.init) ?? "store.sqlite"
       let target = runDirectory + "/" + name
@@ -44,15 +38,11 @@ final class SQLiteRecordWriter: RecordWriter {
       backupPath = target
       backup = .string(DurableFile.canonical(target))
     }
-    if let path = requestedJournalPath ?? runDirectory.map({ $0 + "/journal.jsonl" }) {
-      journal = try MigrationJournal(
-        creatingAt: path,
-        header: [
-          ("kind", .string("sqlite")), ("store", .string(DurableFile.canonical(store.path))),
-          ("table", .string(store.table)), ("keyColumn", .string(store.keyColumn)),
-          ("valueColumn", .string(store.valueColumn)), ("backup", backup),
-        ])
-    }
+    try run.openJournal(header: [
+      ("kind", .string("sqlite")), ("store", .string(DurableFile.canonical(store.path))),
+      ("table", .string(store.table)), ("keyColumn", .string(store.keyColumn)),
+      ("valueColumn", .string(store.valueColumn)), ("backup", backup),
+    ])
     let table = SQLiteDatabase.quote(store.table)
     let key = SQLiteDatabase.quote(store.keyColumn)
     let value = SQLiteDatabase.quote(store.valueColumn)
@@ -63,7 +53,7 @@ final class SQLiteRecordWriter: RecordWriter {
 
   func write(_ batch: [PendingRewrite]) throws(MigrationError) -> [RecordRefusal?] {
     guard !batch.isEmpty else { return [] }
-    if !started { try start() }
+    if !run.started { try start() }
     guard let update else {
       throw MigrationError(.sqlite, place: store.path, "the update statement is not prepared")
     }
@@ -71,15 +61,12 @@ final class SQLiteRecordWriter: RecordWriter {
     lines.reserveCapacity(batch.count)
     for rewrite in batch {
       guard case .row(_, let key, let rowid) = rewrite.record.id.kind else { continue }
-      var members: [(String, JSONValue)] = [
-        ("op", .string("update")), ("key", MigrationJournal.json(key)),
-        ("old", .string(SHA256.hex(rewrite.original))),
-        ("new", .string(SHA256.hex(rewrite.replacement))),
-      ]
+      var members = MigrationRun.changeMembers(
+        "update", record: ("key", MigrationJournal.json(key)), rewrite)
       if let rowid { members.append(("rowid", .integer(rowid))) }
       lines.append(.object(members))
     }
-    try journal?.append(lines)
+    try run.append(lines)
 
     var results: [RecordRefusal?] = []
     results.reserveCapacity(batch.count)
@@ -98,7 +85,7 @@ final class SQLiteRecordWriter: RecordWriter {
         update.reset()
         if store.database.changes == 1 {
           results.append(nil)
-          rewritten += 1
+          run.rewritten += 1
         } else {
           results.append(
             RecordRefusal(
@@ -117,11 +104,6 @@ final class SQLiteRecordWriter: RecordWriter {
   }
 
   func finish(interrupted: Bool) throws(MigrationError) {
-    try journal?.append([
-      .object([
-        ("op", .string("end")), ("rewritten", .integer(Int64(rewritten))),
-        ("interrupted", .bool(interrupted)),
-      ])
-    ])
+    try run.finish(interrupted: interrupted)
   }
 }

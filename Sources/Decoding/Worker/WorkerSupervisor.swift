@@ -1,0 +1,486 @@
+import Foundation
+import HarnessVocabulary
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Runs archives through decode workers in child processes and turns a dying worker into a
+/// ``DecodeOutcome/crashed(_:)`` outcome for that archive, then goes on with a fresh worker.
+///
+/// The worker is the `archive-harness` binary (or any executable that calls
+/// ``HarnessWorker/run(registries:)`` for ``arguments``). Requests
+/// are answered one at a time; an archive that takes longer than ``timeout`` has its worker
+/// killed and is recorded as crashed with ``CrashReport/timedOut`` set.
+///
+/// A worker is used only after it answers the handshake: its first frame names it a decode
+/// worker and lists its registries. An executable that exits, hangs or writes anything else
+/// first (a test runner re-executed, a program without the worker mode) is
+/// ``WorkerProtocolError/Kind/unavailable``, never a crash, and the supervisor remembers that
+/// and starts no further worker. A handshaken worker that exits with a status mid-request
+/// (rather than dying from a signal) is a ``WorkerProtocolError/Kind/protocolViolation``.
+///
+/// ```swift
+/// let supervisor = WorkerSupervisor(executableURL: harnessURL)
+/// let outcome = try supervisor.decode(bytes, path: .foundationSecure,
+///                                     allowedClasses: ["ProfileKit.Memo"])
+/// ```
+///
+/// The supervisor ignores `SIGPIPE` process-wide, so that writing to a dead worker is an error
+/// rather than the end of the supervising process.
+public final class WorkerSupervisor: @unchecked Sendable {
+  /// The worker executable.
+  public let executableURL: URL
+  /// The arguments that select worker mode.
+  public let arguments: [String]
+  /// The registry requests name.
+  public let registryName: String
+  /// The longest one archive may take, including starting a worker for it.
+  public let timeout: Duration
+
+  private let lock = NSLock()
+  private var worker: WorkerProcess?
+  private var nextRequestID = 1
+  private var startedWorkers = 0
+  private var unavailable: WorkerProtocolError?
+
+  /// Creates a supervisor; no worker starts until the first archive.
+  ///
+  /// - Parameters:
+  ///   - executableURL: The worker executable, such as the running `archive-harness` binary.
+  ///   - arguments: The arguments that select worker mode.
+  ///   - registryName: The worker registry to decode with.
+  ///   - timeout: The longest one archive may take.
+  public init(
+    executableURL: URL, arguments: [String] = [HarnessWorker.modeArgument],
+    registryName: String = HarnessWorker.defaultRegistryName,
+    timeout: Duration = .seconds(20)
+  ) {
+    self.executableURL = executableURL
+    self.arguments = arguments
+    self.registryName = registryName
+    self.timeout = timeout
+    signal(SIGPIPE, SIG_IGN)
+  }
+
+  deinit {
+    worker?.stop()
+  }
+
+  /// How many worker processes this supervisor has started.
+  public var workersStarted: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return startedWorkers
+  }
+
+  /// Decodes one archive on one path in a worker.
+  ///
+  /// - Parameters:
+  ///   - archive: The archive's bytes.
+  ///   - path: The path; Foundation paths run `NSKeyedUnarchiver`, harness paths the harness
+  ///     coder, when the worker has one.
+  ///   - allowedClasses: Runtime names of the classes a secure read allows.
+  ///   - classMap: The class-name map.
+  ///   - guardsUnmappedClasses: Whether unmatched archived names reach Foundation as a failing
+  ///     placeholder (`true`) or are left for Foundation to look up (`false`).
+  ///   - variant: How a Foundation path calls the unarchiver.
+  ///   - topKeys: The `$top` keys the app reads, in order.
+  /// - Returns: The outcome; ``DecodeOutcome/crashed(_:)`` when the worker died or timed out.
+  /// - Throws: ``WorkerProtocolError`` when a worker cannot be started or answers nonsense.
+  public func decode(
+    _ archive: [UInt8], path: DecodePath, allowedClasses: [String] = [],
+    classMap: ClassNameMap = .empty, guardsUnmappedClasses: Bool = true,
+    variant: FoundationReferenceVariant = .standard, topKeys: [String] = ["root"]
+  ) throws(WorkerProtocolError) -> DecodeOutcome {
+    try decodeWithNotes(
+      archive, path: path, allowedClasses: allowedClasses, classMap: classMap,
+      guardsUnmappedClasses: guardsUnmappedClasses, variant: variant, topKeys: topKeys
+    ).outcome
+  }
+
+  /// Decodes one archive on one path in a worker, returning the worker's notes too.
+  ///
+  /// - Parameters:
+  ///   - archive: The archive's bytes.
+  ///   - path: The decode path.
+  ///   - allowedClasses: Runtime names of the classes a secure read allows.
+  ///   - classMap: The class-name map.
+  ///   - guardsUnmappedClasses: Whether unmatched archived names reach Foundation as a failing
+  ///     placeholder.
+  ///   - variant: How a Foundation path calls the unarchiver.
+  ///   - topKeys: The `$top` keys the app reads, in order.
+  /// - Returns: The response; a crash has no notes.
+  /// - Throws: ``WorkerProtocolError`` when a worker cannot be started or answers nonsense.
+  public func decodeWithNotes(
+    _ archive: [UInt8], path: DecodePath, allowedClasses: [String] = [],
+    classMap: ClassNameMap = .empty, guardsUnmappedClasses: Bool = true,
+    variant: FoundationReferenceVariant = .standard, topKeys: [String] = ["root"]
+  ) throws(WorkerProtocolError) -> WorkerResponse {
+    try send { id in
+      WorkerRequest(
+        id: id, path: path, registryName: registryName, archive: Data(archive),
+        allowedClasses: allowedClasses, classMap: classMap,
+        guardsUnmappedClasses: guardsUnmappedClasses,
+        variant: variant == .standard ? nil : variant,
+        topKeys: topKeys == ["root"] || topKeys.isEmpty ? nil : topKeys)
+    }
+  }
+
+  /// Asks a worker which `allowedClasses` would make the secure read succeed where legacy
+  /// decodes, running the app's decoders there rather than in this process.
+  ///
+  /// ```swift
+  /// let advice = try supervisor.advice(bytes, allowedClasses: ["ProfileKit.UserProfile"])
+  /// // legacy decodes, secure rejects: add NSArray, ProfileKit.Address to allowedClasses …
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - archive: The archive's bytes.
+  ///   - allowedClasses: Runtime names of the classes the secure read declares.
+  ///   - classMap: The class-name map.
+  /// - Returns: ``DifferentialAdvice/message``, or why there is none when the worker crashed
+  ///   while trying class lists.
+  /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
+  public func advice(
+    _ archive: [UInt8], allowedClasses: [String], classMap: ClassNameMap = .empty
+  ) throws(WorkerProtocolError) -> String {
+    let response = try send { id in
+      WorkerRequest(
+        id: id, path: .secure, registryName: registryName, archive: Data(archive),
+        allowedClasses: allowedClasses, classMap: classMap, advice: true)
+    }
+    if let crash = response.outcome.crash {
+      return "no allowedClasses advice: the worker crashed (\(crash)) while trying class lists"
+    }
+    return response.notes.first ?? "no allowedClasses advice: the worker gave none"
+  }
+
+  /// Sends one request, built with its number, and returns the answer.
+  private func send(_ makeRequest: (Int) -> WorkerRequest) throws(WorkerProtocolError)
+    -> WorkerResponse
+  {
+    lock.lock()
+    defer { lock.unlock() }
+    let id = nextRequestID
+    nextRequestID += 1
+    let request = makeRequest(id)
+    let payload: [UInt8]
+    do {
+      payload = [UInt8](try JSONEncoder().encode(request))
+    } catch {
+      throw WorkerProtocolError("cannot encode request \(id): \(error)")
+    }
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    let current: WorkerProcess
+    if let worker, worker.isRunning {
+      current = worker
+    } else {
+      worker?.stop()
+      worker = nil
+      current = try startWorker(deadline: deadline)
+    }
+    let stderrOffset = current.stderrLength()
+    let answer: [UInt8]?
+    do throws(FileDescriptorChannel.Failure) {
+      let alive = { current.isRunning }
+      try current.channel.writeFrame(payload, deadline: deadline, isPeerAlive: alive)
+      answer = try current.channel.readFrame(deadline: deadline, isPeerAlive: alive)
+    } catch .timedOut {
+      current.forceKill()
+      let crash = finish(current, from: stderrOffset)
+      return WorkerResponse(
+        id: id,
+        outcome: .crashed(CrashReport(signal: crash.signal, timedOut: true, detail: crash.detail)))
+    } catch .closed, .peerExited {
+      return try died(current, request: id, stderrFrom: stderrOffset)
+    } catch {
+      stopWorker()
+      throw WorkerProtocolError("request \(id): \(error)")
+    }
+    guard let answer else {
+      return try died(current, request: id, stderrFrom: stderrOffset)
+    }
+    let response: WorkerResponse
+    do {
+      response = try JSONDecoder().decode(WorkerResponse.self, from: Data(answer))
+    } catch {
+      stopWorker()
+      throw WorkerProtocolError("cannot parse the answer to request \(id): \(error)")
+    }
+    guard response.id == id else {
+      stopWorker()
+      throw WorkerProtocolError("answer for request \(response.id) arrived for request \(id)")
+    }
+    return response
+  }
+
+  /// The most archive bytes sent to a worker in one migration frame; a larger batch is split.
+  static let maximumMigrationFrameBytes = 16 << 20
+
+  /// Migrates archives, typed, in decode workers: each archive's app code runs in a child
+  /// process, and one that traps or hangs costs that archive alone.
+  ///
+  /// The archives go to the worker in batches: one request frame, and answers
+  /// that the worker gathers and sends in bunches, so that containment stays
+  /// cheap. When the worker dies (a trap in `init?(coder:)`) or passes
+  /// ``timeout`` on an archive, the unanswered archives go again to a fresh
+  /// worker that answers each on its own: the archive it dies on then is
+  /// ``TypedMigrationResult/crashed(_:)`` with the signal, and the rest of the
+  /// batch goes on in another fresh worker.
+  ///
+  /// ```swift
+  /// let results = try supervisor.migrate(
+  ///   records, classMap: map, allowedClasses: ["ProfileKit.UserProfile", "ProfileKit.Address"])
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - archives: The archives, as stored.
+  ///   - classMap: The map applied on the legacy decode.
+  ///   - allowedClasses: The classes the app's secure read declares.
+  /// - Returns: One result per archive, in order.
+  /// - Throws: ``WorkerProtocolError`` when a worker cannot be started or answers nonsense.
+  public func migrate(
+    _ archives: [[UInt8]], classMap: ClassNameMap, allowedClasses: [String]
+  ) throws(WorkerProtocolError) -> [TypedMigrationResult] {
+    lock.lock()
+    defer { lock.unlock() }
+    var results: [TypedMigrationResult] = []
+    results.reserveCapacity(archives.count)
+    // Archives before this index go again, each answered on its own, after a worker died
+    // while its answers were gathered: which one it died on is found that way.
+    var answerEachUntil = 0
+    while results.count < archives.count {
+      // One frame: up to the byte budget, and at least one archive.
+      let start = results.count
+      let answerEach = start < answerEachUntil
+      let limit = answerEach ? answerEachUntil : archives.count
+      var end = start
+      var size = 0
+      while end < limit,
+        end == start || size + archives[end].count <= Self.maximumMigrationFrameBytes
+      {
+        size += archives[end].count
+        end += 1
+      }
+      let id = nextRequestID
+      nextRequestID += 1
+      let batch = WorkerMigrationBatch(
+        header: .init(
+          id: id, registryName: registryName, classMap: classMap, allowedClasses: allowedClasses,
+          count: end - start, flushEach: answerEach),
+        archives: Array(archives[start..<end]))
+      if try runMigration(batch, into: &results) == .diedUnattributed {
+        answerEachUntil = end
+      }
+    }
+    return results
+  }
+
+  /// How one migration frame ended.
+  private enum MigrationEnd {
+    /// Every archive was answered, or the worker died on an archive it was answering on its own
+    /// (which is then recorded as crashed).
+    case attributed
+    /// The worker died while its answers were gathered: the archive it died on is not known.
+    case diedUnattributed
+  }
+
+  /// Sends one migration frame and collects answers until the batch is done or the worker dies.
+  ///
+  /// In the fast mode the worker gathers answers and sends them in bunches
+  /// (at least every ``HarnessWorker/answerFlushInterval``); when it
+  /// dies, the unanswered archives are sent again to a fresh worker with each
+  /// answer sent on its own (``WorkerMigrationBatch/Header/flushEach``), so
+  /// that the archive it dies on is the next one unanswered, recorded as crashed.
+  private func runMigration(
+    _ batch: WorkerMigrationBatch, into results: inout [TypedMigrationResult]
+  ) throws(WorkerProtocolError) -> MigrationEnd {
+    let payload = try batch.encoded()
+    let current = try currentWorker()
+    let stderrOffset = current.stderrLength()
+    let alive = { current.isRunning }
+    let attributed = batch.header.flushEach
+    // The worker died: record the crash on the archive it was answering, when that is known.
+    func died(timedOut: Bool = false) throws(WorkerProtocolError) -> MigrationEnd {
+      let crash = try death(of: current, from: stderrOffset, batch: batch.header.id)
+      guard attributed else { return .diedUnattributed }
+      results.append(
+        .crashed(
+          timedOut ? CrashReport(signal: crash.signal, timedOut: true, detail: crash.detail) : crash
+        ))
+      return .attributed
+    }
+    do throws(FileDescriptorChannel.Failure) {
+      try current.channel.writeFrame(
+        payload, deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
+    } catch .closed, .peerExited {
+      // The worker was gone before it read anything: blame the first archive, as a decode would.
+      return try died()
+    } catch {
+      stopWorker()
+      throw WorkerProtocolError("migration batch \(batch.header.id): \(error)")
+    }
+    for _ in 0..<batch.archives.count {
+      let answer: [UInt8]?
+      do throws(FileDescriptorChannel.Failure) {
+        // Each archive gets the whole timeout, counted from the answer before it.
+        answer = try current.channel.readFrame(
+          deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
+      } catch .timedOut {
+        current.forceKill()
+        return try died(timedOut: true)
+      } catch .closed, .peerExited {
+        return try died()
+      } catch {
+        stopWorker()
+        throw WorkerProtocolError("migration batch \(batch.header.id): \(error)")
+      }
+      guard let answer else { return try died() }
+      do throws(WorkerProtocolError) {
+        results.append(try TypedMigrationResult(decoding: answer))
+      } catch {
+        stopWorker()
+        throw error
+      }
+    }
+    return .attributed
+  }
+
+  /// The running worker, or a fresh one that answered the handshake.
+  private func currentWorker() throws(WorkerProtocolError) -> WorkerProcess {
+    if let worker, worker.isRunning { return worker }
+    worker?.stop()
+    worker = nil
+    return try startWorker(deadline: ContinuousClock.now.advanced(by: timeout))
+  }
+
+  /// Stops the current worker, if any; the next archive starts a fresh one.
+  public func shutdown() {
+    lock.lock()
+    defer { lock.unlock() }
+    stopWorker()
+  }
+
+  private func stopWorker() {
+    worker?.stop()
+    worker = nil
+  }
+
+  /// Starts a worker and waits for its handshake; a failure is remembered and thrown again
+  /// for every later archive without starting another process.
+  private func startWorker(deadline: ContinuousClock.Instant) throws(WorkerProtocolError)
+    -> WorkerProcess
+  {
+    if let unavailable { throw unavailable }
+    do {
+      let started = try WorkerProcess(executableURL: executableURL, arguments: arguments)
+      startedWorkers += 1
+      try handshake(with: started, deadline: deadline)
+      worker = started
+      return started
+    } catch {
+      let failure =
+        error.kind == .unavailable
+        ? error : WorkerProtocolError(error.message, kind: .unavailable)
+      unavailable = failure
+      throw failure
+    }
+  }
+
+  /// Reads the worker's first frame and checks that it is a decode worker serving our registry.
+  private func handshake(with process: WorkerProcess, deadline: ContinuousClock.Instant)
+    throws(WorkerProtocolError)
+  {
+    let path = executableURL.path
+    let hint =
+      "; a worker is a harness executable, whose main hands '\(HarnessWorker.modeArgument)'"
+      + " to ArchiveHarnessCommand.main or HarnessWorker.run"
+    let frame: [UInt8]?
+    do throws(FileDescriptorChannel.Failure) {
+      frame = try process.channel.readFrame(
+        deadline: deadline, maximumLength: 64 << 10, isPeerAlive: { process.isRunning })
+    } catch .timedOut {
+      process.forceKill()
+      _ = process.waitForDeath(stderrFrom: 0)
+      throw WorkerProtocolError(
+        "'\(path)' did not answer the worker handshake within \(timeout)" + hint,
+        kind: .unavailable)
+    } catch .closed, .peerExited {
+      frame = nil
+    } catch {
+      process.stop()
+      throw WorkerProtocolError(
+        "'\(path)' wrote something other than the worker handshake (\(error))" + hint,
+        kind: .unavailable)
+    }
+    guard let frame else {
+      let death = process.waitForDeath(stderrFrom: 0)
+      let ending =
+        process.exitStatus.map { "exited with status \($0)" } ?? "died of \(death.signalName)"
+      let detail = death.detail.isEmpty ? "" : " (\(death.detail))"
+      throw WorkerProtocolError(
+        "'\(path)' \(ending) before the worker handshake\(detail)" + hint, kind: .unavailable)
+    }
+    guard let hello = try? JSONDecoder().decode(WorkerHello.self, from: Data(frame)),
+      hello.worker == WorkerHello.workerName
+    else {
+      process.stop()
+      throw WorkerProtocolError(
+        "'\(path)' wrote something other than the worker handshake" + hint, kind: .unavailable)
+    }
+    guard hello.protocolVersion == WorkerHello.currentProtocolVersion else {
+      process.stop()
+      throw WorkerProtocolError(
+        "'\(path)' speaks worker protocol \(hello.protocolVersion), this harness "
+          + "\(WorkerHello.currentProtocolVersion); rebuild it with this version of ArchiveHarness",
+        kind: .unavailable)
+    }
+    guard hello.registries.contains(registryName) else {
+      process.stop()
+      throw WorkerProtocolError(
+        "'\(path)' serves no registry '\(registryName)' (it serves: "
+          + "\(hello.registries.joined(separator: ", ")))", kind: .unavailable)
+    }
+  }
+
+  /// How a worker died while answering a migration batch: a signal is a crash; an exit with a
+  /// status is a protocol violation, which a decode cannot cause by trapping.
+  private func death(of process: WorkerProcess, from offset: UInt64, batch id: Int)
+    throws(WorkerProtocolError) -> CrashReport
+  {
+    let crash = finish(process, from: offset)
+    if let status = process.exitStatus {
+      let detail = crash.detail.isEmpty ? "" : " (\(crash.detail))"
+      throw WorkerProtocolError(
+        "the worker exited with status \(status) while answering migration batch \(id)\(detail)")
+    }
+    return crash
+  }
+
+  /// The answer when a worker stopped mid-request: a crash when a signal ended it; a protocol
+  /// violation when it exited with a status, which a decode cannot cause by trapping.
+  private func died(_ process: WorkerProcess, request id: Int, stderrFrom offset: UInt64)
+    throws(WorkerProtocolError) -> WorkerResponse
+  {
+    let crash = finish(process, from: offset)
+    if let status = process.exitStatus {
+      let detail = crash.detail.isEmpty ? "" : " (\(crash.detail))"
+      throw WorkerProtocolError(
+        "the worker exited with status \(status) while answering request \(id)\(detail)")
+    }
+    return WorkerResponse(id: id, outcome: .crashed(crash))
+  }
+
+  private func finish(_ process: WorkerProcess, from offset: UInt64) -> CrashReport {
+    let report = process.waitForDeath(stderrFrom: offset)
+    if worker === process { worker = nil }
+    return report
+  }
+}
+
+/// The former name of ``WorkerSupervisor``, from when its workers ran only the Foundation paths.
+@available(*, deprecated, renamed: "WorkerSupervisor")
+public typealias FoundationReferenceSupervisor = WorkerSupervisor

@@ -1,0 +1,22 @@
+import HarnessVocabulary
+import Migration
+
+/// A failure that stops a command with exit status 2, printed as a diagnostic naming the place.
+struct CommandFailure: Error {
+  var place: String
+  var category: DiagnosticCategory?
+  var message: String
+
+  /// A migration error, at its place, under its code's name.
+  init(_ error: MigrationError) {
+    self.init(
+      place: error.place, category: DiagnosticCategory(rawValue: error.code.name),
+      message: error.message)
+  }
+
+  init(place: String, category: DiagnosticCategory?, message: String) {
+    self.place = place
+    self.category = category
+    self.message = message
+  }
+}

@@ -1,0 +1,165 @@
+import Checksum
+import KeyedArchive
+import Manifest
+import ManifestXML
+import PropertyList
+import TextOutput
+
+/// What authoring learns from one archive: classes, root class and one expectation per reachable leaf.
+///
+/// The walk visits each object once, so shared references and cycles cost
+/// nothing extra, and stops at a depth and an expectation count.
+struct ArchiveSurvey {
+  /// One expectation to write: its key path text and its element.
+  struct Expectation {
+    var keyPath: String
+    var element: String
+  }
+
+  /// Every class name in the archive's class descriptions, superclass chains included.
+  var classNames: Set<String> = []
+  /// The archived class names of the instances reachable from `$top`.
+  var reachableClasses: Set<String> = []
+  /// The root object's archived class name, when `$top.root` is an instance.
+  var rootClassName: String?
+  /// The expectations, in walk order.
+  var expectations: [Expectation] = []
+  /// The leaves left out once the cap was reached.
+  var omittedLeaves = 0
+  /// Whether the walk stopped at the depth limit somewhere.
+  var reachedDepthLimit = false
+  /// Why the archive could not be read as a keyed archive, if it could not.
+  var readError: String?
+  /// The rejection every decode path gives an archive that does not read, such as `truncated`.
+  var readErrorCategory = "malformed"
+
+  private let limits: ManifestAuthor.Options
+  private var visited: Set<Int> = []
+
+  /// A survey of an archive that does not read: no classes, no expectations.
+  init(readError: KeyedArchiveError, options: ManifestAuthor.Options) {
+    limits = options
+    self.readError = "\(readError)"
+    self.readErrorCategory = Self.category(of: readError)
+  }
+
+  /// The manifest's rejection category for an archive that does not read: `truncated`,
+  /// `unknown-schema-version`, `limit-exceeded` or `malformed` (another archiver included), as
+  /// verification reports it.
+  static func category(of error: KeyedArchiveError) -> String {
+    if error.code == .limitExceeded { return "limit-exceeded" }
+    if error.propertyListError?.code == .truncated { return "truncated" }
+    if error.code == .unknownVersion { return "unknown-schema-version" }
+    return "malformed"
+  }
+
+  init(archive: KeyedArchive, options: ManifestAuthor.Options) {
+    limits = options
+    for object in archive.objects {
+      switch object {
+      case .classDescription(let description):
+        classNames.insert(description.name)
+        classNames.formUnion(description.chain)
+      case .instance(let instance):
+        classNames.insert(instance.className)
+        classNames.formUnion(instance.archiveClass.chain)
+      default:
+        break
+      }
+    }
+    if let root = archive.top["root"] {
+      if case .object(let index) = archive.node(for: root),
+        let instance = archive.instance(at: index)
+      {
+        rootClassName = instance.className
+      }
+      walk(archive, archive.node(for: root), path: ArchiveKeyPath(components: []), depth: 0)
+    } else {
+      for entry in archive.top.entries {
+        walk(
+          archive, archive.node(for: entry.value),
+          path: ArchiveKeyPath(topKey: entry.key, components: []),
+          depth: 0)
+      }
+    }
+  }
+
+  private mutating func walk(
+    _ archive: KeyedArchive, _ node: ArchiveNode, path: ArchiveKeyPath, depth: Int
+  ) {
+    if case .object(let index) = node {
+      if visited.contains(index) { return }
+      visited.insert(index)
+      if let instance = archive.instance(at: index) { reachableClasses.insert(instance.className) }
+    }
+    let key = path.description
+    let leaf = archive.leaf(of: node)
+    guard case .object(let className, let index, let count) = leaf else {
+      add(key, Self.element(for: leaf, key: key, options: limits))
+      return
+    }
+    if index >= 0, ManifestXMLWriter.isClassName(className) {
+      add(
+        key,
+        "<class\(ManifestXMLWriter.keyAttribute(key)) name=\"\(XMLText.escaped(className))\"/>"
+      )
+    }
+    if let count {
+      add(key, "<count\(ManifestXMLWriter.keyAttribute(key)) equals=\"\(count)\"/>")
+    }
+    guard depth < limits.maximumDepth else {
+      reachedDepthLimit = true
+      return
+    }
+    for child in archive.children(of: node) {
+      walk(
+        archive, archive.node(for: child.value), path: path.appending(child.component),
+        depth: depth + 1)
+    }
+  }
+
+  private mutating func add(_ keyPath: String, _ element: String?) {
+    guard let element else { return }
+    guard expectations.count < limits.maximumExpectationsPerArchive else {
+      omittedLeaves += 1
+      return
+    }
+    expectations.append(Expectation(keyPath: keyPath, element: element))
+  }
+
+  /// The expectation element for a leaf, or nil when the leaf cannot be written.
+  static func element(for leaf: ArchiveLeaf, key: String, options: ManifestAuthor.Options)
+    -> String?
+  {
+    let keyAttribute = ManifestXMLWriter.keyAttribute(key)
+    switch leaf {
+    case .null:
+      return "<null\(keyAttribute)/>"
+    case .string(let value), .url(let value):
+      let length = value.utf16.count
+      if length > options.maximumStringLength || !XMLText.isValid(value) {
+        return "<count\(keyAttribute) equals=\"\(length)\"/>"
+      }
+      return "<string\(keyAttribute)>\(XMLText.escaped(value))</string>"
+    case .integer(let value):
+      return "<integer\(keyAttribute)>\(value)</integer>"
+    case .unsignedInteger(let value):
+      return "<integer\(keyAttribute)>\(value)</integer>"
+    case .real(let value):
+      return "<real\(keyAttribute)>\(ManifestXMLWriter.double(value))</real>"
+    case .bool(let value):
+      return "<bool\(keyAttribute)>\(value)</bool>"
+    case .date(let value):
+      guard value.isFinite else { return nil }
+      return "<date\(keyAttribute)>\(XSDValue.formatDateTime(value))</date>"
+    case .data(let bytes), .uuid(let bytes):
+      if bytes.count > options.maximumInlineDataLength {
+        return
+          "<dataDigest\(keyAttribute) sha256=\"\(SHA256.hash(bytes).hexadecimal)\" length=\"\(bytes.count)\"/>"
+      }
+      return "<data\(keyAttribute)>\(Base64.encode(bytes))</data>"
+    case .object:
+      return nil
+    }
+  }
+}
