@@ -1,7 +1,7 @@
 import Foundation
 
 /// Prints one benchmark's contenders as a table, each beside the reference of the same run,
-/// and one `bench-summary|` line per goal for `scripts/bench` to collect.
+/// and one `BENCH` line per figure for `scripts/bench` to collect.
 struct BenchmarkTable {
   var title: String
   var results: [BestOfThree.Result]
@@ -30,16 +30,16 @@ struct BenchmarkTable {
     }
   }
 
-  /// A `bench-summary|figure|ours|reference|ratio|goal|met` line for a goal on one contender.
-  func summary(figure: String, contender: String, goal: Double?) -> String {
-    guard let ours = results.first(where: { $0.name == contender }),
-      let base = results.first(where: { $0.name == reference }),
-      let ratio = ratio(of: contender)
-    else { return "bench-summary|\(figure)|-|-|-|-|-" }
-    let goalText = goal.map { String(format: ">= %.0fx", $0) } ?? "-"
-    let met = goal.map { ratio >= $0 && ours.failures == 0 ? "yes" : "no" } ?? "-"
-    return String(
-      format: "bench-summary|%@|%.1fk/s|%.1fk/s Foundation|%.2fx|%@|%@", figure, ours.rate / 1000,
-      base.rate / 1000, ratio, goalText, met)
+  /// A `BENCH<TAB>figure<TAB>ours<TAB>reference<TAB>unit[<TAB>goal]` line, the form every
+  /// scripts/bench* prints for `scripts/bench` to collect; the goal is a ratio to the reference.
+  func summary(figure: String, contender: String, unit: String, goal: Double?) -> String {
+    let ours = results.first { $0.name == contender }
+    let base = results.first { $0.name == reference }
+    var fields = [
+      "BENCH", figure, String(format: "%.0f", ours?.rate ?? 0),
+      String(format: "%.0f", base?.rate ?? 0), unit,
+    ]
+    if let goal { fields.append(String(format: "%g", goal)) }
+    return fields.joined(separator: "\t")
   }
 }

@@ -9,7 +9,8 @@ enum DecodeBenchmark {
   static let opaque = "HarnessDecoder secure, describesObjects=false"
   static let described = "HarnessDecoder secure, described as reports need"
 
-  static func run(count: Int) {
+  static func run(_ options: TimedOptions) {
+    let count = options.count
     let archives = ProfileArchives.make(count: count)
     let bytes = archives.map { [UInt8]($0) }
     let registry = ClassRegistry(modelClasses: [UserProfile.self, Address.self])
@@ -31,7 +32,8 @@ enum DecodeBenchmark {
         return result.object is UserProfile && result.outcome.decodedValue != nil
       },
     ]
-    let results = BestOfThree().run(contenders, count: count)
+    let timed = options.includesFoundation ? contenders : Array(contenders.dropFirst())
+    let results = BestOfThree().run(timed, count: count)
     let mean = bytes.isEmpty ? 0 : bytes.reduce(0) { $0 + $1.count } / bytes.count
     let table = BenchmarkTable(
       title:
@@ -39,9 +41,12 @@ enum DecodeBenchmark {
       results: results, reference: foundation)
     table.print()
     print(
-      table.summary(figure: "secure decode, describesObjects=false", contender: opaque, goal: nil))
+      table.summary(
+        figure: "secure decode, describesObjects=false", contender: opaque, unit: "archives/s",
+        goal: nil))
     print(
       table.summary(
-        figure: "secure decode, described as reports need", contender: described, goal: 10))
+        figure: "secure decode, described as reports need", contender: described,
+        unit: "archives/s", goal: 10))
   }
 }

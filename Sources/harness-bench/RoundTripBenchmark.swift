@@ -8,7 +8,8 @@ enum RoundTripBenchmark {
   static let foundation = "Foundation unarchive, archive, unarchive, isEqual"
   static let harness = "RoundTrip.run"
 
-  static func run(count: Int) {
+  static func run(_ options: TimedOptions) {
+    let count = options.count
     let archives = ProfileArchives.make(count: count)
     let bytes = archives.map { [UInt8]($0) }
     let trip = RoundTrip(
@@ -31,12 +32,13 @@ enum RoundTripBenchmark {
         return false
       },
     ]
-    let results = BestOfThree().run(contenders, count: count)
+    let timed = options.includesFoundation ? contenders : Array(contenders.dropFirst())
+    let results = BestOfThree().run(timed, count: count)
     let table = BenchmarkTable(
       title:
         "round-trip: \(count) ProfileKit.UserProfile archives written by NSKeyedArchiver, best of 3, one process",
       results: results, reference: foundation)
     table.print()
-    print(table.summary(figure: "round trip", contender: harness, goal: 10))
+    print(table.summary(figure: "round trip", contender: harness, unit: "archives/s", goal: 10))
   }
 }

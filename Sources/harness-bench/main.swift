@@ -2,34 +2,51 @@
 //
 // Usage:
 //   harness-bench reader [--without-foundation] [--iterations N] FILE...
-//   harness-bench decode [--count N]       secure decode, Foundation beside HarnessDecoder
-//   harness-bench round-trip [--count N]   Foundation's round trip beside RoundTrip.run
-// The decode and round-trip modes print a table and `bench-summary|` lines for scripts/bench.
+//   harness-bench decode [--count N] [--without-foundation]
+//     secure decode, Foundation beside HarnessDecoder
+//   harness-bench round-trip [--count N] [--without-foundation]
+//     Foundation's round trip beside RoundTrip.run
+// The decode and round-trip modes print a table and `BENCH` lines for scripts/bench.
 import Foundation
 
 let usage = """
   usage: harness-bench reader [--without-foundation] [--iterations N] FILE...
-         harness-bench decode [--count N]
-         harness-bench round-trip [--count N]
+         harness-bench decode [--count N] [--without-foundation]
+         harness-bench round-trip [--count N] [--without-foundation]
 
   """
 
-/// The value of `--count N`, or the issue's 20,000 archives.
-func count(in arguments: ArraySlice<String>) -> Int {
-  guard arguments.first == "--count" else { return 20_000 }
-  guard arguments.count >= 2, let count = Int(arguments[arguments.startIndex + 1]), count > 0
-  else {
-    FileHandle.standardError.write(Data(usage.utf8))
-    exit(2)
+/// The options of the decode and round-trip modes.
+struct TimedOptions {
+  /// How many archives: `--count N`, or the issue's 20,000.
+  var count = 20_000
+  /// Whether Foundation's reference runs; `--without-foundation` skips it, for profiling.
+  var includesFoundation = true
+
+  init(_ arguments: ArraySlice<String>) {
+    var arguments = arguments
+    while let option = arguments.popFirst() {
+      switch option {
+      case "--without-foundation":
+        includesFoundation = false
+      case "--count":
+        guard let text = arguments.popFirst(), let value = Int(text), value > 0 else {
+          fallthrough
+        }
+        count = value
+      default:
+        FileHandle.standardError.write(Data(usage.utf8))
+        exit(2)
+      }
+    }
   }
-  return count
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "reader": ReaderBenchmark.run(Array(arguments.dropFirst()))
-case "decode": DecodeBenchmark.run(count: count(in: arguments.dropFirst()))
-case "round-trip": RoundTripBenchmark.run(count: count(in: arguments.dropFirst()))
+case "decode": DecodeBenchmark.run(TimedOptions(arguments.dropFirst()))
+case "round-trip": RoundTripBenchmark.run(TimedOptions(arguments.dropFirst()))
 default:
   FileHandle.standardError.write(Data(usage.utf8))
   exit(2)
