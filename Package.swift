@@ -173,10 +173,10 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
-    // Benchmarks (run by scripts/bench-reader; never by the tests).
+    // Benchmarks (run by scripts/bench and scripts/bench-reader; never by the tests).
     .executableTarget(
       name: "harness-bench",
-      dependencies: ["KeyedArchive", "PropertyList"],
+      dependencies: ["KeyedArchive", "PropertyList", "Decoding", "ProfileKit"],
       swiftSettings: strictSettings
     ),
 

@@ -19,6 +19,11 @@ public struct BinaryPropertyListWriter: Sendable {
 
   private struct Flattener {
     var objects: [Flat] = []
+    // Strings (every dictionary key) and UIDs (every reference in a keyed archive) are most
+    // of a list's scalars: each has a table of its own, hashed as itself rather than through
+    // PropertyListValue, with the same equality, so the same scalars are shared as before.
+    var stringIndex: [String: Int] = [:]
+    var uidIndex: [UInt64: Int] = [:]
     var scalarIndex: [PropertyListValue: Int] = [:]
 
     mutating func add(_ value: PropertyListValue) -> Int {
@@ -41,12 +46,20 @@ public struct BinaryPropertyListWriter: Sendable {
         keys.reserveCapacity(dictionary.count)
         values.reserveCapacity(dictionary.count)
         for entry in dictionary.entries {
-          keys.append(add(.string(entry.key)))
+          keys.append(addString(entry.key))
         }
         for entry in dictionary.entries {
           values.append(add(entry.value))
         }
         objects[index] = .dictionary(keys: keys, values: values)
+        return index
+      case .string(let string):
+        return addString(string)
+      case .uid(let uid):
+        if let existing = uidIndex[uid] { return existing }
+        let index = objects.count
+        objects.append(.scalar(value))
+        uidIndex[uid] = index
         return index
       default:
         if let existing = scalarIndex[value] {
@@ -57,6 +70,14 @@ public struct BinaryPropertyListWriter: Sendable {
         scalarIndex[value] = index
         return index
       }
+    }
+
+    mutating func addString(_ string: String) -> Int {
+      if let existing = stringIndex[string] { return existing }
+      let index = objects.count
+      objects.append(.scalar(.string(string)))
+      stringIndex[string] = index
+      return index
     }
   }
 

@@ -1,93 +1,53 @@
-// Benchmarks the reader against Foundation's PropertyListSerialization on the same bytes, in one process.
+// Benchmarks beside their references, in one process.
 //
-// Usage: harness-bench reader [--iterations N] FILE...
-// Prints one line per reader: archives/s and MB/s, and the ratio to Foundation.
+// Usage:
+//   harness-bench reader [--without-foundation] [--iterations N] FILE...
+//   harness-bench decode [--count N] [--without-foundation]
+//     secure decode, Foundation beside HarnessDecoder
+//   harness-bench round-trip [--count N] [--without-foundation]
+//     Foundation's round trip beside RoundTrip.run
+// The decode and round-trip modes print a table and `BENCH` lines for scripts/bench.
 import Foundation
-import KeyedArchive
-import PropertyList
 
-struct Measurement {
-  var name: String
-  var seconds: Double
-  var archives: Int
-  var bytes: Int
-}
+let usage = """
+  usage: harness-bench reader [--without-foundation] [--iterations N] FILE...
+         harness-bench decode [--count N] [--without-foundation]
+         harness-bench round-trip [--count N] [--without-foundation]
 
-func measure(_ name: String, iterations: Int, inputs: [[UInt8]], _ body: ([UInt8]) -> Bool)
-  -> Measurement
-{
-  // One warm-up pass, then the timed passes.
-  if iterations > 0 {
-    for input in inputs { _ = body(input) }
-  }
-  let start = DispatchTime.now().uptimeNanoseconds
-  var failures = 0
-  for _ in 0..<iterations {
-    for input in inputs where !body(input) {
-      failures += 1
+  """
+
+/// The options of the decode and round-trip modes.
+struct TimedOptions {
+  /// How many archives: `--count N`, or the issue's 20,000.
+  var count = 20_000
+  /// Whether Foundation's reference runs; `--without-foundation` skips it, for profiling.
+  var includesFoundation = true
+
+  init(_ arguments: ArraySlice<String>) {
+    var arguments = arguments
+    while let option = arguments.popFirst() {
+      switch option {
+      case "--without-foundation":
+        includesFoundation = false
+      case "--count":
+        guard let text = arguments.popFirst(), let value = Int(text), value > 0 else {
+          fallthrough
+        }
+        count = value
+      default:
+        FileHandle.standardError.write(Data(usage.utf8))
+        exit(2)
+      }
     }
   }
-  let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-  if failures > 0 {
-    FileHandle.standardError.write(
-      Data("harness-bench: \(name) failed on \(failures / iterations) inputs\n".utf8))
-  }
-  let totalBytes = inputs.reduce(0) { $0 + $1.count } * iterations
-  return Measurement(
-    name: name, seconds: seconds, archives: inputs.count * iterations, bytes: totalBytes)
 }
 
-func report(_ measurements: [Measurement], baseline: String) {
-  let reference = measurements.first { $0.name == baseline }
-  for measurement in measurements {
-    let rate = Double(measurement.archives) / measurement.seconds
-    let megabytes = Double(measurement.bytes) / measurement.seconds / 1_048_576
-    var line = measurement.name.padding(toLength: 36, withPad: " ", startingAt: 0)
-    line += String(format: "%12.0f archives/s %9.2f MB/s", rate, megabytes)
-    if let reference {
-      line += String(format: "   %6.2fx %@", reference.seconds / measurement.seconds, baseline)
-    }
-    print(line)
-  }
-}
-
-var arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.first == "reader" else {
-  FileHandle.standardError.write(
-    Data("usage: harness-bench reader [--without-foundation] [--iterations N] FILE...\n".utf8))
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "reader": ReaderBenchmark.run(Array(arguments.dropFirst()))
+case "decode": DecodeBenchmark.run(TimedOptions(arguments.dropFirst()))
+case "round-trip": RoundTripBenchmark.run(TimedOptions(arguments.dropFirst()))
+default:
+  FileHandle.standardError.write(Data(usage.utf8))
   exit(2)
 }
-arguments.removeFirst()
-var iterations = 200
-// `--without-foundation` skips the reference run, for profiling this reader alone.
-var includeFoundation = true
-if arguments.first == "--without-foundation" {
-  includeFoundation = false
-  arguments.removeFirst()
-}
-if arguments.first == "--iterations", arguments.count >= 2, let count = Int(arguments[1]) {
-  iterations = count
-  arguments.removeFirst(2)
-}
-let inputs = arguments.compactMap { path in
-  (try? Data(contentsOf: URL(fileURLWithPath: path)))?.withUnsafeBytes { [UInt8]($0) }
-}
-.filter { (try? KeyedArchive(bytes: $0)) != nil }
-print(
-  "harness-bench: \(inputs.count) archives, \(inputs.reduce(0) { $0 + $1.count }) bytes, \(iterations) iterations"
-)
-
-let foundation = measure(
-  "Foundation PropertyListSerialization", iterations: includeFoundation ? iterations : 0,
-  inputs: inputs
-) { bytes in
-  (try? PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)) != nil
-}
-let plistOnly = measure("archive-harness plist", iterations: iterations, inputs: inputs) { bytes in
-  (try? PropertyListReader().read(bytes)) != nil
-}
-let graph = measure("archive-harness plist+graph", iterations: iterations, inputs: inputs) {
-  bytes in
-  (try? KeyedArchive(bytes: bytes)) != nil
-}
-report([foundation, plistOnly, graph], baseline: "Foundation PropertyListSerialization")

@@ -1,6 +1,7 @@
 import Foundation
 import KeyedArchive
 import PropertyList
+import Synchronization
 
 /// An `NSCoder` that writes keyed archives the way `NSKeyedArchiver.archivedData(withRootObject:requiringSecureCoding:)` does on Apple platforms.
 ///
@@ -319,9 +320,7 @@ public final class HarnessArchiver: NSCoder {
         return KeyedArchiveBuilder.null
       }
     }
-    // The real hierarchy, as the registry reads it from the runtime.
-    var chain = RegisteredClass(type: Swift.type(of: object)).hierarchy
-    if chain.last != "NSObject" { chain.append("NSObject") }
+    let chain = Self.archivedChain(of: Swift.type(of: object))
     let slot = builder.reserve()
     identities[identity] = slot
     frames.append([])
@@ -329,6 +328,22 @@ public final class HarnessArchiver: NSCoder {
     let fields = frames.removeLast()
     builder.fill(slot, with: builder.instanceValue(chain[0], chain: chain, fields))
     return slot
+  }
+
+  /// The class names written as an app object's `$classes`, worked out once per class.
+  private static let chains = Mutex<[ObjectIdentifier: [String]]>([:])
+
+  /// The real hierarchy, as the registry reads it from the runtime, ending in `NSObject`.
+  ///
+  /// Reading it means a name and a conformance look-up per superclass; a class's hierarchy
+  /// cannot change while the process runs, so each class is read once.
+  private static func archivedChain(of type: NSObject.Type) -> [String] {
+    let key = ObjectIdentifier(type)
+    if let known = chains.withLock({ $0[key] }) { return known }
+    var chain = RegisteredClass(type: type).hierarchy
+    if chain.last != "NSObject" { chain.append("NSObject") }
+    chains.withLock { $0[key] = chain }
+    return chain
   }
 
   private static func value(of number: NSNumber) -> PropertyListValue {

@@ -111,8 +111,11 @@ public struct RoundTrip: Sendable {
       return .failure(
         Refusal(step: .read, category: .rejected(.limitExceeded), reason: refusal.message))
     }
+    // Each decode leaves the describing to this trip's own describers below: a described
+    // decode would walk the same graph a second time. The expansion check above covers the
+    // legacy decode; the re-read makes its own.
     let legacy = HarnessDecoder(registry: registry, classMap: classMap, limits: limits)
-      .decode(archive, secure: false)
+      .decodeUndescribed(archive, secure: false)
     guard let object = legacy.object, legacy.outcome.decodedValue != nil else {
       return .failure(
         Refusal(step: .decode, outcome: legacy.outcome, nilReason: "the legacy decode returned nil")
@@ -142,7 +145,7 @@ public struct RoundTrip: Sendable {
     }
 
     let reread = HarnessDecoder(registry: registry, limits: limits)
-      .decode(newBytes, secure: true, allowedClasses: allowedClasses)
+      .decodeUndescribed(newBytes, secure: true, allowedClasses: allowedClasses)
     guard let rereadObject = reread.object, reread.outcome.decodedValue != nil else {
       return .failure(
         Refusal(

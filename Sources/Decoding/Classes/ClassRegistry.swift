@@ -76,7 +76,7 @@ public struct ClassRegistry: Sendable {
   /// - Parameter type: A class.
   /// - Returns: Its name, such as `NSString` or `ProfileKit.Address`.
   public static func runtimeName(of type: AnyClass) -> String {
-    NSStringFromClass(type)
+    RuntimeClassNames.name(of: type)
   }
 
   /// Whether a class, given by its runtime class object, is the named class or a subclass of it.
@@ -88,7 +88,7 @@ public struct ClassRegistry: Sendable {
   public static func isKind(_ type: AnyClass, of className: String) -> Bool {
     var current: AnyClass? = type
     while let candidate = current {
-      if NSStringFromClass(candidate) == className { return true }
+      if RuntimeClassNames.name(of: candidate) == className { return true }
       current = _getSuperclass(candidate)
     }
     return false

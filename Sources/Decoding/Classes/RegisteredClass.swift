@@ -33,12 +33,13 @@ public struct RegisteredClass: Sendable, CustomStringConvertible {
     self.type = type
     let standIn = type as? any PlatformStandIn.Type
     self.isStandIn = standIn != nil
-    self.name = foundationKind?.className ?? standIn?.platformClassName ?? NSStringFromClass(type)
+    self.name =
+      foundationKind?.className ?? standIn?.platformClassName ?? RuntimeClassNames.name(of: type)
     var names: [String] = []
     var identifiers = [ObjectIdentifier(type)]
     var current: AnyClass? = _getSuperclass(type)
     while let superclass = current {
-      names.append(NSStringFromClass(superclass))
+      names.append(RuntimeClassNames.name(of: superclass))
       identifiers.append(ObjectIdentifier(superclass))
       current = _getSuperclass(superclass)
     }

@@ -40,7 +40,7 @@ struct AllowedClassList {
     self.identifiers = base.identifiers + extra.map { ObjectIdentifier($0) }
     self.unresolvedNames = base.unresolvedNames
     self.types = base.types + extra
-    self.givenNames = base.givenNames.map { $0 + extra.map { NSStringFromClass($0) } }
+    self.givenNames = base.givenNames.map { $0 + extra.map { RuntimeClassNames.name(of: $0) } }
   }
 
   /// Whether a registered class passes: it is a listed class or a subclass of one, by its
@@ -63,7 +63,7 @@ struct AllowedClassList {
   }
 
   /// The runtime names, in the caller's order.
-  var names: [String] { givenNames ?? types.map { NSStringFromClass($0) } }
+  var names: [String] { givenNames ?? types.map { RuntimeClassNames.name(of: $0) } }
 
   /// The list as messages print it: `[ProfileKit.UserProfile, NSString]`.
   var rendered: String { "[" + names.joined(separator: ", ") + "]" }

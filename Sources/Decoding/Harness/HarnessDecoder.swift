@@ -60,6 +60,26 @@ public struct HarnessDecoder: Sendable {
   public func decode(
     _ bytes: [UInt8], secure: Bool, allowedClasses: [String] = [], topKeys: [String] = ["root"]
   ) -> HarnessDecodeResult {
+    decode(
+      bytes, secure: secure, allowedClasses: allowedClasses, topKeys: topKeys,
+      checksExpansion: describesObjects, describing: describesObjects)
+  }
+
+  /// Decodes an archive from bytes for a caller that walks the decoded graph itself, as
+  /// ``RoundTrip`` does with its own describer: the outcome is not described, but the graph
+  /// must pass the same ``maximumExpandedSize`` check as a described decode.
+  func decodeUndescribed(_ bytes: [UInt8], secure: Bool, allowedClasses: [String])
+    -> HarnessDecodeResult
+  {
+    decode(
+      bytes, secure: secure, allowedClasses: allowedClasses, topKeys: ["root"],
+      checksExpansion: true, describing: false)
+  }
+
+  private func decode(
+    _ bytes: [UInt8], secure: Bool, allowedClasses: [String], topKeys: [String],
+    checksExpansion: Bool, describing: Bool
+  ) -> HarnessDecodeResult {
     let archive: KeyedArchive
     do {
       archive = try KeyedArchive(bytes: bytes, limits: limits)
@@ -72,7 +92,9 @@ public struct HarnessDecoder: Sendable {
       return HarnessDecodeResult(
         outcome: .rejected(rejection), object: nil, warnings: [], instantiatedClassNames: [])
     }
-    return decode(archive, secure: secure, allowedClasses: allowedClasses, topKeys: topKeys)
+    return decode(
+      archive, secure: secure, allowedClasses: allowedClasses, topKeys: topKeys,
+      checksExpansion: checksExpansion, describing: describing)
   }
 
   /// Decodes a validated archive.
@@ -87,8 +109,25 @@ public struct HarnessDecoder: Sendable {
     _ archive: KeyedArchive, secure: Bool, allowedClasses: [String] = [],
     topKeys: [String] = ["root"]
   ) -> HarnessDecodeResult {
+    decode(
+      archive, secure: secure, allowedClasses: allowedClasses, topKeys: topKeys,
+      checksExpansion: describesObjects, describing: describesObjects)
+  }
+
+  /// Decodes a validated archive whose expansion the caller has checked, for a caller that
+  /// describes the decoded graph itself (``RoundTrip``'s legacy decode).
+  func decodeUndescribed(_ archive: KeyedArchive, secure: Bool) -> HarnessDecodeResult {
+    decode(
+      archive, secure: secure, allowedClasses: [], topKeys: ["root"], checksExpansion: false,
+      describing: false)
+  }
+
+  private func decode(
+    _ archive: KeyedArchive, secure: Bool, allowedClasses: [String], topKeys: [String],
+    checksExpansion: Bool, describing: Bool
+  ) -> HarnessDecodeResult {
     let keys = topKeys.isEmpty ? ["root"] : topKeys
-    if describesObjects,
+    if checksExpansion,
       let refusal = Self.expansionRejection(archive, secure: secure, topKeys: keys)
     {
       return HarnessDecodeResult(
@@ -97,8 +136,7 @@ public struct HarnessDecoder: Sendable {
     let unarchiver = HarnessUnarchiver(
       archive: archive, registry: registry, classMap: classMap, secure: secure,
       maximumDepth: maximumDepth)
-    return unarchiver.decodeTop(
-      keys: keys, allowedClasses: allowedClasses, describing: describesObjects)
+    return unarchiver.decodeTop(keys: keys, allowedClasses: allowedClasses, describing: describing)
   }
 
   /// The keys a decode with no keys given reads: `root` when the archive has it, otherwise

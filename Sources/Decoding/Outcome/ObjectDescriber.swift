@@ -165,7 +165,7 @@ package struct ObjectDescriber {
   }
 
   private static func containerName(_ object: NSObject, mutable: Bool) -> String {
-    let name = NSStringFromClass(type(of: object))
+    let name = RuntimeClassNames.name(of: type(of: object))
     if name.hasPrefix("NS") && !name.hasPrefix("NS_") { return name }
     // Corelibs uses private bridging subclasses; report the public class.
     switch object {
@@ -190,10 +190,10 @@ package struct ObjectDescriber {
     if let standIn = object as? any PlatformStandIn {
       return type(of: standIn).platformClassName
     }
-    let runtimeName = NSStringFromClass(type(of: object))
+    let runtimeName = RuntimeClassNames.name(of: type(of: object))
     // A Foundation class cluster archives under its public class (classForCoder): corelibs'
     // NSSpecialValue is archived, and described, as NSValue.
-    let coderName = NSStringFromClass(object.classForCoder)
+    let coderName = RuntimeClassNames.name(of: object.classForCoder)
     if coderName != runtimeName, coderName.hasPrefix("NS"), !runtimeName.contains(".") {
       return coderName
     }
