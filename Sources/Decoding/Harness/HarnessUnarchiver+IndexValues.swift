@@ -56,7 +56,10 @@ extension HarnessUnarchiver {
           fields, "NS.rangeval.location", of: "NSValue", in: indexes),
         let length = requiredIntegerField(fields, "NS.rangeval.length", of: "NSValue", in: indexes)
       else { return nil }
-      return NSValue(range: NSRange(location: Int(location), length: Int(length)))
+      let range = NSRange(location: Int(location), length: Int(length))
+      let value = NSValue(range: range)
+      builtContents[ObjectIdentifier(value)] = .range(range)
+      return value
     case .edgeInsets:
       return buildEdgeInsets(fields)
     }

@@ -38,10 +38,6 @@ extension HarnessUnarchiver {
     }
   }
 
-  /// The `objCType` of a range value, as this Foundation writes it.
-  private static let rangeObjCType = String(
-    cString: NSValue(range: NSRange(location: 0, length: 0)).objCType)
-
   func buildCheckingResult(_ fields: PropertyListDictionary, className: String) -> AnyObject? {
     let indexes = Int64(0)...Int64(Int.max)
     let location = integerField(fields, "NSRangeLocation", in: indexes)
@@ -76,9 +72,8 @@ extension HarnessUnarchiver {
     var ranges: [NSRange] = []
     ranges.reserveCapacity(elements.count)
     for (index, element) in elements.enumerated() {
-      guard let value = element as? NSValue,
-        String(cString: value.objCType) == Self.rangeObjCType
-      else {
+      // A range value this decode built; asking an NSValue for its objCType leaks in corelibs.
+      guard case .range(let range)? = builtContents[ObjectIdentifier(element)] else {
         path.append(.key("NSRangeArray"))
         path.append(.index(index))
         fail(
@@ -87,7 +82,7 @@ extension HarnessUnarchiver {
         path.removeLast(2)
         return nil
       }
-      ranges.append(value.rangeValue)
+      ranges.append(range)
     }
     // NSRangeLocation and NSRangeLength repeat the first range; Foundation reads the ranges
     // from NSRangeArray, and so does the harness, once the two are checked as integers.

@@ -11,60 +11,6 @@ extension HarnessUnarchiver {
   /// The class name of the holder Foundation archives a C array's elements in.
   static let oldStyleArrayClassName = "_NSKeyedCoderOldStyleArray"
 
-  /// The most elements a C array value holds.
-  static let maximumOldStyleArrayCount = 65_536
-
-  /// A scalar type a generic NSValue holds: its encoding character, its size in bytes, and how
-  /// one archived element becomes those bytes in this process's byte order.
-  private enum ObjCScalar: Character {
-    case char = "c"
-    case unsignedChar = "C"
-    case short = "s"
-    case unsignedShort = "S"
-    case int = "i"
-    case unsignedInt = "I"
-    case longLong = "q"
-    case unsignedLongLong = "Q"
-    case float = "f"
-    case double = "d"
-    case bool = "B"
-
-    var size: Int {
-      switch self {
-      case .char, .unsignedChar, .bool: 1
-      case .short, .unsignedShort: 2
-      case .int, .unsignedInt, .float: 4
-      case .longLong, .unsignedLongLong, .double: 8
-      }
-    }
-
-    /// The integers the type holds; `nil` for the floating-point types.
-    var integerRange: ClosedRange<Int64>? {
-      switch self {
-      case .char: Int64(Int8.min)...Int64(Int8.max)
-      case .unsignedChar: 0...Int64(UInt8.max)
-      case .bool: 0...1
-      case .short: Int64(Int16.min)...Int64(Int16.max)
-      case .unsignedShort: 0...Int64(UInt16.max)
-      case .int: Int64(Int32.min)...Int64(Int32.max)
-      case .unsignedInt: 0...Int64(UInt32.max)
-      // An unsigned 64-bit value above Int64.max is archived as a negative integer.
-      case .longLong, .unsignedLongLong: Int64.min...Int64.max
-      case .float, .double: nil
-      }
-    }
-
-    func bytes(integer: Int64) -> [UInt8] {
-      withUnsafeBytes(of: integer.littleEndian) { Array($0.prefix(size)) }
-    }
-
-    func bytes(real: Double) -> [UInt8] {
-      self == .float
-        ? withUnsafeBytes(of: Float(real).bitPattern.littleEndian) { Array($0) }
-        : withUnsafeBytes(of: real.bitPattern.littleEndian) { Array($0) }
-    }
-  }
-
   /// Reads a generic NSValue: the `$0` type encoding, a scalar or a C array of scalars, and the
   /// `$1` value.
   func buildTypedValue(_ fields: PropertyListDictionary) -> AnyObject? {
@@ -78,7 +24,7 @@ extension HarnessUnarchiver {
       fieldMismatch("$0", typeValue, expected: "a type encoding string")
       return nil
     }
-    guard let (scalar, count) = Self.parseTypeEncoding(encoding) else {
+    guard let type = ObjCTypeEncoding(encoding) else {
       failAt(
         "$0", .malformed,
         "'\(encoding.prefix(40))' is not a type the harness reads (a scalar c, C, s, S, i, I, "
@@ -89,8 +35,9 @@ extension HarnessUnarchiver {
       failAt("$1", .missingField, "NSValue of type '\(encoding)' has no $1 value")
       return nil
     }
+    let scalar = type.scalar
     var bytes: [UInt8]
-    if let count {
+    if let count = type.arrayCount {
       guard let elements = oldStyleArrayBytes(value, scalar: scalar, count: count) else {
         return nil
       }
@@ -107,23 +54,10 @@ extension HarnessUnarchiver {
     }
   }
 
-  /// The scalar type and, for a C array, the element count of a type encoding such as `i` or
-  /// `[3i]`; `nil` for any other encoding.
-  private static func parseTypeEncoding(_ encoding: String) -> (ObjCScalar, Int?)? {
-    let characters = Array(encoding)
-    if characters.count == 1 {
-      return ObjCScalar(rawValue: characters[0]).map { ($0, nil) }
-    }
-    guard characters.count >= 4, characters.count <= 10, characters.first == "[",
-      characters.last == "]", let scalar = ObjCScalar(rawValue: characters[characters.count - 2]),
-      let count = Int(String(characters[1..<(characters.count - 2)])),
-      characters[1] != "0", (1...maximumOldStyleArrayCount).contains(count)
-    else { return nil }
-    return (scalar, count)
-  }
-
   /// The bytes of one scalar element under a key.
-  private func scalarBytes(_ fields: PropertyListDictionary, _ key: String, scalar: ObjCScalar)
+  private func scalarBytes(
+    _ fields: PropertyListDictionary, _ key: String, scalar: ObjCTypeEncoding.Scalar
+  )
     -> [UInt8]?
   {
     if let range = scalar.integerRange {
@@ -141,7 +75,9 @@ extension HarnessUnarchiver {
   }
 
   /// The elements of a C array, read from the `_NSKeyedCoderOldStyleArray` that `$1` refers to.
-  private func oldStyleArrayBytes(_ value: PropertyListValue, scalar: ObjCScalar, count: Int)
+  private func oldStyleArrayBytes(
+    _ value: PropertyListValue, scalar: ObjCTypeEncoding.Scalar, count: Int
+  )
     -> [UInt8]?
   {
     guard case .uid(let uid) = value,
