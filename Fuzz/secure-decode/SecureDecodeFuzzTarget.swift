@@ -27,7 +27,8 @@ private let reads: [[String]] =
     ProfileModel.profileAllowedClasses, ProfileModel.profileListAllowedClasses,
     ProfileModel.memoAllowedClasses,
   ].map { classes in classes.map { ClassRegistry.runtimeName(of: $0) } }
-  + [FoundationValueKind.allCases.map(\.className)]
+  // NSObject is left out: allowing it admits every class that adopts NSSecureCoding.
+  + [FoundationValueKind.allCases.filter { $0 != .object }.map(\.className)]
 
 /// The model classes a read may instantiate: those it allows, and Address under a profile.
 private func permitsModelClass(_ name: String, read: [String]) -> Bool {

@@ -1,3 +1,4 @@
+import KeyedArchive
 import TextOutput
 
 extension ManifestAuthor {
@@ -50,6 +51,7 @@ extension ManifestAuthor {
     surveyed: [Surveyed], diagnostics: inout [ManifestDiagnostic]
   ) -> ClassPlan {
     var plan = ClassPlan()
+    let names = names.subtracting([KeyedArchive.oldStyleArrayClassName])
     guard let registeredClasses else {
       for name in names {
         if let target = existing[name] {

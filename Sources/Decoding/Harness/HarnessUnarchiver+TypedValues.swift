@@ -9,7 +9,7 @@ import PropertyList
 // and NSAffineTransform, whose `NSTransformStruct` holds its matrix as big-endian 32-bit floats.
 extension HarnessUnarchiver {
   /// The class name of the holder Foundation archives a C array's elements in.
-  static let oldStyleArrayClassName = "_NSKeyedCoderOldStyleArray"
+  static let oldStyleArrayClassName = KeyedArchive.oldStyleArrayClassName
 
   /// Reads a generic NSValue: the `$0` type encoding, a scalar or a C array of scalars, and the
   /// `$1` value.

@@ -1,7 +1,13 @@
 import PropertyList
 
-// The `$top` keys a read takes when it is given none: `root`, or every key in natural order.
+// How Foundation's unarchiver reads an archive beyond its objects: the `$top` keys a read
+// takes when given none, and the bookkeeping class its archiver writes for C arrays.
 extension KeyedArchive {
+  /// The class Foundation's archiver writes a C array's elements in (inside a generic NSValue
+  /// or NSAffineTransform): its unarchiver reads it for the object that refers to it, and no app
+  /// class stands for it, so it is never allowed, mapped or reported unknown.
+  package static let oldStyleArrayClassName = "_NSKeyedCoderOldStyleArray"
+
   /// The keys a decode with no keys given reads: `root` when the archive has it, otherwise
   /// every `$top` key, in natural order (`$2` before `$10`), as an app reading the `$0`, `$1`,
   /// … keys of unkeyed encoding takes them.
