@@ -18,11 +18,17 @@ private let decoder: HarnessDecoder = {
     registry: ClassRegistry(modelClasses: ProfileModel.classes), classMap: classMap)
 }()
 
-/// The allowed classes of the app's three reads: a profile, a profile list, a memo.
-private let reads: [[String]] = [
-  ProfileModel.profileAllowedClasses, ProfileModel.profileListAllowedClasses,
-  ProfileModel.memoAllowedClasses,
-].map { classes in classes.map { ClassRegistry.runtimeName(of: $0) } }
+/// The allowed classes of the app's three reads: a profile, a profile list, a memo; and a
+/// fourth read of a value stored as any Foundation value class (a formatter, a regular
+/// expression or its match, a generic NSValue, …), so that the corpus's seeds of those forms
+/// reach their readers under secure coding, where no model class may appear.
+private let reads: [[String]] =
+  [
+    ProfileModel.profileAllowedClasses, ProfileModel.profileListAllowedClasses,
+    ProfileModel.memoAllowedClasses,
+  ].map { classes in classes.map { ClassRegistry.runtimeName(of: $0) } }
+  // NSObject is left out: allowing it admits every class that adopts NSSecureCoding.
+  + [FoundationValueKind.allCases.filter { $0 != .object }.map(\.className)]
 
 /// The model classes a read may instantiate: those it allows, and Address under a profile.
 private func permitsModelClass(_ name: String, read: [String]) -> Bool {

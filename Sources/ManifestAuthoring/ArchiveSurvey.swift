@@ -22,6 +22,9 @@ struct ArchiveSurvey {
   var reachableClasses: Set<String> = []
   /// The root object's archived class name, when `$top.root` is an instance.
   var rootClassName: String?
+  /// The `$top` keys an archive without `root` is read under, in the order a decode reads them;
+  /// `nil` when it has `root`.
+  var decodeKeys: [String]?
   /// The expectations, in walk order.
   var expectations: [Expectation] = []
   /// The leaves left out once the cap was reached.
@@ -75,10 +78,12 @@ struct ArchiveSurvey {
       }
       walk(archive, archive.node(for: root), path: ArchiveKeyPath(components: []), depth: 0)
     } else {
-      for entry in archive.top.entries {
+      let keys = archive.defaultReadKeys
+      decodeKeys = keys
+      for key in keys {
+        guard let value = archive.top[key] else { continue }
         walk(
-          archive, archive.node(for: entry.value),
-          path: ArchiveKeyPath(topKey: entry.key, components: []),
+          archive, archive.node(for: value), path: ArchiveKeyPath(topKey: key, components: []),
           depth: 0)
       }
     }

@@ -1,3 +1,4 @@
+import KeyedArchive
 import Manifest
 import ManifestXML
 import TextOutput
@@ -52,6 +53,7 @@ extension ManifestAuthor {
     surveyed: [Surveyed], diagnostics: inout [ManifestDiagnostic]
   ) -> ClassPlan {
     var plan = ClassPlan()
+    let names = names.subtracting([KeyedArchive.oldStyleArrayClassName])
     guard let registeredClasses else {
       for name in names {
         if let target = existing[name] {

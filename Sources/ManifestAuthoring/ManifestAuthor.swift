@@ -390,8 +390,22 @@ public struct ManifestAuthor: Sendable {
   {
     let inner = indent + (indent.isEmpty ? "  " : indent)
     let sha = SHA256.hash(item.input.bytes).hexadecimal
+    var keysAttribute = ""
+    var keysComment: String?
+    if let keys = item.survey.decodeKeys, !keys.isEmpty {
+      // decodeKeys is a space-separated list: a key with white space in it cannot be listed.
+      if keys.allSatisfy({ !$0.isEmpty && !$0.contains(where: \.isWhitespace) }) {
+        keysAttribute = " decodeKeys=\"\(XMLText.escaped(keys.joined(separator: " ")))\""
+      } else {
+        keysComment =
+          "\(inner)<!-- the archive has no $top.root, and a $top key holds white space, which "
+          + "decodeKeys cannot list -->\n"
+      }
+    }
     var text =
-      "\(indent)<\(prefix)archive path=\"\(XMLText.escaped(item.input.path))\" sha256=\"\(sha)\">\n"
+      "\(indent)<\(prefix)archive path=\"\(XMLText.escaped(item.input.path))\" sha256=\"\(sha)\""
+      + "\(keysAttribute)>\n"
+    if let keysComment { text += keysComment }
     if let rootClass, ManifestXMLWriter.isClassName(rootClass) {
       text += "\(inner)<\(prefix)rootClass name=\"\(XMLText.escaped(rootClass))\"/>\n"
     }

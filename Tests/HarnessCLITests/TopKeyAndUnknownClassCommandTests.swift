@@ -66,4 +66,17 @@ struct TopKeyAndUnknownClassCommandTests {
     #expect(result.status == 0)
     #expect(!result.stdout.contains("classes this harness does not read"))
   }
+
+  @Test(
+    "inspect of a generic NSValue lists no unknown class: the C array holder is Foundation's own",
+    arguments: [
+      "swift-corelibs-foundation/NSKeyedUnarchiver-ConcreteValueTest.plist",
+      "swift-corelibs-foundation/NSKeyedUnarchiver-NotificationTest.plist",
+      "swift-corelibs-foundation/macOS-10.14/NSTextCheckingResult-ExtendedRegex.archive",
+    ])
+  func inspectTypedValueIsKnown(_ archive: String) throws {
+    let result = try CommandRunner.run(["inspect", Self.corpusPath(archive)])
+    #expect(result.status == 0)
+    #expect(!result.stdout.contains("classes this harness does not read"), "\(result.stdout)")
+  }
 }

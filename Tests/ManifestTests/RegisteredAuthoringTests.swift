@@ -33,7 +33,7 @@ private enum NoteArchive {
 struct RegisteredAuthoringTests {
   static let registered: Set<String> = [
     "NotesKit.Note", "NotesKit.FileAttachment", "NotesKit.Tag", "Drafts.Tag", "NSArray",
-    "NSObject", "NSString",
+    "NSObject", "NSString", "NSValue",
   ]
 
   /// Authors one archive with the registered classes, returning the result and the archives folder.
@@ -58,6 +58,22 @@ struct RegisteredAuthoringTests {
     let loaded = try ManifestTestSupport.load(
       result.text, archivesDirectory: archives, registeredClasses: Self.registered)
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)\n\(result.text)")
+  }
+
+  @Test("The archiver's C array holder in a generic NSValue is neither allowed nor unmapped")
+  func oldStyleArrayHolderIsLeftOut() throws {
+    var builder = KeyedArchiveBuilder()
+    let holder = builder.object(
+      "_NSKeyedCoderOldStyleArray",
+      [
+        ("NS.count", .integer(1)), ("NS.size", .integer(4)), ("NS.type", .integer(105)),
+        ("$0", .integer(7)),
+      ])
+    builder.setRoot(builder.object("NSValue", [("$0", builder.string("[1i]")), ("$1", holder)]))
+    let (result, _) = try author(builder.bytes())
+    #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+    #expect(!result.text.contains("unmapped '_NSKeyedCoderOldStyleArray'"))
+    #expect(!result.text.contains("<class name=\"_NSKeyedCoderOldStyleArray\"/>"))
   }
 
   @Test("A Swift mangled class name is mapped to the registered class it names")

@@ -119,6 +119,24 @@ public enum FoundationValueKind: String, Sendable, CaseIterable, Hashable {
   case unitTemperature = "NSUnitTemperature"
   /// `NSUnitVolume`.
   case unitVolume = "NSUnitVolume"
+  /// `NSNotification`: a name, an object and a user-info dictionary; `NSCoding` only.
+  case notification = "NSNotification"
+  /// `NSAffineTransform`: six 32-bit floats in `NSTransformStruct`.
+  case affineTransform = "NSAffineTransform"
+  /// `NSByteCountFormatter`; `NSCoding` only.
+  case byteCountFormatter = "NSByteCountFormatter"
+  /// `NSDateIntervalFormatter`; `NSCoding` only.
+  case dateIntervalFormatter = "NSDateIntervalFormatter"
+  /// `NSISO8601DateFormatter`.
+  case iso8601DateFormatter = "NSISO8601DateFormatter"
+  /// `NSRegularExpression`.
+  case regularExpression = "NSRegularExpression"
+  /// The regular-expression match with one to three ranges.
+  case simpleRegularExpressionCheckingResult = "NSSimpleRegularExpressionCheckingResult"
+  /// The regular-expression match with four to seven ranges.
+  case extendedRegularExpressionCheckingResult = "NSExtendedRegularExpressionCheckingResult"
+  /// The regular-expression match with any other number of ranges.
+  case complexRegularExpressionCheckingResult = "NSComplexRegularExpressionCheckingResult"
 
   /// The class's plain name, as archives and `NSStringFromClass` spell it.
   public var className: String { rawValue }
@@ -212,7 +230,49 @@ public enum FoundationValueKind: String, Sendable, CaseIterable, Hashable {
     case .measurement: return NSMeasurement.self
     case .unit: return Unit.self
     case .unitConverterLinear: return UnitConverterLinear.self
+    case .notification: return NSNotification.self
+    case .affineTransform: return NSAffineTransform.self
+    case .byteCountFormatter: return ByteCountFormatter.self
+    case .dateIntervalFormatter: return DateIntervalFormatter.self
+    case .iso8601DateFormatter: return ISO8601DateFormatter.self
+    case .regularExpression: return NSRegularExpression.self
+    case .simpleRegularExpressionCheckingResult:
+      return Self.checkingResultClasses.simple
+    case .extendedRegularExpressionCheckingResult:
+      return Self.checkingResultClasses.extended
+    case .complexRegularExpressionCheckingResult:
+      return Self.checkingResultClasses.complex
     default: return dimensionType ?? NSObject.self
     }
   }
+}
+
+extension FoundationValueKind {
+  /// The range counts at which Foundation picks each regular-expression result class: one to
+  /// three ranges are a simple result, four to seven an extended one, more a complex one.
+  static func checkingResultKind(rangeCount: Int) -> FoundationValueKind {
+    switch rangeCount {
+    case 1...3: .simpleRegularExpressionCheckingResult
+    case 4...7: .extendedRegularExpressionCheckingResult
+    default: .complexRegularExpressionCheckingResult
+    }
+  }
+
+  /// The private `NSTextCheckingResult` subclasses, as Foundation's public factory returns them;
+  /// `NSTextCheckingResult` itself is never registered, as its `supportsSecureCoding` traps in
+  /// swift-corelibs-foundation.
+  private static let checkingResultClasses:
+    (simple: NSObject.Type, extended: NSObject.Type, complex: NSObject.Type) = {
+      var ranges = Array(repeating: NSRange(location: 0, length: 0), count: 8)
+      let expression = try? NSRegularExpression(pattern: "a")
+      func resultClass(_ count: Int) -> NSObject.Type {
+        ranges.withUnsafeMutableBufferPointer { buffer -> NSObject.Type in
+          guard let base = buffer.baseAddress, let expression else { return NSObject.self }
+          let result = NSTextCheckingResult.regularExpressionCheckingResult(
+            ranges: base, count: count, regularExpression: expression)
+          return Swift.type(of: result)
+        }
+      }
+      return (resultClass(1), resultClass(4), resultClass(8))
+    }()
 }

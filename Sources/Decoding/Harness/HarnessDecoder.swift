@@ -149,8 +149,7 @@ public struct HarnessDecoder: Sendable {
   /// - Parameter archive: The archive.
   /// - Returns: The keys, never empty unless `$top` is.
   public static func defaultTopKeys(of archive: KeyedArchive) -> [String] {
-    if archive.top["root"] != nil { return ["root"] }
-    return archive.top.keys.sorted(by: naturalOrder)
+    archive.defaultReadKeys
   }
 
   /// The key path a rejection under a top key starts with: `root`, or `$top.KEY`.
@@ -168,47 +167,6 @@ public struct HarnessDecoder: Sendable {
   /// A top key as messages name it: `$top.root`, `$top.$0`.
   static func topKeyText(_ key: String) -> String {
     key == "root" ? "$top.root" : ArchiveKeyPath(topKey: key, components: []).description
-  }
-
-  /// Whether one key sorts before another with runs of digits compared as numbers.
-  static func naturalOrder(_ left: String, _ right: String) -> Bool {
-    var leftIndex = left.unicodeScalars.startIndex
-    var rightIndex = right.unicodeScalars.startIndex
-    let leftScalars = left.unicodeScalars
-    let rightScalars = right.unicodeScalars
-    while leftIndex < leftScalars.endIndex, rightIndex < rightScalars.endIndex {
-      let leftDigits = digitRun(leftScalars, from: &leftIndex)
-      let rightDigits = digitRun(rightScalars, from: &rightIndex)
-      if !leftDigits.isEmpty, !rightDigits.isEmpty {
-        let leftTrimmed = leftDigits.drop { $0 == "0" }
-        let rightTrimmed = rightDigits.drop { $0 == "0" }
-        if leftTrimmed.count != rightTrimmed.count {
-          return leftTrimmed.count < rightTrimmed.count
-        }
-        if leftTrimmed != rightTrimmed { return leftTrimmed < rightTrimmed }
-        continue
-      }
-      if !leftDigits.isEmpty || !rightDigits.isEmpty {
-        return !leftDigits.isEmpty
-      }
-      let leftScalar = leftScalars[leftIndex]
-      let rightScalar = rightScalars[rightIndex]
-      if leftScalar != rightScalar { return leftScalar.value < rightScalar.value }
-      leftIndex = leftScalars.index(after: leftIndex)
-      rightIndex = rightScalars.index(after: rightIndex)
-    }
-    return leftIndex == leftScalars.endIndex && rightIndex != rightScalars.endIndex
-  }
-
-  private static func digitRun(
-    _ scalars: String.UnicodeScalarView, from index: inout String.UnicodeScalarView.Index
-  ) -> String {
-    var digits = ""
-    while index < scalars.endIndex, ("0"..."9").contains(scalars[index]) {
-      digits.unicodeScalars.append(scalars[index])
-      index = scalars.index(after: index)
-    }
-    return digits
   }
 
   /// The most values a decoded graph may expand to when it is walked as values.

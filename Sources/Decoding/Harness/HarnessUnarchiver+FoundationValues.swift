@@ -6,7 +6,8 @@ import PropertyList
 // The Foundation value forms: how the harness coder builds NSString, NSNumber, the
 // collections, NSDate, NSData, NSUUID, NSURL and NSNull from their archived fields, without
 // running any class's init(coder:), and where each further form is built (the +IndexValues,
-// +TextValues, +NumberAndErrorValues, +CalendarValues and +MeasurementValues files). The coder
+// +TextValues, +NumberAndErrorValues, +CalendarValues, +MeasurementValues, +FormatterValues,
+// +TextCheckingValues and +TypedValues files). The coder
 // itself (root, NSCoder overrides, class checks) is in HarnessUnarchiver.swift.
 extension HarnessUnarchiver {
   func buildFoundationValue(
@@ -94,6 +95,21 @@ extension HarnessUnarchiver {
       return buildMeasurement(fields)
     case .unitConverterLinear:
       return buildLinearConverter(fields)
+    case .notification:
+      return buildNotification(fields, allowed: allowed)
+    case .affineTransform:
+      return buildAffineTransform(fields)
+    case .byteCountFormatter:
+      return buildByteCountFormatter(fields)
+    case .iso8601DateFormatter:
+      return buildISO8601DateFormatter(fields)
+    case .dateIntervalFormatter:
+      return buildDateIntervalFormatter(fields)
+    case .regularExpression:
+      return buildRegularExpression(fields)
+    case .simpleRegularExpressionCheckingResult, .extendedRegularExpressionCheckingResult,
+      .complexRegularExpressionCheckingResult:
+      return buildCheckingResult(fields, className: kind.className)
     case .number, .object:
       fail(.malformed, "\(kind.className) has no archived object form the harness reads")
       return nil

@@ -19,13 +19,9 @@ extension HarnessUnarchiver {
   }
 
   func buildSpecialValue(_ fields: PropertyListDictionary) -> AnyObject? {
+    // A value without NS.special is a generic one, archived through its type encoding.
+    guard fields["NS.special"] != nil else { return buildTypedValue(fields) }
     guard let code = requiredIntegerField(fields, "NS.special", of: "NSValue") else {
-      if failure == nil {
-        failAt(
-          "NS.special", .missingField,
-          "NSValue has no NS.special; only the special forms (point, size, rect, range, "
-            + "edge insets) are read")
-      }
       return nil
     }
     guard let special = SpecialValueCode(rawValue: code) else {
@@ -60,7 +56,10 @@ extension HarnessUnarchiver {
           fields, "NS.rangeval.location", of: "NSValue", in: indexes),
         let length = requiredIntegerField(fields, "NS.rangeval.length", of: "NSValue", in: indexes)
       else { return nil }
-      return NSValue(range: NSRange(location: Int(location), length: Int(length)))
+      let range = NSRange(location: Int(location), length: Int(length))
+      let value = NSValue(range: range)
+      builtContents[ObjectIdentifier(value)] = .range(range)
+      return value
     case .edgeInsets:
       return buildEdgeInsets(fields)
     }

@@ -32,6 +32,9 @@ public final class HarnessUnarchiver: NSCoder {
   enum BuiltContents {
     case elements([AnyObject])
     case entries(keys: [NSObject], values: [AnyObject])
+    /// A range value's range, read without asking the value for its type, which leaks in
+    /// corelibs.
+    case range(NSRange)
     case url(URL)
   }
 

@@ -147,8 +147,27 @@ package struct ObjectDescriber {
     if recorder.unkeyedWrites > 0 {
       fields.append(
         DecodedField(key: "$unkeyed", value: .integer(Int64(recorder.unkeyedWrites))))
+      // A generic NSValue writes its type and bytes unkeyed: both are described, so that two
+      // values of the same type with other bytes describe apart.
+      if let value = object as? NSValue, let typed = Self.typedValueFields(value) {
+        fields += typed
+      }
     }
     return .object(className: className, fields: fields)
+  }
+
+  /// The type encoding and bytes of a generic NSValue of a type the harness reads.
+  private static func typedValueFields(_ value: NSValue) -> [DecodedField]? {
+    let encoding = String(cString: value.objCType)
+    guard let type = ObjCTypeEncoding(encoding) else { return nil }
+    var bytes = [UInt8](repeating: 0, count: type.byteCount)
+    bytes.withUnsafeMutableBytes { buffer in
+      if let base = buffer.baseAddress { value.getValue(base) }
+    }
+    return [
+      DecodedField(key: "$objCType", value: .string(encoding)),
+      DecodedField(key: "$bytes", value: .data(bytes)),
+    ]
   }
 
   private static func describeNumber(_ number: NSNumber) -> DecodedValue {
