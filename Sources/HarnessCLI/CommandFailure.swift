@@ -1,3 +1,4 @@
+import FileOutput
 import HarnessVocabulary
 import Migration
 
@@ -18,5 +19,12 @@ struct CommandFailure: Error {
     self.place = place
     self.category = category
     self.message = message
+  }
+}
+
+extension CommandFailure {
+  /// A failure to write an output, as `PATH: error: [unwritable] message`.
+  init(_ error: FileOutputError) {
+    self.init(place: error.path, category: .unwritable, message: error.message)
   }
 }

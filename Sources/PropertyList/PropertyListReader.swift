@@ -1,11 +1,3 @@
-/// The two property-list formats this package reads and writes.
-public enum PropertyListFormat: String, Hashable, Sendable {
-  /// `bplist00`.
-  case binary
-  /// `<plist version="1.0">`.
-  case xml
-}
-
 /// Reads binary and XML property lists from untrusted bytes, within limits, with errors that say where.
 ///
 /// ```swift

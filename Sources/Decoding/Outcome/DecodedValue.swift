@@ -119,31 +119,3 @@ public indirect enum DecodedValue: Sendable, Hashable, Codable, CustomStringConv
     }
   }
 }
-
-/// One field of a decoded app object.
-public struct DecodedField: Sendable, Hashable, Codable {
-  /// The key the field was encoded under.
-  public let key: String
-  /// The field's value.
-  public let value: DecodedValue
-
-  /// Creates a field.
-  public init(key: String, value: DecodedValue) {
-    self.key = key
-    self.value = value
-  }
-}
-
-/// One entry of a decoded dictionary.
-public struct DecodedEntry: Sendable, Hashable, Codable {
-  /// The entry's key.
-  public let key: DecodedValue
-  /// The entry's value.
-  public let value: DecodedValue
-
-  /// Creates an entry.
-  public init(key: DecodedValue, value: DecodedValue) {
-    self.key = key
-    self.value = value
-  }
-}

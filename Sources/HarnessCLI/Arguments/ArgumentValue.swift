@@ -57,35 +57,3 @@ extension Int: ArgumentValue {
 
 /// Converts one option value from its command-line text, or says what was expected.
 typealias ArgumentConverter<Value> = @Sendable (String) throws(ArgumentValueError) -> Value
-
-/// Converters for values that need more than their type's ``ArgumentValue`` conversion.
-enum ArgumentConversion {
-  /// An integer within `range`.
-  static func integer(in range: ClosedRange<Int>) -> ArgumentConverter<Int> {
-    { text throws(ArgumentValueError) in
-      guard let value = Int(text), range.contains(value) else {
-        throw ArgumentValueError(
-          "expected an integer from \(range.lowerBound) to \(range.upperBound)")
-      }
-      return value
-    }
-  }
-
-  /// A list such as `NSArray,ProfileKit.Memo`: split at commas, each item trimmed, empty items dropped.
-  static let commaSeparated: ArgumentConverter<[String]> = { text in
-    text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
-      !$0.isEmpty
-    }
-  }
-}
-
-/// Why a value given on the command line is not a value of its option's type.
-struct ArgumentValueError: Error, Sendable {
-  /// What was expected, such as `expected an integer`; lowercase, no period.
-  var reason: String
-
-  /// Creates an error with the reason shown after the invalid value.
-  init(_ reason: String) {
-    self.reason = reason
-  }
-}

@@ -3,6 +3,3 @@ struct UsageError: Error, Sendable {
   /// The message, without the `Error: ` prefix.
   var message: String
 }
-
-/// A request for help (`-h`, `--help`), which prints the help text and exits 0.
-struct HelpRequest: Error {}

@@ -1,0 +1,16 @@
+import Decoding
+import FileOutput
+import Foundation
+import Manifest
+import Verification
+
+/// Prints manifest diagnostics to standard error as `FILE:LINE:COLUMN: error: message`.
+enum ManifestDiagnosticsPrinter {
+  static func print(_ diagnostics: [ManifestDiagnostic], to console: Console) {
+    for diagnostic in diagnostics {
+      console.diagnose(
+        diagnostic.severity, place: diagnostic.location.description,
+        category: diagnostic.category, diagnostic.message)
+    }
+  }
+}
