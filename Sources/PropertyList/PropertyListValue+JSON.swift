@@ -36,3 +36,32 @@ extension PropertyListValue {
     }
   }
 }
+
+extension PropertyListValue {
+  /// Writes the property list as JSON, in the shape of ``jsonValue``, without building a value tree.
+  ///
+  /// ```swift
+  /// var writer = JSONWriter(sortedKeys: false, sink: { print($0, terminator: "") })
+  /// value.writeJSON(to: &writer)
+  /// writer.endLine()
+  /// ```
+  ///
+  /// - Parameter writer: The writer; dictionaries and arrays are streamed through it.
+  public func writeJSON(to writer: inout JSONWriter) {
+    switch self {
+    case .dictionary(let dictionary):
+      writer.beginObject()
+      for (key, value) in dictionary.entries {
+        writer.key(key)
+        value.writeJSON(to: &writer)
+      }
+      writer.endObject()
+    case .array(let elements):
+      writer.beginArray()
+      for element in elements { element.writeJSON(to: &writer) }
+      writer.endArray()
+    default:
+      writer.write(jsonValue)
+    }
+  }
+}

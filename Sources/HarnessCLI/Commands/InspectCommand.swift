@@ -44,7 +44,9 @@ enum InspectCommand {
           place: "\(path):\(error.location)", category: error.code.name, message: error.message)
       }
       if json {
-        context.console.output(value.jsonValue.render(sortedKeys: false) + "\n")
+        var writer = JSONWriter(sortedKeys: false, sink: context.console.output)
+        value.writeJSON(to: &writer)
+        writer.endLine()
       } else {
         context.console.output(XMLPropertyListWriter().write(value))
       }
@@ -52,7 +54,9 @@ enum InspectCommand {
     }
     let archive = try readArchive(bytes, path: path, limits: limits)
     if json {
-      context.console.output(ArchiveJSON.document(for: archive).render(sortedKeys: false) + "\n")
+      var writer = JSONWriter(sortedKeys: false, sink: context.console.output)
+      ArchiveJSON.write(archive, to: &writer)
+      writer.endLine()
     } else {
       context.console.output(
         ArchiveTreePrinter(limits: limits).render(archive)
