@@ -194,9 +194,18 @@ public struct JSONWriter {
     isEmpty = false
   }
 
+  /// A line feed and the indentation of a level, for the usual depths.
+  private static let indentation =
+    [UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 128)
+
   private mutating func newline(_ level: Int) {
-    bytes.append(UInt8(ascii: "\n"))
-    bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * level))
+    let width = 2 * level
+    if width < Self.indentation.count {
+      bytes.append(contentsOf: Self.indentation[...width])
+    } else {
+      bytes.append(UInt8(ascii: "\n"))
+      bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width))
+    }
   }
 
   /// Sends full chunks to the sink; only while no object waits to be sorted.

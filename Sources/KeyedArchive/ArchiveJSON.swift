@@ -118,7 +118,7 @@ public enum ArchiveJSON {
     case .dictionary(let dictionary):
       writeFields(dictionary, to: &writer)
     default:
-      writer.write(value.jsonValue)
+      value.writeJSON(to: &writer)
     }
   }
 
