@@ -23,20 +23,25 @@ let package = Package(
     // Version 2, the current release: what archives must decode into.
     .target(name: "NotesKit", swiftSettings: strictSettings),
 
+    // The notes a test device gave the team, personal data included: written to RawArchives/
+    // (never committed) and anonymized into LegacyArchives/ by scripts/record-archives.
+    .target(name: "NotesSamples", dependencies: ["NotesV1"], swiftSettings: strictSettings),
+
     // The app's own harness: every archive-harness command, with NotesKit's classes registered.
     .executableTarget(
       name: "notes-harness",
       dependencies: ["NotesKit", .product(name: "ArchiveHarness", package: "ArchiveHarness")],
       swiftSettings: strictSettings),
 
-    // Writes LegacyArchives/ with Foundation's NSKeyedArchiver, and SQLite stores of v1 records.
+    // Writes the device's raw archives with Foundation's NSKeyedArchiver, the damaged ones from
+    // anonymized archives, and SQLite stores of v1 records.
     .systemLibrary(
       name: "CNotesSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
     .executableTarget(
       name: "generate-legacy-archives",
       dependencies: [
-        "NotesV1", "NotesKit", "CNotesSQLite",
+        "NotesV1", "NotesKit", "NotesSamples", "CNotesSQLite",
         .product(name: "ArchiveHarness", package: "ArchiveHarness"),
       ],
       swiftSettings: strictSettings),
@@ -46,7 +51,7 @@ let package = Package(
     .testTarget(
       name: "NotesAppTests",
       dependencies: [
-        "NotesKit", "CNotesSQLite",
+        "NotesKit", "NotesV1", "NotesSamples", "CNotesSQLite",
         .product(name: "ArchiveHarnessTesting", package: "ArchiveHarness"),
       ],
       swiftSettings: strictSettings),

@@ -18,30 +18,7 @@ import TextOutput
 /// ```
 public struct HTMLReportWriter: Sendable {
   /// What the run was given and where it ran, shown in the summary.
-  public struct Parameters: Sendable, Hashable {
-    /// The manifests folder.
-    public var manifests: String
-    /// The archives folder.
-    public var archives: String
-    /// The harness's version.
-    public var harnessVersion: String
-    /// The platform the run ran on.
-    public var platform: String
-
-    /// Creates parameters.
-    ///
-    /// - Parameters:
-    ///   - manifests: The manifests folder.
-    ///   - archives: The archives folder.
-    ///   - harnessVersion: The harness's version.
-    ///   - platform: The platform the run ran on.
-    public init(manifests: String, archives: String, harnessVersion: String, platform: String) {
-      self.manifests = manifests
-      self.archives = archives
-      self.harnessVersion = harnessVersion
-      self.platform = platform
-    }
-  }
+  public typealias Parameters = RunParameters
 
   /// The paths, one matrix column each.
   public static let columns: [DecodePath] = DecodePath.allCases
@@ -61,19 +38,7 @@ public struct HTMLReportWriter: Sendable {
   /// - Parameter report: The report.
   /// - Returns: The page, with a trailing newline.
   public func render(_ report: VerificationReport) -> String {
-    var page = """
-      <!DOCTYPE html>
-      <html lang="en">
-      <head>
-      <meta charset="utf-8">
-      <meta name="viewport" content="width=device-width, initial-scale=1">
-      <title>archive-harness verify</title>
-      <style>\(Self.style)</style>
-      </head>
-      <body>
-      <h1>archive-harness verify</h1>
-
-      """
+    var page = HTMLPage.opening(title: "archive-harness verify", style: Self.style)
     page += summary(report)
     page += """
       <form class="filters" role="search" onsubmit="return false">
@@ -106,7 +71,7 @@ public struct HTMLReportWriter: Sendable {
       page += "</tbody>\n"
       groupStart = groupEnd
     }
-    page += "</table>\n<script>\(Self.script)</script>\n</body>\n</html>\n"
+    page += "</table>\n" + HTMLPage.closing(script: Self.script)
     return page
   }
 
@@ -185,9 +150,9 @@ public struct HTMLReportWriter: Sendable {
 
   private func findings(_ item: VerificationCase) -> String {
     var text = "<small class=\"location\">\(escape(item.location))</small>"
-    for result in item.paths where result.path == .structure {
-      text +=
-        "<p class=\"bad\">✗ structure: \(escape(result.message ?? result.outcome.description))</p>"
+    for result in item.paths where result.path == .structure || result.path == .privacy {
+      text += "<p class=\"bad\">✗ \(escape(result.path.description)): "
+      text += "\(escape(result.message ?? result.outcome.description))</p>"
     }
     let failed = item.expectations.filter { !$0.passed }
     if !failed.isEmpty {
@@ -239,27 +204,15 @@ public struct HTMLReportWriter: Sendable {
     return result.matches ? "ok" : "bad"
   }
 
-  private static let style = """
-    body{font:14px/1.4 system-ui,sans-serif;margin:1rem;color:#111;background:#fff}
-    dl{display:flex;flex-wrap:wrap;gap:.5rem 1.5rem;margin:0}
-    dt{font-weight:600}dd{margin:0;overflow-wrap:anywhere}
-    .filters{margin:1rem 0;display:flex;flex-wrap:wrap;gap:1rem;align-items:center}
-    table{border-collapse:collapse;width:100%}
-    th,td{border:1px solid #bbb;padding:.3rem .4rem;text-align:left;vertical-align:top}
-    thead th{background:#eee}
-    tr.group th{background:#dde4ee}
-    tr[hidden]{display:none}
-    .ok{background:#e3f4e3}.bad{background:#fbe1e1}.hole{background:#f7c6c6;font-weight:700}
-    .none{color:#666}.category{font-family:monospace}
-    .advice{background:#fff5cc;padding:.2rem}
-    pre{white-space:pre-wrap;overflow-wrap:anywhere;max-width:40rem}
-    @media (max-width:700px){
-    table,caption,thead,tbody,tr,th,td{display:block}
-    thead{position:absolute;left:-9999px}
-    tr.entry{margin:.5rem 0;border:1px solid #888}
-    td::before{content:attr(data-label) ": ";font-weight:600}
-    }
-    """
+  private static let style =
+    HTMLPage.baseStyle + """
+      tr.group th{background:#dde4ee}
+      .ok{background:#e3f4e3}.bad{background:#fbe1e1}.hole{background:#f7c6c6;font-weight:700}
+      .none{color:#666}.category{font-family:monospace}
+      .advice{background:#fff5cc;padding:.2rem}
+      pre{white-space:pre-wrap;overflow-wrap:anywhere;max-width:40rem}
+
+      """ + HTMLPage.phoneStyle("entry")
 
   private static let script = """
     (function(){

@@ -1,10 +1,12 @@
 import JSONOutput
 import Manifest
 
-/// Writes a report as JSON for tools: `serializationVersion` 2, sorted keys, one object per case.
+/// Writes a report as JSON for tools: `serializationVersion` 3, sorted keys, one object per case.
 ///
 /// Everything is data: outcomes, categories and expectations are values, and
 /// a decoded object is written in the shape `decode --format json` uses.
+/// The run's parameters (`run`) and each case's producer travel with it, so
+/// ``VerificationReportReader`` can read a report back for the other writers.
 /// `schemas/verify.schema.json` describes the document.
 ///
 /// ```swift
@@ -12,8 +14,8 @@ import Manifest
 /// // {"cases": [{"archive": "…", "paths": {"secure": {"outcome": "decoded", …}}, …}], …}
 /// ```
 public struct JSONReportWriter: Sendable {
-  /// The version of the document's shape; version 2 writes expectations and objects as data.
-  public static let serializationVersion: Int64 = 2
+  /// The version of the document's shape; version 3 adds the run's parameters and producers.
+  public static let serializationVersion: Int64 = 3
 
   /// Creates a writer.
   public init() {}
@@ -27,27 +29,28 @@ public struct JSONReportWriter: Sendable {
   public func document(_ report: VerificationReport) -> JSONValue {
     let counts = report.counts
     let cases: [JSONValue] = report.cases.map { item in
-      .object([
-        ("manifest", .string(item.manifest)),
-        ("archive", .string(item.archive)),
-        ("location", .string(item.location)),
-        ("status", .string(item.status.rawValue)),
-        ("paths", .object(item.paths.map { ($0.path.description, pathJSON($0)) })),
-        (
-          "expectations",
-          .array(
-            item.expectations.map { expectation in
-              .object([
-                ("keyPath", .string(expectation.keyPath)),
-                ("status", .string(expectation.passed ? "passed" : "failed")),
-                ("expected", expectation.expected.jsonValue),
-                ("actual", expectation.actual.jsonValue),
-                ("location", .string(expectation.location)),
-              ])
-            })
-        ),
-        ("notes", .array(item.notes.map(JSONValue.string))),
-      ])
+      .object(
+        [
+          ("manifest", .string(item.manifest)),
+          ("archive", .string(item.archive)),
+          ("location", .string(item.location)),
+          ("status", .string(item.status.rawValue)),
+          ("paths", .object(item.paths.map { ($0.path.description, pathJSON($0)) })),
+          (
+            "expectations",
+            .array(
+              item.expectations.map { expectation in
+                .object([
+                  ("keyPath", .string(expectation.keyPath)),
+                  ("status", .string(expectation.passed ? "passed" : "failed")),
+                  ("expected", expectation.expected.jsonValue),
+                  ("actual", expectation.actual.jsonValue),
+                  ("location", .string(expectation.location)),
+                ])
+              })
+          ),
+          ("notes", .array(item.notes.map(JSONValue.string))),
+        ] + (item.producer.map { [("producer", JSONValue.string($0))] } ?? []))
     }
     var shardMembers: [(String, JSONValue)] = []
     if let shard = report.shard {
@@ -61,6 +64,16 @@ public struct JSONReportWriter: Sendable {
     }
     if let digest = report.manifestsDigest {
       shardMembers.append(("manifestsDigest", .string(digest)))
+    }
+    if let run = report.run {
+      shardMembers.append(
+        (
+          "run",
+          .object([
+            ("manifests", .string(run.manifests)), ("archives", .string(run.archives)),
+            ("harnessVersion", .string(run.harnessVersion)), ("platform", .string(run.platform)),
+          ])
+        ))
     }
     return .object(
       shardMembers + [
@@ -88,6 +101,7 @@ public struct JSONReportWriter: Sendable {
     ]
     if let object = path.object {
       members.append(("object", object.jsonValue))
+      members.append(("objectClass", .string(object.className)))
     }
     return .object(members)
   }

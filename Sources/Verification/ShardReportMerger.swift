@@ -5,7 +5,9 @@ import JSONOutput
 /// The shards must come from the same manifests (the same `manifestsDigest`),
 /// have the same N, and be each of 1…N exactly once; anything else is refused
 /// with ``ShardMergeError``. Cases come back in the unsharded order: manifest,
-/// then the entry's place in it. The summary is counted again.
+/// then the entry's place in it. The summary is counted again; the run's
+/// parameters (`run`) are the first shard's. ``VerificationReportReader``
+/// reads the merged report back for the HTML, JUnit and text writers.
 ///
 /// ```swift
 /// let merged = try ShardReportMerger().merge([("a.json", first), ("b.json", second)])
@@ -83,18 +85,21 @@ public struct ShardReportMerger: Sendable {
         counts[known, default: 0] += 1
       }
     }
-    return .object([
-      ("manifestsDigest", .string(digest ?? "")),
-      ("serializationVersion", .integer(JSONReportWriter.serializationVersion)),
-      ("cases", .array(ordered.map(Self.value))),
-      ("notes", .array(notes.map(JSONValue.string))),
-      (
-        "summary",
-        .object(
-          [("total", .integer(Int64(ordered.count)))]
-            + VerificationCase.Status.allCases.map { ($0.rawValue, .integer(counts[$0] ?? 0)) })
-      ),
-    ])
+    var run: [(String, JSONValue)] = []
+    if let parameters = first.document["run"] { run.append(("run", Self.value(parameters))) }
+    return .object(
+      run + [
+        ("manifestsDigest", .string(digest ?? "")),
+        ("serializationVersion", .integer(JSONReportWriter.serializationVersion)),
+        ("cases", .array(ordered.map(Self.value))),
+        ("notes", .array(notes.map(JSONValue.string))),
+        (
+          "summary",
+          .object(
+            [("total", .integer(Int64(ordered.count)))]
+              + VerificationCase.Status.allCases.map { ($0.rawValue, .integer(counts[$0] ?? 0)) })
+        ),
+      ])
   }
 
   /// Manifest, then the entry's line and column in it (`FILE:LINE:COLUMN`).

@@ -15,6 +15,8 @@ public struct VerificationReport: Sendable, Hashable {
   public var shard: VerificationShard?
   /// The ``ManifestsDigest`` of the manifests the run read, or `nil` when not recorded.
   public var manifestsDigest: String?
+  /// What the run was given and where it ran, or `nil` when not recorded.
+  public var run: RunParameters?
 
   /// Creates a report.
   ///
@@ -23,10 +25,12 @@ public struct VerificationReport: Sendable, Hashable {
   ///   - notes: Manifest-level diagnostics.
   ///   - shard: The slice of the entries the report covers, or `nil` for all.
   ///   - manifestsDigest: The digest of the manifests the run read.
+  ///   - run: What the run was given and where it ran.
   public init(
     cases: [VerificationCase], notes: [String] = [], shard: VerificationShard? = nil,
-    manifestsDigest: String? = nil
+    manifestsDigest: String? = nil, run: RunParameters? = nil
   ) {
+    self.run = run
     self.cases = cases
     self.notes = notes
     self.shard = shard
@@ -105,7 +109,7 @@ public struct VerificationCase: Sendable, Hashable {
   public var name: String { "\(manifest) › \(archive)" }
 }
 
-/// A part of a case's report: the structural check of the archive, or one decode path.
+/// A part of a case's report: the structural check of the archive, one decode path, or the privacy scan.
 ///
 /// ```swift
 /// let secure = report.cases[0].paths.first { $0.path == .decode(.secure) }
@@ -116,12 +120,15 @@ public enum CheckedPath: Sendable, Hashable, CustomStringConvertible {
   case structure
   /// A decode path.
   case decode(DecodePath)
+  /// The privacy scan of the archive (`verify --privacy`), reported when it finds something.
+  case privacy
 
-  /// The name reports use: `structure`, or the decode path's name such as `secure`.
+  /// The name reports use: `structure`, the decode path's name such as `secure`, or `privacy`.
   public var description: String {
     switch self {
     case .structure: "structure"
     case .decode(let path): path.description
+    case .privacy: "privacy"
     }
   }
 }
@@ -150,6 +157,8 @@ public struct PathResult: Sendable, Hashable {
     case workerUnavailable
     /// The path did not run: its worker broke the request protocol (`worker-failed`).
     case workerFailed
+    /// The privacy scan found values that look like personal data (`personal-data`).
+    case personalData
 
     /// The category as reports name it, such as `class-not-allowed`, `SIGILL` or `unreadable`.
     public var description: String {
@@ -159,6 +168,7 @@ public struct PathResult: Sendable, Hashable {
       case .unreadable: "unreadable"
       case .workerUnavailable: "worker-unavailable"
       case .workerFailed: "worker-failed"
+      case .personalData: "personal-data"
       }
     }
   }

@@ -113,6 +113,25 @@ struct AnonymizerTests {
     }
   }
 
+  @Test("No original date appears in the anonymized bytes, as a date or as text in a string")
+  func noOriginalDateInBytes() throws {
+    var builder = KeyedArchiveBuilder()
+    let created = builder.object("NSDate", [("NS.time", .real(SampleNote.created))])
+    let text = builder.string("Met Alice on 2023-03-08 21:26 and on 08.03.2023")
+    builder.setRoot(builder.object("NotesApp.Note", [("created", created), ("text", text)]))
+    for policy in [DatePolicy.shift, .truncate(.month)] {
+      var options = Anonymizer.Options()
+      options.dates = policy
+      let bytes = try Anonymizer(options: options, key: Self.key()).anonymize(builder.bytes()).bytes
+      let time = SampleNote.created.bitPattern
+      let timeBytes = (0..<8).map { UInt8(truncatingIfNeeded: time >> (56 - 8 * $0)) }
+      #expect(!Self.contains(bytes, timeBytes), "\(policy): the date survived")
+      for date in ["2023-03-08", "08.03.2023", "21:26"] where policy != .shift || date != "21:26" {
+        #expect(!Self.contains(bytes, Array(date.utf8)), "\(policy): '\(date)' survived")
+      }
+    }
+  }
+
   @Test("No original string or date appears in the inspect view")
   func noOriginalInInspectView() throws {
     let anonymized = try KeyedArchive(bytes: Self.anonymizedNote().bytes)
@@ -325,6 +344,28 @@ struct AnonymizerTests {
     #expect(!keys.contains("owner@corp-mail.de"))
     #expect(keys.contains { $0.hasSuffix("@example.com") || $0.hasSuffix(".example") })
     #expect(output.report.replacedCount(of: .dictionaryKey) == 1)
+  }
+
+  @Test("Under --pseudonymize-keys every key of the dictionary gets a pseudonym of its shape")
+  func pseudonymizesKeysOfASelectedDictionary() throws {
+    let output = try Self.anonymizedNote { $0.pseudonymizedKeys = [try ArchiveKeyPath("metadata")] }
+    let anonymized = try KeyedArchive(bytes: output.bytes)
+    let metadata = try #require(try anonymized.evaluate(ArchiveKeyPath("metadata")).first)
+    let keys = anonymized.children(of: metadata.node).compactMap {
+      if case .key(let key) = $0.component { key } else { nil }
+    }
+    #expect(keys.count == 2)
+    #expect(!keys.contains("theme"))
+    #expect(!keys.contains("owner@corp-mail.de"))
+    #expect(keys.allSatisfy { $0.utf16.count == 5 || $0.contains("@") })
+    #expect(output.report.replacedCount(of: .dictionaryKey) == 2)
+  }
+
+  @Test("A --pseudonymize-keys key path that matches nothing is an error")
+  func unmatchedPseudonymizedKeysIsAnError() throws {
+    #expect(throws: AnonymizationError.self) {
+      try Self.anonymizedNote { $0.pseudonymizedKeys = [try ArchiveKeyPath("metadataa")] }
+    }
   }
 
   @Test("A batch gives a value shared by two archives one pseudonym")

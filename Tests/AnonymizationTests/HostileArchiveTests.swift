@@ -33,7 +33,8 @@ struct HostileArchiveTests {
     arguments: [
       "@", "a@", "a@b.", "1.", "1.2.3.", "+1 ", "(1) ", "0 ", "12-", ":", "a:", "::1:", "eyJ",
       "eyJhbGciOiJub25lIn0.", "bearer ", "DE89", "DE89 ", "4111 ", "ab1", "a-", "https://",
-      "a://b/", "ü", "𠀀",
+      "a://b/", "ü", "𠀀", "2023-03-08", "2023-03-08 ", "08.03.2023 21:26:",
+      "2023-03-08T21:26:40.1234567890",
     ])
   func survivesLongBait(bait: String) throws {
     let repeated = String(repeating: bait, count: max(1, 200_000 / bait.utf16.count))

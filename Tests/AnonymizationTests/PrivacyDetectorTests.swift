@@ -46,7 +46,8 @@ struct PrivacyDetectorTests {
   @Test(
     "Not a phone number: dates, versions, decimals, digit lists, times, fictional numbers",
     arguments: [
-      "2023-03-08", "08.03.2023", "version 1.2.3", "3.14159265358", "0 1 2 3 4 5 6 7 8 9",
+      "2023-03-08", "08.03.2023", "08.03.2023 09:30", "01.12.2023 00:00:00", "version 1.2.3",
+      "3.14159265358", "0 1 2 3 4 5 6 7 8 9",
       "12:30:45", "+00 30 1234567", "000 1234567", "(012) 555-0147", "order 12345678",
       "192.168.100.200",
     ])

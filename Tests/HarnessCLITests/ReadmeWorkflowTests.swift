@@ -36,7 +36,7 @@ struct ReadmeWorkflowTests {
   }
 
   @Test(
-    "The workflow is YAML with N shard jobs and a merge job after them",
+    "The workflow is YAML with N shard jobs and a merge job that publishes merged HTML and JUnit",
     .enabled(if: hasYAML, "python3 with the yaml module is not installed"))
   func workflowParses() throws {
     let program = """
@@ -50,6 +50,10 @@ struct ReadmeWorkflowTests {
       assert jobs["merge"]["needs"] == "shard"
       merge = " ".join(str(step.get("run", "")) for step in jobs["merge"]["steps"])
       assert "report merge shard-*.json" in merge, merge
+      assert "for format in html junit json" in merge, merge
+      assert "--format $format --output verify.$format" in merge, merge
+      published = jobs["merge"]["steps"][-1]["with"]["path"].split()
+      assert "verify.html" in published and "verify.junit" in published, published
       print("ok")
       """
     let result = try #require(Self.python(program, input: try Self.workflow()))

@@ -79,7 +79,7 @@ struct VerifyCommandTests {
     try expectValid(result.stdout, against: .verify)
     let json = try #require(
       try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-    #expect(json["serializationVersion"] as? Int == 2)
+    #expect(json["serializationVersion"] as? Int == 3)
     let cases = try #require(json["cases"] as? [[String: Any]])
     let failed = cases.filter { $0["status"] as? String == "failed" }
     #expect(failed.count == 1)
@@ -208,6 +208,75 @@ struct VerifyCommandTests {
     let unshardedCases = try JSONDocument(parsing: unsharded.stdout)["cases"]
     #expect(mergedCases != nil)
     #expect(mergedCases == unshardedCases)
+  }
+
+  @Test("report merge --format html, junit and text write what an unsharded verify writes")
+  func mergeEqualsUnshardedInEveryFormat() throws {
+    let directory = try scratchCopy()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var files: [String] = []
+    for index in [3, 1, 2] {
+      let file = directory.appendingPathComponent("shard-\(index).json").path
+      let result = try CommandRunner.run(
+        arguments(directory, ["--shard", "\(index)/3", "--format", "json", "--output", file]))
+      #expect(result.status == 0)
+      files.append(file)
+    }
+    for format in ["html", "junit", "text"] {
+      let merged = try CommandRunner.run(["report", "merge", "--format", format] + files)
+      #expect(merged.status == 0, "\(format): \(merged.stderr)")
+      let unsharded = try CommandRunner.run(arguments(directory, ["--format", format]))
+      #expect(!merged.stdout.isEmpty)
+      #expect(merged.stdout == unsharded.stdout, "\(format)")
+    }
+  }
+
+  @Test("report merge refuses a missing shard, exit 2")
+  func mergeRefusesMissingShard() throws {
+    let directory = try scratchCopy()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let first = directory.appendingPathComponent("shard-1.json").path
+    _ = try CommandRunner.run(
+      arguments(directory, ["--shard", "1/3", "--format", "json", "--output", first]))
+    let merged = try CommandRunner.run(["report", "merge", "--format", "html", first])
+    #expect(merged.status == 2)
+    #expect(merged.stdout.isEmpty)
+    #expect(merged.stderr.contains("missing shard 2, 3 of 3"))
+  }
+
+  @Test("report merge refuses a repeated shard, exit 2")
+  func mergeRefusesRepeatedShard() throws {
+    let directory = try scratchCopy()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let first = directory.appendingPathComponent("shard-1.json").path
+    _ = try CommandRunner.run(
+      arguments(directory, ["--shard", "1/1", "--format", "json", "--output", first]))
+    let merged = try CommandRunner.run(["report", "merge", "--format", "junit", first, first])
+    #expect(merged.status == 2)
+    #expect(merged.stderr.contains("shard 1 again"))
+  }
+
+  @Test(
+    "report merge --format html names the shard and the place a report cannot be read at, exit 2")
+  func mergeNamesUnreadableShard() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "merge-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("shard-1.json")
+    let digest = String(repeating: "a", count: 64)
+    let text = """
+      {"cases": [{"archive": "a.archive", "expectations": [], "location": "m.xml:3:3",
+      "manifest": "m.xml", "notes": [], "paths": {"legacy": {"outcome": "exploded",
+      "matches": true}}, "status": "passed"}], "manifestsDigest": "\(digest)", "notes": [],
+      "serializationVersion": 3, "shard": {"count": 1, "index": 1}}
+      """
+    try Data(text.utf8).write(to: file)
+    let merged = try CommandRunner.run(["report", "merge", "--format", "html", file.path])
+    #expect(merged.status == 2)
+    #expect(merged.stdout.isEmpty)
+    #expect(
+      merged.stderr.contains("\(file.path): error: [unreadable] $.cases[0].paths.legacy.outcome"))
   }
 
   @Test("report merge refuses shards of different manifests, exit 2")

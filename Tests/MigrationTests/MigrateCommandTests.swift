@@ -72,12 +72,9 @@ struct MigrateCommandTests {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/store.sqlite"
     try MigrationFixtures.makeDatabase(at: path)
-    let result = try CommandRunner.run([
-      "migrate-dry-run", "--store", path, "--table", "store", "--rename-only",
-      "--class-map", "ProfilesApp.UserProfile=ProfileKit.UserProfile",
-      "--class-map", "ProfilesApp.Address=ProfileKit.Address",
-      "--format", "json", "--output", folder + "/plan.json",
-    ])
+    let result = try CommandRunner.run(
+      MigrationFixtures.renameOnlyDryRun(store: path, format: "json", output: folder + "/plan.json")
+    )
     #expect(result.status == 1)
     #expect(result.stdout.isEmpty)
     let data = try Data(contentsOf: URL(fileURLWithPath: folder + "/plan.json"))

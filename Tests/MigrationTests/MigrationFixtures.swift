@@ -132,6 +132,45 @@ enum MigrationFixtures {
     let summary = try engine.run(onRecord: { plans[$0.record.id.description] = $0.outcome })
     return (summary, plans)
   }
+
+  /// A rename-only dry run's report of an SQLite store of `rows`, its path written as `STORE`.
+  ///
+  /// - Parameters:
+  ///   - format: The report's format.
+  ///   - rows: The store's keys and values.
+  ///   - storeName: The store's name in the report, or `nil` for its path.
+  /// - Returns: The report's text.
+  /// - Throws: When the store cannot be made or read.
+  static func dryRunReport(
+    _ format: MigrationReportWriter.Format, rows: [(String, [UInt8]?)] = sampleRows(),
+    storeName: String? = nil
+  ) throws -> String {
+    let folder = try temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/store.sqlite"
+    try makeDatabase(at: path, rows: rows)
+    let store = try SQLiteStore(
+      path: path, table: "store", keyColumn: "key", valueColumn: "value", readOnly: true)
+    let engine = MigrationEngine(
+      store: store, migrator: RecordMigrator(transform: RenameOnlyTransform(mapping: mapping)),
+      writer: nil, batchSize: 2)
+    let collected = CollectedText()
+    let writer = MigrationReportWriter(format: format, sink: collected.append)
+    writer.begin(store: storeName ?? path, mode: "rename-only", operation: .dryRun)
+    let summary = try engine.run(onRecord: writer.record)
+    writer.finish(summary, notes: [("store", "unchanged (dry run)")])
+    return collected.text.replacingOccurrences(of: path, with: "STORE")
+  }
+
+  /// The arguments of a rename-only `migrate-dry-run` of the sample SQLite store at `path`.
+  static func renameOnlyDryRun(store path: String, format: String, output: String) -> [String] {
+    [
+      "migrate-dry-run", "--store", path, "--table", "store", "--rename-only",
+      "--class-map", "ProfilesApp.UserProfile=ProfileKit.UserProfile",
+      "--class-map", "ProfilesApp.Address=ProfileKit.Address",
+      "--format", format, "--output", output,
+    ]
+  }
 }
 
 /// A transform that returns fixed bytes, standing in for a typed transform whose decode came back empty.

@@ -8,22 +8,7 @@ import Testing
 @Suite("Migration reports")
 struct MigrationReportWriterTests {
   private func report(_ format: MigrationReportWriter.Format) throws -> String {
-    let folder = try MigrationFixtures.temporaryFolder()
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let path = folder + "/store.sqlite"
-    try MigrationFixtures.makeDatabase(at: path)
-    let store = try SQLiteStore(
-      path: path, table: "store", keyColumn: "key", valueColumn: "value", readOnly: true)
-    let engine = MigrationEngine(
-      store: store,
-      migrator: RecordMigrator(transform: RenameOnlyTransform(mapping: MigrationFixtures.mapping)),
-      writer: nil, batchSize: 2)
-    let collected = Collected()
-    let writer = MigrationReportWriter(format: format, sink: collected.append)
-    writer.begin(store: path, mode: "rename-only", operation: .dryRun)
-    let summary = try engine.run(onRecord: writer.record)
-    writer.finish(summary, notes: [("store", "unchanged (dry run)")])
-    return collected.text.replacingOccurrences(of: path, with: "STORE")
+    try MigrationFixtures.dryRunReport(format)
   }
 
   @Test("The JSON plan is one document with a version, sorted keys, records and counts")
@@ -51,7 +36,7 @@ struct MigrationReportWriterTests {
 
   @Test("An interrupted run's note does not repeat the summary's interrupted member")
   func interruptedNoteIsNotRepeated() throws {
-    let collected = Collected()
+    let collected = CollectedText()
     let writer = MigrationReportWriter(format: .json, sink: collected.append)
     writer.begin(store: "STORE", mode: "typed", operation: .migrate)
     var summary = MigrationSummary()
@@ -90,7 +75,3 @@ struct MigrationReportWriterTests {
 }
 
 /// Collects sink output from the report writer.
-private final class Collected: @unchecked Sendable {
-  private(set) var text = ""
-  func append(_ chunk: String) { text += chunk }
-}

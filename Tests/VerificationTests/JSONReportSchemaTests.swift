@@ -113,6 +113,16 @@ struct JSONReportSchemaTests {
               message: "decode worker: the worker exited with status 3 while answering request 2",
               matches: false),
           ], expectations: []),
+        VerificationCase(
+          manifest: "m.xml", archive: "personal.archive", location: "m.xml:15:3",
+          paths: [
+            PathResult(
+              path: .decode(.legacy), outcome: .decoded, expected: .decodes, matches: true,
+              object: .string("x")),
+            PathResult(
+              path: .privacy, outcome: .rejected, category: .personalData,
+              message: "personal.archive: email: [email] xxxx@xxxxxxx.xxx", matches: false),
+          ], expectations: []),
       ], notes: ["a manifest note"])
   }()
 
@@ -124,6 +134,36 @@ struct JSONReportSchemaTests {
   func everyKindFollowsTheSchema() throws {
     let violations = try JSONSchemas.validator(.verify).validate(document())
     #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
+  }
+
+  @Test("The run's parameters, a producer and a decoded object's class follow the schema")
+  func runAndProducerFollowTheSchema() throws {
+    var report = Self.report
+    report.run = RunParameters(
+      manifests: "manifests", archives: "LegacyArchives", harnessVersion: "0.1.0",
+      platform: "Linux")
+    report.cases[0].producer = "ProfilesApp 1.0"
+    let document = try JSONDocument(parsing: JSONReportWriter().render(report))
+    let violations = try JSONSchemas.validator(.verify).validate(document)
+    #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
+    #expect(document["run"]?["platform"] == .string("Linux"))
+    guard case .array(let cases)? = document["cases"] else {
+      Issue.record("no cases")
+      return
+    }
+    #expect(cases.first?["producer"] == .string("ProfilesApp 1.0"))
+    #expect(cases.first?["paths"]?["legacy"]?["objectClass"] == .string("ProfileKit.UserProfile"))
+  }
+
+  @Test("A run without its platform is a violation")
+  func runWithoutPlatformIsAViolation() throws {
+    var report = Self.report
+    report.run = RunParameters(
+      manifests: "manifests", archives: "LegacyArchives", harnessVersion: "0.1.0", platform: "")
+    let text = JSONReportWriter().render(report).replacingOccurrences(
+      of: "\"platform\": \"\"", with: "\"os\": \"\"")
+    let violations = try JSONSchemas.validator(.verify).validate(JSONDocument(parsing: text))
+    #expect(!violations.isEmpty)
   }
 
   @Test("Expectations are written as typed values, not descriptions")

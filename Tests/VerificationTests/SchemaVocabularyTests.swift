@@ -4,6 +4,7 @@ import HarnessVocabulary
 import JSONOutput
 import Manifest
 import Testing
+import Verification
 
 /// The shipped JSON Schemas beside the enums and the manifest schema they must agree with.
 @Suite("JSON schemas and vocabulary")
@@ -44,10 +45,11 @@ struct SchemaVocabularyTests {
     #expect(Self.memberNames(paths) == Set(DecodePath.allCases.map(\.rawValue)))
   }
 
-  @Test("The verify schema's paths are the structure check and the decode paths")
+  @Test("The verify schema's paths are the structure check, the decode paths and the privacy scan")
   func verifyPaths() throws {
     let paths = try Self.schema(.verify)["$defs"]?["Case"]?["properties"]?["paths"]?["properties"]
-    #expect(Self.memberNames(paths) == Set(["structure"] + DecodePath.allCases.map(\.rawValue)))
+    let checked = [CheckedPath.structure, .privacy] + DecodePath.allCases.map(CheckedPath.decode)
+    #expect(Self.memberNames(paths) == Set(checked.map(\.description)))
   }
 
   @Test(

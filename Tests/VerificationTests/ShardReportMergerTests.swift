@@ -21,6 +21,9 @@ struct ShardReportMergerTests {
     entry("c.archive", line: 30), entry("d.archive", line: 40),
   ]
 
+  /// All cases in one report, unsharded.
+  static let unsharded = VerificationReport(cases: all, manifestsDigest: digest)
+
   /// The JSON report of one shard of ``all``.
   static func shard(
     _ index: Int, of count: Int, digest: String = digest,

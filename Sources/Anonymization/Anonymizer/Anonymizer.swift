@@ -20,7 +20,9 @@ import PropertyList
 /// - **UUIDs** (`NSUUID`) become random version-4 UUIDs, consistently.
 /// - **Numbers** stay, except under ``Options/scrubbedNumbers``, where they get
 ///   the same sign and number of digits.
-/// - **Dictionary keys** are structure and stay, unless they look like personal data.
+/// - **Dictionary keys** are structure and stay, unless they look like personal data
+///   or their dictionary is under ``Options/pseudonymizedKeys`` (keys made from
+///   personal text, such as counted words), where they get the pseudonyms strings get.
 /// - Values under ``Options/kept`` stay as they are, whatever their kind.
 ///
 /// ```swift
@@ -43,6 +45,8 @@ public struct Anonymizer: Sendable {
     public var kept: [ArchiveKeyPath] = []
     /// Key paths under which numbers are replaced by numbers of the same width.
     public var scrubbedNumbers: [ArchiveKeyPath] = []
+    /// Key paths of dictionaries whose keys get pseudonyms, as equal strings do, instead of staying as structure.
+    public var pseudonymizedKeys: [ArchiveKeyPath] = []
     /// What happens to dates.
     public var dates: DatePolicy = .shift
     /// Whether data keeps a known file signature (PNG, JPEG, GIF, PDF, HEIC, …) at its start.
@@ -107,7 +111,7 @@ public struct Anonymizer: Sendable {
   ///   no value in any of the archives.
   public func anonymize(_ archives: [KeyedArchive]) throws(AnonymizationError) -> [Output] {
     try checkPatternsMatch(in: archives)
-    var pseudonymizer = Pseudonymizer(key: key)
+    var pseudonymizer = Pseudonymizer(key: key, dates: options.dates)
     var strings: Set<String> = []
     var data: Set<[UInt8]> = []
     for archive in archives {
@@ -128,7 +132,9 @@ public struct Anonymizer: Sendable {
 
   /// Throws for the first kept or scrubbed pattern that matches no value in any archive.
   private func checkPatternsMatch(in archives: [KeyedArchive]) throws(AnonymizationError) {
-    let named = options.kept.map { ("kept", $0) } + options.scrubbedNumbers.map { ("scrubbed", $0) }
+    let named =
+      options.kept.map { ("kept", $0) } + options.scrubbedNumbers.map { ("scrubbed", $0) }
+      + options.pseudonymizedKeys.map { ("pseudonymized-keys", $0) }
     for (role, pattern) in named {
       let matched = archives.contains { archive in
         do {

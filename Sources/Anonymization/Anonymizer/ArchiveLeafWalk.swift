@@ -35,6 +35,8 @@ struct ArchiveLeafWalk {
   private(set) var selectedObjects: [Set<Int>]
   /// Per group, the inline values selected.
   private(set) var selectedValues: [Set<ValueLocation>]
+  /// Per pattern group, the key objects of the dictionaries the group selects.
+  private(set) var selectedDictionaryKeys: [Set<Int>]
   /// String objects used as dictionary keys; their first path is their dictionary's.
   private(set) var dictionaryKeys: Set<Int> = []
   /// Instances that are Foundation leaves (strings, data, dates, URLs, UUIDs, null), and the objects they refer to.
@@ -77,6 +79,7 @@ struct ArchiveLeafWalk {
     self.patternGroups = patternGroups
     selectedObjects = patternGroups.map { _ in [] }
     selectedValues = patternGroups.map { _ in [] }
+    selectedDictionaryKeys = patternGroups.map { _ in [] }
     maximumDepth = limits.maximumWalkDepth
     prefixLength = patternGroups.joined().map(\.components.count).max() ?? 0
     run()
@@ -193,6 +196,9 @@ struct ArchiveLeafWalk {
         for key in keys {
           guard case .uid(let keyIndex) = key else { continue }
           dictionaryKeys.insert(Int(keyIndex))
+          for group in flags.indices where flags[group] {
+            selectedDictionaryKeys[group].insert(Int(keyIndex))
+          }
           // A key is reported at its dictionary's path, never at a path that spells it out.
           if firstStep[Int(keyIndex)] == nil { firstStep[Int(keyIndex)] = stepIndex }
         }

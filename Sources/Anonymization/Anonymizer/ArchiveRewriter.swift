@@ -31,7 +31,8 @@ struct ArchiveRewriter {
     self.dateShift = dateShift
     self.pseudonymizer = pseudonymizer
     walk = ArchiveLeafWalk(
-      archive: archive, patternGroups: [options.kept, options.scrubbedNumbers],
+      archive: archive,
+      patternGroups: [options.kept, options.scrubbedNumbers, options.pseudonymizedKeys],
       limits: options.limits)
   }
 
@@ -44,7 +45,10 @@ struct ArchiveRewriter {
       case .value(let value):
         let path = walk.keyPath(of: index)
         if walk.dictionaryKeys.contains(index) {
-          objects[index] = .value(dictionaryKey(value, path: path, isKept: isKept(index)))
+          objects[index] = .value(
+            dictionaryKey(
+              value, path: path, isKept: isKept(index),
+              isPseudonymized: walk.selectedDictionaryKeys[2].contains(index)))
         } else {
           let context = Context(
             path: path, isKept: isKept(index), isScrubbed: isScrubbed(index))
@@ -75,6 +79,9 @@ struct ArchiveRewriter {
 
   private func isKept(_ index: Int) -> Bool { walk.selectedObjects[0].contains(index) }
   private func isScrubbed(_ index: Int) -> Bool { walk.selectedObjects[1].contains(index) }
+  private func hasPseudonymizedKeys(_ index: Int) -> Bool {
+    walk.selectedObjects[2].contains(index)
+  }
 
   private func context(_ path: ArchiveKeyPath, at location: ValueLocation, role: ValueRole = .plain)
     -> Context
@@ -104,8 +111,11 @@ struct ArchiveRewriter {
       case .dictionaryKeys:
         if case .array(let keys) = field.value {
           let kept = isKept(index)
+          let pseudonymized = hasPseudonymizedKeys(index)
           rewritten = .array(
-            keys.map { dictionaryKey($0, path: base, isKept: kept) })
+            keys.map {
+              dictionaryKey($0, path: base, isKept: kept, isPseudonymized: pseudonymized)
+            })
         }
       case .elements:
         if case .array(let elements) = field.value {
@@ -127,9 +137,10 @@ struct ArchiveRewriter {
     return fields
   }
 
-  /// A dictionary key: kept as structure unless it looks like personal data.
+  /// A dictionary key: kept as structure unless it looks like personal data, or its
+  /// dictionary is under ``Anonymizer/Options/pseudonymizedKeys``.
   private mutating func dictionaryKey(
-    _ value: PropertyListValue, path: ArchiveKeyPath, isKept: Bool
+    _ value: PropertyListValue, path: ArchiveKeyPath, isKept: Bool, isPseudonymized: Bool
   )
     -> PropertyListValue
   {
@@ -139,7 +150,7 @@ struct ArchiveRewriter {
         Anonymizer.Value(keyPath: ArchiveLeafWalk.text(path), kind: .dictionaryKey))
       return value
     }
-    let replaced = pseudonymizer.dictionaryKey(key)
+    let replaced = isPseudonymized ? pseudonymizer.string(key) : pseudonymizer.dictionaryKey(key)
     if replaced == key {
       report.dictionaryKeysKept += 1
     } else {

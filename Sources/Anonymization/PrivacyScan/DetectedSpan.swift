@@ -2,7 +2,7 @@
 struct DetectedSpan: Hashable, Sendable {
   /// What the stretch is.
   enum Kind: Hashable, Sendable {
-    case email, url, ipv4, ipv6, phone, iban, card, jwt, bearer, token, uuid, hexWord
+    case email, url, ipv4, ipv6, phone, iban, card, jwt, bearer, token, uuid, hexWord, date
   }
 
   /// What the stretch is.
@@ -10,7 +10,7 @@ struct DetectedSpan: Hashable, Sendable {
   /// Where it is, in Unicode scalars.
   var range: Range<Int>
   /// Whether the privacy scan reports it; false for reserved, private and documentation
-  /// values, for fictional forms, and for shapes that are not personal data (URLs, UUIDs).
+  /// values, for fictional forms, and for shapes that are not personal data (URLs, UUIDs, dates).
   var isReportable: Bool
 
   /// The kind of personal data it is, when the scan reports this kind.
@@ -25,7 +25,7 @@ struct DetectedSpan: Hashable, Sendable {
     case .jwt: return .jwt
     case .bearer: return .bearer
     case .token: return .token
-    case .url, .uuid, .hexWord: return nil
+    case .url, .uuid, .hexWord, .date: return nil
     }
   }
 }

@@ -10,14 +10,18 @@ import Foundation
 /// privacy scan.
 enum TextDetector {
   /// The spans the privacy scan reports, without overlaps, in text order.
+  ///
+  /// A date (`08.03.2023 09:30`, see `DateInText`) is no finding, and no phone
+  /// number can overlap it.
   static func findings(in text: [Unicode.Scalar]) -> [DetectedSpan] {
     let reportable = { (spans: [DetectedSpan]) in spans.filter(\.isReportable) }
     return resolve([
       reportable(emails(in: text)), reportable(jsonWebTokens(in: text)),
       reportable(bearerTokens(in: text)), ibans(in: text), cardNumbers(in: text),
-      reportable(ipv6Addresses(in: text)), reportable(ipv4Addresses(in: text)),
-      reportable(phoneNumbers(in: text)), reportable(words(in: text)),
-    ])
+      DateInText.spans(in: text), reportable(ipv6Addresses(in: text)),
+      reportable(ipv4Addresses(in: text)), reportable(phoneNumbers(in: text)),
+      reportable(words(in: text)),
+    ]).filter { $0.kind != .date }
   }
 
   /// The spans the anonymizer gives a pseudonym of their own shape, without overlaps, in text order.
@@ -30,7 +34,8 @@ enum TextDetector {
   static func shapes(in text: [Unicode.Scalar], includingURLs: Bool = true) -> [DetectedSpan] {
     resolve([
       includingURLs ? urls(in: text) : [], emails(in: text), jsonWebTokens(in: text),
-      bearerTokens(in: text), ipv6Addresses(in: text), ipv4Addresses(in: text),
+      bearerTokens(in: text), DateInText.spans(in: text), ipv6Addresses(in: text),
+      ipv4Addresses(in: text),
       phoneNumbers(in: text), words(in: text),
     ])
   }

@@ -14,7 +14,12 @@
 /// | phone number | the same separators, digits that start `000` (a number no country assigns) |
 /// | JWT, bearer token, long token | two letters per case and two digits (`abBa01…`): the same classes, no entropy |
 /// | UUID, hexadecimal word | hexadecimal digits of the same case |
+/// | date (`2023-03-08`, `08.03.2023 21:26`, see ``DateInText``) | a valid date by ``dates``: shifted by ``dateShift``, truncated or kept |
 struct PseudonymRenderer {
+  /// What happens to dates written in text; the same policy as for date values.
+  var dates: DatePolicy = .shift
+  /// The run's shift in seconds, for ``DatePolicy/shift``.
+  var dateShift: Double = 0
   /// The alphabets of letters from scripts ``ReplacementAlphabet`` does not know, by block and category.
   private var blockAlphabets: [UInt32: ReplacementAlphabet] = [:]
 
@@ -93,6 +98,11 @@ struct PseudonymRenderer {
       return hexadecimal(piece, stream: &stream)
     case .iban, .card:
       return characters(piece, stream: &stream)
+    case .date:
+      guard let date = DateInText(Array(piece), at: 0)?.applying(dates, shift: dateShift) else {
+        return characters(piece, stream: &stream)
+      }
+      return date.scalars
     }
   }
 

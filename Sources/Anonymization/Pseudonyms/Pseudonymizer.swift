@@ -29,9 +29,11 @@ struct Pseudonymizer {
   /// What could not be guaranteed so far.
   private(set) var unresolved = Unresolved()
 
-  /// Creates a pseudonymizer keyed by a salt.
-  init(key: AnonymizationKey) {
+  /// Creates a pseudonymizer keyed by a salt; dates written in strings follow `dates`.
+  init(key: AnonymizationKey, dates: DatePolicy = .shift) {
     self.key = key
+    renderer.dates = dates
+    renderer.dateShift = DatePolicy.shift(for: key)
   }
 
   /// Records the batch's original values, which no pseudonym may equal.
@@ -51,17 +53,25 @@ struct Pseudonymizer {
     let attempts = scalars.count <= 256 ? 16 : 3
     var candidate = text
     var candidateIsClean = false
+    var candidates: Set<String> = []
+    var tried = 0
     for attempt in 0..<attempts {
+      tried += 1
       var stream = key.stream(domain: "string", value: Array(text.utf8), attempt: attempt)
       var rendered = ""
       rendered.unicodeScalars.append(contentsOf: renderer.render(scalars, stream: &stream))
       candidate = rendered
+      candidates.insert(rendered)
       candidateIsClean = TextDetector.findings(in: Array(rendered.unicodeScalars)).isEmpty
       if candidateIsClean, strings.isFree(candidate, for: text) { break }
     }
+    // Every attempt wrote the same text with a date in it: what stays is what the date policy
+    // keeps or truncates (two dates of one month truncated alike is the policy, not a clash).
+    let fixedByPolicy =
+      tried > 1 && candidates.count == 1 && !DateInText.spans(in: scalars).isEmpty
     if !candidateIsClean {
       unresolved.flagged += 1
-    } else if !strings.isFree(candidate, for: text) {
+    } else if !fixedByPolicy, !strings.isFree(candidate, for: text) {
       unresolved.collisions += 1
     }
     strings.record(candidate, for: text)

@@ -22,17 +22,21 @@ enum AnonymizeCommand {
         get equal pseudonyms across the whole run, different values different
         ones, keyed by a secret salt: --salt-file, or a random one never written
         down. Data keeps its length, UUIDs become random UUIDs, dates move by one
-        offset per run. A file that is not a keyed archive is reported and not
+        offset per run, and so do dates written in strings (2023-03-08,
+        08.03.2023 21:26). Dictionary keys stay as structure unless they look like
+        personal data or are under --pseudonymize-keys. A file that is not a keyed archive is reported and not
         written.
       """,
     arguments: [input, output],
-    options: [keep, scrub, dates, saltFile, updateManifest, SharedOptions.archives],
+    options: [
+      keep, scrub, pseudonymizeKeys, dates, saltFile, updateManifest, SharedOptions.archives,
+    ],
     flags: [keepMagic, verbose],
     exitStatus: """
         0  every archive was written
         2  the run could not proceed (bad arguments, an unreadable or malformed
-           input, a --keep or --scrub path that matches nothing); the archives
-           that could be read are still written
+           input, a --keep, --scrub or --pseudonymize-keys path that matches
+           nothing); the archives that could be read are still written
       """)
 
   static let input = Argument.single("input", help: "The archive, or a folder of archives.")
@@ -44,6 +48,11 @@ enum AnonymizeCommand {
   static let scrub = Option<[ArchiveKeyPath]>.repeating(
     "scrub", valueName: "KEYPATH",
     help: "A key path under which numbers become numbers of the same width.", convert: keyPath)
+  static let pseudonymizeKeys = Option<[ArchiveKeyPath]>.repeating(
+    "pseudonymize-keys", valueName: "KEYPATH",
+    help:
+      "A dictionary whose keys get pseudonyms like strings (words counted from personal text).",
+    convert: keyPath)
   static let dates = Option.defaulted(
     "dates", valueName: "POLICY", help: "What happens to dates.", default: DatePolicy.shift)
   static let saltFile = Option<String?>.optional(
@@ -85,6 +94,7 @@ enum AnonymizeCommand {
     var options = Anonymizer.Options()
     options.kept = arguments[keep]
     options.scrubbedNumbers = arguments[scrub]
+    options.pseudonymizedKeys = arguments[pseudonymizeKeys]
     options.dates = arguments[dates]
     options.keepsFileSignatures = arguments[keepMagic]
     let key = try arguments[saltFile].map(salt) ?? .random()

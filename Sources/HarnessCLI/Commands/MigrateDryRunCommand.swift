@@ -11,6 +11,8 @@ enum MigrateDryRunCommand {
         files are only read. Each record gets one line: will-rewrite,
         already-current, refused (with the failed step, the reason, and what the
         app's own read does with it today) or skipped (NULL or not an archive).
+        --format html writes one self-contained page: the counts per decision and
+        a table of records that can show only the refused ones.
         Text output may change between versions; --format json is stable.
       """,
     options: MigrateOptions.commonOptions,

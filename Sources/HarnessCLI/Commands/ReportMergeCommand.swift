@@ -9,26 +9,24 @@ enum ReportMergeCommand {
     discussion: """
         The reports must be every shard 1…N of one run over the same manifests
         (the same manifestsDigest), each once. The merged report lists the cases
-        in the order an unsharded run does and counts the summary again.
+        in the order an unsharded run does and counts the summary again. It is
+        written by the writers verify uses: json as verify --format json writes
+        it, html as one self-contained page with the run's parameters, junit and
+        text as verify writes them.
       """,
-    arguments: [files], options: [format, VerifyCommand.output],
+    arguments: [files], options: [format, VerifyCommand.output], flags: [VerifyCommand.verbose],
     exitStatus: """
         0  merged, and every case passed
         1  merged, and a case failed or is a hole
         2  the reports cannot be merged (other manifests, a missing or repeated shard), or are unreadable
       """)
 
-  /// The merged report's formats.
-  enum Format: String, CaseIterable, ArgumentValue {
-    /// One JSON document, as `verify --format json` writes it.
-    case json
-  }
-
   static let files = Argument.repeating("report", help: "The JSON reports of the shards.")
   static let format = Option.defaulted(
-    "format", valueName: "FORMAT", help: "Report format.", default: Format.json)
+    "format", valueName: "FORMAT", help: "Report format.", default: VerifyCommand.Format.json)
 
   static let command = Command(spec: spec) { arguments, context in
+    try OutputWriting.check(arguments[VerifyCommand.output])
     var reports: [(file: String, document: JSONDocument)] = []
     for file in arguments[files] {
       let bytes = try FileReading.bytes(at: file, limit: 256 << 20)
@@ -44,17 +42,42 @@ enum ReportMergeCommand {
     } catch let error as ShardMergeError {
       throw CommandFailure(place: "report merge", category: "unmergeable", message: error.message)
     }
-    try OutputWriting.write(
-      merged.render(sortedKeys: true) + "\n", to: arguments[VerifyCommand.output],
-      console: context.console)
-    var passed = true
-    if case .object(let members) = merged,
-      case .object(let summary)? = members.first(where: { $0.0 == "summary" })?.1
-    {
-      passed = summary.allSatisfy { name, value in
-        name == "total" || name == "passed" || value == .integer(0)
+    if arguments[format] == .json {
+      try OutputWriting.write(
+        merged.render(sortedKeys: true) + "\n", to: arguments[VerifyCommand.output],
+        console: context.console)
+      return summaryPassed(merged) ? .success : .findings
+    }
+    // Each shard must read back, so a problem names its file and its place in it.
+    for (file, document) in reports {
+      do {
+        _ = try VerificationReportReader().report(document)
+      } catch let error as VerificationReportReadError {
+        throw CommandFailure(place: file, category: "unreadable", message: error.description)
       }
     }
-    return passed ? .success : .findings
+    let report: VerificationReport
+    do {
+      report = try VerificationReportReader().report(
+        JSONDocument(parsing: merged.render(sortedKeys: true)))
+    } catch let error as VerificationReportReadError {
+      throw CommandFailure(
+        place: "report merge", category: "unreadable",
+        message: "the merged report does not read back: \(error)")
+    }
+    try VerifyCommand.write(
+      report, as: arguments[format], verbose: arguments[VerifyCommand.verbose],
+      to: arguments[VerifyCommand.output], context: context)
+    return report.passed ? .success : .findings
+  }
+
+  /// Whether a merged report's summary counts no failure and no hole.
+  static func summaryPassed(_ merged: JSONValue) -> Bool {
+    guard case .object(let members) = merged,
+      case .object(let summary)? = members.first(where: { $0.0 == "summary" })?.1
+    else { return false }
+    return summary.allSatisfy { name, value in
+      name == "total" || name == "passed" || value == .integer(0)
+    }
   }
 }

@@ -14,13 +14,18 @@ enum VerifyCommand {
         paths of the harness coder, Foundation's NSKeyedUnarchiver (in a worker
         process), the root class and the field expectations, each compared with
         what the manifest expects. An archive expected to be rejected that decodes
-        is reported as HOLE: an object-substitution hole.
+        is reported as HOLE: an object-substitution hole. With --privacy, each
+        verified archive is also scanned as privacy-scan scans it, with its
+        entry's <reviewed/> values: a finding fails the case (a 'privacy' part,
+        rejected [personal-data], values masked), and the report notes what the
+        scan covered.
       """,
     options: [manifests, archives, SchemaOption.option, format, output, shard],
-    flags: [verbose],
+    flags: [privacy, verbose],
     exitStatus: """
         0  every outcome and expectation is as the manifests say
-        1  an outcome or expectation differs, or an archive expected to be rejected decodes
+        1  an outcome or expectation differs, an archive expected to be rejected
+           decodes, or with --privacy a value looks like personal data
         2  the run could not proceed (bad arguments, an invalid manifest, unreadable input)
       """)
 
@@ -52,6 +57,8 @@ enum VerifyCommand {
     help: "Verify only slice K of N, chosen by a hash of manifest and archive path.")
   static let verbose = Flag(
     name: "verbose", help: "Show every path and expectation of passing cases too.")
+  static let privacy = Flag(
+    name: "privacy", help: "Also run the privacy scan over the verified archives; a finding fails.")
 
   static let command = Command(spec: spec) { arguments, context in
     let location =
@@ -102,25 +109,43 @@ enum VerifyCommand {
     var report = verifier.verify(
       loaded.manifests, archivesDirectory: archivesDirectory, shard: selected)
     report.manifestsDigest = ManifestsDigest.digest(ofFiles: files)
-    let text: String
-    switch arguments[format] {
-    case .json: text = JSONReportWriter().render(report)
-    case .junit: text = JUnitReportWriter().render(report)
-    case .html:
-      let parameters = HTMLReportWriter.Parameters(
-        manifests: manifestsDirectory, archives: archivesDirectory,
-        harnessVersion: ArchiveHarnessCommand.version,
-        platform: ProcessInfo.processInfo.operatingSystemVersionString)
-      text = HTMLReportWriter(parameters: parameters).render(report)
-    case .text:
-      let colour =
-        (arguments[output] == nil || arguments[output] == "-") && context.console.outputIsTerminal
-      text = TextReportWriter(colour: colour, verbose: arguments[verbose]).render(report)
+    if arguments[privacy] {
+      VerifyPrivacyScan.apply(
+        to: &report, manifests: loaded.manifests, archivesDirectory: archivesDirectory)
     }
-    try OutputWriting.write(text, to: arguments[output], console: context.console)
+    report.run = RunParameters(
+      manifests: manifestsDirectory, archives: archivesDirectory,
+      harnessVersion: ArchiveHarnessCommand.version,
+      platform: ProcessInfo.processInfo.operatingSystemVersionString)
+    try write(
+      report, as: arguments[format], verbose: arguments[verbose], to: arguments[output],
+      context: context)
     // A path that could not run (no worker) means the run could not proceed.
     if report.cases.contains(where: { $0.paths.contains { !$0.ran } }) { return .unusable }
     return report.passed ? .success : .findings
+  }
+
+  /// Writes a report in a format, by the writers `verify` and `report merge` share.
+  static func write(
+    _ report: VerificationReport, as format: Format, verbose: Bool, to output: String?,
+    context: CommandContext
+  ) throws {
+    let text: String
+    switch format {
+    case .json: text = JSONReportWriter().render(report)
+    case .junit: text = JUnitReportWriter().render(report)
+    case .html:
+      let unknown = "not recorded"
+      let parameters =
+        report.run
+        ?? RunParameters(
+          manifests: unknown, archives: unknown, harnessVersion: unknown, platform: unknown)
+      text = HTMLReportWriter(parameters: parameters).render(report)
+    case .text:
+      let colour = (output == nil || output == "-") && context.console.outputIsTerminal
+      text = TextReportWriter(colour: colour, verbose: verbose).render(report)
+    }
+    try OutputWriting.write(text, to: output, console: context.console)
   }
 }
 

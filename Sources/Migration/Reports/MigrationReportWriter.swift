@@ -7,7 +7,9 @@ import TextOutput
 ///
 /// Text is for people and may change between versions; JSON (with
 /// `serializationVersion` and sorted keys) is stable; JUnit has one
-/// `<testcase>` per record, failing for refused ones. Output is buffered and
+/// `<testcase>` per record, failing for refused ones; HTML is one
+/// self-contained page with the counts per decision and a table of the
+/// records that can show only the refused ones. Output is buffered and
 /// handed to the sink in chunks, so a store of a million records does not
 /// cost a million writes, and nothing is kept per record.
 ///
@@ -26,6 +28,8 @@ public final class MigrationReportWriter {
     case json
     /// JUnit XML, one test case per record.
     case junit
+    /// One self-contained HTML page: counts per decision and a filterable table of records.
+    case html
   }
 
   /// What the run did.
@@ -46,6 +50,7 @@ public final class MigrationReportWriter {
   private var store = ""
   private var operation = Operation.dryRun
   private var junitBody: ScratchFile?
+  private var mode = ""
   private let started = Date()
 
   /// Creates a writer.
@@ -61,6 +66,7 @@ public final class MigrationReportWriter {
   /// Starts the report.
   public func begin(store: String, mode: String, operation: Operation) {
     self.store = store
+    self.mode = mode
     self.operation = operation
     switch format {
     case .text:
@@ -70,9 +76,9 @@ public final class MigrationReportWriter {
       emit(
         "{\"mode\":\(JSONValue.string(mode).render(sortedKeys: true, pretty: false)),\"operation\":\"\(operation.rawValue)\",\"records\":["
       )
-    case .junit:
-      // The test cases wait in an unnamed scratch file until the totals for the header are known.
-      junitBody = try? ScratchFile(prefix: "archive-harness-junit")
+    case .junit, .html:
+      // The rows wait in an unnamed scratch file until the totals for the header are known.
+      junitBody = try? ScratchFile(prefix: "archive-harness-\(format.rawValue)")
     }
   }
 
@@ -114,6 +120,8 @@ public final class MigrationReportWriter {
       }
       text += "</testcase>\n"
       try? junitBody?.append(Array(text.utf8))
+    case .html:
+      try? junitBody?.append(Array(MigrationHTMLPage.row(plan).utf8))
     }
   }
 
@@ -162,24 +170,35 @@ public final class MigrationReportWriter {
       emit(
         "  <testsuite name=\"\(xml("archive-harness migrate \(operation.rawValue)"))\" tests=\"\(summary.total)\" failures=\"\(summary.refused)\" skipped=\"\(summary.skipped)\" time=\"\(seconds)\">\n"
       )
-      if let junitBody {
-        var offset = 0
-        let chunkSize = 1 << 16
-        while var chunk = try? junitBody.read(from: offset, count: chunkSize), !chunk.isEmpty {
-          // Cut a full chunk before the character that starts last, which may continue past it.
-          if chunk.count == chunkSize,
-            let start = chunk.lastIndex(where: { $0 & 0xC0 != 0x80 }), start > 0
-          {
-            chunk.removeSubrange(start...)
-          }
-          emit(String(decoding: chunk, as: UTF8.self))
-          offset += chunk.count
-        }
-      }
-      junitBody = nil
+      emitBody()
       emit("  </testsuite>\n</testsuites>\n")
+    case .html:
+      emit(
+        MigrationHTMLPage.head(
+          store: store, mode: mode, operation: operation, summary: summary, notes: notes))
+      emitBody()
+      emit(MigrationHTMLPage.tail)
     }
     flush()
+  }
+
+  /// Emits the rows kept in the scratch file, in chunks that end on whole characters.
+  private func emitBody() {
+    if let junitBody {
+      var offset = 0
+      let chunkSize = 1 << 16
+      while var chunk = try? junitBody.read(from: offset, count: chunkSize), !chunk.isEmpty {
+        // Cut a full chunk before the character that starts last, which may continue past it.
+        if chunk.count == chunkSize,
+          let start = chunk.lastIndex(where: { $0 & 0xC0 != 0x80 }), start > 0
+        {
+          chunk.removeSubrange(start...)
+        }
+        emit(String(decoding: chunk, as: UTF8.self))
+        offset += chunk.count
+      }
+    }
+    junitBody = nil
   }
 
   /// The JSON object for one record.

@@ -1,11 +1,12 @@
 import Foundation
 import NotesKit
+import NotesSamples
 import NotesV1
 
-/// The archives version 1.0 of the Notes app left on devices, written by Foundation's own
+/// The archives version 1.0 of the Notes app left on a test device, written by Foundation's own
 /// `NSKeyedArchiver` from the version 1 classes.
 enum LegacyArchiveSet {
-  /// The folder, below `LegacyArchives`, that holds version 1.0's archives.
+  /// The folder, below `RawArchives` and `LegacyArchives`, that holds version 1.0's archives.
   static let folder = "NotesV1-1.0"
 
   /// Archives an object the way version 1.0 did: keyed, not requiring secure coding.
@@ -16,15 +17,23 @@ enum LegacyArchiveSet {
     return [UInt8](archiver.encodedData)
   }
 
-  /// Every file of the set, by name, with a line on how it was made.
-  static func files(log: (String) -> Void) throws -> [(name: String, bytes: [UInt8])] {
-    let full = archive(SampleNotes.full())
-    return [
-      ("note-full.archive", full),
+  /// The archives as the device left them, personal data included, by name.
+  static func rawFiles(log: (String) -> Void) throws -> [(name: String, bytes: [UInt8])] {
+    [
+      ("note-full.archive", archive(SampleNotes.full())),
       ("note-without-attachment.archive", archive(SampleNotes.minimal())),
       ("notebook.archive", archive(SampleNotes.notebook())),
       ("note-swift4-names.archive", try swift4Names(log: log)),
       ("note-wrong-root.archive", archive(SampleNotes.full().attachment ?? NSObject())),
+    ]
+  }
+
+  /// The damaged archives, made from an already anonymized `note-full.archive`: cut in half, as
+  /// a crash mid-write leaves it, and with a `$version` no `NSKeyedArchiver` writes.
+  ///
+  /// The anonymizer reads only whole keyed archives, so these two are made after it ran.
+  static func damagedFiles(from full: [UInt8]) throws -> [(name: String, bytes: [UInt8])] {
+    [
       ("note-truncated.archive", Array(full.prefix(full.count / 2))),
       ("note-unknown-version.archive", try ArchiveRewriter.settingVersion(full, to: 200_000)),
     ]

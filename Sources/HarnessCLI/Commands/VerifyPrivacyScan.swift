@@ -1,0 +1,87 @@
+import Anonymization
+import Foundation
+import Manifest
+import Verification
+
+/// `verify --privacy`: the privacy scan of each verified archive, reported as the `privacy` part of its case.
+///
+/// It is `privacy-scan`'s scanner and review rule (``PrivacyScanner/apply(_:to:)``)
+/// over the archives the run verified, each with its own manifest entry's
+/// `<reviewed/>` values. A finding no review covers adds a failing `privacy`
+/// part (`rejected [personal-data]`, the findings masked in its message), so
+/// the case fails and verify exits 1; a review that covers nothing is a note.
+enum VerifyPrivacyScan {
+  /// What the scan covered, for the report's note.
+  struct Summary {
+    /// Archives scanned.
+    var archives = 0
+    /// Findings no review covers.
+    var findings = 0
+    /// Findings a review covers.
+    var reviewed = 0
+
+    /// The report's note: `privacy scan: 7 archives, 0 findings, 1 reviewed`.
+    var note: String {
+      let found = findings == 1 ? "1 finding" : "\(findings) findings"
+      let scanned = archives == 1 ? "1 archive" : "\(archives) archives"
+      return "privacy scan: \(scanned), \(found), \(reviewed) reviewed"
+    }
+  }
+
+  /// Scans the archive of every case in the report and records what the scan found.
+  ///
+  /// - Parameters:
+  ///   - report: The verification report; its cases gain a `privacy` part when the scan finds something.
+  ///   - manifests: The manifests the report was made from, for each entry's reviews.
+  ///   - archivesDirectory: The folder archive paths are relative to.
+  ///   - scanner: The scanner.
+  static func apply(
+    to report: inout VerificationReport, manifests: [Manifest], archivesDirectory: String,
+    scanner: PrivacyScanner = PrivacyScanner()
+  ) {
+    var reviews: [String: [ReviewedValue]] = [:]
+    for manifest in manifests {
+      for entry in manifest.archives {
+        reviews[key(manifest.file, entry.path), default: []] += entry.reviewed
+      }
+    }
+    var summary = Summary()
+    for index in report.cases.indices {
+      let item = report.cases[index]
+      let path = (archivesDirectory as NSString).appendingPathComponent(item.archive)
+      // An archive that cannot be read already fails its structure part.
+      guard
+        let bytes = try? FileReading.bytes(
+          at: path, limit: scanner.limits.propertyList.maximumInputSize)
+      else { continue }
+      summary.archives += 1
+      let applied = PrivacyScanner.apply(
+        reviews[key(item.manifest, item.archive)] ?? [],
+        to: scanner.scan(bytes, file: item.archive))
+      summary.reviewed += applied.reviewed.count
+      for stale in applied.stale {
+        report.cases[index].notes.append(
+          "privacy: the review of '\(stale.keyPathText)' (\(stale.location)) covers no finding; remove it"
+        )
+      }
+      guard !applied.open.isEmpty else { continue }
+      summary.findings += applied.open.count
+      let count = applied.open.count
+      let lines = applied.open.map { finding in
+        "\(finding.place): [\(finding.kind.rawValue)] \(finding.kind.summary) "
+          + "in a \(finding.holder.rawValue): \(finding.masked)"
+      }
+      report.cases[index].paths.append(
+        PathResult(
+          path: .privacy, outcome: .rejected, category: .personalData,
+          message: (count == 1 ? "1 value looks" : "\(count) values look")
+            + " like personal data: " + lines.joined(separator: "; "),
+          matches: false))
+    }
+    report.notes.append(summary.note)
+  }
+
+  private static func key(_ manifest: String, _ archive: String) -> String {
+    manifest + "\u{0}" + archive
+  }
+}

@@ -1,0 +1,36 @@
+/// What a verify run was given and where it ran: the folders, the harness's version and the platform.
+///
+/// `verify` records them in its report, the JSON report carries them as `run`,
+/// and `report merge` hands them back to the writers, so a merged HTML page
+/// shows the parameters of the run its shards came from.
+///
+/// ```swift
+/// var report = verifier.verify(manifests, archivesDirectory: "LegacyArchives")
+/// report.run = RunParameters(
+///   manifests: "manifests", archives: "LegacyArchives", harnessVersion: "0.1.0",
+///   platform: "Linux")
+/// ```
+public struct RunParameters: Sendable, Hashable {
+  /// The manifests folder.
+  public var manifests: String
+  /// The archives folder.
+  public var archives: String
+  /// The harness's version.
+  public var harnessVersion: String
+  /// The platform the run ran on.
+  public var platform: String
+
+  /// Creates parameters.
+  ///
+  /// - Parameters:
+  ///   - manifests: The manifests folder.
+  ///   - archives: The archives folder.
+  ///   - harnessVersion: The harness's version.
+  ///   - platform: The platform the run ran on.
+  public init(manifests: String, archives: String, harnessVersion: String, platform: String) {
+    self.manifests = manifests
+    self.archives = archives
+    self.harnessVersion = harnessVersion
+    self.platform = platform
+  }
+}
