@@ -1,10 +1,9 @@
-import TextOutput
-
 /// A JSON document to write, with object members kept in insertion order unless sorted on output.
 ///
-/// Every machine-readable output of the harness (`--format json`) is built as
-/// a `JSONValue` and rendered with ``render(sortedKeys:pretty:)``, so escaping
-/// and number formatting are done in one place.
+/// Machine-readable output of the harness (`--format json`) is built as a
+/// `JSONValue` and rendered with ``render(sortedKeys:pretty:)``, or streamed
+/// through a ``JSONWriter`` when it is large; both write through the writer,
+/// so escaping and number formatting are done in one place.
 public enum JSONValue: Hashable, Sendable {
   /// An object; members keep their order unless rendered with sorted keys.
   case object([(String, JSONValue)])
@@ -65,56 +64,9 @@ public enum JSONValue: Hashable, Sendable {
   ///   - pretty: Indents with two spaces, one member or element a line.
   /// - Returns: The JSON text, without a trailing newline.
   public func render(sortedKeys: Bool = true, pretty: Bool = true) -> String {
-    var output = ""
-    append(to: &output, sortedKeys: sortedKeys, pretty: pretty, indent: 0)
-    return output
-  }
-
-  private func append(to output: inout String, sortedKeys: Bool, pretty: Bool, indent: Int) {
-    switch self {
-    case .object(let members):
-      if members.isEmpty {
-        output += "{}"
-        return
-      }
-      let ordered =
-        sortedKeys ? members.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) } : members
-      output += "{"
-      for (position, (key, value)) in ordered.enumerated() {
-        if position > 0 { output += "," }
-        if pretty { output += "\n" + String(repeating: "  ", count: indent + 1) }
-        Self.appendString(key, to: &output)
-        output += pretty ? ": " : ":"
-        value.append(to: &output, sortedKeys: sortedKeys, pretty: pretty, indent: indent + 1)
-      }
-      if pretty { output += "\n" + String(repeating: "  ", count: indent) }
-      output += "}"
-    case .array(let elements):
-      if elements.isEmpty {
-        output += "[]"
-        return
-      }
-      output += "["
-      for (position, element) in elements.enumerated() {
-        if position > 0 { output += "," }
-        if pretty { output += "\n" + String(repeating: "  ", count: indent + 1) }
-        element.append(to: &output, sortedKeys: sortedKeys, pretty: pretty, indent: indent + 1)
-      }
-      if pretty { output += "\n" + String(repeating: "  ", count: indent) }
-      output += "]"
-    case .string(let string):
-      Self.appendString(string, to: &output)
-    case .integer(let number):
-      output += String(number)
-    case .unsignedInteger(let number):
-      output += String(number)
-    case .number(let number):
-      output += Self.numberText(number)
-    case .bool(let flag):
-      output += flag ? "true" : "false"
-    case .null:
-      output += "null"
-    }
+    var writer = JSONWriter(sortedKeys: sortedKeys, pretty: pretty)
+    writer.write(self)
+    return writer.text()
   }
 
   /// The JSON text of a double: integral values without a fraction, others in Swift's shortest form.
@@ -124,22 +76,5 @@ public enum JSONValue: Hashable, Sendable {
       return number == 0 && number.sign == .minus ? "-0.0" : String(Int64(number)) + ".0"
     }
     return "\(number)"
-  }
-
-  static func appendString(_ string: String, to output: inout String) {
-    output += "\""
-    ScalarEscaping.append(string, to: &output) { scalar in
-      switch scalar {
-      case "\"": "\\\""
-      case "\\": "\\\\"
-      case "\n": "\\n"
-      case "\r": "\\r"
-      case "\t": "\\t"
-      case "\u{08}": "\\b"
-      case "\u{0C}": "\\f"
-      default: scalar.value < 0x20 ? "\\u" + Hex.digits(UInt16(scalar.value)) : nil
-      }
-    }
-    output += "\""
   }
 }

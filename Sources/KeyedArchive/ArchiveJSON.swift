@@ -6,53 +6,119 @@ import PropertyList
 /// The shape is stable (`serializationVersion` 1) and linear in the archive's
 /// size: shared objects and cycles appear once, referenced by index.
 public enum ArchiveJSON {
-  /// The JSON document for an archive.
-  public static func document(for archive: KeyedArchive) -> JSONValue {
-    var objects: [JSONValue] = []
-    objects.reserveCapacity(archive.objects.count)
-    for (index, object) in archive.objects.enumerated() {
-      var members: [(String, JSONValue)] = [("index", .integer(Int64(index)))]
-      switch object {
-      case .null:
-        members.append(("kind", .string("null")))
-      case .value(let value):
-        members.append(("kind", .string("value")))
-        members.append(("value", json(value)))
-      case .classDescription(let description):
-        members.append(("kind", .string("class")))
-        members.append(("class", .string(description.name)))
-        members.append(("classes", .array(description.chain.map(JSONValue.string))))
-      case .instance(let instance):
-        members.append(("kind", .string("instance")))
-        members.append(("class", .string(instance.className)))
-        members.append(("classes", .array(instance.archiveClass.chain.map(JSONValue.string))))
-        members.append(("classIndex", .integer(Int64(instance.classIndex))))
-        members.append(
-          ("fields", .object(instance.fields.entries.map { ($0.key, json($0.value)) })))
-        let leaf = archive.leaf(of: .object(index))
-        if !leaf.isObject {
-          members.append(("foundationValue", leafJSON(leaf)))
-        }
-      }
-      objects.append(.object(members))
-    }
-    return .object([
-      ("serializationVersion", .integer(1)),
-      ("archiver", .string(archive.archiver)),
-      ("version", .integer(archive.version)),
-      ("top", .object(archive.top.entries.map { ($0.key, json($0.value)) })),
-      ("objects", .array(objects)),
-    ])
+  /// The archive's JSON text, built in memory.
+  ///
+  /// ```swift
+  /// let text = ArchiveJSON.text(for: archive, sortedKeys: false)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - archive: The archive.
+  ///   - sortedKeys: Sorts object members by key (by UTF-8 bytes).
+  ///   - pretty: Indents with two spaces, one member or element a line.
+  /// - Returns: The JSON text, without a trailing newline.
+  public static func text(for archive: KeyedArchive, sortedKeys: Bool = true, pretty: Bool = true)
+    -> String
+  {
+    var writer = JSONWriter(sortedKeys: sortedKeys, pretty: pretty)
+    write(archive, to: &writer)
+    return writer.text()
   }
 
-  /// A field value as JSON, with UIDs as `{"$ref": n}`.
-  public static func json(_ value: PropertyListValue) -> JSONValue {
+  /// Writes the archive's JSON document through a writer, one object at a time, without a value tree.
+  ///
+  /// ```swift
+  /// var writer = JSONWriter(sortedKeys: false, sink: { print($0, terminator: "") })
+  /// ArchiveJSON.write(archive, to: &writer)
+  /// writer.endLine()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - archive: The archive.
+  ///   - writer: The writer; with a sink, the text leaves in chunks as it is written.
+  public static func write(_ archive: KeyedArchive, to writer: inout JSONWriter) {
+    writer.beginObject()
+    writer.key("serializationVersion")
+    writer.write(.integer(1))
+    writer.key("archiver")
+    writer.write(.string(archive.archiver))
+    writer.key("version")
+    writer.write(.integer(archive.version))
+    writer.key("top")
+    writeFields(archive.top, to: &writer)
+    writer.key("objects")
+    writer.beginArray()
+    for (index, object) in archive.objects.enumerated() {
+      writer.beginObject()
+      writer.key("index")
+      writer.write(.integer(Int64(index)))
+      writer.key("kind")
+      switch object {
+      case .null:
+        writer.write(.string("null"))
+      case .value(let value):
+        writer.write(.string("value"))
+        writer.key("value")
+        write(value, to: &writer)
+      case .classDescription(let description):
+        writer.write(.string("class"))
+        writer.key("class")
+        writer.write(.string(description.name))
+        writer.key("classes")
+        writeStrings(description.chain, to: &writer)
+      case .instance(let instance):
+        writer.write(.string("instance"))
+        writer.key("class")
+        writer.write(.string(instance.className))
+        writer.key("classes")
+        writeStrings(instance.archiveClass.chain, to: &writer)
+        writer.key("classIndex")
+        writer.write(.integer(Int64(instance.classIndex)))
+        writer.key("fields")
+        writeFields(instance.fields, to: &writer)
+        let leaf = archive.leaf(of: .object(index))
+        if !leaf.isObject {
+          writer.key("foundationValue")
+          writer.write(leafJSON(leaf))
+        }
+      }
+      writer.endObject()
+    }
+    writer.endArray()
+    writer.endObject()
+  }
+
+  private static func writeStrings(_ strings: [String], to writer: inout JSONWriter) {
+    writer.beginArray()
+    for string in strings { writer.write(.string(string)) }
+    writer.endArray()
+  }
+
+  private static func writeFields(_ fields: PropertyListDictionary, to writer: inout JSONWriter) {
+    writer.beginObject()
+    for (key, value) in fields.entries {
+      writer.key(key)
+      write(value, to: &writer)
+    }
+    writer.endObject()
+  }
+
+  /// Writes a field value as JSON, with UIDs as `{"$ref": n}`, streaming arrays and dictionaries.
+  private static func write(_ value: PropertyListValue, to writer: inout JSONWriter) {
     switch value {
-    case .uid(let uid): return .object([("$ref", .unsignedInteger(uid))])
-    case .array(let elements): return .array(elements.map(json))
+    case .uid(let uid):
+      writer.beginObject()
+      writer.key("$ref")
+      writer.write(.unsignedInteger(uid))
+      writer.endObject()
+    case .array(let elements):
+      writer.beginArray()
+      for element in elements { write(element, to: &writer) }
+      writer.endArray()
     case .dictionary(let dictionary):
-      return .object(dictionary.entries.map { ($0.key, json($0.value)) })
-    default: return value.jsonValue
+      writeFields(dictionary, to: &writer)
+    default:
+      value.writeJSON(to: &writer)
     }
   }
 

@@ -26,6 +26,13 @@ public struct BinaryPropertyListWriter: Sendable {
     var uidIndex: [UInt64: Int] = [:]
     var scalarIndex: [PropertyListValue: Int] = [:]
 
+    /// Reserves room for about `count` objects: growing the scalar table step by step
+    /// rehashes every scalar each time it grows.
+    init(expecting count: Int) {
+      objects.reserveCapacity(count)
+      scalarIndex.reserveCapacity(count)
+    }
+
     mutating func add(_ value: PropertyListValue) -> Int {
       switch value {
       case .array(let elements):
@@ -83,7 +90,7 @@ public struct BinaryPropertyListWriter: Sendable {
 
   /// Returns the binary property list for a value.
   public func write(_ value: PropertyListValue) -> [UInt8] {
-    var flattener = Flattener()
+    var flattener = Flattener(expecting: Self.expectedObjectCount(value))
     let top = flattener.add(value)
     let objects = flattener.objects
     let referenceSize = Self.byteWidth(UInt64(objects.count))
@@ -123,6 +130,21 @@ public struct BinaryPropertyListWriter: Sendable {
     Self.appendBigEndian(UInt64(top), width: 8, to: &output)
     Self.appendBigEndian(UInt64(tableOffset), width: 8, to: &output)
     return output
+  }
+
+  /// A guess at the object count: the top container's values, and the members of its
+  /// largest array (a keyed archive's `$objects`), plus one for each key.
+  private static func expectedObjectCount(_ value: PropertyListValue) -> Int {
+    switch value {
+    case .array(let elements): return 1 + elements.count
+    case .dictionary(let dictionary):
+      var count = 1 + 2 * dictionary.count
+      for entry in dictionary.entries {
+        if case .array(let elements) = entry.value { count += 2 * elements.count }
+      }
+      return min(count, 1 << 20)
+    default: return 1
+    }
   }
 
   private static func byteWidth(_ value: UInt64) -> Int {

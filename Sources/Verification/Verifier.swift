@@ -1,4 +1,5 @@
 import Decoding
+import Dispatch
 import Foundation
 import HarnessVocabulary
 import KeyedArchive
@@ -28,16 +29,31 @@ public struct Verifier: Sendable {
   public var paths: [DecodePath]
   /// The bounds on reading archives.
   public var limits: ArchiveLimits
+  /// How many entries are verified at once, each on its own thread.
+  ///
+  /// Give a ``WorkerPathRunner`` as many workers. The report keeps manifest and
+  /// entry order whatever this is.
+  public var concurrency: Int
 
   /// Creates a verifier.
+  ///
+  /// - Parameters:
+  ///   - registry: The app's current classes.
+  ///   - runner: How decode paths are run.
+  ///   - paths: The paths to run, in report order.
+  ///   - limits: The bounds on reading archives.
+  ///   - concurrency: How many entries are verified at once (at least one); a
+  ///     ``WorkerPathRunner`` should have as many workers.
   public init(
     registry: ClassRegistry, runner: any DecodePathRunner,
-    paths: [DecodePath] = DecodePath.allCases, limits: ArchiveLimits = .default
+    paths: [DecodePath] = DecodePath.allCases, limits: ArchiveLimits = .default,
+    concurrency: Int = 1
   ) {
     self.registry = registry
     self.runner = runner
     self.paths = paths
     self.limits = limits
+    self.concurrency = max(1, concurrency)
   }
 
   /// Manifests loaded and checked, with every diagnostic found.
@@ -105,12 +121,16 @@ public struct Verifier: Sendable {
   public func verify(
     _ manifests: [Manifest], archivesDirectory: String, shard: VerificationShard? = nil
   ) -> VerificationReport {
-    var cases: [VerificationCase] = []
+    var selected: [(entry: ArchiveEntry, manifest: Manifest)] = []
     for manifest in manifests {
       for entry in manifest.archives
       where shard?.contains(manifest: manifest.file, archive: entry.path) ?? true {
-        cases.append(verify(entry, of: manifest, archivesDirectory: archivesDirectory))
+        selected.append((entry, manifest))
       }
+    }
+    let work = selected
+    let cases = OrderedParallelMap.map(work.count, lanes: concurrency) { index in
+      verify(work[index].entry, of: work[index].manifest, archivesDirectory: archivesDirectory)
     }
     return VerificationReport(cases: cases, shard: shard)
   }
@@ -357,6 +377,38 @@ public struct Verifier: Sendable {
     case .decoded(let value): return "\(outcome.kind) \(value.className)"
     case .rejected(let rejection): return "\(outcome.kind) [\(rejection.category)]"
     case .crashed(let crash): return "\(outcome.kind) (\(crash.cause))"
+    }
+  }
+}
+
+/// Computes results on several threads, each taking the next index as it finishes one, kept in index order.
+private final class OrderedParallelMap<Result: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var next = 0
+  private var results: [Result?]
+
+  private init(count: Int) {
+    results = Array(repeating: nil, count: count)
+  }
+
+  /// The results of `body` for `0..<count`, in that order, computed on at most `lanes` threads.
+  static func map(_ count: Int, lanes: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
+    guard lanes > 1, count > 1 else { return (0..<count).map(body) }
+    let state = OrderedParallelMap(count: count)
+    DispatchQueue.concurrentPerform(iterations: min(lanes, count)) { _ in
+      while let index = state.take() {
+        let result = body(index)
+        state.lock.withLock { state.results[index] = result }
+      }
+    }
+    return state.results.compactMap { $0 }
+  }
+
+  private func take() -> Int? {
+    lock.withLock {
+      guard next < results.count else { return nil }
+      defer { next += 1 }
+      return next
     }
   }
 }

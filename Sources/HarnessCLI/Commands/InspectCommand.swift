@@ -45,7 +45,9 @@ enum InspectCommand {
           category: DiagnosticCategory(rawValue: error.code.name), message: error.message)
       }
       if json {
-        context.console.output(value.jsonValue.render(sortedKeys: false) + "\n")
+        var writer = JSONWriter(sortedKeys: false, sink: context.console.output)
+        value.writeJSON(to: &writer)
+        writer.endLine()
       } else {
         context.console.output(XMLPropertyListWriter().write(value))
       }
@@ -53,7 +55,9 @@ enum InspectCommand {
     }
     let archive = try readArchive(bytes, path: path, limits: limits)
     if json {
-      context.console.output(ArchiveJSON.document(for: archive).render(sortedKeys: false) + "\n")
+      var writer = JSONWriter(sortedKeys: false, sink: context.console.output)
+      ArchiveJSON.write(archive, to: &writer)
+      writer.endLine()
     } else {
       context.console.output(
         ArchiveTreePrinter(limits: limits).render(archive)

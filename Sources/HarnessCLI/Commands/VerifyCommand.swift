@@ -82,9 +82,15 @@ enum VerifyCommand {
       throw CommandFailure(
         place: manifestsDirectory, category: .unreadable, message: "no manifests in this folder")
     }
+    // One entry at a time per processor, each with a worker process of its own; app code that
+    // runs in this process is never run on two threads at once.
+    let lanes =
+      context.configuration.worker == .inProcess
+      ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
     let verifier = Verifier(
-      registry: context.configuration.registry, runner: context.configuration.runner(),
-      paths: context.configuration.worker.paths)
+      registry: context.configuration.registry,
+      runner: context.configuration.runner(workers: lanes),
+      paths: context.configuration.worker.paths, concurrency: lanes)
     let loaded = verifier.load(
       files, archivesDirectory: archivesDirectory, schema: schema,
       manifestsDirectory: manifestsDirectory)
