@@ -15,6 +15,9 @@ import HarnessVocabulary
 /// are answered one at a time; an archive that takes longer than ``timeout`` has its worker
 /// killed and is recorded as crashed with ``CrashReport/timedOut`` set.
 ///
+/// When a worker dies, the next one is launched at once, so that its start-up overlaps the
+/// recording of the crash; it is counted in ``workersStarted`` once a request uses it.
+///
 /// A worker is used only after it answers the handshake: its first frame names it a decode
 /// worker and lists its registries. An executable that exits, hangs or writes anything else
 /// first (a test runner re-executed, a program without the worker mode) is
@@ -42,6 +45,9 @@ public final class WorkerSupervisor: @unchecked Sendable {
 
   private let lock = NSLock()
   private var worker: WorkerProcess?
+  /// A worker launched when the last one died, so that its start-up runs while this process
+  /// records the crash; it is handshaken (and counted) only when a request needs it.
+  private var spare: WorkerProcess?
   private var nextRequestID = 1
   private var startedWorkers = 0
   private var unavailable: WorkerProtocolError?
@@ -67,6 +73,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
 
   deinit {
     worker?.stop()
+    spare?.stop()
   }
 
   /// How many worker processes this supervisor has started.
@@ -367,6 +374,25 @@ public final class WorkerSupervisor: @unchecked Sendable {
   private func stopWorker() {
     worker?.stop()
     worker = nil
+    spare?.stop()
+    spare = nil
+  }
+
+  /// Launches the standby worker after a death, unless one waits already or no worker can
+  /// be had; a launch failure here is left for ``startWorker(deadline:)`` to report.
+  private func launchSpare() {
+    guard spare == nil, unavailable == nil else { return }
+    spare = try? WorkerProcess(executableURL: executableURL, arguments: arguments)
+  }
+
+  /// The standby worker if it is still running, or a newly launched one.
+  private func launchedWorker() throws(WorkerProtocolError) -> WorkerProcess {
+    if let waiting = spare {
+      spare = nil
+      if waiting.isRunning { return waiting }
+      waiting.stop()
+    }
+    return try WorkerProcess(executableURL: executableURL, arguments: arguments)
   }
 
   /// Starts a worker and waits for its handshake; a failure is remembered and thrown again
@@ -376,7 +402,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
   {
     if let unavailable { throw unavailable }
     do {
-      let started = try WorkerProcess(executableURL: executableURL, arguments: arguments)
+      let started = try launchedWorker()
       startedWorkers += 1
       try handshake(with: started, deadline: deadline)
       worker = started
@@ -477,6 +503,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
   private func finish(_ process: WorkerProcess, from offset: UInt64) -> CrashReport {
     let report = process.waitForDeath(stderrFrom: offset)
     if worker === process { worker = nil }
+    launchSpare()
     return report
   }
 }
