@@ -116,6 +116,23 @@ struct FoundationReferenceTests {
     #expect(supervisor.workersStarted == 2)
   }
 
+  @Test("The standby launched after a crash counts as started only once an archive uses it")
+  func standbyCountedWhenUsed() throws {
+    let crashed = try supervisor.decode(
+      SampleArchives.profileArchive(), path: .foundationSecure,
+      allowedClasses: ["ProfileKit.Memo"], classMap: renames)
+    #expect(crashed.crash != nil)
+    #expect(supervisor.workersStarted == 1)
+    let again = try supervisor.decode(
+      SampleArchives.profileArchive(), path: .foundationSecure,
+      allowedClasses: ["ProfileKit.Memo"], classMap: renames)
+    #expect(again.crash != nil)
+    let decoded = try supervisor.decode(
+      SampleArchives.profileArchive(), path: .foundationLegacy, classMap: renames)
+    #expect(decoded.decodedValue != nil)
+    #expect(supervisor.workersStarted == 3)
+  }
+
   @Test("One worker serves many archives")
   func oneWorkerManyArchives() throws {
     for _ in 0..<5 {
