@@ -38,7 +38,7 @@ public func archiveFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -
   }
   _ = ArchiveTreePrinter().render(archive)
   _ = ArchiveTreePrinter(limits: tightLimits).render(archive)
-  _ = ArchiveJSON.document(for: archive).render()
+  _ = ArchiveJSON.text(for: archive)
   for path in keyPaths {
     guard let matches = try? archive.evaluate(path, limits: tightLimits) else { continue }
     for match in matches {
