@@ -70,4 +70,33 @@ struct ObjectDescriberTests {
     #expect(entries.count == 1)
     #expect(entries.first?.value == .string("value"))
   }
+
+  /// A fuzz find: the value under an outer dictionary's key is a dictionary keyed by an array.
+  /// Reading that value through Foundation bridges it, and corelibs traps on the array key.
+  @Test(
+    "A dictionary keyed by an array, nested as another dictionary's value, decodes and is described"
+  )
+  func nestedDictionaryWithArrayKey() throws {
+    var builder = KeyedArchiveBuilder()
+    let arrayKey = builder.array([builder.string("zero"), builder.string("one")])
+    let inner = builder.dictionary(keys: [arrayKey], values: [builder.string("value")])
+    let outer = builder.dictionary(keys: [builder.string("inner")], values: [inner])
+    let list = builder.array([outer])
+    builder.setRoot(list)
+    let result = HarnessDecoder(registry: ClassRegistry()).decode(
+      builder.bytes(), secure: true, allowedClasses: ["NSArray", "NSDictionary", "NSString"])
+    #expect(result.outcome.rejection == nil)
+    let value = try #require(result.outcome.decodedValue)
+    guard case .array(_, let elements) = value,
+      case .dictionary(_, let outerEntries)? = elements.first,
+      case .dictionary(_, let innerEntries)? = outerEntries.first?.value
+    else {
+      Issue.record("not an array of a dictionary of a dictionary: \(value)")
+      return
+    }
+    #expect(innerEntries.first?.value == .string("value"))
+    #expect(
+      innerEntries.first?.key
+        == .array(className: "NSArray", elements: [.string("zero"), .string("one")]))
+  }
 }

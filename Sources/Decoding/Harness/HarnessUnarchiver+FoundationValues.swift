@@ -227,6 +227,9 @@ extension HarnessUnarchiver {
         if failure == nil { fail(.malformed, "a dictionary value is $null") }
         return nil
       }
+      if key is NSArray || key is NSDictionary || key is NSSet || key is NSOrderedSet {
+        hasCollectionKeys = true
+      }
       decodedKeys.append(key)
       decodedValues.append(value)
     }

@@ -72,6 +72,9 @@ public final class HarnessUnarchiver: NSCoder {
   /// What each collection this decode built holds, kept so that forms reading inside a
   /// collection never go through corelibs' bridging.
   var builtContents: [ObjectIdentifier: BuiltContents] = [:]
+  /// Whether a dictionary this decode built has a collection as a key, which corelibs cannot
+  /// bridge: its description then reads what was built (``builtEntries(of:)``).
+  var hasCollectionKeys = false
   private var failureError: NSError?
   private var warnings: [String] = []
   private var warned: Set<String> = []
@@ -118,6 +121,10 @@ public final class HarnessUnarchiver: NSCoder {
     let value: DecodedValue
     if describing {
       var describer = ObjectDescriber()
+      if hasCollectionKeys {
+        describer.builtEntries = { [unowned self] in builtEntries(of: $0) }
+        describer.builtElements = { [unowned self] in builtElements(of: $0) }
+      }
       let fields = decoded.map { DecodedField(key: $0.key, value: describer.describe($0.object)) }
       value = keys.count == 1 ? fields[0].value : .topLevel(fields)
     } else {
