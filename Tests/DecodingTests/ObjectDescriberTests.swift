@@ -72,6 +72,7 @@ struct ObjectDescriberTests {
   }
 
   /// A fuzz find: the value under an outer dictionary's key is a dictionary keyed by an array.
+  ///
   /// Reading that value through Foundation bridges it, and corelibs traps on the array key.
   @Test(
     "A dictionary keyed by an array, nested as another dictionary's value, decodes and is described"
