@@ -50,27 +50,15 @@ public enum FoundationForm: Hashable, Sendable {
 extension KeyedArchive {
   /// The Foundation form of an instance, or `nil` when it is not a Foundation value class or its fields do not fit.
   public func foundationForm(of instance: ArchiveInstance) -> FoundationForm? {
-    let chain = instance.archiveClass.chain
-    let name: String
-    if FoundationForm.classNames.contains(instance.className) {
-      name = instance.className
-    } else if let known = chain.first(where: { FoundationForm.classNames.contains($0) }) {
-      name = known
-    } else {
-      return nil
-    }
+    guard let name = foundationClassName(of: instance) else { return nil }
     let fields = instance.fields
     switch name {
     case "NSString", "NSMutableString":
-      if let value = fields["NS.string"] {
-        return stringValue(of: value).map(FoundationForm.string)
+      switch stringContent(ofStringFields: fields) {
+      case .text(let text)?: return .string(text)
+      case .reference(let value)?: return stringValue(of: value).map(FoundationForm.string)
+      case nil: return nil
       }
-      if case .data(let bytes)? = fields["NS.bytes"],
-        let text = String(validating: bytes, as: UTF8.self)
-      {
-        return .string(text)
-      }
-      return nil
     case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSCountedSet", "NSOrderedSet",
       "NSMutableOrderedSet":
       var values: [PropertyListValue]
@@ -134,22 +122,64 @@ extension KeyedArchive {
   }
 
   /// The string a value holds: an inline string, a string object, or an `NSString` instance.
+  ///
+  /// An `NSString` whose `NS.string` refers to another object is followed
+  /// iteratively; a chain that comes back to an object it has already visited
+  /// holds no string, so a hostile cycle ends instead of recursing.
   public func stringValue(of value: PropertyListValue) -> String? {
-    switch value {
-    case .string(let string):
-      return string
-    case .uid(let uid):
-      switch object(at: Int(uid)) {
-      case .value(.string(let string))?:
+    var current = value
+    var visited: Set<UInt64> = []
+    while true {
+      switch current {
+      case .string(let string):
         return string
-      case .instance(let instance)?:
-        if case .string(let string)? = foundationForm(of: instance) { return string }
-        return nil
+      case .uid(let uid):
+        guard visited.insert(uid).inserted else { return nil }
+        switch object(at: Int(uid)) {
+        case .value(.string(let string))?:
+          return string
+        case .instance(let instance)?:
+          switch foundationClassName(of: instance) {
+          case "NSString"?, "NSMutableString"?: break
+          default: return nil
+          }
+          switch stringContent(ofStringFields: instance.fields) {
+          case .text(let text)?: return text
+          case .reference(let next)?: current = next
+          case nil: return nil
+          }
+        default:
+          return nil
+        }
       default:
         return nil
       }
-    default:
-      return nil
     }
   }
+
+  /// The Foundation class an instance is read as: its own archived name, or the first Foundation class in its chain.
+  private func foundationClassName(of instance: ArchiveInstance) -> String? {
+    if FoundationForm.classNames.contains(instance.className) { return instance.className }
+    return instance.archiveClass.chain.first(where: { FoundationForm.classNames.contains($0) })
+  }
+
+  /// What an `NSString` instance's fields hold: its text, or a reference still to follow.
+  private func stringContent(ofStringFields fields: PropertyListDictionary) -> StringContent? {
+    if let value = fields["NS.string"] {
+      if case .string(let text) = value { return .text(text) }
+      return .reference(value)
+    }
+    if case .data(let bytes)? = fields["NS.bytes"],
+      let text = String(validating: bytes, as: UTF8.self)
+    {
+      return .text(text)
+    }
+    return nil
+  }
+}
+
+/// An `NSString` instance's content, as its fields hold it.
+private enum StringContent {
+  case text(String)
+  case reference(PropertyListValue)
 }
