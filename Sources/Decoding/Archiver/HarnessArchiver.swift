@@ -44,10 +44,13 @@ public final class HarnessArchiver: NSCoder {
   /// The most objects one archive may hold before archiving is refused.
   private let maximumObjects = 1 << 22
   private var written = 0
+  /// What a harness decode built for the collections being written, read instead of bridging.
+  private let built: BuiltCollections
 
-  private init(secure: Bool, maximumDepth: Int) {
+  private init(secure: Bool, maximumDepth: Int, built: BuiltCollections) {
     self.secure = secure
     self.maximumDepth = maximumDepth
+    self.built = built
     super.init()
   }
 
@@ -68,11 +71,27 @@ public final class HarnessArchiver: NSCoder {
     .bytes()
   }
 
+  /// Archives an object graph that a harness decode built, reading its collections from what
+  /// the decode built (``HarnessDecodeResult/builtCollections``) instead of bridging them.
+  package static func archivedData(
+    withRootObject root: Any, requiringSecureCoding: Bool, built: BuiltCollections,
+    maximumDepth: Int = 256
+  ) throws(Failure) -> [UInt8] {
+    try archive(
+      withRootObject: root, requiringSecureCoding: requiringSecureCoding,
+      maximumDepth: maximumDepth,
+      built: built
+    )
+    .bytes()
+  }
+
   /// Archives an object graph, returning the archive before it is written to bytes.
   static func archive(
-    withRootObject root: Any, requiringSecureCoding: Bool, maximumDepth: Int
+    withRootObject root: Any, requiringSecureCoding: Bool, maximumDepth: Int,
+    built: BuiltCollections = .none
   ) throws(Failure) -> KeyedArchiveBuilder {
-    let archiver = HarnessArchiver(secure: requiringSecureCoding, maximumDepth: maximumDepth)
+    let archiver = HarnessArchiver(
+      secure: requiringSecureCoding, maximumDepth: maximumDepth, built: built)
     archiver.path = ["root"]
     let reference = archiver.reference(for: root)
     if let failure = archiver.failure { throw failure }
@@ -234,11 +253,15 @@ public final class HarnessArchiver: NSCoder {
       identities[identity] = slot
       var keys: [PropertyListValue] = []
       var values: [PropertyListValue] = []
-      // allKeys, not the bridged dictionary: bridging hashes keys and traps on some corelibs keys.
-      for key in dictionary.allKeys {
+      // What the decode built, or allKeys, never the bridged dictionary: bridging hashes keys
+      // and traps on some corelibs keys.
+      let entries: [(key: Any, value: Any?)] =
+        built.entries(dictionary)?.map { ($0.key, $0.value) }
+        ?? dictionary.allKeys.map { ($0, dictionary.object(forKey: $0)) }
+      for (key, value) in entries {
         path.append("[\(key)]")
         keys.append(reference(for: key))
-        values.append(reference(for: dictionary.object(forKey: key)))
+        values.append(reference(for: value))
         path.removeLast()
       }
       let name = object is NSMutableDictionary ? "NSMutableDictionary" : "NSDictionary"
@@ -254,14 +277,14 @@ public final class HarnessArchiver: NSCoder {
       return collection(
         mutable ? "NSMutableArray" : "NSArray",
         chain: mutable ? ["NSMutableArray", "NSArray", "NSObject"] : nil,
-        key: "NS.objects", array.map { $0 }, identity: identity)
+        key: "NS.objects", built.elements(array) ?? array.map { $0 }, identity: identity)
     case let set as NSOrderedSet:
       // Foundation writes ordered sets element by element: NS.object.0, NS.object.1, …
       let mutable = object is NSMutableOrderedSet
       let slot = builder.reserve()
       identities[identity] = slot
       var fields: [(String, PropertyListValue)] = []
-      for (index, element) in set.array.enumerated() {
+      for (index, element) in (built.elements(set) ?? set.array).enumerated() {
         path.append("[\(index)]")
         fields.append(("NS.object.\(index)", reference(for: element)))
         path.removeLast()
@@ -277,7 +300,7 @@ public final class HarnessArchiver: NSCoder {
       return collection(
         mutable ? "NSMutableSet" : "NSSet",
         chain: mutable ? ["NSMutableSet", "NSSet", "NSObject"] : nil,
-        key: "NS.objects", set.allObjects, identity: identity)
+        key: "NS.objects", built.elements(set) ?? set.allObjects, identity: identity)
     default:
       return appObject(object, identity: identity)
     }

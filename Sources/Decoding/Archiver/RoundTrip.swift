@@ -122,6 +122,7 @@ public struct RoundTrip: Sendable {
       )
     }
     var describer = ObjectDescriber()
+    describer.built = legacy.builtCollections
     let before = describer.describe(object)
     guard !describer.exceededNodeLimit else {
       return .failure(
@@ -138,7 +139,7 @@ public struct RoundTrip: Sendable {
     let newBytes: [UInt8]
     do {
       newBytes = try HarnessArchiver.archivedData(
-        withRootObject: object, requiringSecureCoding: true)
+        withRootObject: object, requiringSecureCoding: true, built: legacy.builtCollections)
     } catch {
       return .failure(
         Refusal(step: .encode, category: .rejected(.notSecureCoding), reason: error.description))
@@ -152,6 +153,7 @@ public struct RoundTrip: Sendable {
           step: .reRead, outcome: reread.outcome, nilReason: "the secure re-read returned nil"))
     }
     var rereadDescriber = ObjectDescriber()
+    rereadDescriber.built = reread.builtCollections
     let after = rereadDescriber.describe(rereadObject)
     guard !rereadDescriber.exceededNodeLimit else {
       return .failure(

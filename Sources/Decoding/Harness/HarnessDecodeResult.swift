@@ -13,6 +13,8 @@ public struct HarnessDecodeResult {
   /// The registered names of the classes instantiated, in first-use order, inline
   /// property-list leaves excluded.
   public let instantiatedClassNames: [String]
+  /// What the decode built for its collections, for a caller that walks ``object`` itself.
+  package var builtCollections = BuiltCollections.none
 
   /// Creates a result.
   public init(

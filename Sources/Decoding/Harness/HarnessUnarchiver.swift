@@ -121,10 +121,7 @@ public final class HarnessUnarchiver: NSCoder {
     let value: DecodedValue
     if describing {
       var describer = ObjectDescriber()
-      if hasCollectionKeys {
-        describer.builtEntries = { [unowned self] in builtEntries(of: $0) }
-        describer.builtElements = { [unowned self] in builtElements(of: $0) }
-      }
+      describer.built = builtCollections
       let fields = decoded.map { DecodedField(key: $0.key, value: describer.describe($0.object)) }
       value = keys.count == 1 ? fields[0].value : .topLevel(fields)
     } else {
@@ -138,9 +135,21 @@ public final class HarnessUnarchiver: NSCoder {
       object = NSDictionary(
         objects: decoded.map(\.object), forKeys: decoded.map { NSString(string: $0.key) })
     }
-    return HarnessDecodeResult(
+    var result = HarnessDecodeResult(
       outcome: .decoded(value), object: object, warnings: warnings,
       instantiatedClassNames: instantiated)
+    result.builtCollections = builtCollections
+    return result
+  }
+
+  /// What this decode built, for reading its objects without bridging; ``BuiltCollections/none``
+  /// unless a dictionary has a collection as a key, the one case corelibs cannot bridge.
+  ///
+  /// The readers keep this unarchiver, and so what it built, alive as long as they live.
+  var builtCollections: BuiltCollections {
+    guard hasCollectionKeys else { return .none }
+    return BuiltCollections(
+      entries: { self.builtEntries(of: $0) }, elements: { self.builtElements(of: $0) })
   }
 
   private func decodeTopValue(_ key: String, allowed: AllowedClassList?) -> AnyObject? {

@@ -17,13 +17,8 @@ package struct ObjectDescriber {
   /// Objects already described, with the order in which they were first met.
   private var described: [ObjectIdentifier: Int] = [:]
   private var keptAlive: [AnyObject] = []
-  /// The entries a harness decode built for a dictionary, read instead of through Foundation.
-  ///
-  /// corelibs bridges every value that `object(forKey:)` or iteration hands out, and traps
-  /// bridging a dictionary whose keys are arrays; what the decode built needs no bridging.
-  package var builtEntries: (NSDictionary) -> [(key: NSObject, value: AnyObject)]? = { _ in nil }
-  /// The elements a harness decode built for an array, set or ordered set, read likewise.
-  package var builtElements: (AnyObject) -> [AnyObject]? = { _ in nil }
+  /// What a harness decode built, read instead of bridging its collections through Foundation.
+  package var built = BuiltCollections.none
 
   /// Creates a describer.
   ///
@@ -104,16 +99,16 @@ package struct ObjectDescriber {
     case let array as NSArray:
       return .array(
         className: ObjectDescriber.containerName(array, mutable: array is NSMutableArray),
-        elements: builtElements(array)?.map { describe($0) } ?? array.map { describe($0) })
+        elements: built.elements(array)?.map { describe($0) } ?? array.map { describe($0) })
     case let orderedSet as NSOrderedSet:
       return .orderedSet(
         className: ObjectDescriber.containerName(
           orderedSet, mutable: orderedSet is NSMutableOrderedSet),
-        elements: builtElements(orderedSet)?.map { describe($0) }
+        elements: built.elements(orderedSet)?.map { describe($0) }
           ?? orderedSet.array.map { describe($0) })
     case let set as NSSet:
       let elements =
-        (builtElements(set)?.map { describe($0) } ?? set.allObjects.map { describe($0) })
+        (built.elements(set)?.map { describe($0) } ?? set.allObjects.map { describe($0) })
         .sorted { $0.description < $1.description }
       return .set(
         className: ObjectDescriber.containerName(set, mutable: set is NSMutableSet),
@@ -122,7 +117,7 @@ package struct ObjectDescriber {
       var entries: [DecodedEntry] = []
       // Keys are read through allKeys, not by iterating the bridged dictionary: bridging
       // hashes each key as AnyHashable, which traps on corelibs for an NSArray key.
-      if let built = builtEntries(dictionary) {
+      if let built = built.entries(dictionary) {
         for (key, value) in built {
           entries.append(DecodedEntry(key: describe(key), value: describe(value)))
         }
