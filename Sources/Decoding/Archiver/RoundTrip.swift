@@ -121,16 +121,10 @@ public struct RoundTrip: Sendable {
         Refusal(step: .decode, outcome: legacy.outcome, nilReason: "the legacy decode returned nil")
       )
     }
-    var describer = ObjectDescriber()
-    describer.built = legacy.builtCollections
-    let before = describer.describe(object)
-    guard !describer.exceededNodeLimit else {
-      return .failure(
-        Refusal(
-          step: .decode, category: .rejected(.limitExceeded),
-          reason:
-            "the decoded object expands to more than \(describer.maximumNodes) values; too large to compare"
-        ))
+    let before: DecodedValue
+    switch describe(object, of: legacy, step: .decode, naming: "the decoded object") {
+    case .success(let value): before = value
+    case .failure(let refusal): return .failure(refusal)
     }
     if let refusal = emptyDecode(before, archive: archive) {
       return .failure(refusal)
@@ -152,14 +146,10 @@ public struct RoundTrip: Sendable {
         Refusal(
           step: .reRead, outcome: reread.outcome, nilReason: "the secure re-read returned nil"))
     }
-    var rereadDescriber = ObjectDescriber()
-    rereadDescriber.built = reread.builtCollections
-    let after = rereadDescriber.describe(rereadObject)
-    guard !rereadDescriber.exceededNodeLimit else {
-      return .failure(
-        Refusal(
-          step: .compare, category: .rejected(.limitExceeded),
-          reason: "the re-read object expands to more than \(rereadDescriber.maximumNodes) values"))
+    let after: DecodedValue
+    switch describe(rereadObject, of: reread, step: .compare, naming: "the re-read object") {
+    case .success(let value): after = value
+    case .failure(let refusal): return .failure(refusal)
     }
     guard after == before else {
       return .failure(
@@ -168,6 +158,25 @@ public struct RoundTrip: Sendable {
           reason: "the re-read object differs: before \(before), after \(after)"))
     }
     return .success(Migrated(bytes: newBytes, before: before, after: after))
+  }
+
+  /// Describes a decoded object for the comparison, from what its decode built; a refusal at
+  /// `step` when the description passes the describer's node budget.
+  private func describe(
+    _ object: AnyObject, of result: HarnessDecodeResult, step: MigrationStep, naming name: String
+  ) -> Result<DecodedValue, Refusal> {
+    var describer = ObjectDescriber()
+    describer.built = result.builtCollections
+    let value = describer.describe(object)
+    guard !describer.exceededNodeLimit else {
+      return .failure(
+        Refusal(
+          step: step, category: .rejected(.limitExceeded),
+          reason:
+            "\(name) expands to more than \(describer.maximumNodes) values; too large to compare"
+        ))
+    }
+    return .success(value)
   }
 
   /// A refusal when the decode is an empty collection but the archive's root holds elements.
