@@ -13,7 +13,7 @@ import JSONOutput
 /// 64 KiB buffer are held.
 ///
 /// Written to a path, the report follows the project's one write rule
-/// (``OutputDestination``): a regular file is written to a temporary file
+/// (`OutputDestination` in `FileOutput`): a regular file is written to a temporary file
 /// beside it and renamed into place by ``finish(notes:)``, so a run that fails
 /// or stops leaves the path as it was; a device or a FIFO receives the text as
 /// it comes.
@@ -72,7 +72,7 @@ public final class JSONReportStream {
   ///   - shard: The slice of the entries the run covers, or `nil` for all of them.
   ///   - manifestsDigest: The ``ManifestsDigest`` of the manifests the run read.
   ///   - run: What the run was given and where it ran.
-  /// - Throws: ``FileOutputError`` when the path is refused or cannot be opened.
+  /// - Throws: `FileOutputError` when the path is refused or cannot be opened.
   public convenience init(
     path: String, shard: VerificationShard? = nil, manifestsDigest: String? = nil,
     run: RunParameters? = nil
@@ -129,7 +129,7 @@ public final class JSONReportStream {
   /// Writes the next case.
   ///
   /// - Parameter item: The case, in report order.
-  /// - Throws: ``FileOutputError`` when writing failed, now or for an earlier case, or the
+  /// - Throws: `FileOutputError` when writing failed, now or for an earlier case, or the
   ///   stream is finished or discarded.
   public func write(_ item: VerificationCase) throws(FileOutputError) {
     try checkOpen()
@@ -142,7 +142,7 @@ public final class JSONReportStream {
   /// Writes the rest of the document and, for a regular file, puts it in place.
   ///
   /// - Parameter notes: The report's notes, such as what a privacy scan covered.
-  /// - Throws: ``FileOutputError`` when a write or the rename failed; the path is then as it
+  /// - Throws: `FileOutputError` when a write or the rename failed; the path is then as it
   ///   was (a device or a FIFO has what was written before).
   public func finish(notes: [String] = []) throws(FileOutputError) {
     try checkOpen()

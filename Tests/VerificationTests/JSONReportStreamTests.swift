@@ -275,41 +275,41 @@ struct JSONReportStreamTests {
       if written == count { throw StopRun() }
     }
   }
-}
 
-/// A runner that holds back every path of one archive until paths of other archives have run,
-/// so its entry finishes after later ones.
-final class HoldingRunner: DecodePathRunner, @unchecked Sendable {
-  private let inner: InProcessPathRunner
-  private let held: [UInt8]
-  private let others = DispatchSemaphore(value: 0)
-  private let lock = NSLock()
-  private var released = false
+  /// A runner that holds back every path of one archive until paths of other archives have run,
+  /// so its entry finishes after later ones.
+  private final class HoldingRunner: DecodePathRunner, @unchecked Sendable {
+    private let inner: InProcessPathRunner
+    private let held: [UInt8]
+    private let others = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var released = false
 
-  init(inner: InProcessPathRunner, held: [UInt8]) {
-    self.inner = inner
-    self.held = held
-  }
-
-  /// Whether the held archive went on because other archives' paths ran, not after the timeout.
-  var releasedByOthers: Bool { lock.withLock { released } }
-
-  func outcome(
-    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
-    topKeys: [String]
-  ) throws(WorkerProtocolError) -> DecodeOutcome {
-    if bytes == held {
-      // Eight paths of other archives first: on three other threads, one of them has finished
-      // an entry. The timeout only keeps a broken test from hanging.
-      var signalled = 0
-      while signalled < 8, others.wait(timeout: .now() + 30) == .success {
-        signalled += 1
-      }
-      lock.withLock { released = released || signalled == 8 }
+    init(inner: InProcessPathRunner, held: [UInt8]) {
+      self.inner = inner
+      self.held = held
     }
-    let outcome = try inner.outcome(
-      bytes, path: path, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys)
-    if bytes != held { others.signal() }
-    return outcome
+
+    /// Whether the held archive went on because other archives' paths ran, not after the timeout.
+    var releasedByOthers: Bool { lock.withLock { released } }
+
+    func outcome(
+      _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
+      topKeys: [String]
+    ) throws(WorkerProtocolError) -> DecodeOutcome {
+      if bytes == held {
+        // Eight paths of other archives first: on three other threads, one of them has finished
+        // an entry. The timeout only keeps a broken test from hanging.
+        var signalled = 0
+        while signalled < 8, others.wait(timeout: .now() + 30) == .success {
+          signalled += 1
+        }
+        lock.withLock { released = released || signalled == 8 }
+      }
+      let outcome = try inner.outcome(
+        bytes, path: path, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys)
+      if bytes != held { others.signal() }
+      return outcome
+    }
   }
 }
