@@ -111,7 +111,7 @@ let package = Package(
       name: "Verification",
       dependencies: [
         "Decoding", "Manifest", "ManifestXML", "KeyedArchive", "PropertyList", "JSONOutput",
-        "HarnessVocabulary", "TextOutput", "Checksum",
+        "HarnessVocabulary", "TextOutput", "Checksum", "FileOutput",
       ],
       swiftSettings: strictSettings
     ),

@@ -9,7 +9,8 @@ import TextOutput
 /// empty containers stay `{}` and `[]`. With sorted keys, an object's members
 /// are reordered by key (by UTF-8 bytes) when the object is closed, so a
 /// sorted document is handed to the sink only once its outermost object is
-/// closed.
+/// closed, unless that object is opened with ``beginObjectInKeyOrder()``: its
+/// members, written by the caller in key order, go to the sink as they finish.
 ///
 /// ```swift
 /// var writer = JSONWriter(sortedKeys: false, pretty: false)
@@ -31,8 +32,11 @@ public struct JSONWriter {
   private var isEmpty = true
   /// Whether a key was just written, so the next value follows it directly.
   private var afterKey = false
-  /// For each open object when keys are sorted: its members' keys and where each begins.
-  private var openObjects: [[(key: String, start: Int)]] = []
+  /// For each open object when keys are sorted: its members' keys and where each begins, or
+  /// `nil` for an object whose members come in key order already.
+  private var openObjects: [[(key: String, start: Int)]?] = []
+  /// How many of the open objects wait to be sorted; nothing is handed to the sink meanwhile.
+  private var objectsToSort = 0
   private let chunkSize: Int
   private let sink: ((String) -> Void)?
 
@@ -60,13 +64,42 @@ public struct JSONWriter {
     beginValue()
     bytes.append(UInt8(ascii: "{"))
     open()
-    if sortedKeys { openObjects.append([]) }
+    if sortedKeys {
+      openObjects.append([])
+      objectsToSort += 1
+    }
+  }
+
+  /// Opens an object whose members the caller writes in key order (by UTF-8 bytes) already.
+  ///
+  /// Its members are not held back to be sorted, so with a sink a long
+  /// document streams: each finished member can be handed on while the
+  /// object is still open. Objects inside it are sorted as usual. The text
+  /// is the one ``beginObject()`` gives when the keys come in that order.
+  ///
+  /// ```swift
+  /// var writer = JSONWriter(sink: { chunk in print(chunk, terminator: "") })
+  /// writer.beginObjectInKeyOrder()
+  /// writer.key("cases")
+  /// writer.beginArray()  // elements go to the sink as the buffer fills
+  /// writer.endArray()
+  /// writer.key("summary")
+  /// writer.write(.object([("total", .integer(0))]))
+  /// writer.endObject()
+  /// writer.endLine()
+  /// ```
+  public mutating func beginObjectInKeyOrder() {
+    beginValue()
+    bytes.append(UInt8(ascii: "{"))
+    open()
+    if sortedKeys { openObjects.append(nil) }
   }
 
   /// Closes the innermost object, sorting its members first when keys are sorted.
   public mutating func endObject() {
-    if sortedKeys, let members = openObjects.popLast(), members.count > 1 {
-      sortMembers(members)
+    if sortedKeys, let last = openObjects.popLast(), let members = last {
+      objectsToSort -= 1
+      if members.count > 1 { sortMembers(members) }
     }
     close(UInt8(ascii: "}"))
   }
@@ -88,8 +121,8 @@ public struct JSONWriter {
   /// - Parameter name: The member's name, escaped as a JSON string.
   public mutating func key(_ name: String) {
     flushIfFull()
-    if sortedKeys, !openObjects.isEmpty {
-      openObjects[openObjects.count - 1].append((name, bytes.count))
+    if sortedKeys, let last = openObjects.indices.last, openObjects[last] != nil {
+      openObjects[last]?.append((name, bytes.count))
     }
     separate()
     appendString(name)
@@ -210,7 +243,7 @@ public struct JSONWriter {
 
   /// Sends full chunks to the sink; only while no object waits to be sorted.
   private mutating func flushIfFull() {
-    guard sink != nil, bytes.count >= chunkSize, openObjects.isEmpty else { return }
+    guard sink != nil, bytes.count >= chunkSize, objectsToSort == 0 else { return }
     flush()
   }
 

@@ -7,7 +7,8 @@ import Manifest
 /// a decoded object is written in the shape `decode --format json` uses.
 /// The run's parameters (`run`) and each case's producer travel with it, so
 /// ``VerificationReportReader`` can read a report back for the other writers.
-/// `schemas/verify.schema.json` describes the document.
+/// `schemas/verify.schema.json` describes the document. ``JSONReportStream``
+/// writes the same text case by case, while a run goes on.
 ///
 /// ```swift
 /// let text = JSONReportWriter().render(report)
@@ -28,33 +29,46 @@ public struct JSONReportWriter: Sendable {
   /// The report as a JSON value.
   public func document(_ report: VerificationReport) -> JSONValue {
     let counts = report.counts
-    let cases: [JSONValue] = report.cases.map { item in
-      .object(
-        [
-          ("manifest", .string(item.manifest)),
-          ("archive", .string(item.archive)),
-          ("location", .string(item.location)),
-          ("status", .string(item.status.rawValue)),
-          ("paths", .object(item.paths.map { ($0.path.description, pathJSON($0)) })),
-          (
-            "expectations",
-            .array(
-              item.expectations.map { expectation in
-                .object([
-                  ("keyPath", .string(expectation.keyPath)),
-                  ("status", .string(expectation.passed ? "passed" : "failed")),
-                  ("expected", expectation.expected.jsonValue),
-                  ("actual", expectation.actual.jsonValue),
-                  ("location", .string(expectation.location)),
-                ])
-              })
-          ),
-          ("notes", .array(item.notes.map(JSONValue.string))),
-        ] + (item.producer.map { [("producer", JSONValue.string($0))] } ?? []))
-    }
-    var shardMembers: [(String, JSONValue)] = []
-    if let shard = report.shard {
-      shardMembers.append(
+    return .object(
+      runMembers(shard: report.shard, manifestsDigest: report.manifestsDigest, run: report.run)
+        + [("cases", .array(report.cases.map(caseJSON)))]
+        + closingMembers(notes: report.notes, total: report.cases.count, counts: counts))
+  }
+
+  /// One case as a JSON value: an element of the document's `cases`.
+  func caseJSON(_ item: VerificationCase) -> JSONValue {
+    .object(
+      [
+        ("manifest", .string(item.manifest)),
+        ("archive", .string(item.archive)),
+        ("location", .string(item.location)),
+        ("status", .string(item.status.rawValue)),
+        ("paths", .object(item.paths.map { ($0.path.description, pathJSON($0)) })),
+        (
+          "expectations",
+          .array(
+            item.expectations.map { expectation in
+              .object([
+                ("keyPath", .string(expectation.keyPath)),
+                ("status", .string(expectation.passed ? "passed" : "failed")),
+                ("expected", expectation.expected.jsonValue),
+                ("actual", expectation.actual.jsonValue),
+                ("location", .string(expectation.location)),
+              ])
+            })
+        ),
+        ("notes", .array(item.notes.map(JSONValue.string))),
+      ] + (item.producer.map { [("producer", JSONValue.string($0))] } ?? []))
+  }
+
+  /// The members known before any case: the shard, the manifests' digest, the run's parameters
+  /// and the serialization version.
+  func runMembers(shard: VerificationShard?, manifestsDigest: String?, run: RunParameters?)
+    -> [(String, JSONValue)]
+  {
+    var members: [(String, JSONValue)] = []
+    if let shard {
+      members.append(
         (
           "shard",
           .object([
@@ -62,11 +76,11 @@ public struct JSONReportWriter: Sendable {
           ])
         ))
     }
-    if let digest = report.manifestsDigest {
-      shardMembers.append(("manifestsDigest", .string(digest)))
+    if let manifestsDigest {
+      members.append(("manifestsDigest", .string(manifestsDigest)))
     }
-    if let run = report.run {
-      shardMembers.append(
+    if let run {
+      members.append(
         (
           "run",
           .object([
@@ -75,20 +89,25 @@ public struct JSONReportWriter: Sendable {
           ])
         ))
     }
-    return .object(
-      shardMembers + [
-        ("serializationVersion", .integer(Self.serializationVersion)),
-        ("cases", .array(cases)),
-        ("notes", .array(report.notes.map(JSONValue.string))),
-        (
-          "summary",
-          .object(
-            [("total", .integer(Int64(report.cases.count)))]
-              + VerificationCase.Status.allCases.map {
-                ($0.rawValue, .integer(Int64(counts[$0] ?? 0)))
-              })
-        ),
-      ])
+    members.append(("serializationVersion", .integer(Self.serializationVersion)))
+    return members
+  }
+
+  /// The members known only after the last case: the report's notes and the summary counts.
+  func closingMembers(
+    notes: [String], total: Int, counts: [VerificationCase.Status: Int]
+  ) -> [(String, JSONValue)] {
+    [
+      ("notes", .array(notes.map(JSONValue.string))),
+      (
+        "summary",
+        .object(
+          [("total", .integer(Int64(total)))]
+            + VerificationCase.Status.allCases.map {
+              ($0.rawValue, .integer(Int64(counts[$0] ?? 0)))
+            })
+      ),
+    ]
   }
 
   private func pathJSON(_ path: PathResult) -> JSONValue {

@@ -1,5 +1,4 @@
 import Decoding
-import Dispatch
 import Foundation
 import HarnessVocabulary
 import KeyedArchive
@@ -20,6 +19,10 @@ import PropertyList
 /// let loaded = verifier.load(manifestPaths, archivesDirectory: "LegacyArchives")
 /// let report = verifier.verify(loaded.manifests, archivesDirectory: "LegacyArchives")
 /// ```
+///
+/// A long run can hand each case on as it finishes instead, so that memory
+/// does not grow with the number of entries:
+/// ``verify(_:archivesDirectory:shard:each:)`` with a ``JSONReportStream``.
 public struct Verifier: Sendable {
   /// The app's current classes, which allowed-class names are checked against.
   public var registry: ClassRegistry
@@ -121,6 +124,41 @@ public struct Verifier: Sendable {
   public func verify(
     _ manifests: [Manifest], archivesDirectory: String, shard: VerificationShard? = nil
   ) -> VerificationReport {
+    var cases: [VerificationCase] = []
+    verify(manifests, archivesDirectory: archivesDirectory, shard: shard) { cases.append($0) }
+    return VerificationReport(cases: cases, shard: shard)
+  }
+
+  /// Verifies every entry of the manifests, or only those of one shard, handing each case on
+  /// as it finishes, in report order.
+  ///
+  /// Entries run on ``concurrency`` threads, as in
+  /// ``verify(_:archivesDirectory:shard:)``; `each` is called on the calling
+  /// thread, one case at a time, in manifest order then entry order. Only the
+  /// cases that finished before an earlier one are kept meanwhile (a few per
+  /// thread at most: a thread does not run ahead of the slowest entry by more
+  /// than that), so memory stays flat however many entries there are. When
+  /// `each` throws, no further entry is started, the entries being verified
+  /// finish and are dropped, and the error is rethrown.
+  ///
+  /// ```swift
+  /// let stream = try JSONReportStream(path: "verify.json")
+  /// try verifier.verify(manifests, archivesDirectory: "LegacyArchives") { item in
+  ///   try stream.write(item)
+  /// }
+  /// try stream.finish()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - manifests: The loaded manifests.
+  ///   - archivesDirectory: The folder archive paths are relative to.
+  ///   - shard: The slice of the entries to verify, or `nil` for all of them.
+  ///   - each: Receives every case, in report order, on the calling thread.
+  /// - Throws: What `each` throws.
+  public func verify<Failure: Error>(
+    _ manifests: [Manifest], archivesDirectory: String, shard: VerificationShard? = nil,
+    each: (VerificationCase) throws(Failure) -> Void
+  ) throws(Failure) {
     var selected: [(entry: ArchiveEntry, manifest: Manifest)] = []
     for manifest in manifests {
       for entry in manifest.archives
@@ -129,10 +167,11 @@ public struct Verifier: Sendable {
       }
     }
     let work = selected
-    let cases = OrderedParallelMap.map(work.count, lanes: concurrency) { index in
-      verify(work[index].entry, of: work[index].manifest, archivesDirectory: archivesDirectory)
-    }
-    return VerificationReport(cases: cases, shard: shard)
+    try OrderedLanes.run(
+      work.count, lanes: concurrency,
+      { index in
+        verify(work[index].entry, of: work[index].manifest, archivesDirectory: archivesDirectory)
+      }, each: each)
   }
 
   /// Verifies one entry.
@@ -377,38 +416,6 @@ public struct Verifier: Sendable {
     case .decoded(let value): return "\(outcome.kind) \(value.className)"
     case .rejected(let rejection): return "\(outcome.kind) [\(rejection.category)]"
     case .crashed(let crash): return "\(outcome.kind) (\(crash.cause))"
-    }
-  }
-}
-
-/// Computes results on several threads, each taking the next index as it finishes one, kept in index order.
-private final class OrderedParallelMap<Result: Sendable>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var next = 0
-  private var results: [Result?]
-
-  private init(count: Int) {
-    results = Array(repeating: nil, count: count)
-  }
-
-  /// The results of `body` for `0..<count`, in that order, computed on at most `lanes` threads.
-  static func map(_ count: Int, lanes: Int, _ body: @Sendable (Int) -> Result) -> [Result] {
-    guard lanes > 1, count > 1 else { return (0..<count).map(body) }
-    let state = OrderedParallelMap(count: count)
-    DispatchQueue.concurrentPerform(iterations: min(lanes, count)) { _ in
-      while let index = state.take() {
-        let result = body(index)
-        state.lock.withLock { state.results[index] = result }
-      }
-    }
-    return state.results.compactMap { $0 }
-  }
-
-  private func take() -> Int? {
-    lock.withLock {
-      guard next < results.count else { return nil }
-      defer { next += 1 }
-      return next
     }
   }
 }

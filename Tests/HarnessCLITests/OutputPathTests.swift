@@ -28,8 +28,17 @@ struct OutputPathTests {
 
     /// A character device node like `/dev/null` (major 1, minor 3).
     func nullDevice(_ name: String) throws -> String {
+      try device(name, minor: 3)
+    }
+
+    /// A character device node like `/dev/full` (major 1, minor 7), where every write fails.
+    func fullDevice(_ name: String) throws -> String {
+      try device(name, minor: 7)
+    }
+
+    private func device(_ name: String, minor: dev_t) throws -> String {
       let node = self(name)
-      let device: dev_t = (1 << 8) | 3
+      let device: dev_t = (1 << 8) | minor
       try #require(mknod(node, S_IFCHR | 0o666, device) == 0)
       return node
     }
@@ -53,6 +62,20 @@ struct OutputPathTests {
     #expect(result.status == 0, "\(result.stderr)")
     #expect(try folder.fileType(node) == S_IFCHR)
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["null"])
+  }
+
+  @Test(
+    "verify --format json --output to a device that refuses writes fails, exit 2, naming it",
+    .enabled(if: isRoot, "mknod needs root"))
+  func verifyOutputToFullDeviceFails() throws {
+    let folder = try Folder()
+    let node = try folder.fullDevice("full")
+    let result = try CommandRunner.run(["verify", "--format", "json", "--output", node])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("\(node): error: [unwritable] cannot write"), "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+    #expect(try folder.fileType(node) == S_IFCHR)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["full"])
   }
 
   @Test("verify --output to a FIFO streams the report to its reader and leaves it a FIFO")

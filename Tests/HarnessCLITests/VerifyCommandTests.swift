@@ -109,6 +109,20 @@ struct VerifyCommandTests {
     #expect(objects.allSatisfy { $0["$class"] is String })
   }
 
+  @Test("verify --format json --output FILE writes the report standard output gets")
+  func jsonOutputFileMatchesStandardOutput() throws {
+    let directory = try scratchCopy()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("report.json")
+    let written = try CommandRunner.run(
+      arguments(directory, ["--format", "json", "--output", file.path]))
+    #expect(written.status == 0, "\(written.stderr)")
+    #expect(written.stdout.isEmpty)
+    let printed = try CommandRunner.run(arguments(directory, ["--format", "json"]))
+    #expect(try String(contentsOf: file, encoding: .utf8) == printed.stdout)
+    try expectValid(printed.stdout, against: .verify)
+  }
+
   @Test("A silently changed fixture is an unusable input, exit 2, naming the manifest line")
   func changedFixtureIsUnusable() throws {
     let directory = try scratchCopy()

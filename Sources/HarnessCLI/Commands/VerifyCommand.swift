@@ -106,23 +106,72 @@ enum VerifyCommand {
       }
       selected = parsed
     }
-    var report = verifier.verify(
-      loaded.manifests, archivesDirectory: archivesDirectory, shard: selected)
-    report.manifestsDigest = ManifestsDigest.digest(ofFiles: files)
-    if arguments[privacy] {
-      VerifyPrivacyScan.apply(
-        to: &report, manifests: loaded.manifests, archivesDirectory: archivesDirectory)
-    }
-    report.run = RunParameters(
+    let digest = ManifestsDigest.digest(ofFiles: files)
+    let parameters = RunParameters(
       manifests: manifestsDirectory, archives: archivesDirectory,
       harnessVersion: ArchiveHarnessCommand.version,
       platform: ProcessInfo.processInfo.operatingSystemVersionString)
+    var scan =
+      arguments[privacy]
+      ? VerifyPrivacyScan(manifests: loaded.manifests, archivesDirectory: archivesDirectory) : nil
+    if arguments[format] == .json {
+      // Case by case as the run goes: memory stays flat however many entries there are.
+      let stream = try openStream(
+        arguments[output], shard: selected, manifestsDigest: digest, run: parameters,
+        console: context.console)
+      var ranEveryPath = true
+      do throws(FileOutputError) {
+        try verifier.verify(
+          loaded.manifests, archivesDirectory: archivesDirectory, shard: selected
+        ) { (item: VerificationCase) throws(FileOutputError) in
+          var item = item
+          scan?.scan(&item)
+          ranEveryPath = ranEveryPath && item.paths.allSatisfy(\.ran)
+          try stream.write(item)
+        }
+        try stream.finish(notes: scan.map { [$0.summary.note] } ?? [])
+      } catch {
+        stream.discard()
+        throw CommandFailure(error)
+      }
+      // A path that could not run (no worker) means the run could not proceed.
+      if !ranEveryPath { return .unusable }
+      return stream.passed ? .success : .findings
+    }
+    var report = verifier.verify(
+      loaded.manifests, archivesDirectory: archivesDirectory, shard: selected)
+    report.manifestsDigest = digest
+    if var scan {
+      for index in report.cases.indices {
+        scan.scan(&report.cases[index])
+      }
+      report.notes.append(scan.summary.note)
+    }
+    report.run = parameters
     try write(
       report, as: arguments[format], verbose: arguments[verbose], to: arguments[output],
       context: context)
     // A path that could not run (no worker) means the run could not proceed.
     if report.cases.contains(where: { $0.paths.contains { !$0.ran } }) { return .unusable }
     return report.passed ? .success : .findings
+  }
+
+  /// Opens the JSON report stream: the console for no `--output` or `-`, else the path by the
+  /// one write rule.
+  private static func openStream(
+    _ output: String?, shard: VerificationShard?, manifestsDigest: String, run: RunParameters,
+    console: Console
+  ) throws -> JSONReportStream {
+    guard let output, output != "-" else {
+      return JSONReportStream(
+        shard: shard, manifestsDigest: manifestsDigest, run: run, sink: console.output)
+    }
+    do throws(FileOutputError) {
+      return try JSONReportStream(
+        path: output, shard: shard, manifestsDigest: manifestsDigest, run: run)
+    } catch {
+      throw CommandFailure(error)
+    }
   }
 
   /// Writes a report in a format, by the writers `verify` and `report merge` share.

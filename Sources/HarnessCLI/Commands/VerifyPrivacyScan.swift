@@ -10,7 +10,7 @@ import Verification
 /// `<reviewed/>` values. A finding no review covers adds a failing `privacy`
 /// part (`rejected [personal-data]`, the findings masked in its message), so
 /// the case fails and verify exits 1; a review that covers nothing is a note.
-enum VerifyPrivacyScan {
+struct VerifyPrivacyScan {
   /// What the scan covered, for the report's note.
   struct Summary {
     /// Archives scanned.
@@ -28,57 +28,66 @@ enum VerifyPrivacyScan {
     }
   }
 
-  /// Scans the archive of every case in the report and records what the scan found.
+  /// Each entry's reviews, by manifest and archive path.
+  private let reviews: [String: [ReviewedValue]]
+  private let archivesDirectory: String
+  private let scanner: PrivacyScanner
+  /// What the scan covered so far.
+  private(set) var summary = Summary()
+
+  /// Prepares a scan of the cases of a run.
   ///
   /// - Parameters:
-  ///   - report: The verification report; its cases gain a `privacy` part when the scan finds something.
-  ///   - manifests: The manifests the report was made from, for each entry's reviews.
+  ///   - manifests: The manifests the run verifies, for each entry's reviews.
   ///   - archivesDirectory: The folder archive paths are relative to.
   ///   - scanner: The scanner.
-  static func apply(
-    to report: inout VerificationReport, manifests: [Manifest], archivesDirectory: String,
-    scanner: PrivacyScanner = PrivacyScanner()
-  ) {
+  init(manifests: [Manifest], archivesDirectory: String, scanner: PrivacyScanner = PrivacyScanner())
+  {
     var reviews: [String: [ReviewedValue]] = [:]
     for manifest in manifests {
       for entry in manifest.archives {
-        reviews[key(manifest.file, entry.path), default: []] += entry.reviewed
+        reviews[Self.key(manifest.file, entry.path), default: []] += entry.reviewed
       }
     }
-    var summary = Summary()
-    for index in report.cases.indices {
-      let item = report.cases[index]
-      let path = (archivesDirectory as NSString).appendingPathComponent(item.archive)
-      // An archive that cannot be read already fails its structure part.
-      guard
-        let bytes = try? FileReading.bytes(
-          at: path, limit: scanner.limits.propertyList.maximumInputSize)
-      else { continue }
-      summary.archives += 1
-      let applied = PrivacyScanner.apply(
-        reviews[key(item.manifest, item.archive)] ?? [],
-        to: scanner.scan(bytes, file: item.archive))
-      summary.reviewed += applied.reviewed.count
-      for stale in applied.stale {
-        report.cases[index].notes.append(
-          "privacy: the review of '\(stale.keyPathText)' (\(stale.location)) covers no finding; remove it"
-        )
-      }
-      guard !applied.open.isEmpty else { continue }
-      summary.findings += applied.open.count
-      let count = applied.open.count
-      let lines = applied.open.map { finding in
-        "\(finding.place): [\(finding.kind.rawValue)] \(finding.kind.summary) "
-          + "in a \(finding.holder.rawValue): \(finding.masked)"
-      }
-      report.cases[index].paths.append(
-        PathResult(
-          path: .privacy, outcome: .rejected, category: .personalData,
-          message: (count == 1 ? "1 value looks" : "\(count) values look")
-            + " like personal data: " + lines.joined(separator: "; "),
-          matches: false))
+    self.reviews = reviews
+    self.archivesDirectory = archivesDirectory
+    self.scanner = scanner
+  }
+
+  /// Scans the archive of one case: a finding no review covers adds a failing `privacy` part,
+  /// a review that covers nothing a note; ``summary`` counts what was found.
+  ///
+  /// - Parameter item: The case, as the verifier gave it.
+  mutating func scan(_ item: inout VerificationCase) {
+    let path = (archivesDirectory as NSString).appendingPathComponent(item.archive)
+    // An archive that cannot be read already fails its structure part.
+    guard
+      let bytes = try? FileReading.bytes(
+        at: path, limit: scanner.limits.propertyList.maximumInputSize)
+    else { return }
+    summary.archives += 1
+    let applied = PrivacyScanner.apply(
+      reviews[Self.key(item.manifest, item.archive)] ?? [],
+      to: scanner.scan(bytes, file: item.archive))
+    summary.reviewed += applied.reviewed.count
+    for stale in applied.stale {
+      item.notes.append(
+        "privacy: the review of '\(stale.keyPathText)' (\(stale.location)) covers no finding; remove it"
+      )
     }
-    report.notes.append(summary.note)
+    guard !applied.open.isEmpty else { return }
+    summary.findings += applied.open.count
+    let count = applied.open.count
+    let lines = applied.open.map { finding in
+      "\(finding.place): [\(finding.kind.rawValue)] \(finding.kind.summary) "
+        + "in a \(finding.holder.rawValue): \(finding.masked)"
+    }
+    item.paths.append(
+      PathResult(
+        path: .privacy, outcome: .rejected, category: .personalData,
+        message: (count == 1 ? "1 value looks" : "\(count) values look")
+          + " like personal data: " + lines.joined(separator: "; "),
+        matches: false))
   }
 
   private static func key(_ manifest: String, _ archive: String) -> String {
