@@ -245,6 +245,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
     } catch {
       throw WorkerProtocolError("cannot encode request \(id): \(error)")
     }
+    lostServer = false
     do {
       return try exchange(payload, id: id)
     } catch {
