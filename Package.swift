@@ -53,6 +53,10 @@ let package = Package(
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
     ),
 
+    // What the decode worker's fork server needs from C on Linux (fork, the parent-death
+    // signal, wait statuses, passing a socket): static inline functions in one header.
+    .target(name: "CWorkerProcess"),
+
     // Every file the project writes goes through FileOutput's one rule (README, "Outputs").
     .target(name: "FileOutput", swiftSettings: strictSettings),
 
@@ -72,6 +76,7 @@ let package = Package(
       name: "Decoding",
       dependencies: [
         "KeyedArchive", "PropertyList", "HarnessVocabulary", "TextOutput", "FileOutput",
+        "CWorkerProcess",
       ],
       swiftSettings: strictSettings),
     // The manifest model: archives, expectations and the engine that checks them.

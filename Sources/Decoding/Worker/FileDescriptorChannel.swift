@@ -1,3 +1,5 @@
+import CWorkerProcess
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -78,6 +80,91 @@ struct FileDescriptorChannel {
     try writeFrames([payload], deadline: deadline, isPeerAlive: isPeerAlive)
   }
 
+  /// Writes one frame with a file descriptor attached to its first byte (`SCM_RIGHTS`); the
+  /// output must be a Unix socket, and the caller keeps (and closes) its own descriptor.
+  func writeFrame(_ payload: [UInt8], passing descriptor: Int32) throws(Failure) {
+    guard payload.count <= FileDescriptorChannel.maximumFrameLength else {
+      throw .frameTooLarge(payload.count)
+    }
+    let length = UInt32(payload.count)
+    let bytes =
+      [
+        UInt8(truncatingIfNeeded: length >> 24), UInt8(truncatingIfNeeded: length >> 16),
+        UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length),
+      ] + payload
+    var sent = -1
+    while sent < 0 {
+      sent = bytes.withUnsafeBytes { buffer in
+        harness_send_with_descriptor(output, buffer.baseAddress, buffer.count, descriptor)
+      }
+      if sent < 0 {
+        let code = errno
+        if code == EAGAIN {
+          try waitUntilReady(output, events: Int16(POLLOUT), deadline: nil) { true }
+          continue
+        }
+        throw code == EPIPE ? .closed : .system(code)
+      }
+    }
+    // The descriptor went with the first byte; the rest, if any, follows as plain bytes.
+    if sent < bytes.count {
+      try writeAll(Array(bytes[sent...]), deadline: nil) { true }
+    }
+  }
+
+  /// Reads one small frame and the file descriptor attached to it, if any.
+  ///
+  /// The descriptor comes as `SCM_RIGHTS`, so the input must be a Unix socket. Returns `nil`
+  /// at a clean end of input.
+  ///
+  /// The caller owns the descriptor, which is close-on-exec; it is closed here when the frame
+  /// cannot be read whole.
+  func readFrameWithDescriptor(
+    deadline: ContinuousClock.Instant, maximumLength: Int = 4096,
+    isPeerAlive: () -> Bool = { true }
+  ) throws(Failure) -> (frame: [UInt8], descriptor: Int32?)? {
+    var buffer = [UInt8](repeating: 0, count: 4 + maximumLength)
+    var descriptor: Int32 = -1
+    var received = -1
+    while received < 0 {
+      if ContinuousClock.now >= deadline { throw .timedOut }
+      received = buffer.withUnsafeMutableBytes { raw in
+        harness_receive_with_descriptor(input, raw.baseAddress, raw.count, &descriptor)
+      }
+      if received < 0 {
+        let code = errno
+        guard code == EAGAIN else { throw .system(code) }
+        try waitUntilReady(input, events: Int16(POLLIN), deadline: deadline, isPeerAlive)
+      }
+    }
+    if received == 0 { return nil }
+    do throws(Failure) {
+      var bytes = Array(buffer[..<received])
+      if bytes.count < 4 {
+        var rest = [UInt8](repeating: 0, count: 4 - bytes.count)
+        guard
+          try readExactly(into: &rest, deadline: deadline, isPeerAlive: isPeerAlive) == rest.count
+        else { throw .closed }
+        bytes += rest
+      }
+      let length = bytes.prefix(4).reduce(0) { ($0 << 8) | Int($1) }
+      guard length <= maximumLength, bytes.count <= 4 + length else {
+        throw .frameTooLarge(length)
+      }
+      if bytes.count < 4 + length {
+        var rest = [UInt8](repeating: 0, count: 4 + length - bytes.count)
+        guard
+          try readExactly(into: &rest, deadline: deadline, isPeerAlive: isPeerAlive) == rest.count
+        else { throw .closed }
+        bytes += rest
+      }
+      return (Array(bytes.dropFirst(4)), descriptor >= 0 ? descriptor : nil)
+    } catch {
+      if descriptor >= 0 { close(descriptor) }
+      throw error
+    }
+  }
+
   private func writeAll(
     _ bytes: [UInt8], deadline: ContinuousClock.Instant?, isPeerAlive: () -> Bool
   ) throws(Failure) {
@@ -129,7 +216,8 @@ struct FileDescriptorChannel {
           mustWait = true
           continue
         }
-        if code == EPIPE { throw .closed }
+        // A socket whose peer died with bytes unread reports ECONNRESET: the peer is gone.
+        if code == EPIPE || code == ECONNRESET { throw .closed }
         throw .system(code)
       }
       if result == 0 && endsAtZero { return done }

@@ -53,15 +53,30 @@ public enum HarnessWorker {
     }
     dup2(STDERR_FILENO, STDOUT_FILENO)
     let channel = FileDescriptorChannel(input: STDIN_FILENO, output: answers)
-    let decoder = JSONDecoder()
-    let encoder = JSONEncoder()
+    let forkServer = ForkServer.canServe(answeringOn: answers) ? ForkServer(channel: channel) : nil
     do {
-      let hello = try encoder.encode(WorkerHello(registries: Array(registries.keys)))
-      try channel.writeFrame([UInt8](hello))
+      let hello = WorkerHello(registries: Array(registries.keys), forkServer: forkServer != nil)
+      try channel.writeFrame([UInt8](try JSONEncoder().encode(hello)))
     } catch {
       report("cannot write the handshake: \(error)")
       return 2
     }
+    return serve(channel, registries: registries, forkServer: forkServer)
+  }
+
+  /// Answers frames on `channel` until the end of input.
+  ///
+  /// A fork server (on Linux, after its handshake) forks children on request, each of which
+  /// serves on its own channel here and exits; the server then decodes nothing itself. Where
+  /// it refuses to fork, it decodes as any worker does.
+  private static func serve(
+    _ channel: FileDescriptorChannel, registries: [String: ClassRegistry],
+    forkServer: ForkServer?
+  ) -> Int32 {
+    let decoder = JSONDecoder()
+    let encoder = JSONEncoder()
+    var forkServer = forkServer
+    var hasDecoded = false
     while true {
       let frame: [UInt8]
       do {
@@ -71,6 +86,30 @@ public enum HarnessWorker {
         report("cannot read a request: \(error)")
         return 2
       }
+      if frame.first == ForkServerRequest.marker {
+        if var server = forkServer {
+          do throws(WorkerProtocolError) {
+            switch try server.handle(frame, hasDecoded: hasDecoded) {
+            case .server:
+              forkServer = server
+              continue
+            case .child(let childChannel):
+              // A fresh child: serve its own channel, then end without unwinding the server.
+              _exit(serve(childChannel, registries: registries, forkServer: nil))
+            }
+          } catch {
+            report(error.message)
+            return 2
+          }
+        }
+        report("a fork-server request came to a worker that does not serve forks")
+        return 2
+      }
+      if let forkServer, forkServer.hasForked {
+        report("a decode request came to a fork server, which decodes nothing itself")
+        return 2
+      }
+      hasDecoded = true
       if frame.first == WorkerMigrationBatch.marker {
         do throws(WorkerProtocolError) {
           try migrate(WorkerMigrationBatch(decoding: frame), registries: registries, to: channel)

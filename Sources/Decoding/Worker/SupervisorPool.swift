@@ -28,6 +28,9 @@ public final class SupervisorPool: @unchecked Sendable {
   /// How many worker processes the pool's supervisors have started, in all.
   public var workersStarted: Int { all.reduce(0) { $0 + $1.workersStarted } }
 
+  /// How many processes the pool's supervisors have launched, in all (forked workers aside).
+  public var workerLaunches: Int { all.reduce(0) { $0 + $1.workerLaunches } }
+
   /// Runs `body` with a supervisor no other thread uses meanwhile, waiting for one if needed.
   ///
   /// - Parameter body: The work; it must not keep the supervisor.

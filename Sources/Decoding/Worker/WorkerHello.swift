@@ -15,11 +15,15 @@ struct WorkerHello: Sendable, Hashable, Codable {
   var protocolVersion: Int
   /// The names of the registries the worker serves, sorted.
   var registries: [String]
+  /// Whether the worker can serve forks (``ForkServerRequest``): `true` on Linux when its
+  /// channel is a Unix socket; absent (`nil`) otherwise, and from workers built before it.
+  var forkServer: Bool?
 
   /// The hello of a worker serving these registries.
-  init(registries: [String]) {
+  init(registries: [String], forkServer: Bool = false) {
     worker = Self.workerName
     protocolVersion = Self.currentProtocolVersion
     self.registries = registries.sorted()
+    self.forkServer = forkServer ? true : nil
   }
 }

@@ -1,3 +1,4 @@
+import CWorkerProcess
 import FileOutput
 import Foundation
 
@@ -8,15 +9,29 @@ import Foundation
 #endif
 
 /// One running decode worker: the child process, its request channel, and its standard error.
-final class WorkerProcess {
+///
+/// Requests and answers go over two pipes, or, for a worker that may serve forks
+/// (``ForkServerRequest``), over one Unix socket that is its standard input and output
+/// both, so that it can pass its children's sockets back.
+final class WorkerProcess: WorkerHandle {
   let channel: FileDescriptorChannel
   private let process: Process
-  private let requests: Pipe
-  private let answers: Pipe
+  private let ends: Ends
   /// The worker's standard error: an unnamed scratch file, read back after a crash.
   private let stderrLog: ScratchFile
 
-  init(executableURL: URL, arguments: [String]) throws(WorkerProtocolError) {
+  /// Launches the worker.
+  ///
+  /// - Parameters:
+  ///   - executableURL: The worker executable.
+  ///   - arguments: The arguments that select worker mode.
+  ///   - socket: Whether its standard input and output are one Unix socket (for a fork
+  ///     server) rather than two pipes.
+  /// - Throws: ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable`` when
+  ///   the log, the socket or the process cannot be had.
+  init(executableURL: URL, arguments: [String], socket: Bool = false)
+    throws(WorkerProtocolError)
+  {
     let process = Process()
     process.executableURL = executableURL
     process.arguments = arguments
@@ -24,33 +39,81 @@ final class WorkerProcess {
     // A crash is an expected outcome here: skip the runtime's slow symbolicated backtrace.
     environment["SWIFT_BACKTRACE"] = "enable=no"
     process.environment = environment
-    let requests = Pipe()
-    let answers = Pipe()
     let stderrLog: ScratchFile
     do {
       stderrLog = try ScratchFile(prefix: "archive-harness-worker")
     } catch {
       throw WorkerProtocolError("cannot create the worker log: \(error)", kind: .unavailable)
     }
-    process.standardInput = requests
-    process.standardOutput = answers
     process.standardError = FileHandle(fileDescriptor: stderrLog.descriptor, closeOnDealloc: false)
-    do {
-      try process.run()
-    } catch {
-      throw WorkerProtocolError(
-        "cannot launch '\(executableURL.path)': \(error)", kind: .unavailable)
+    let ends: Ends
+    if socket {
+      var pair: [Int32] = [-1, -1]
+      guard harness_socket_pair(&pair) == 0 else {
+        throw WorkerProtocolError(
+          "cannot create the worker socket: errno \(errno)", kind: .unavailable)
+      }
+      let workerEnd = FileHandle(fileDescriptor: pair[1], closeOnDealloc: false)
+      process.standardInput = workerEnd
+      process.standardOutput = workerEnd
+      do {
+        try process.run()
+      } catch {
+        close(pair[0])
+        close(pair[1])
+        throw WorkerProtocolError(
+          "cannot launch '\(executableURL.path)': \(error)", kind: .unavailable)
+      }
+      // The worker has its own copy; without ours, its death is the end of input here.
+      close(pair[1])
+      ends = .socket(pair[0])
+    } else {
+      let requests = Pipe()
+      let answers = Pipe()
+      process.standardInput = requests
+      process.standardOutput = answers
+      do {
+        try process.run()
+      } catch {
+        throw WorkerProtocolError(
+          "cannot launch '\(executableURL.path)': \(error)", kind: .unavailable)
+      }
+      ends = .pipes(requests: requests, answers: answers)
     }
-    let output = requests.fileHandleForWriting.fileDescriptor
-    let input = answers.fileHandleForReading.fileDescriptor
+    let output = ends.requestDescriptor
+    let input = ends.answerDescriptor
     _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
     _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
     self.process = process
-    self.requests = requests
-    self.answers = answers
+    self.ends = ends
     self.stderrLog = stderrLog
     self.channel = FileDescriptorChannel(input: input, output: output)
   }
+
+  /// The supervisor's ends of the worker's input and output.
+  private enum Ends {
+    /// Two pipes, kept so that their file handles stay open until closed here.
+    case pipes(requests: Pipe, answers: Pipe)
+    /// One Unix socket, both ways.
+    case socket(Int32)
+
+    var requestDescriptor: Int32 {
+      switch self {
+      case .pipes(let requests, _): requests.fileHandleForWriting.fileDescriptor
+      case .socket(let descriptor): descriptor
+      }
+    }
+
+    var answerDescriptor: Int32 {
+      switch self {
+      case .pipes(_, let answers): answers.fileHandleForReading.fileDescriptor
+      case .socket(let descriptor): descriptor
+      }
+    }
+  }
+
+  /// The worker's process ID.
+  var processIdentifier: Int32 { process.processIdentifier }
 
   var isRunning: Bool { process.isRunning }
 
@@ -95,7 +158,7 @@ final class WorkerProcess {
 
   /// Closes the worker's input, waits briefly, then kills it if it is still running.
   func stop() {
-    try? requests.fileHandleForWriting.close()
+    closeInput()
     let deadline = ContinuousClock.now.advanced(by: .seconds(2))
     while process.isRunning, ContinuousClock.now < deadline {
       usleep(2000)
@@ -107,14 +170,31 @@ final class WorkerProcess {
 
   private var cleanedUp = false
 
+  private var inputClosed = false
+
+  /// Ends the worker's input: it reads the end of input and exits.
+  private func closeInput() {
+    guard !inputClosed else { return }
+    inputClosed = true
+    switch ends {
+    case .pipes(let requests, _): try? requests.fileHandleForWriting.close()
+    case .socket(let descriptor): _ = shutdown(descriptor, Int32(SHUT_WR))
+    }
+  }
+
   private func cleanUp() {
     guard !cleanedUp else { return }
     cleanedUp = true
-    try? requests.fileHandleForWriting.close()
-    try? answers.fileHandleForReading.close()
+    closeInput()
+    switch ends {
+    case .pipes(_, let answers): try? answers.fileHandleForReading.close()
+    case .socket(let descriptor): close(descriptor)
+    }
   }
 
-  private func stderrTail(from offset: UInt64) -> String {
+  /// The worker's last words from standard error since `offset`: its `Fatal error` line, or
+  /// its last three lines.
+  func stderrTail(from offset: UInt64) -> String {
     do {
       let end = try stderrLog.size()
       let start = max(Int(offset), end - 4096)

@@ -15,8 +15,17 @@ import HarnessVocabulary
 /// are answered one at a time; an archive that takes longer than ``timeout`` has its worker
 /// killed and is recorded as crashed with ``CrashReport/timedOut`` set.
 ///
-/// When a worker dies, the next one is launched at once, so that its start-up overlaps the
-/// recording of the crash; it is counted in ``workersStarted`` once a request uses it.
+/// On Linux the launched worker serves forks (``forkServer``): past its handshake it decodes
+/// nothing itself, but forks a child for the supervisor to decode in, and a fresh child when
+/// one dies, so that a crash costs a `fork` rather than an `exec`, dynamic loading and
+/// Foundation's start. A child's death is reported as a launched worker's is (crashed with its
+/// signal, or timed out), and children die with their server, which ends with the supervisor.
+/// Where the server runs more than one thread or cannot fork, it decodes itself, as every
+/// worker does with ``forkServer`` off and on other systems.
+///
+/// When a launched worker dies, the next one is launched at once, so that its start-up
+/// overlaps the recording of the crash; it is counted in ``workersStarted`` once a request
+/// uses it.
 ///
 /// A worker is used only after it answers the handshake: its first frame names it a decode
 /// worker and lists its registries. An executable that exits, hangs or writes anything else
@@ -42,14 +51,31 @@ public final class WorkerSupervisor: @unchecked Sendable {
   public let registryName: String
   /// The longest one archive may take, including starting a worker for it.
   public let timeout: Duration
+  /// Whether the launched worker is asked to fork the workers that decode (Linux only).
+  public let forkServer: Bool
+
+  /// Whether this system can run fork servers: Linux.
+  public static var forkServerSupported: Bool {
+    #if os(Linux)
+      true
+    #else
+      false
+    #endif
+  }
 
   private let lock = NSLock()
-  private var worker: WorkerProcess?
+  /// The worker requests go to: a forked child, or a launched worker serving itself.
+  private var worker: (any WorkerHandle)?
+  /// The launched worker that forks ``worker``, when it serves forks.
+  private var server: WorkerProcess?
   /// A worker launched when the last one died, so that its start-up runs while this process
   /// records the crash; it is handshaken (and counted) only when a request needs it.
   private var spare: WorkerProcess?
   private var nextRequestID = 1
   private var startedWorkers = 0
+  private var launches = 0
+  /// Whether a forked worker just ended without its server saying how (the server ended too).
+  private var lostServer = false
   private var unavailable: WorkerProtocolError?
 
   /// Creates a supervisor; no worker starts until the first archive.
@@ -59,28 +85,67 @@ public final class WorkerSupervisor: @unchecked Sendable {
   ///   - arguments: The arguments that select worker mode.
   ///   - registryName: The worker registry to decode with.
   ///   - timeout: The longest one archive may take.
+  ///   - forkServer: Whether the launched worker forks the workers that decode, so that a
+  ///     crash costs a `fork` rather than a launch; on by default where
+  ///     ``forkServerSupported``, and ignored elsewhere.
+  ///
+  /// ```swift
+  /// let supervisor = WorkerSupervisor(executableURL: harnessURL, forkServer: false)
+  /// ```
   public init(
     executableURL: URL, arguments: [String] = [HarnessWorker.modeArgument],
     registryName: String = HarnessWorker.defaultRegistryName,
-    timeout: Duration = .seconds(20)
+    timeout: Duration = .seconds(20), forkServer: Bool = WorkerSupervisor.forkServerSupported
   ) {
     self.executableURL = executableURL
     self.arguments = arguments
     self.registryName = registryName
     self.timeout = timeout
+    self.forkServer = forkServer && Self.forkServerSupported
     signal(SIGPIPE, SIG_IGN)
   }
 
   deinit {
     worker?.stop()
+    server?.stop()
     spare?.stop()
   }
 
-  /// How many worker processes this supervisor has started.
+  /// How many decode workers this supervisor has started: forked children, and launched
+  /// processes that decode themselves (or that never answered the handshake).
   public var workersStarted: Int {
     lock.lock()
     defer { lock.unlock() }
     return startedWorkers
+  }
+
+  /// How many processes this supervisor has launched (each an `exec` and a handshake); with
+  /// a fork server, a crash forks a fresh worker and launches nothing.
+  ///
+  /// ```swift
+  /// _ = try supervisor.decode(cyclic, path: .foundationLegacy)  // crashed (SIGSEGV)
+  /// _ = try supervisor.decode(memo, path: .foundationLegacy)
+  /// print(supervisor.workersStarted, supervisor.workerLaunches)  // 2 1
+  /// ```
+  public var workerLaunches: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return launches
+  }
+
+  /// The process ID of the running fork server, if there is one.
+  package var forkServerProcessIdentifier: Int32? {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let server, server.isRunning else { return nil }
+    return server.processIdentifier
+  }
+
+  /// The process ID of the current forked worker, if there is one.
+  package var forkedWorkerProcessIdentifier: Int32? {
+    lock.lock()
+    defer { lock.unlock() }
+    return (worker as? ForkedWorker)?.processIdentifier
   }
 
   /// Decodes one archive on one path in a worker.
@@ -180,15 +245,26 @@ public final class WorkerSupervisor: @unchecked Sendable {
     } catch {
       throw WorkerProtocolError("cannot encode request \(id): \(error)")
     }
-    let deadline = ContinuousClock.now.advanced(by: timeout)
-    let current: WorkerProcess
-    if let worker, worker.isRunning {
-      current = worker
-    } else {
-      worker?.stop()
-      worker = nil
-      current = try startWorker(deadline: deadline)
+    lostServer = false
+    do {
+      return try exchange(payload, id: id)
+    } catch {
+      // A forked worker whose server was killed dies with it, and how it ended cannot be
+      // learned: the archive goes once more to a freshly launched server, where it either
+      // decodes or dies again, this time with its own signal.
+      guard lostServer else { throw error }
+      lostServer = false
+      stopWorker()
+      return try exchange(payload, id: id)
     }
+  }
+
+  /// Sends one encoded request to the current (or a fresh) worker and reads the answer.
+  private func exchange(_ payload: [UInt8], id: Int) throws(WorkerProtocolError)
+    -> WorkerResponse
+  {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    let current = try currentWorker(deadline: deadline)
     let stderrOffset = current.stderrLength()
     let answer: [UInt8]?
     do throws(FileDescriptorChannel.Failure) {
@@ -197,7 +273,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
       answer = try current.channel.readFrame(deadline: deadline, isPeerAlive: alive)
     } catch .timedOut {
       current.forceKill()
-      let crash = finish(current, from: stderrOffset)
+      let crash = try finish(current, from: stderrOffset)
       return WorkerResponse(
         id: id,
         outcome: .crashed(CrashReport(signal: crash.signal, timedOut: true, detail: crash.detail)))
@@ -306,7 +382,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
     _ batch: WorkerMigrationBatch, into results: inout [TypedMigrationResult]
   ) throws(WorkerProtocolError) -> MigrationEnd {
     let payload = try batch.encoded()
-    let current = try currentWorker()
+    let current = try currentWorker(deadline: ContinuousClock.now.advanced(by: timeout))
     let stderrOffset = current.stderrLength()
     let alive = { current.isRunning }
     let attributed = batch.header.flushEach
@@ -356,12 +432,24 @@ public final class WorkerSupervisor: @unchecked Sendable {
     return .attributed
   }
 
-  /// The running worker, or a fresh one that answered the handshake.
-  private func currentWorker() throws(WorkerProtocolError) -> WorkerProcess {
+  /// The running worker, or a fresh one: forked by the running fork server, or launched.
+  private func currentWorker(deadline: ContinuousClock.Instant) throws(WorkerProtocolError)
+    -> any WorkerHandle
+  {
     if let worker, worker.isRunning { return worker }
     worker?.stop()
     worker = nil
-    return try startWorker(deadline: ContinuousClock.now.advanced(by: timeout))
+    if let running = server {
+      if running.isRunning, let child = try? ForkedWorker.fork(from: running, deadline: deadline) {
+        startedWorkers += 1
+        worker = child
+        return child
+      }
+      // The server ended, refused or failed: launch a fresh one.
+      running.stop()
+      server = nil
+    }
+    return try startWorker(deadline: deadline)
   }
 
   /// Stops the current worker, if any; the next archive starts a fresh one.
@@ -374,6 +462,8 @@ public final class WorkerSupervisor: @unchecked Sendable {
   private func stopWorker() {
     worker?.stop()
     worker = nil
+    server?.stop()
+    server = nil
     spare?.stop()
     spare = nil
   }
@@ -382,7 +472,8 @@ public final class WorkerSupervisor: @unchecked Sendable {
   /// be had; a launch failure here is left for ``startWorker(deadline:)`` to report.
   private func launchSpare() {
     guard spare == nil, unavailable == nil else { return }
-    spare = try? WorkerProcess(executableURL: executableURL, arguments: arguments)
+    spare = try? WorkerProcess(
+      executableURL: executableURL, arguments: arguments, socket: forkServer)
   }
 
   /// The standby worker if it is still running, or a newly launched one.
@@ -392,21 +483,25 @@ public final class WorkerSupervisor: @unchecked Sendable {
       if waiting.isRunning { return waiting }
       waiting.stop()
     }
-    return try WorkerProcess(executableURL: executableURL, arguments: arguments)
+    return try WorkerProcess(executableURL: executableURL, arguments: arguments, socket: forkServer)
   }
 
   /// Starts a worker and waits for its handshake; a failure is remembered and thrown again
   /// for every later archive without starting another process.
+  ///
+  /// A worker that offers to serve forks, when ``forkServer`` is on, becomes the fork server
+  /// and the child it forks is returned; where it refuses, it decodes itself.
   private func startWorker(deadline: ContinuousClock.Instant) throws(WorkerProtocolError)
-    -> WorkerProcess
+    -> any WorkerHandle
   {
     if let unavailable { throw unavailable }
+    let started: WorkerProcess
+    let hello: WorkerHello
     do {
-      let started = try launchedWorker()
+      started = try launchedWorker()
+      launches += 1
       startedWorkers += 1
-      try handshake(with: started, deadline: deadline)
-      worker = started
-      return started
+      hello = try handshake(with: started, deadline: deadline)
     } catch {
       let failure =
         error.kind == .unavailable
@@ -414,11 +509,28 @@ public final class WorkerSupervisor: @unchecked Sendable {
       unavailable = failure
       throw failure
     }
+    if forkServer, hello.forkServer == true {
+      let child: ForkedWorker?
+      do {
+        child = try ForkedWorker.fork(from: started, deadline: deadline)
+      } catch {
+        started.stop()
+        throw error
+      }
+      if let child {
+        // The launch counted as this worker: the server itself decodes nothing.
+        server = started
+        worker = child
+        return child
+      }
+    }
+    worker = started
+    return started
   }
 
   /// Reads the worker's first frame and checks that it is a decode worker serving our registry.
   private func handshake(with process: WorkerProcess, deadline: ContinuousClock.Instant)
-    throws(WorkerProtocolError)
+    throws(WorkerProtocolError) -> WorkerHello
   {
     let path = executableURL.path
     let hint =
@@ -470,14 +582,15 @@ public final class WorkerSupervisor: @unchecked Sendable {
         "'\(path)' serves no registry '\(registryName)' (it serves: "
           + "\(hello.registries.joined(separator: ", ")))", kind: .unavailable)
     }
+    return hello
   }
 
   /// How a worker died while answering a migration batch: a signal is a crash; an exit with a
   /// status is a protocol violation, which a decode cannot cause by trapping.
-  private func death(of process: WorkerProcess, from offset: UInt64, batch id: Int)
+  private func death(of process: any WorkerHandle, from offset: UInt64, batch id: Int)
     throws(WorkerProtocolError) -> CrashReport
   {
-    let crash = finish(process, from: offset)
+    let crash = try finish(process, from: offset)
     if let status = process.exitStatus {
       let detail = crash.detail.isEmpty ? "" : " (\(crash.detail))"
       throw WorkerProtocolError(
@@ -488,10 +601,10 @@ public final class WorkerSupervisor: @unchecked Sendable {
 
   /// The answer when a worker stopped mid-request: a crash when a signal ended it; a protocol
   /// violation when it exited with a status, which a decode cannot cause by trapping.
-  private func died(_ process: WorkerProcess, request id: Int, stderrFrom offset: UInt64)
+  private func died(_ process: any WorkerHandle, request id: Int, stderrFrom offset: UInt64)
     throws(WorkerProtocolError) -> WorkerResponse
   {
-    let crash = finish(process, from: offset)
+    let crash = try finish(process, from: offset)
     if let status = process.exitStatus {
       let detail = crash.detail.isEmpty ? "" : " (\(crash.detail))"
       throw WorkerProtocolError(
@@ -500,10 +613,20 @@ public final class WorkerSupervisor: @unchecked Sendable {
     return WorkerResponse(id: id, outcome: .crashed(crash))
   }
 
-  private func finish(_ process: WorkerProcess, from offset: UInt64) -> CrashReport {
-    let report = process.waitForDeath(stderrFrom: offset)
-    if worker === process { worker = nil }
-    launchSpare()
+  /// Waits for a worker that stopped and describes how; with no running fork server to fork
+  /// the next one, a spare is launched meanwhile.
+  private func finish(_ process: any WorkerHandle, from offset: UInt64)
+    throws(WorkerProtocolError) -> CrashReport
+  {
+    defer { if worker === process { worker = nil } }
+    let report: CrashReport
+    do {
+      report = try process.waitForDeath(stderrFrom: offset)
+    } catch {
+      lostServer = process is ForkedWorker
+      throw error
+    }
+    if server?.isRunning != true { launchSpare() }
     return report
   }
 }
