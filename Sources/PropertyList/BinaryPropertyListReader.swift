@@ -6,7 +6,11 @@ import TextOutput
 /// containers share costs its size once. Shared references still make the
 /// logical tree larger than the file; that logical size is counted and bounded
 /// by ``PropertyListLimits/maximumObjectCount``, so no later walk of the tree
-/// can be made exponential by the input.
+/// can be made exponential by the input. A shared object is also as deep as
+/// its deepest reference: each object's height is kept, and a reference that
+/// would put a shared subtree below ``PropertyListLimits/maximumDepth`` is
+/// refused, so the tree, and everything that walks or frees it, stays within
+/// the depth limit.
 struct BinaryPropertyListReader: ~Copyable {
   private let bytes: UnsafeRawBufferPointer
   private let limits: PropertyListLimits
@@ -18,6 +22,8 @@ struct BinaryPropertyListReader: ~Copyable {
   private var cache: [PropertyListValue?] = []
   /// Per object: its logical node count once read, or -1 while it is being read.
   private var logicalSize: [Int] = []
+  /// Per object once read: the levels below it (0 for a scalar or an empty container).
+  private var height: [Int32] = []
   /// The most logical values the tree may hold: the object limit, and never more than the file has bytes.
   private var logicalLimit = 0
 
@@ -106,6 +112,7 @@ struct BinaryPropertyListReader: ~Copyable {
     self.objectsEnd = table
     self.cache = Array(repeating: nil, count: objects)
     self.logicalSize = Array(repeating: 0, count: objects)
+    self.height = Array(repeating: 0, count: objects)
     // Without shared containers every value but the top one costs a reference
     // of at least one byte, so a real list never holds more values than bytes.
     // Only containers shared on purpose can, and then everything that walks the
@@ -155,28 +162,36 @@ struct BinaryPropertyListReader: ~Copyable {
     _ index: Int, depth: Int, referencedFrom origin: Int
   ) throws(PropertyListError) -> PropertyListValue {
     if let cached = cache[index] {
+      // A shared object read before, at a shallower place, must fit here too.
+      try checkDepth(depth + Int(height[index]), at: origin)
       return cached
     }
     if logicalSize[index] < 0 {
       throw PropertyListError(
         .cyclicReference, at: origin, "object \(index) contains itself")
     }
-    guard depth <= limits.maximumDepth else {
-      throw PropertyListError(
-        .limitExceeded, at: origin,
-        "nesting deeper than the limit of \(limits.maximumDepth) levels")
-    }
+    try checkDepth(depth, at: origin)
     logicalSize[index] = -1
     let start = try offset(ofObject: index)
-    let (value, size) = try decodeObject(at: start, depth: depth)
+    let (value, size) = try decodeObject(at: start, depth: depth, index: index)
     cache[index] = value
     logicalSize[index] = size
     return value
   }
 
-  /// Decodes the object at `start`, returning it with its logical node count.
+  private func checkDepth(_ depth: Int, at origin: Int) throws(PropertyListError) {
+    guard depth <= limits.maximumDepth else {
+      throw PropertyListError(
+        .limitExceeded, at: origin,
+        "nesting deeper than the limit of \(limits.maximumDepth) levels")
+    }
+  }
+
+  /// Decodes object `index`, which starts at `start`, returning it with its logical node count.
+  ///
+  /// A container records its height in `height[index]` as its children are read.
   private mutating func decodeObject(
-    at start: Int, depth: Int
+    at start: Int, depth: Int, index: Int
   ) throws(PropertyListError) -> (PropertyListValue, Int) {
     let marker = bytes[start]
     let low = Int(marker & 0x0F)
@@ -261,7 +276,7 @@ struct BinaryPropertyListReader: ~Copyable {
       var size = 1
       for position in 0..<count {
         let referenceOffset = payload + position * referenceSize
-        let (element, elementSize) = try child(at: referenceOffset, depth: depth)
+        let (element, elementSize) = try child(at: referenceOffset, depth: depth, parent: index)
         elements.append(element)
         size = try addLogicalSize(size, elementSize, at: start)
       }
@@ -278,14 +293,14 @@ struct BinaryPropertyListReader: ~Copyable {
       var positions: [String: Int] = count > 16 ? Dictionary(minimumCapacity: count) : [:]
       for position in 0..<count {
         let keyOffset = payload + position * referenceSize
-        let (key, _) = try child(at: keyOffset, depth: depth)
+        let (key, _) = try child(at: keyOffset, depth: depth, parent: index)
         guard case .string(let name) = key else {
           throw PropertyListError(
             .invalidKey, at: keyOffset,
             "dictionary key \(position) is \(key.typeNameWithArticle), not a string")
         }
         let (value, valueSize) = try child(
-          at: keyOffset + count * referenceSize, depth: depth)
+          at: keyOffset + count * referenceSize, depth: depth, parent: index)
         if count > 16 {
           if let position = positions[name] {
             dictionary.replaceValue(at: position, with: value)
@@ -311,8 +326,11 @@ struct BinaryPropertyListReader: ~Copyable {
     }
   }
 
+  /// Reads the object a container's reference at `referenceOffset` names, one level below it.
+  ///
+  /// Raises the height of `parent`, the container, to cover the child's.
   private mutating func child(
-    at referenceOffset: Int, depth: Int
+    at referenceOffset: Int, depth: Int, parent: Int
   ) throws(PropertyListError) -> (PropertyListValue, Int) {
     let reference = readUnsigned(at: referenceOffset, size: referenceSize)
     guard reference < UInt64(objectCount) else {
@@ -322,6 +340,8 @@ struct BinaryPropertyListReader: ~Copyable {
     }
     let index = Int(reference)
     let value = try readObject(index, depth: depth + 1, referencedFrom: referenceOffset)
+    // Heights never exceed the depth limit, so they fit in 32 bits.
+    height[parent] = max(height[parent], height[index] + 1)
     return (value, logicalSize[index])
   }
 
