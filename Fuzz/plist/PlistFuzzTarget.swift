@@ -3,6 +3,7 @@
 // Built by scripts/fuzz with -sanitize=fuzzer,address against the
 // PropertyList and JSONOutput sources; never part of `swift build`.
 
+import JSONOutput
 import PropertyList
 
 /// Small limits, so that the fuzzer also reaches every limit check cheaply.
@@ -15,12 +16,46 @@ private let tightLimits: PropertyListLimits = {
   return limits
 }()
 
-/// Reads the input with default and tight limits; what reads must write back and read again equal.
+/// The JSON `writeJSON(_:to:)` streams from the bytes, or its error with whatever it wrote first.
+private func streamedJSON(
+  _ bytes: [UInt8], limits: PropertyListLimits
+) -> (text: String, error: PropertyListError?) {
+  var writer = JSONWriter(sortedKeys: false)
+  do throws(PropertyListError) {
+    try PropertyListReader(limits: limits).writeJSON(bytes, to: &writer)
+    return (writer.text(), nil)
+  } catch {
+    return (writer.text(), error)
+  }
+}
+
+/// Checks the streamed JSON against the tree's text, or the reader's error, under `limits`.
+private func checkStreamedJSON(_ bytes: [UInt8], limits: PropertyListLimits) {
+  let streamed = streamedJSON(bytes, limits: limits)
+  do throws(PropertyListError) {
+    var writer = JSONWriter(sortedKeys: false)
+    try PropertyListReader(limits: limits).read(bytes).writeJSON(to: &writer)
+    if streamed.error != nil || streamed.text != writer.text() {
+      fatalError("streamed JSON differs from the tree's")
+    }
+  } catch {
+    guard let streamedError = streamed.error, streamed.text.isEmpty,
+      streamedError.description == error.description
+    else {
+      fatalError("streamed JSON was not refused as the reader refused: \(error)")
+    }
+  }
+}
+
+/// Reads the input with default and tight limits; what reads must write back and read again equal,
+/// and the JSON streamed from the bytes must equal the tree's, or be refused as the reader refuses.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func plistFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   _ = PropertyListReader.format(of: bytes)
   _ = try? PropertyListReader(limits: tightLimits).read(bytes)
+  checkStreamedJSON(bytes, limits: tightLimits)
+  checkStreamedJSON(bytes, limits: PropertyListLimits())
   let value: PropertyListValue
   do {
     value = try PropertyListReader().read(bytes)
