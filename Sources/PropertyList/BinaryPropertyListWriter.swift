@@ -11,63 +11,66 @@ public struct BinaryPropertyListWriter: Sendable {
   /// Creates a writer.
   public init() {}
 
+  /// One object to write; a container's references are a range of ``Flattener/references``
+  /// (a dictionary's keys, then its values), so flattening allocates no array per container.
   private enum Flat {
     case scalar(PropertyListValue)
-    case array([Int])
-    case dictionary(keys: [Int], values: [Int])
+    case array(start: Int, count: Int)
+    case dictionary(start: Int, count: Int)
   }
 
   private struct Flattener {
     var objects: [Flat] = []
+    /// Every container's references, each container's in one run.
+    var references: [Int] = []
     // Strings (every dictionary key) and UIDs (every reference in a keyed archive) are most
-    // of a list's scalars: each has a table of its own, hashed as itself rather than through
-    // PropertyListValue, with the same equality, so the same scalars are shared as before.
-    var stringIndex: [String: Int] = [:]
+    // of a list's scalars: each has a table of its own rather than going through
+    // PropertyListValue's hashing, with the same equality, so the same scalars are shared.
+    var strings = StringTable()
+    /// Small UIDs by value: the object index plus one, 0 when not written yet.
+    var smallUIDs: [Int] = []
     var uidIndex: [UInt64: Int] = [:]
     var scalarIndex: [PropertyListValue: Int] = [:]
 
-    /// Reserves room for about `count` objects: growing the scalar table step by step
-    /// rehashes every scalar each time it grows.
+    /// UIDs below this are looked up by value in ``smallUIDs``; larger ones are hashed.
+    static let smallUIDLimit: UInt64 = 1 << 12
+
+    /// Reserves room for about `count` objects.
     init(expecting count: Int) {
       objects.reserveCapacity(count)
-      scalarIndex.reserveCapacity(count)
+      references.reserveCapacity(2 * count)
     }
 
     mutating func add(_ value: PropertyListValue) -> Int {
       switch value {
       case .array(let elements):
         let index = objects.count
-        objects.append(.array([]))
-        var children: [Int] = []
-        children.reserveCapacity(elements.count)
-        for element in elements {
-          children.append(add(element))
+        objects.append(.array(start: 0, count: 0))
+        let start = reserveReferences(elements.count)
+        for (position, element) in elements.enumerated() {
+          let child = add(element)
+          references[start + position] = child
         }
-        objects[index] = .array(children)
+        objects[index] = .array(start: start, count: elements.count)
         return index
       case .dictionary(let dictionary):
         let index = objects.count
-        objects.append(.array([]))
-        var keys: [Int] = []
-        var values: [Int] = []
-        keys.reserveCapacity(dictionary.count)
-        values.reserveCapacity(dictionary.count)
-        for entry in dictionary.entries {
-          keys.append(addString(entry.key))
+        objects.append(.array(start: 0, count: 0))
+        let count = dictionary.count
+        let start = reserveReferences(2 * count)
+        for (position, entry) in dictionary.entries.enumerated() {
+          references[start + position] = addString(entry.key)
         }
-        for entry in dictionary.entries {
-          values.append(add(entry.value))
+        for (position, entry) in dictionary.entries.enumerated() {
+          let child = add(entry.value)
+          references[start + count + position] = child
         }
-        objects[index] = .dictionary(keys: keys, values: values)
+        objects[index] = .dictionary(start: start, count: count)
         return index
       case .string(let string):
         return addString(string)
       case .uid(let uid):
-        if let existing = uidIndex[uid] { return existing }
-        let index = objects.count
-        objects.append(.scalar(value))
-        uidIndex[uid] = index
-        return index
+        return addUID(uid, value)
       default:
         if let existing = scalarIndex[value] {
           return existing
@@ -79,11 +82,38 @@ public struct BinaryPropertyListWriter: Sendable {
       }
     }
 
+    /// Appends `count` references to fill in, returning where they start.
+    private mutating func reserveReferences(_ count: Int) -> Int {
+      let start = references.count
+      references.append(contentsOf: repeatElement(0, count: count))
+      return start
+    }
+
+    private mutating func addUID(_ uid: UInt64, _ value: PropertyListValue) -> Int {
+      guard uid < Self.smallUIDLimit else {
+        if let existing = uidIndex[uid] { return existing }
+        let index = objects.count
+        objects.append(.scalar(value))
+        uidIndex[uid] = index
+        return index
+      }
+      let slot = Int(uid)
+      if slot < smallUIDs.count, smallUIDs[slot] > 0 { return smallUIDs[slot] - 1 }
+      if slot >= smallUIDs.count {
+        smallUIDs.append(
+          contentsOf: repeatElement(0, count: max(slot + 1, 2 * smallUIDs.count) - smallUIDs.count))
+      }
+      let index = objects.count
+      objects.append(.scalar(value))
+      smallUIDs[slot] = index + 1
+      return index
+    }
+
     mutating func addString(_ string: String) -> Int {
-      if let existing = stringIndex[string] { return existing }
+      if let existing = strings.index(of: string) { return existing }
       let index = objects.count
       objects.append(.scalar(.string(string)))
-      stringIndex[string] = index
+      strings.insert(string, at: index)
       return index
     }
   }
@@ -93,6 +123,7 @@ public struct BinaryPropertyListWriter: Sendable {
     var flattener = Flattener(expecting: Self.expectedObjectCount(value))
     let top = flattener.add(value)
     let objects = flattener.objects
+    let references = flattener.references
     let referenceSize = Self.byteWidth(UInt64(objects.count))
 
     var output: [UInt8] = Array("bplist00".utf8)
@@ -103,17 +134,15 @@ public struct BinaryPropertyListWriter: Sendable {
       switch object {
       case .scalar(let scalar):
         Self.appendScalar(scalar, to: &output)
-      case .array(let children):
-        Self.appendMarker(0xA0, count: children.count, to: &output)
-        for child in children {
+      case .array(let start, let count):
+        Self.appendMarker(0xA0, count: count, to: &output)
+        for child in references[start..<(start + count)] {
           Self.appendBigEndian(UInt64(child), width: referenceSize, to: &output)
         }
-      case .dictionary(let keys, let values):
-        Self.appendMarker(0xD0, count: keys.count, to: &output)
-        for child in keys {
-          Self.appendBigEndian(UInt64(child), width: referenceSize, to: &output)
-        }
-        for child in values {
+      case .dictionary(let start, let count):
+        // The keys, then the values: one run of 2 × count references.
+        Self.appendMarker(0xD0, count: count, to: &output)
+        for child in references[start..<(start + 2 * count)] {
           Self.appendBigEndian(UInt64(child), width: referenceSize, to: &output)
         }
       }
@@ -221,5 +250,99 @@ public struct BinaryPropertyListWriter: Sendable {
       // Containers are flattened before this point.
       break
     }
+  }
+}
+
+/// The strings a ``BinaryPropertyListWriter`` has written, each with its object index, found by value.
+///
+/// Equality is `String`'s (canonical equivalence), exactly as a `[String: Int]`
+/// would share strings. ASCII strings (nearly every key and class name in a
+/// keyed archive) live in an open-addressed table hashed over their bytes
+/// with FNV-1a: between two ASCII strings canonical equivalence is byte
+/// equality, so this table needs no `Hasher` and no normalization. A
+/// non-ASCII string can still equal an ASCII one (U+212A KELVIN SIGN equals
+/// `K`), so from the first non-ASCII string on, every string is also kept in,
+/// and a miss is looked up in, a `[String: Int]`.
+private struct StringTable {
+  /// Per slot, the position in ``asciiStrings`` plus one, or 0 when free; the count is a power of two.
+  private var slots = [Int](repeating: 0, count: 64)
+  private var asciiStrings: [String] = []
+  private var asciiHashes: [UInt64] = []
+  private var asciiIndices: [Int] = []
+  /// Every string, once a non-ASCII one has been seen; `nil` until then.
+  private var all: [String: Int]?
+
+  /// The object index of a string equal to `string`, or `nil`.
+  func index(of string: String) -> Int? {
+    let (hash, isASCII) = Self.hash(string)
+    if isASCII, let position = find(string, hash: hash) {
+      return asciiIndices[position]
+    }
+    return all?[string]
+  }
+
+  /// Records a string that ``index(of:)`` did not find.
+  mutating func insert(_ string: String, at index: Int) {
+    let (hash, isASCII) = Self.hash(string)
+    if isASCII {
+      if 2 * (asciiStrings.count + 1) > slots.count { grow() }
+      asciiStrings.append(string)
+      asciiHashes.append(hash)
+      asciiIndices.append(index)
+      place(asciiStrings.count - 1, hash: hash)
+      all?[string] = index
+    } else {
+      if all == nil {
+        var table: [String: Int] = [:]
+        table.reserveCapacity(asciiStrings.count + 1)
+        for (position, ascii) in asciiStrings.enumerated() {
+          table[ascii] = asciiIndices[position]
+        }
+        all = table
+      }
+      all?[string] = index
+    }
+  }
+
+  private func find(_ string: String, hash: UInt64) -> Int? {
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while slots[slot] != 0 {
+      let position = slots[slot] - 1
+      if asciiHashes[position] == hash && asciiStrings[position] == string { return position }
+      slot = (slot + 1) & mask
+    }
+    return nil
+  }
+
+  private mutating func place(_ position: Int, hash: UInt64) {
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while slots[slot] != 0 { slot = (slot + 1) & mask }
+    slots[slot] = position + 1
+  }
+
+  private mutating func grow() {
+    slots = [Int](repeating: 0, count: 2 * slots.count)
+    for position in asciiStrings.indices {
+      place(position, hash: asciiHashes[position])
+    }
+  }
+
+  /// FNV-1a over the UTF-8 bytes, and whether every byte is ASCII.
+  private static func hash(_ string: String) -> (UInt64, Bool) {
+    func fold(_ bytes: some Sequence<UInt8>) -> (UInt64, Bool) {
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      var union: UInt8 = 0
+      for byte in bytes {
+        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        union |= byte
+      }
+      return (hash, union < 0x80)
+    }
+    if let result = string.utf8.withContiguousStorageIfAvailable({ fold($0) }) {
+      return result
+    }
+    return fold(string.utf8)
   }
 }
