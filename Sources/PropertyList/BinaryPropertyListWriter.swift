@@ -110,10 +110,11 @@ public struct BinaryPropertyListWriter: Sendable {
     }
 
     mutating func addString(_ string: String) -> Int {
-      if let existing = strings.index(of: string) { return existing }
+      let key = StringTable.Key(string)
+      if let existing = strings.index(of: key) { return existing }
       let index = objects.count
       objects.append(.scalar(.string(string)))
-      strings.insert(string, at: index)
+      strings.insert(key, at: index)
       return index
     }
   }
@@ -126,7 +127,10 @@ public struct BinaryPropertyListWriter: Sendable {
     let references = flattener.references
     let referenceSize = Self.byteWidth(UInt64(objects.count))
 
-    var output: [UInt8] = Array("bplist00".utf8)
+    var output: [UInt8] = []
+    // About a dozen bytes an object (a marker, a few bytes or references, an offset) is typical.
+    output.reserveCapacity(64 + 16 * objects.count)
+    output.append(contentsOf: "bplist00".utf8)
     var offsets: [Int] = []
     offsets.reserveCapacity(objects.count)
     for object in objects {
@@ -272,19 +276,31 @@ private struct StringTable {
   /// Every string, once a non-ASCII one has been seen; `nil` until then.
   private var all: [String: Int]?
 
-  /// The object index of a string equal to `string`, or `nil`.
-  func index(of string: String) -> Int? {
-    let (hash, isASCII) = Self.hash(string)
-    if isASCII, let position = find(string, hash: hash) {
+  /// A string with its hash, computed once for a lookup and the insertion after it.
+  struct Key {
+    let string: String
+    let hash: UInt64
+    let isASCII: Bool
+
+    init(_ string: String) {
+      self.string = string
+      (hash, isASCII) = StringTable.hash(string)
+    }
+  }
+
+  /// The object index of a string equal to the key's, or `nil`.
+  func index(of key: Key) -> Int? {
+    if key.isASCII, let position = find(key.string, hash: key.hash) {
       return asciiIndices[position]
     }
-    return all?[string]
+    return all?[key.string]
   }
 
   /// Records a string that ``index(of:)`` did not find.
-  mutating func insert(_ string: String, at index: Int) {
-    let (hash, isASCII) = Self.hash(string)
-    if isASCII {
+  mutating func insert(_ key: Key, at index: Int) {
+    let string = key.string
+    let hash = key.hash
+    if key.isASCII {
       if 2 * (asciiStrings.count + 1) > slots.count { grow() }
       asciiStrings.append(string)
       asciiHashes.append(hash)
@@ -330,7 +346,7 @@ private struct StringTable {
   }
 
   /// FNV-1a over the UTF-8 bytes, and whether every byte is ASCII.
-  private static func hash(_ string: String) -> (UInt64, Bool) {
+  static func hash(_ string: String) -> (UInt64, Bool) {
     func fold(_ bytes: some Sequence<UInt8>) -> (UInt64, Bool) {
       var hash: UInt64 = 0xcbf2_9ce4_8422_2325
       var union: UInt8 = 0
