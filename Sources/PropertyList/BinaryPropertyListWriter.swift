@@ -15,6 +15,8 @@ public struct BinaryPropertyListWriter: Sendable {
   /// (a dictionary's keys, then its values), so flattening allocates no array per container.
   private enum Flat {
     case scalar(PropertyListValue)
+    /// A string, with whether it is ASCII (known from its hash), so it is not scanned again.
+    case string(String, isASCII: Bool)
     case array(start: Int, count: Int)
     case dictionary(start: Int, count: Int)
   }
@@ -113,7 +115,7 @@ public struct BinaryPropertyListWriter: Sendable {
       let key = StringTable.Key(string)
       if let existing = strings.index(of: key) { return existing }
       let index = objects.count
-      objects.append(.scalar(.string(string)))
+      objects.append(.string(string, isASCII: key.isASCII))
       strings.insert(key, at: index)
       return index
     }
@@ -138,6 +140,8 @@ public struct BinaryPropertyListWriter: Sendable {
       switch object {
       case .scalar(let scalar):
         Self.appendScalar(scalar, to: &output)
+      case .string(let string, let isASCII):
+        Self.appendString(string, isASCII: isASCII, to: &output)
       case .array(let start, let count):
         Self.appendMarker(0xA0, count: count, to: &output)
         for child in references[start..<(start + count)] {
@@ -211,6 +215,22 @@ public struct BinaryPropertyListWriter: Sendable {
     appendBigEndian(value, width: width, to: &output)
   }
 
+  /// Appends a string object: ASCII as its bytes (marker `0x5`), anything else as UTF-16 (`0x6`).
+  private static func appendString(_ string: String, isASCII: Bool, to output: inout [UInt8]) {
+    if isASCII {
+      appendMarker(0x50, count: string.utf8.count, to: &output)
+      if string.utf8.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) == nil {
+        output.append(contentsOf: string.utf8)
+      }
+    } else {
+      appendMarker(0x60, count: string.utf16.count, to: &output)
+      for unit in string.utf16 {
+        output.append(UInt8(unit >> 8))
+        output.append(UInt8(unit & 0xFF))
+      }
+    }
+  }
+
   private static func appendScalar(_ value: PropertyListValue, to output: inout [UInt8]) {
     switch value {
     case .bool(let flag):
@@ -236,16 +256,7 @@ public struct BinaryPropertyListWriter: Sendable {
       appendMarker(0x40, count: bytes.count, to: &output)
       output.append(contentsOf: bytes)
     case .string(let string):
-      if string.utf8.allSatisfy({ $0 < 0x80 }) {
-        appendMarker(0x50, count: string.utf8.count, to: &output)
-        output.append(contentsOf: string.utf8)
-      } else {
-        appendMarker(0x60, count: string.utf16.count, to: &output)
-        for unit in string.utf16 {
-          output.append(UInt8(unit >> 8))
-          output.append(UInt8(unit & 0xFF))
-        }
-      }
+      appendString(string, isASCII: string.utf8.allSatisfy { $0 < 0x80 }, to: &output)
     case .uid(let number):
       let width = byteWidth(number)
       output.append(0x80 | UInt8(width - 1))
