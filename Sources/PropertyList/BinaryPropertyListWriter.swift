@@ -33,6 +33,11 @@ public struct BinaryPropertyListWriter: Sendable {
     var smallUIDs: [Int] = []
     var uidIndex: [UInt64: Int] = [:]
     var scalarIndex: [PropertyListValue: Int] = [:]
+    /// Small integers and booleans by value, so they need no hashing.
+    ///
+    /// Slots 0 to 255 hold `.integer` 0 to 255, then false and true: the object index plus
+    /// one, or 0 when not written yet. Other scalars are hashed in ``scalarIndex``.
+    var smallScalars: [Int] = []
 
     /// UIDs below this are looked up by value in ``smallUIDs``; larger ones are hashed.
     static let smallUIDLimit: UInt64 = 1 << 12
@@ -73,6 +78,10 @@ public struct BinaryPropertyListWriter: Sendable {
         return addString(string)
       case .uid(let uid):
         return addUID(uid, value)
+      case .integer(let number) where (0..<256).contains(number):
+        return addSmallScalar(Int(number), value)
+      case .bool(let flag):
+        return addSmallScalar(flag ? 257 : 256, value)
       default:
         if let existing = scalarIndex[value] {
           return existing
@@ -82,6 +91,16 @@ public struct BinaryPropertyListWriter: Sendable {
         scalarIndex[value] = index
         return index
       }
+    }
+
+    /// Finds or writes a small integer or a boolean by its slot in ``smallScalars``.
+    private mutating func addSmallScalar(_ slot: Int, _ value: PropertyListValue) -> Int {
+      if smallScalars.isEmpty { smallScalars = [Int](repeating: 0, count: 258) }
+      if smallScalars[slot] > 0 { return smallScalars[slot] - 1 }
+      let index = objects.count
+      objects.append(.scalar(value))
+      smallScalars[slot] = index + 1
+      return index
     }
 
     /// Appends `count` references to fill in, returning where they start.
@@ -279,11 +298,10 @@ public struct BinaryPropertyListWriter: Sendable {
 /// `K`), so from the first non-ASCII string on, every string is also kept in,
 /// and a miss is looked up in, a `[String: Int]`.
 private struct StringTable {
-  /// Per slot, the position in ``asciiStrings`` plus one, or 0 when free; the count is a power of two.
+  /// Per slot, the position in ``ascii`` plus one, or 0 when free; the count is a power of two.
   private var slots = [Int](repeating: 0, count: 64)
-  private var asciiStrings: [String] = []
-  private var asciiHashes: [UInt64] = []
-  private var asciiIndices: [Int] = []
+  /// The ASCII strings in insertion order, with their hashes and object indices.
+  private var ascii: [(string: String, hash: UInt64, index: Int)] = []
   /// Every string, once a non-ASCII one has been seen; `nil` until then.
   private var all: [String: Int]?
 
@@ -300,11 +318,26 @@ private struct StringTable {
   }
 
   /// The object index of a string equal to the key's, or `nil`.
-  func index(of key: Key) -> Int? {
-    if key.isASCII, let position = find(key.string, hash: key.hash) {
-      return asciiIndices[position]
+  ///
+  /// The first non-ASCII key starts the dictionary of every string, before it is looked up,
+  /// since it may equal an ASCII string already written.
+  mutating func index(of key: Key) -> Int? {
+    if key.isASCII {
+      if let position = find(key.string, hash: key.hash) { return ascii[position].index }
+      return all?[key.string]
     }
+    if all == nil { startDictionary() }
     return all?[key.string]
+  }
+
+  /// Puts every ASCII string written so far into the dictionary of all strings.
+  private mutating func startDictionary() {
+    var table: [String: Int] = [:]
+    table.reserveCapacity(ascii.count + 1)
+    for entry in ascii {
+      table[entry.string] = entry.index
+    }
+    all = table
   }
 
   /// Records a string that ``index(of:)`` did not find.
@@ -312,21 +345,13 @@ private struct StringTable {
     let string = key.string
     let hash = key.hash
     if key.isASCII {
-      if 2 * (asciiStrings.count + 1) > slots.count { grow() }
-      asciiStrings.append(string)
-      asciiHashes.append(hash)
-      asciiIndices.append(index)
-      place(asciiStrings.count - 1, hash: hash)
+      if ascii.isEmpty { ascii.reserveCapacity(slots.count / 2) }
+      if 2 * (ascii.count + 1) > slots.count { grow() }
+      ascii.append((string, hash, index))
+      place(ascii.count - 1, hash: hash)
       all?[string] = index
     } else {
-      if all == nil {
-        var table: [String: Int] = [:]
-        table.reserveCapacity(asciiStrings.count + 1)
-        for (position, ascii) in asciiStrings.enumerated() {
-          table[ascii] = asciiIndices[position]
-        }
-        all = table
-      }
+      if all == nil { startDictionary() }
       all?[string] = index
     }
   }
@@ -336,7 +361,7 @@ private struct StringTable {
     var slot = Int(truncatingIfNeeded: hash) & mask
     while slots[slot] != 0 {
       let position = slots[slot] - 1
-      if asciiHashes[position] == hash && asciiStrings[position] == string { return position }
+      if ascii[position].hash == hash && ascii[position].string == string { return position }
       slot = (slot + 1) & mask
     }
     return nil
@@ -351,8 +376,8 @@ private struct StringTable {
 
   private mutating func grow() {
     slots = [Int](repeating: 0, count: 2 * slots.count)
-    for position in asciiStrings.indices {
-      place(position, hash: asciiHashes[position])
+    for position in ascii.indices {
+      place(position, hash: ascii[position].hash)
     }
   }
 
