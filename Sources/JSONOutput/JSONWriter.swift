@@ -126,6 +126,45 @@ public struct JSONWriter {
     }
     separate()
     appendString(name)
+    endKey()
+  }
+
+  /// Writes the next member's key from UTF-8 bytes, which must be valid UTF-8; its value follows.
+  ///
+  /// The text equals ``key(_:)``'s for the same string, without making one:
+  /// a reader can write keys straight from the bytes it holds.
+  ///
+  /// ```swift
+  /// Array("name".utf8).withUnsafeBufferPointer { writer.key(utf8: $0) }
+  /// ```
+  ///
+  /// - Parameter utf8: The key's bytes, valid UTF-8 (ASCII is).
+  public mutating func key(utf8: UnsafeBufferPointer<UInt8>) {
+    flushIfFull()
+    if sortedKeys, let last = openObjects.indices.last, openObjects[last] != nil {
+      openObjects[last]?.append((String(decoding: utf8, as: UTF8.self), bytes.count))
+    }
+    separate()
+    appendString(utf8: utf8)
+    endKey()
+  }
+
+  /// Writes a string value from UTF-8 bytes, which must be valid UTF-8.
+  ///
+  /// The text equals `write(.string(…))`'s for the same string, without making one.
+  ///
+  /// ```swift
+  /// Array("Ada".utf8).withUnsafeBufferPointer { writer.string(utf8: $0) }
+  /// ```
+  ///
+  /// - Parameter utf8: The string's bytes, valid UTF-8 (ASCII is).
+  public mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+    beginValue()
+    appendString(utf8: utf8)
+  }
+
+  /// The colon after a key, and a space when pretty.
+  private mutating func endKey() {
     if pretty {
       bytes.append(UInt8(ascii: ":"))
       bytes.append(UInt8(ascii: " "))
@@ -156,10 +195,11 @@ public struct JSONWriter {
       appendString(string)
     case .integer(let number):
       beginValue()
-      bytes.append(contentsOf: String(number).utf8)
+      if number < 0 { bytes.append(UInt8(ascii: "-")) }
+      appendDigits(number.magnitude)
     case .unsignedInteger(let number):
       beginValue()
-      bytes.append(contentsOf: String(number).utf8)
+      appendDigits(number)
     case .number(let number):
       beginValue()
       bytes.append(contentsOf: JSONValue.numberText(number).utf8)
@@ -234,10 +274,31 @@ public struct JSONWriter {
   private mutating func newline(_ level: Int) {
     let width = 2 * level
     if width < Self.indentation.count {
-      bytes.append(contentsOf: Self.indentation[...width])
+      Self.indentation.withUnsafeBufferPointer { line in
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[...width]))
+      }
     } else {
       bytes.append(UInt8(ascii: "\n"))
       bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width))
+    }
+  }
+
+  /// Appends the decimal digits of a number, without making a string.
+  private mutating func appendDigits(_ number: UInt64) {
+    guard number >= 10 else {
+      bytes.append(UInt8(ascii: "0") + UInt8(number))
+      return
+    }
+    // UInt64.max has 20 digits.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+      var rest = number
+      var start = 20
+      while rest > 0 {
+        start -= 1
+        digits[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+        rest /= 10
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
     }
   }
 
@@ -273,21 +334,24 @@ public struct JSONWriter {
 
   /// Appends a JSON string: quotes, backslashes and control characters escaped, the rest as it is.
   private mutating func appendString(_ string: String) {
-    bytes.append(UInt8(ascii: "\""))
     var string = string
-    string.withUTF8 { utf8 in
-      var run = 0
-      for index in utf8.indices {
-        let byte = utf8[index]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-          continue
-        }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
-        appendEscape(byte)
-        run = index + 1
+    string.withUTF8 { appendString(utf8: $0) }
+  }
+
+  /// Appends a JSON string from valid UTF-8 bytes, escaped as ``appendString(_:)`` escapes.
+  private mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) {
+    bytes.append(UInt8(ascii: "\""))
+    var run = 0
+    for index in utf8.indices {
+      let byte = utf8[index]
+      guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
+        continue
       }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+      appendEscape(byte)
+      run = index + 1
     }
+    bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
     bytes.append(UInt8(ascii: "\""))
   }
 

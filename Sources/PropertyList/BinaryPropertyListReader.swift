@@ -6,18 +6,26 @@ import TextOutput
 /// containers share costs its size once. Shared references still make the
 /// logical tree larger than the file; that logical size is counted and bounded
 /// by ``PropertyListLimits/maximumObjectCount``, so no later walk of the tree
-/// can be made exponential by the input.
+/// can be made exponential by the input. A shared object is also as deep as
+/// its deepest reference: each object's height is kept, and a reference that
+/// would put a shared subtree below ``PropertyListLimits/maximumDepth`` is
+/// refused, so the tree, and everything that walks or frees it, stays within
+/// the depth limit.
 struct BinaryPropertyListReader: ~Copyable {
-  private let bytes: UnsafeRawBufferPointer
+  let bytes: UnsafeRawBufferPointer
   private let limits: PropertyListLimits
   private var offsetTable: (start: Int, entrySize: Int) = (0, 1)
-  private var objectCount = 0
-  private var referenceSize = 1
+  private(set) var objectCount = 0
+  private(set) var referenceSize = 1
   private var objectsEnd = 0
-  /// Per object: nil until read; the memoised value after.
+  /// Whether objects are kept as values (``read()``), or only checked (``validate()``).
+  private var keepsValues = true
+  /// Per object while values are kept: nil until read; the memoised value after.
   private var cache: [PropertyListValue?] = []
-  /// Per object: its logical node count once read, or -1 while it is being read.
+  /// Per object: 0 until read, -1 while it is being read, then its logical node count (at least 1).
   private var logicalSize: [Int] = []
+  /// Per object once read: the levels below it (0 for a scalar or an empty container).
+  private var height: [Int32] = []
   /// The most logical values the tree may hold: the object limit, and never more than the file has bytes.
   private var logicalLimit = 0
 
@@ -38,7 +46,30 @@ struct BinaryPropertyListReader: ~Copyable {
     return true
   }
 
+  /// Reads the whole list into a tree of values, each shared object once.
   mutating func read() throws(PropertyListError) -> PropertyListValue {
+    let (top, origin) = try readTrailer()
+    keepsValues = true
+    cache = Array(repeating: nil, count: objectCount)
+    return try readObject(top, depth: 0, referencedFrom: origin)
+  }
+
+  /// Checks the whole list with every check and limit of ``read()``, keeping no values.
+  ///
+  /// - Returns: The index of the top object, for a walk such as ``writeJSON(_:to:)``.
+  mutating func validate() throws(PropertyListError) -> Int {
+    let (top, origin) = try readTrailer()
+    keepsValues = false
+    cache = []
+    _ = try readObject(top, depth: 0, referencedFrom: origin)
+    keepsValues = true
+    return top
+  }
+
+  /// Checks the header and trailer and sets up the object tables.
+  ///
+  /// - Returns: The top object's index and the trailer offset that names it.
+  private mutating func readTrailer() throws(PropertyListError) -> (top: Int, origin: Int) {
     let count = bytes.count
     guard count >= 8 + Self.trailerSize else {
       throw PropertyListError(
@@ -104,14 +135,14 @@ struct BinaryPropertyListReader: ~Copyable {
     self.objectCount = objects
     self.referenceSize = referenceSize
     self.objectsEnd = table
-    self.cache = Array(repeating: nil, count: objects)
     self.logicalSize = Array(repeating: 0, count: objects)
+    self.height = Array(repeating: 0, count: objects)
     // Without shared containers every value but the top one costs a reference
     // of at least one byte, so a real list never holds more values than bytes.
     // Only containers shared on purpose can, and then everything that walks the
     // tree would cost more than the file's size.
     self.logicalLimit = min(limits.maximumObjectCount, count)
-    return try readObject(Int(declaredTop), depth: 0, referencedFrom: trailer + 16)
+    return (Int(declaredTop), trailer + 16)
   }
 
   // MARK: - Objects
@@ -120,7 +151,7 @@ struct BinaryPropertyListReader: ~Copyable {
   ///
   /// The common widths load in one unaligned read instead of a byte loop.
   @inline(__always)
-  private func readUnsigned(at offset: Int, size: Int) -> UInt64 {
+  func readUnsigned(at offset: Int, size: Int) -> UInt64 {
     switch size {
     case 1:
       return UInt64(bytes[offset])
@@ -139,7 +170,8 @@ struct BinaryPropertyListReader: ~Copyable {
     }
   }
 
-  private func offset(ofObject index: Int) throws(PropertyListError) -> Int {
+  @inline(__always)
+  func offset(ofObject index: Int) throws(PropertyListError) -> Int {
     let entry = offsetTable.start + index * offsetTable.entrySize
     let offset = readUnsigned(at: entry, size: offsetTable.entrySize)
     guard offset >= 8, offset < UInt64(objectsEnd) else {
@@ -154,37 +186,138 @@ struct BinaryPropertyListReader: ~Copyable {
   private mutating func readObject(
     _ index: Int, depth: Int, referencedFrom origin: Int
   ) throws(PropertyListError) -> PropertyListValue {
-    if let cached = cache[index] {
-      return cached
+    if logicalSize[index] > 0 {
+      // A shared object read before, at a shallower place, must fit here too.
+      try checkDepth(depth + Int(height[index]), at: origin)
+      if keepsValues, let cached = cache[index] { return cached }
+      return try placeholder(forObjectAt: offset(ofObject: index))
     }
     if logicalSize[index] < 0 {
       throw PropertyListError(
         .cyclicReference, at: origin, "object \(index) contains itself")
     }
+    try checkDepth(depth, at: origin)
+    logicalSize[index] = -1
+    let start = try offset(ofObject: index)
+    let (value, size) = try decodeObject(at: start, depth: depth, index: index)
+    if keepsValues { cache[index] = value }
+    logicalSize[index] = size
+    return value
+  }
+
+  /// A value of the kind of the object at `start`, for a check that looks at kinds only.
+  ///
+  /// ``validate()`` keeps no values; a dictionary key read before is checked by its kind.
+  private func placeholder(forObjectAt start: Int) -> PropertyListValue {
+    switch bytes[start] >> 4 {
+    case 0x0: .bool(false)
+    case 0x1: .integer(0)
+    case 0x2: .real(0)
+    case 0x3: .date(0)
+    case 0x4: .data([])
+    case 0x5, 0x6, 0x7: .string("")
+    case 0x8: .uid(0)
+    case 0xA: .array([])
+    default: .dictionary(PropertyListDictionary())
+    }
+  }
+
+  private func checkDepth(_ depth: Int, at origin: Int) throws(PropertyListError) {
     guard depth <= limits.maximumDepth else {
       throw PropertyListError(
         .limitExceeded, at: origin,
         "nesting deeper than the limit of \(limits.maximumDepth) levels")
     }
-    logicalSize[index] = -1
-    let start = try offset(ofObject: index)
-    let (value, size) = try decodeObject(at: start, depth: depth)
-    cache[index] = value
-    logicalSize[index] = size
-    return value
   }
 
-  /// Decodes the object at `start`, returning it with its logical node count.
-  private mutating func decodeObject(
-    at start: Int, depth: Int
+  /// Decodes object `index`, which starts at `start`, returning it with its logical node count.
+  ///
+  /// A container records its height in `height[index]` as its children are read.
+  /// Containers and scalars are decoded in functions of their own, so that the
+  /// frames a nested container keeps on the stack stay small, in debug builds too.
+  mutating func decodeObject(
+    at start: Int, depth: Int, index: Int
   ) throws(PropertyListError) -> (PropertyListValue, Int) {
+    switch bytes[start] >> 4 {
+    case 0xA: return try decodeArray(at: start, depth: depth, index: index)
+    case 0xD: return try decodeDictionary(at: start, depth: depth, index: index)
+    default: return (try decodeScalar(at: start), 1)
+    }
+  }
+
+  /// Decodes an array object: its elements, and its logical node count.
+  private mutating func decodeArray(
+    at start: Int, depth: Int, index: Int
+  ) throws(PropertyListError) -> (PropertyListValue, Int) {
+    let low = Int(bytes[start] & 0x0F)
+    let (count, payload) = try readCount(low, after: start)
+    try checkContainerCount(count, at: start)
+    try require(payload, count * referenceSize, at: start)
+    var elements: [PropertyListValue] = []
+    if keepsValues { elements.reserveCapacity(count) }
+    var size = 1
+    for position in 0..<count {
+      let referenceOffset = payload + position * referenceSize
+      let (element, elementSize) = try child(at: referenceOffset, depth: depth, parent: index)
+      if keepsValues { elements.append(element) }
+      size = try addLogicalSize(size, elementSize, at: start)
+    }
+    return (.array(elements), size)
+  }
+
+  /// Decodes a dictionary object: its members, and its logical node count.
+  private mutating func decodeDictionary(
+    at start: Int, depth: Int, index: Int
+  ) throws(PropertyListError) -> (PropertyListValue, Int) {
+    let low = Int(bytes[start] & 0x0F)
+    let (count, payload) = try readCount(low, after: start)
+    try checkContainerCount(count, at: start)
+    try require(payload, 2 * count * referenceSize, at: start)
+    var dictionary = PropertyListDictionary()
+    if keepsValues { dictionary.reserveCapacity(count) }
+    var size = 1
+    // Large dictionaries find repeated keys through a position map, small ones by
+    // scanning; a scan per repeat would make many repeated keys quadratic.
+    var positions: [String: Int] =
+      count > 16 && keepsValues ? Dictionary(minimumCapacity: count) : [:]
+    for position in 0..<count {
+      let keyOffset = payload + position * referenceSize
+      let (key, _) = try child(at: keyOffset, depth: depth, parent: index)
+      guard case .string(let name) = key else {
+        throw PropertyListError(
+          .invalidKey, at: keyOffset,
+          "dictionary key \(position) is \(key.typeNameWithArticle), not a string")
+      }
+      let (value, valueSize) = try child(
+        at: keyOffset + count * referenceSize, depth: depth, parent: index)
+      if !keepsValues {
+        // Nothing is built; a repeated key is no error.
+      } else if count > 16 {
+        if let position = positions[name] {
+          dictionary.replaceValue(at: position, with: value)
+        } else {
+          positions[name] = dictionary.count
+          dictionary.appendUnchecked(key: name, value: value)
+        }
+      } else if dictionary[name] != nil {
+        dictionary[name] = value
+      } else {
+        dictionary.appendUnchecked(key: name, value: value)
+      }
+      size = try addLogicalSize(size, valueSize + 1, at: start)
+    }
+    return (.dictionary(dictionary), size)
+  }
+
+  /// Decodes any object but a container, or refuses its marker.
+  private func decodeScalar(at start: Int) throws(PropertyListError) -> PropertyListValue {
     let marker = bytes[start]
     let low = Int(marker & 0x0F)
     switch marker >> 4 {
     case 0x0:
       switch marker {
-      case 0x08: return (.bool(false), 1)
-      case 0x09: return (.bool(true), 1)
+      case 0x08: return .bool(false)
+      case 0x09: return .bool(true)
       default:
         throw PropertyListError(
           .unsupported, at: start,
@@ -195,15 +328,15 @@ struct BinaryPropertyListReader: ~Copyable {
         throw PropertyListError(
           .invalidMarker, at: start, "integer of \(1 << low) bytes is not supported")
       }
-      return (try readInteger(at: start + 1, size: 1 << low, markerAt: start), 1)
+      return try readInteger(at: start + 1, size: 1 << low, markerAt: start)
     case 0x2:
       let size = 1 << low
       try require(start + 1, size, at: start)
       switch size {
       case 4:
-        return (.real(Double(Float(bitPattern: UInt32(readUnsigned(at: start + 1, size: 4))))), 1)
+        return .real(Double(Float(bitPattern: UInt32(readUnsigned(at: start + 1, size: 4)))))
       case 8:
-        return (.real(Double(bitPattern: readUnsigned(at: start + 1, size: 8))), 1)
+        return .real(Double(bitPattern: readUnsigned(at: start + 1, size: 8)))
       default:
         throw PropertyListError(.invalidMarker, at: start, "real of \(size) bytes is not supported")
       }
@@ -214,11 +347,11 @@ struct BinaryPropertyListReader: ~Copyable {
           "date marker 0x\(Hex.digits(marker, uppercase: true)) is not 0x33")
       }
       try require(start + 1, 8, at: start)
-      return (.date(Double(bitPattern: readUnsigned(at: start + 1, size: 8))), 1)
+      return .date(Double(bitPattern: readUnsigned(at: start + 1, size: 8)))
     case 0x4:
       let (count, payload) = try readCount(low, after: start)
       try require(payload, count, at: start)
-      return (.data(Array(bytes[payload..<(payload + count)])), 1)
+      return .data(keepsValues ? Array(bytes[payload..<(payload + count)]) : [])
     case 0x5:
       let (count, payload) = try readCount(low, after: start)
       try checkStringLength(count, at: start)
@@ -229,13 +362,14 @@ struct BinaryPropertyListReader: ~Copyable {
           .invalidString, at: start,
           "ASCII string holds the non-ASCII byte 0x\(Hex.digits(byte, uppercase: true))")
       }
-      return (.string(String(decoding: slice, as: UTF8.self)), 1)
+      // Checking needs the kind only; a key's name is compared when values are kept.
+      return .string(keepsValues ? String(decoding: slice, as: UTF8.self) : "")
     case 0x6:
       let (count, payload) = try readCount(low, after: start)
       try checkStringLength(count, at: start)
       // count <= maximumStringLength, so doubling cannot overflow.
       try require(payload, count * 2, at: start)
-      return (.string(try decodeUTF16(at: payload, units: count, markerAt: start)), 1)
+      return .string(try decodeUTF16(at: payload, units: count, markerAt: start))
     case 0x7:
       let (count, payload) = try readCount(low, after: start)
       try checkStringLength(count, at: start)
@@ -244,63 +378,14 @@ struct BinaryPropertyListReader: ~Copyable {
       guard let string = String(validating: slice, as: UTF8.self) else {
         throw PropertyListError(.invalidString, at: start, "UTF-8 string is not valid UTF-8")
       }
-      return (.string(string), 1)
+      return .string(string)
     case 0x8:
       let size = low + 1
       guard size <= 8 else {
         throw PropertyListError(.invalidMarker, at: start, "UID of \(size) bytes is not supported")
       }
       try require(start + 1, size, at: start)
-      return (.uid(readUnsigned(at: start + 1, size: size)), 1)
-    case 0xA:
-      let (count, payload) = try readCount(low, after: start)
-      try checkContainerCount(count, at: start)
-      try require(payload, count * referenceSize, at: start)
-      var elements: [PropertyListValue] = []
-      elements.reserveCapacity(count)
-      var size = 1
-      for position in 0..<count {
-        let referenceOffset = payload + position * referenceSize
-        let (element, elementSize) = try child(at: referenceOffset, depth: depth)
-        elements.append(element)
-        size = try addLogicalSize(size, elementSize, at: start)
-      }
-      return (.array(elements), size)
-    case 0xD:
-      let (count, payload) = try readCount(low, after: start)
-      try checkContainerCount(count, at: start)
-      try require(payload, 2 * count * referenceSize, at: start)
-      var dictionary = PropertyListDictionary()
-      dictionary.reserveCapacity(count)
-      var size = 1
-      // Large dictionaries find repeated keys through a position map, small ones by
-      // scanning; a scan per repeat would make many repeated keys quadratic.
-      var positions: [String: Int] = count > 16 ? Dictionary(minimumCapacity: count) : [:]
-      for position in 0..<count {
-        let keyOffset = payload + position * referenceSize
-        let (key, _) = try child(at: keyOffset, depth: depth)
-        guard case .string(let name) = key else {
-          throw PropertyListError(
-            .invalidKey, at: keyOffset,
-            "dictionary key \(position) is \(key.typeNameWithArticle), not a string")
-        }
-        let (value, valueSize) = try child(
-          at: keyOffset + count * referenceSize, depth: depth)
-        if count > 16 {
-          if let position = positions[name] {
-            dictionary.replaceValue(at: position, with: value)
-          } else {
-            positions[name] = dictionary.count
-            dictionary.appendUnchecked(key: name, value: value)
-          }
-        } else if dictionary[name] != nil {
-          dictionary[name] = value
-        } else {
-          dictionary.appendUnchecked(key: name, value: value)
-        }
-        size = try addLogicalSize(size, valueSize + 1, at: start)
-      }
-      return (.dictionary(dictionary), size)
+      return .uid(readUnsigned(at: start + 1, size: size))
     case 0xB, 0xC:
       throw PropertyListError(
         .unsupported, at: start,
@@ -311,17 +396,16 @@ struct BinaryPropertyListReader: ~Copyable {
     }
   }
 
+  /// Reads the object a container's reference at `referenceOffset` names, one level below it.
+  ///
+  /// Raises the height of `parent`, the container, to cover the child's.
   private mutating func child(
-    at referenceOffset: Int, depth: Int
+    at referenceOffset: Int, depth: Int, parent: Int
   ) throws(PropertyListError) -> (PropertyListValue, Int) {
-    let reference = readUnsigned(at: referenceOffset, size: referenceSize)
-    guard reference < UInt64(objectCount) else {
-      throw PropertyListError(
-        .invalidOffset, at: referenceOffset,
-        "object reference \(reference) is not below the object count \(objectCount)")
-    }
-    let index = Int(reference)
+    let index = try reference(at: referenceOffset)
     let value = try readObject(index, depth: depth + 1, referencedFrom: referenceOffset)
+    // Heights never exceed the depth limit, so they fit in 32 bits.
+    height[parent] = max(height[parent], height[index] + 1)
     return (value, logicalSize[index])
   }
 
@@ -364,7 +448,8 @@ struct BinaryPropertyListReader: ~Copyable {
   }
 
   /// Reads the count that follows a marker: the low nibble, or an integer object when it is 0xF.
-  private func readCount(_ low: Int, after marker: Int) throws(PropertyListError) -> (Int, Int) {
+  @inline(__always)
+  func readCount(_ low: Int, after marker: Int) throws(PropertyListError) -> (Int, Int) {
     if low != 0x0F {
       return (low, marker + 1)
     }
@@ -387,7 +472,7 @@ struct BinaryPropertyListReader: ~Copyable {
     return (Int(raw), marker + 2 + size)
   }
 
-  private func require(_ offset: Int, _ length: Int, at marker: Int) throws(PropertyListError) {
+  func require(_ offset: Int, _ length: Int, at marker: Int) throws(PropertyListError) {
     guard length >= 0, length <= objectsEnd - offset else {
       throw PropertyListError(
         .truncated, at: marker,

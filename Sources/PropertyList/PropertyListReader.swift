@@ -1,3 +1,5 @@
+import JSONOutput
+
 /// Reads binary and XML property lists from untrusted bytes, within limits, with errors that say where.
 ///
 /// ```swift
@@ -34,11 +36,7 @@ public struct PropertyListReader: Sendable {
   public func readWithFormat(_ bytes: [UInt8]) throws(PropertyListError) -> (
     value: PropertyListValue, format: PropertyListFormat
   ) {
-    guard bytes.count <= limits.maximumInputSize else {
-      throw PropertyListError(
-        .limitExceeded, at: 0,
-        "input of \(bytes.count) bytes exceeds the limit of \(limits.maximumInputSize) bytes")
-    }
+    try checkInputSize(bytes)
     let limits = self.limits
     let result: Result<(PropertyListValue, PropertyListFormat), PropertyListError> =
       bytes.withUnsafeBytes { buffer in
@@ -62,6 +60,52 @@ public struct PropertyListReader: Sendable {
     switch result {
     case .success(let (value, format)): return (value, format)
     case .failure(let error): throw error
+    }
+  }
+
+  /// Reads a property list and writes it as JSON, in the shape of ``PropertyListValue/jsonValue``.
+  ///
+  /// A binary list is first checked whole, with every check and limit of
+  /// ``read(_:)``, and then written straight from its bytes without building
+  /// the tree, so memory stays near the input's size however many objects it
+  /// holds. An XML list is read into a tree and written from it. Either way
+  /// the text equals `try read(bytes).writeJSON(to: &writer)`'s, and nothing
+  /// is written when the list is invalid.
+  ///
+  /// ```swift
+  /// var writer = JSONWriter(sortedKeys: false, sink: { print($0, terminator: "") })
+  /// try PropertyListReader().writeJSON(bytes, to: &writer)
+  /// writer.endLine()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - bytes: The whole file.
+  ///   - writer: Where the JSON goes.
+  /// - Throws: ``PropertyListError``, as ``read(_:)`` throws it, before anything is written.
+  public func writeJSON(_ bytes: [UInt8], to writer: inout JSONWriter) throws(PropertyListError) {
+    try checkInputSize(bytes)
+    let limits = self.limits
+    let streamed: Result<Bool, PropertyListError> = bytes.withUnsafeBytes { buffer in
+      guard BinaryPropertyListReader.hasMagic(buffer) else { return .success(false) }
+      do throws(PropertyListError) {
+        var reader = BinaryPropertyListReader(bytes: buffer, limits: limits)
+        let top = try reader.validate()
+        try reader.writeJSON(top, to: &writer)
+        return .success(true)
+      } catch {
+        return .failure(error)
+      }
+    }
+    if try streamed.get() { return }
+    try read(bytes).writeJSON(to: &writer)
+  }
+
+  /// Refuses input over ``PropertyListLimits/maximumInputSize`` before any parsing.
+  private func checkInputSize(_ bytes: [UInt8]) throws(PropertyListError) {
+    guard bytes.count <= limits.maximumInputSize else {
+      throw PropertyListError(
+        .limitExceeded, at: 0,
+        "input of \(bytes.count) bytes exceeds the limit of \(limits.maximumInputSize) bytes")
     }
   }
 }

@@ -53,6 +53,13 @@ public struct VerificationCase: Sendable, Hashable {
     return .passed
   }
 
+  /// Whether every checked path ran; a path that could not (no worker) leaves the run unusable.
+  ///
+  /// ```swift
+  /// if !verificationCase.ranEveryPath { print("\(verificationCase.name): a path did not run") }
+  /// ```
+  public var ranEveryPath: Bool { paths.allSatisfy(\.ran) }
+
   /// The name tests and JUnit use: `manifest › archive`.
   public var name: String { "\(manifest) › \(archive)" }
 }

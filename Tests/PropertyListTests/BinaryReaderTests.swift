@@ -162,6 +162,66 @@ struct BinaryReaderTests {
     #expect(failure.message.contains("nesting"))
   }
 
+  @Test("Rejects a shared subtree that sits deeper than the depth limit at a later reference")
+  func rejectsSharedSubtreeBelowDepthLimit() throws {
+    // Object 1 is a chain of height 2, first read at depth 1; object 2 reaches it
+    // again at depth 4, so its leaf would sit at depth 6 in the tree.
+    let objects: [[UInt8]] = [
+      BinaryPlistBuilder.array([1, 2]),
+      BinaryPlistBuilder.array([3]), BinaryPlistBuilder.array([5]),
+      BinaryPlistBuilder.array([4]), BinaryPlistBuilder.ascii("leaf"),
+      BinaryPlistBuilder.array([6]), BinaryPlistBuilder.array([1]),
+    ]
+    var limits = PropertyListLimits.default
+    limits.maximumDepth = 4
+    let failure = try error(BinaryPlistBuilder(objects: objects).build(), limits: limits)
+    #expect(failure.code == .limitExceeded)
+    #expect(failure.message.contains("nesting"))
+    limits.maximumDepth = 6
+    let value = try read(BinaryPlistBuilder(objects: objects).build(), limits: limits)
+    let chain: PropertyListValue = .array([.array([.string("leaf")])])
+    #expect(value == .array([chain, .array([.array([.array([chain])])])]))
+  }
+
+  @Test("Rejects chains that share each other into a tree 60,000 deep, without crashing")
+  func rejectsDeepTreeBuiltFromSharedChains() throws {
+    // 120 chains of 500 arrays; each chain's last array holds the previous
+    // chain, and the top array lists every chain, so each is first read near
+    // the top. A 4 MB data object keeps the file larger than the tree.
+    let chains = 120
+    let length = 500
+    var objects: [[UInt8]] = [
+      [], [0x4F, 0x12] + [0x00, 0x3D, 0x09, 0x00] + [UInt8](repeating: 0, count: 4_000_000),
+    ]
+    func reference(_ index: Int) -> [UInt8] {
+      var bytes: [UInt8] = []
+      BinaryPlistBuilder.append(UInt64(index), width: 4, to: &bytes)
+      return bytes
+    }
+    objects.append(BinaryPlistBuilder.ascii("leaf"))
+    var tops: [Int] = []
+    var previous = 2
+    for _ in 0..<chains {
+      let first = objects.count
+      for position in 0..<length {
+        let next = position == length - 1 ? previous : first + position + 1
+        objects.append([0xA1] + reference(next))
+      }
+      tops.append(first)
+      previous = first
+    }
+    var top: [UInt8] = [0xAF, 0x10, UInt8(chains + 1)]
+    for index in tops { top += reference(index) }
+    top += reference(1)
+    objects[0] = top
+    var builder = BinaryPlistBuilder(objects: objects)
+    builder.referenceSize = 4
+    builder.offsetSize = 4
+    let failure = try error(builder.build())
+    #expect(failure.code == .limitExceeded)
+    #expect(failure.message.contains("nesting"))
+  }
+
   @Test("Rejects shared references that expand without bound")
   func rejectsReferenceBomb() throws {
     // Object i is an array holding object i+1 twice: 2^40 leaves from 41 objects.

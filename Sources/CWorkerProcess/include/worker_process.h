@@ -61,6 +61,18 @@ static inline int harness_socket_pair(int pair[2]) {
 #endif
 }
 
+/// Sets up `message` over one buffer, `vector`, and a control area of `control_size` bytes,
+/// zeroing the message and the control area: the part a send and a receive share.
+static inline void harness_message_init(
+    struct msghdr *message, struct iovec *vector, void *control, size_t control_size) {
+  memset(control, 0, control_size);
+  memset(message, 0, sizeof(*message));
+  message->msg_iov = vector;
+  message->msg_iovlen = 1;
+  message->msg_control = control;
+  message->msg_controllen = control_size;
+}
+
 /// Sends `count` bytes on a Unix socket with `descriptor` attached (SCM_RIGHTS) to the first
 /// byte. Returns the bytes sent (possibly fewer than `count`), or -1 with errno set.
 static inline ssize_t harness_send_with_descriptor(
@@ -69,14 +81,9 @@ static inline ssize_t harness_send_with_descriptor(
     struct cmsghdr header;
     char space[CMSG_SPACE(sizeof(int))];
   } control;
-  memset(&control, 0, sizeof(control));
   struct iovec vector = {.iov_base = (void *)bytes, .iov_len = count};
   struct msghdr message;
-  memset(&message, 0, sizeof(message));
-  message.msg_iov = &vector;
-  message.msg_iovlen = 1;
-  message.msg_control = control.space;
-  message.msg_controllen = sizeof(control.space);
+  harness_message_init(&message, &vector, control.space, sizeof(control.space));
   struct cmsghdr *header = CMSG_FIRSTHDR(&message);
   header->cmsg_level = SOL_SOCKET;
   header->cmsg_type = SCM_RIGHTS;
@@ -100,14 +107,9 @@ static inline ssize_t harness_receive_with_descriptor(
     struct cmsghdr header;
     char space[CMSG_SPACE(sizeof(int) * 4)];
   } control;
-  memset(&control, 0, sizeof(control));
   struct iovec vector = {.iov_base = bytes, .iov_len = capacity};
   struct msghdr message;
-  memset(&message, 0, sizeof(message));
-  message.msg_iov = &vector;
-  message.msg_iovlen = 1;
-  message.msg_control = control.space;
-  message.msg_controllen = sizeof(control.space);
+  harness_message_init(&message, &vector, control.space, sizeof(control.space));
   int flags = 0;
 #ifdef MSG_CMSG_CLOEXEC
   flags |= MSG_CMSG_CLOEXEC;

@@ -36,20 +36,20 @@ enum InspectCommand {
     let bytes = try FileReading.bytes(at: path, limit: limits.propertyList.maximumInputSize)
     let json = arguments[format] == .json
     if arguments[raw] {
-      let value: PropertyListValue
+      let reader = PropertyListReader(limits: limits.propertyList)
       do throws(PropertyListError) {
-        value = try PropertyListReader(limits: limits.propertyList).read(bytes)
+        if json {
+          // Streamed from the bytes once they are checked: no tree, nothing written on error.
+          var writer = JSONWriter(sortedKeys: false, sink: context.console.output)
+          try reader.writeJSON(bytes, to: &writer)
+          writer.endLine()
+        } else {
+          context.console.output(XMLPropertyListWriter().write(try reader.read(bytes)))
+        }
       } catch {
         throw CommandFailure(
           place: "\(path):\(error.location)",
           category: DiagnosticCategory(rawValue: error.code.name), message: error.message)
-      }
-      if json {
-        var writer = JSONWriter(sortedKeys: false, sink: context.console.output)
-        value.writeJSON(to: &writer)
-        writer.endLine()
-      } else {
-        context.console.output(XMLPropertyListWriter().write(value))
       }
       return .success
     }

@@ -126,7 +126,7 @@ enum VerifyCommand {
         ) { (item: VerificationCase) throws(FileOutputError) in
           var item = item
           scan?.scan(&item)
-          ranEveryPath = ranEveryPath && item.paths.allSatisfy(\.ran)
+          ranEveryPath = ranEveryPath && item.ranEveryPath
           try stream.write(item)
         }
         try stream.finish(notes: scan.map { [$0.summary.note] } ?? [])
@@ -152,7 +152,7 @@ enum VerifyCommand {
       report, as: arguments[format], verbose: arguments[verbose], to: arguments[output],
       context: context)
     // A path that could not run (no worker) means the run could not proceed.
-    if report.cases.contains(where: { $0.paths.contains { !$0.ran } }) { return .unusable }
+    if !report.cases.allSatisfy(\.ranEveryPath) { return .unusable }
     return report.passed ? .success : .findings
   }
 
