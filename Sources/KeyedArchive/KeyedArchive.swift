@@ -120,12 +120,15 @@ public struct KeyedArchive: Hashable, Sendable {
     let count = rawObjects.count
     var objects: [ArchiveObject] = []
     objects.reserveCapacity(count)
-    var classCache: [Int: ArchiveClass] = [:]
+    // Per object, the position in `classes` of its class description once read, or -1:
+    // an array by index rather than a dictionary, so a lookup hashes nothing.
+    var classSlots = [Int](repeating: -1, count: count)
+    var classes: [ArchiveClass] = []
 
     func classDescription(_ raw: PropertyListDictionary, at index: Int) throws(KeyedArchiveError)
       -> ArchiveClass
     {
-      if let cached = classCache[index] { return cached }
+      if classSlots[index] >= 0 { return classes[classSlots[index]] }
       guard let nameValue = raw["$classname"] else {
         throw KeyedArchiveError(
           .missingClassName, at: "$objects[\(index)]", object: index,
@@ -152,11 +155,16 @@ public struct KeyedArchive: Hashable, Sendable {
           chain.append(superclass)
         }
       }
-      var extra = raw
-      extra["$classname"] = nil
-      extra["$classes"] = nil
+      // Most descriptions hold only $classname and $classes: then there is nothing to copy.
+      var extra = PropertyListDictionary()
+      if raw.count > (raw["$classes"] == nil ? 1 : 2) {
+        extra = raw
+        extra["$classname"] = nil
+        extra["$classes"] = nil
+      }
       let description = ArchiveClass(name: name, chain: chain, extra: extra)
-      classCache[index] = description
+      classSlots[index] = classes.count
+      classes.append(description)
       return description
     }
 

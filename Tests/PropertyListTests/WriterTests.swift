@@ -44,6 +44,45 @@ struct WriterTests {
     #expect(twice.count - once.count <= 2)
   }
 
+  @Test("A non-ASCII string equal to an earlier ASCII one is written once, as the ASCII one")
+  func kelvinSignMeetsEarlierK() {
+    // U+212A KELVIN SIGN is canonically equivalent to K, so String equality shares them.
+    let bytes = BinaryPropertyListWriter().write(.array([.string("K"), .string("\u{212A}")]))
+    #expect(Self.objectCount(bytes) == 2)
+    #expect(bytes.contains(0x51))
+    #expect(!bytes.contains(0x61))
+  }
+
+  @Test("An ASCII string equal to an earlier non-ASCII one is written once, as the non-ASCII one")
+  func kMeetsEarlierKelvinSign() {
+    let bytes = BinaryPropertyListWriter().write(.array([.string("\u{212A}"), .string("K")]))
+    #expect(Self.objectCount(bytes) == 2)
+    #expect(bytes.contains(0x61))
+    #expect(!bytes.contains(0x51))
+  }
+
+  @Test("Hundreds of distinct strings, each twice, are each written once")
+  func manyStringsAreShared() throws {
+    let strings = (0..<300).map { PropertyListValue.string("key-\($0)") }
+    let value = PropertyListValue.array(strings + strings)
+    let bytes = BinaryPropertyListWriter().write(value)
+    #expect(Self.objectCount(bytes) == 301)
+    #expect(try PropertyListReader().read(bytes) == value)
+  }
+
+  @Test("Small and large UIDs are each written once")
+  func uidsAreShared() throws {
+    let value = PropertyListValue.array([.uid(5000), .uid(3), .uid(5000), .uid(3), .uid(0)])
+    let bytes = BinaryPropertyListWriter().write(value)
+    #expect(Self.objectCount(bytes) == 4)
+    #expect(try PropertyListReader().read(bytes) == value)
+  }
+
+  /// The object count in a binary property list's trailer.
+  private static func objectCount(_ bytes: [UInt8]) -> Int {
+    bytes[(bytes.count - 24)..<(bytes.count - 16)].reduce(0) { $0 << 8 | Int($1) }
+  }
+
   @Test("Raw JSON uses the $date, $data and $uid forms")
   func rawJSONShape() {
     let json = PropertyListValue.array([.date(0), .data([1, 2, 3]), .uid(5)]).jsonValue

@@ -58,6 +58,9 @@ private struct Walk {
   var backward: [Int]
   var origins: [Origin?]
   var work: [Int] = []
+  /// Class pairs found to match, with the original's class index; few archives hold more than a handful.
+  var matchedClasses: [(classIndex: Int, original: ArchiveClass, rewritten: ArchiveClass)] = []
+  static let maximumMatchedClasses = 16
 
   init(
     original: KeyedArchive, rewritten: KeyedArchive, mapping: ClassNameMapping,
@@ -89,6 +92,9 @@ private struct Walk {
     case (.value(let a), .value(let b)):
       return compareValues(a, b, from: left, key: "", index: nil)
     case (.instance(let a), .instance(let b)):
+      if classesMatched(a, b) {
+        return compareFields(a, b, at: left)
+      }
       let expected = mapping.map(a.className)
       guard expected == b.className else {
         let mapped = expected == a.className ? "" : " (mapped to '\(expected)')"
@@ -104,15 +110,8 @@ private struct Walk {
           )
         }
       }
-      guard a.fields.count == b.fields.count else {
-        let missing = a.fields.keys.filter { b.fields[$0] == nil }
-        let added = b.fields.keys.filter { a.fields[$0] == nil }
-        return difference(
-          at: left,
-          "fields differ (missing: \(missing.joined(separator: ", ")); added: \(added.joined(separator: ", ")))"
-        )
-      }
-      return compareDictionaries(a.fields, b.fields, from: left, key: nil)
+      rememberMatch(a, b)
+      return compareFields(a, b, at: left)
     case (.classDescription(let a), .classDescription(let b)):
       guard mapping.map(a.name) == b.name else {
         return difference(at: left, "class description '\(a.name)' became '\(b.name)'")
@@ -121,6 +120,39 @@ private struct Walk {
     case (let a, let b):
       return difference(at: left, "\(kindName(a)) became \(kindName(b))")
     }
+  }
+
+  /// Whether this pair of classes was already found to match: the same descriptions as a pair
+  /// checked before (equal values; in a read archive, the very same storage, so this costs no hashing).
+  private func classesMatched(_ a: ArchiveInstance, _ b: ArchiveInstance) -> Bool {
+    for match in matchedClasses where match.classIndex == a.classIndex {
+      return match.original == a.archiveClass && match.rewritten == b.archiveClass
+    }
+    return false
+  }
+
+  /// Remembers a matching pair of classes by the original's class index: the first pair for
+  /// an index, and at most ``maximumMatchedClasses`` pairs, so the linear search stays short.
+  private mutating func rememberMatch(_ a: ArchiveInstance, _ b: ArchiveInstance) {
+    guard matchedClasses.count < Self.maximumMatchedClasses,
+      !matchedClasses.contains(where: { $0.classIndex == a.classIndex })
+    else { return }
+    matchedClasses.append((a.classIndex, a.archiveClass, b.archiveClass))
+  }
+
+  /// Compares two instances' fields, whose classes match.
+  private mutating func compareFields(_ a: ArchiveInstance, _ b: ArchiveInstance, at left: Int)
+    -> GraphDifference?
+  {
+    guard a.fields.count == b.fields.count else {
+      let missing = a.fields.keys.filter { b.fields[$0] == nil }
+      let added = b.fields.keys.filter { a.fields[$0] == nil }
+      return difference(
+        at: left,
+        "fields differ (missing: \(missing.joined(separator: ", ")); added: \(added.joined(separator: ", ")))"
+      )
+    }
+    return compareDictionaries(a.fields, b.fields, from: left, key: nil)
   }
 
   private mutating func compareDictionaries(

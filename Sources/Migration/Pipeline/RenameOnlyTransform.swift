@@ -30,7 +30,9 @@ public struct RenameOnlyTransform: RecordTransform {
   public func transform(_ input: TransformInput) -> TransformResult {
     var archive = input.archive
     var renamed: [(String, String)] = []
-    var changedClasses: [Int: ArchiveClass] = [:]
+    // Per object index, the position in `changedClasses` of its renamed description, or -1.
+    var changedSlots: [Int] = []
+    var changedClasses: [ArchiveClass] = []
     for index in archive.objects.indices {
       guard case .classDescription(var description) = archive.objects[index] else { continue }
       let name = mapping.map(description.name)
@@ -43,14 +45,18 @@ public struct RenameOnlyTransform: RecordTransform {
       description.name = name
       description.chain = chain
       archive.objects[index] = .classDescription(description)
-      changedClasses[index] = description
+      if changedSlots.isEmpty {
+        changedSlots = [Int](repeating: -1, count: archive.objects.count)
+      }
+      changedSlots[index] = changedClasses.count
+      changedClasses.append(description)
     }
     guard !changedClasses.isEmpty else { return .unchanged }
     for index in archive.objects.indices {
       guard case .instance(var instance) = archive.objects[index],
-        let description = changedClasses[instance.classIndex]
+        changedSlots.indices.contains(instance.classIndex), changedSlots[instance.classIndex] >= 0
       else { continue }
-      instance.archiveClass = description
+      instance.archiveClass = changedClasses[changedSlots[instance.classIndex]]
       archive.objects[index] = .instance(instance)
     }
 
