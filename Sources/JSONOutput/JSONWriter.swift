@@ -38,6 +38,8 @@ public struct JSONWriter {
   /// How many of the open objects wait to be sorted; nothing is handed to the sink meanwhile.
   private var objectsToSort = 0
   private let chunkSize: Int
+  /// ``indentationLine``, held here so that each line break reads no global.
+  private let indentation = JSONWriter.indentationLine
   private let sink: ((String) -> Void)?
 
   /// Creates a writer.
@@ -268,13 +270,13 @@ public struct JSONWriter {
   }
 
   /// A line feed and the indentation of a level, for the usual depths.
-  private static let indentation =
+  private static let indentationLine =
     [UInt8(ascii: "\n")] + Array(repeating: UInt8(ascii: " "), count: 128)
 
   private mutating func newline(_ level: Int) {
     let width = 2 * level
-    if width < Self.indentation.count {
-      Self.indentation.withUnsafeBufferPointer { line in
+    if width < indentation.count {
+      indentation.withUnsafeBufferPointer { line in
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: line[...width]))
       }
     } else {

@@ -92,34 +92,34 @@ extension BinaryPropertyListReader {
   private mutating func hasRepeatedKey(count: Int, payload: Int) throws(PropertyListError) -> Bool {
     guard count > 1 else { return false }
     guard count <= 16 else { return true }
+    // Each key's object index and, for an ASCII string, its bytes: read once, compared pairwise.
+    var keys: [(index: Int, ascii: UnsafeBufferPointer<UInt8>?)] = []
+    keys.reserveCapacity(count)
+    for position in 0..<count {
+      let index = try reference(at: payload + position * referenceSize)
+      keys.append((index, try asciiString(index)))
+    }
     for later in 1..<count {
-      let laterOffset = payload + later * referenceSize
-      let laterIndex = try reference(at: laterOffset)
       for earlier in 0..<later {
-        let earlierOffset = payload + earlier * referenceSize
-        let earlierIndex = try reference(at: earlierOffset)
-        if earlierIndex == laterIndex { return true }
-        if let same = try asciiEqual(earlierIndex, laterIndex) {
-          if same { return true }
+        if keys[earlier].index == keys[later].index { return true }
+        if let first = keys[earlier].ascii, let second = keys[later].ascii {
+          if first.elementsEqual(second) { return true }
           continue
         }
-        let earlierName = try keyName(earlierIndex, at: earlierOffset, position: earlier)
-        if earlierName == (try keyName(laterIndex, at: laterOffset, position: later)) {
-          return true
-        }
+        let earlierName = try keyName(
+          keys[earlier].index, at: payload + earlier * referenceSize, position: earlier)
+        let laterName = try keyName(
+          keys[later].index, at: payload + later * referenceSize, position: later)
+        if earlierName == laterName { return true }
       }
     }
     return false
   }
 
-  /// Whether two ASCII string objects hold the same bytes; `nil` unless both are ASCII strings.
-  private func asciiEqual(_ first: Int, _ second: Int) throws(PropertyListError) -> Bool? {
-    let firstStart = try offset(ofObject: first)
-    let secondStart = try offset(ofObject: second)
-    guard bytes[firstStart] >> 4 == 0x5, bytes[secondStart] >> 4 == 0x5,
-      let firstBytes = try utf8String(first), let secondBytes = try utf8String(second)
-    else { return nil }
-    return firstBytes.elementsEqual(secondBytes)
+  /// The bytes of object `index` when it is an ASCII string; `nil` for any other object.
+  private func asciiString(_ index: Int) throws(PropertyListError) -> UnsafeBufferPointer<UInt8>? {
+    guard bytes[try offset(ofObject: index)] >> 4 == 0x5 else { return nil }
+    return try utf8String(index)
   }
 
   /// A dictionary's keys, each with the index of its value, in the order ``read()`` keeps them.
