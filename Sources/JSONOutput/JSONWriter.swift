@@ -122,11 +122,7 @@ public struct JSONWriter {
   ///
   /// - Parameter name: The member's name, escaped as a JSON string.
   public mutating func key(_ name: String) {
-    flushIfFull()
-    if sortedKeys, let last = openObjects.indices.last, openObjects[last] != nil {
-      openObjects[last]?.append((name, bytes.count))
-    }
-    separate()
+    beginKey(name)
     appendString(name)
     endKey()
   }
@@ -142,11 +138,7 @@ public struct JSONWriter {
   ///
   /// - Parameter utf8: The key's bytes, valid UTF-8 (ASCII is).
   public mutating func key(utf8: UnsafeBufferPointer<UInt8>) {
-    flushIfFull()
-    if sortedKeys, let last = openObjects.indices.last, openObjects[last] != nil {
-      openObjects[last]?.append((String(decoding: utf8, as: UTF8.self), bytes.count))
-    }
-    separate()
+    beginKey(String(decoding: utf8, as: UTF8.self))
     appendString(utf8: utf8)
     endKey()
   }
@@ -163,6 +155,16 @@ public struct JSONWriter {
   public mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
     beginValue()
     appendString(utf8: utf8)
+  }
+
+  /// Everything before a key's text: a full chunk to the sink, the key's place kept for
+  /// sorting (its name made only when keys are sorted), and the separator.
+  private mutating func beginKey(_ name: @autoclosure () -> String) {
+    flushIfFull()
+    if sortedKeys, let last = openObjects.indices.last, openObjects[last] != nil {
+      openObjects[last]?.append((name(), bytes.count))
+    }
+    separate()
   }
 
   /// The colon after a key, and a space when pretty.

@@ -31,25 +31,28 @@ extension BinaryPropertyListReader {
     case 0xD:
       let (count, payload) = try readCount(Int(marker & 0x0F), after: start)
       writer.beginObject()
-      if try hasRepeatedKey(count: count, payload: payload) {
+      // A dictionary of more than 16 keys always takes the merging path, which finds
+      // repeats through a map; a smaller one has its keys read once and compared pairwise.
+      let keys = count > 16 ? [] : try dictionaryKeys(count: count, payload: payload)
+      if count > 16 || hasRepeatedKey(keys) {
         for member in try dictionaryMembers(count: count, payload: payload) {
           writer.key(member.key)
           try writeJSON(member.value, to: &writer)
         }
       } else {
-        for position in 0..<count {
+        for (position, key) in keys.enumerated() {
           let keyOffset = payload + position * referenceSize
-          if let utf8 = try utf8String(reference(at: keyOffset)) {
+          if let utf8 = key.utf8 {
             writer.key(utf8: utf8)
           } else {
-            writer.key(try keyName(reference(at: keyOffset), at: keyOffset, position: position))
+            writer.key(try keyName(key.index, at: keyOffset, position: position))
           }
           try writeJSON(reference(at: keyOffset + count * referenceSize), to: &writer)
         }
       }
       writer.endObject()
     default:
-      if let utf8 = try utf8String(index) {
+      if let utf8 = try utf8String(atObject: start) {
         writer.string(utf8: utf8)
       } else {
         let (value, _) = try decodeObject(at: start, depth: 0, index: index)
@@ -58,10 +61,37 @@ extension BinaryPropertyListReader {
     }
   }
 
-  /// The bytes of object `index` when it is an ASCII or UTF-8 string, which ``validate()`` has
-  /// proved valid; `nil` for any other object, a UTF-16 string included.
-  private func utf8String(_ index: Int) throws(PropertyListError) -> UnsafeBufferPointer<UInt8>? {
-    let start = try offset(ofObject: index)
+  /// One key of a dictionary, read once for both the search for repeats and the writing.
+  private struct DictionaryKey {
+    /// The key object's index.
+    var index: Int
+    /// Its bytes when it is an ASCII or UTF-8 string; `nil` for a UTF-16 string.
+    var utf8: UnsafeBufferPointer<UInt8>?
+    /// Whether it is an ASCII string, whose equality is byte equality.
+    var isASCII: Bool
+  }
+
+  /// The keys of a dictionary whose references start at `payload`.
+  private func dictionaryKeys(count: Int, payload: Int) throws(PropertyListError)
+    -> [DictionaryKey]
+  {
+    var keys: [DictionaryKey] = []
+    keys.reserveCapacity(count)
+    for position in 0..<count {
+      let index = try reference(at: payload + position * referenceSize)
+      let start = try offset(ofObject: index)
+      keys.append(
+        DictionaryKey(
+          index: index, utf8: try utf8String(atObject: start), isASCII: bytes[start] >> 4 == 0x5))
+    }
+    return keys
+  }
+
+  /// The bytes of the object at `start` when it is an ASCII or UTF-8 string, which
+  /// ``validate()`` has proved valid; `nil` for any other object, a UTF-16 string included.
+  private func utf8String(atObject start: Int) throws(PropertyListError)
+    -> UnsafeBufferPointer<UInt8>?
+  {
     let marker = bytes[start]
     guard marker >> 4 == 0x5 || marker >> 4 == 0x7 else { return nil }
     let (count, payload) = try readCount(Int(marker & 0x0F), after: start)
@@ -75,51 +105,27 @@ extension BinaryPropertyListReader {
     _ index: Int, at keyOffset: Int, position: Int
   ) throws(PropertyListError) -> String {
     let (key, _) = try decodeObject(at: offset(ofObject: index), depth: 0, index: index)
-    guard case .string(let name) = key else {
-      throw PropertyListError(
-        .invalidKey, at: keyOffset,
-        "dictionary key \(position) is \(key.typeNameWithArticle), not a string")
-    }
-    return name
+    return try Self.keyName(key, at: keyOffset, position: position)
   }
 
-  /// Whether any two keys of a dictionary are equal strings, so its members need merging.
+  /// Whether any two of a small dictionary's keys are equal strings, so its members need merging.
   ///
-  /// Keys are compared as `String`s compare, by canonical equivalence, except
-  /// that the same object, or two ASCII strings, compare by bytes. A
-  /// dictionary of more than 16 keys always takes the merging path, which
-  /// finds repeats through a map.
-  private mutating func hasRepeatedKey(count: Int, payload: Int) throws(PropertyListError) -> Bool {
-    guard count > 1 else { return false }
-    guard count <= 16 else { return true }
-    // Each key's object index and, for an ASCII string, its bytes: read once, compared pairwise.
-    var keys: [(index: Int, ascii: UnsafeBufferPointer<UInt8>?)] = []
-    keys.reserveCapacity(count)
-    for position in 0..<count {
-      let index = try reference(at: payload + position * referenceSize)
-      keys.append((index, try asciiString(index)))
-    }
-    for later in 1..<count {
+  /// Keys compare as `String`s compare, by canonical equivalence, except that
+  /// the same object, or two ASCII strings, compare by bytes. Any other pair
+  /// is left to ``dictionaryMembers(count:payload:)``, which compares names:
+  /// a pair that is not ASCII on both sides counts here as a possible repeat.
+  private func hasRepeatedKey(_ keys: [DictionaryKey]) -> Bool {
+    guard keys.count > 1 else { return false }
+    for later in 1..<keys.count {
       for earlier in 0..<later {
         if keys[earlier].index == keys[later].index { return true }
-        if let first = keys[earlier].ascii, let second = keys[later].ascii {
-          if first.elementsEqual(second) { return true }
-          continue
-        }
-        let earlierName = try keyName(
-          keys[earlier].index, at: payload + earlier * referenceSize, position: earlier)
-        let laterName = try keyName(
-          keys[later].index, at: payload + later * referenceSize, position: later)
-        if earlierName == laterName { return true }
+        guard keys[earlier].isASCII, keys[later].isASCII,
+          let first = keys[earlier].utf8, let second = keys[later].utf8
+        else { return true }
+        if first.elementsEqual(second) { return true }
       }
     }
     return false
-  }
-
-  /// The bytes of object `index` when it is an ASCII string; `nil` for any other object.
-  private func asciiString(_ index: Int) throws(PropertyListError) -> UnsafeBufferPointer<UInt8>? {
-    guard bytes[try offset(ofObject: index)] >> 4 == 0x5 else { return nil }
-    return try utf8String(index)
   }
 
   /// A dictionary's keys, each with the index of its value, in the order ``read()`` keeps them.

@@ -283,11 +283,7 @@ struct BinaryPropertyListReader: ~Copyable {
     for position in 0..<count {
       let keyOffset = payload + position * referenceSize
       let (key, _) = try child(at: keyOffset, depth: depth, parent: index)
-      guard case .string(let name) = key else {
-        throw PropertyListError(
-          .invalidKey, at: keyOffset,
-          "dictionary key \(position) is \(key.typeNameWithArticle), not a string")
-      }
+      let name = try Self.keyName(key, at: keyOffset, position: position)
       let (value, valueSize) = try child(
         at: keyOffset + count * referenceSize, depth: depth, parent: index)
       if !keepsValues {
@@ -307,6 +303,26 @@ struct BinaryPropertyListReader: ~Copyable {
       size = try addLogicalSize(size, valueSize + 1, at: start)
     }
     return (.dictionary(dictionary), size)
+  }
+
+  /// The name a dictionary key holds, or the error for a key that is no string.
+  ///
+  /// - Parameters:
+  ///   - key: The key object's value.
+  ///   - keyOffset: Where the dictionary's reference to it is, for the error.
+  ///   - position: The key's position in the dictionary, for the error.
+  /// - Returns: The key's name.
+  /// - Throws: ``PropertyListError`` `.invalidKey` when the key is not a string.
+  @inline(__always)
+  static func keyName(
+    _ key: PropertyListValue, at keyOffset: Int, position: Int
+  ) throws(PropertyListError) -> String {
+    guard case .string(let name) = key else {
+      throw PropertyListError(
+        .invalidKey, at: keyOffset,
+        "dictionary key \(position) is \(key.typeNameWithArticle), not a string")
+    }
+    return name
   }
 
   /// Decodes any object but a container, or refuses its marker.

@@ -164,21 +164,13 @@ struct BinaryReaderTests {
 
   @Test("Rejects a shared subtree that sits deeper than the depth limit at a later reference")
   func rejectsSharedSubtreeBelowDepthLimit() throws {
-    // Object 1 is a chain of height 2, first read at depth 1; object 2 reaches it
-    // again at depth 4, so its leaf would sit at depth 6 in the tree.
-    let objects: [[UInt8]] = [
-      BinaryPlistBuilder.array([1, 2]),
-      BinaryPlistBuilder.array([3]), BinaryPlistBuilder.array([5]),
-      BinaryPlistBuilder.array([4]), BinaryPlistBuilder.ascii("leaf"),
-      BinaryPlistBuilder.array([6]), BinaryPlistBuilder.array([1]),
-    ]
     var limits = PropertyListLimits.default
     limits.maximumDepth = 4
-    let failure = try error(BinaryPlistBuilder(objects: objects).build(), limits: limits)
+    let failure = try error(SharedSubtreeList.bytes, limits: limits)
     #expect(failure.code == .limitExceeded)
     #expect(failure.message.contains("nesting"))
     limits.maximumDepth = 6
-    let value = try read(BinaryPlistBuilder(objects: objects).build(), limits: limits)
+    let value = try read(SharedSubtreeList.bytes, limits: limits)
     let chain: PropertyListValue = .array([.array([.string("leaf")])])
     #expect(value == .array([chain, .array([.array([.array([chain])])])]))
   }
