@@ -56,6 +56,10 @@ let package = Package(
     // What the decode worker's fork server needs from C on Linux (fork, the parent-death
     // signal, wait statuses, passing a socket): static inline functions in one header.
     .target(name: "CWorkerProcess"),
+    // Child processes started with posix_spawn and reaped with waitpid, every wait bounded:
+    // the decode worker, and the commands tests run.
+    .target(
+      name: "ChildProcesses", dependencies: ["CWorkerProcess"], swiftSettings: strictSettings),
 
     // Every file the project writes goes through FileOutput's one rule (README, "Outputs").
     .target(name: "FileOutput", swiftSettings: strictSettings),
@@ -76,7 +80,7 @@ let package = Package(
       name: "Decoding",
       dependencies: [
         "KeyedArchive", "PropertyList", "HarnessVocabulary", "TextOutput", "FileOutput",
-        "CWorkerProcess",
+        "CWorkerProcess", "ChildProcesses",
       ],
       swiftSettings: strictSettings),
     // The manifest model: archives, expectations and the engine that checks them.
@@ -198,7 +202,9 @@ let package = Package(
     // Tests.
     .target(
       name: "HarnessTestSupport",
-      dependencies: ["KeyedArchive", "PropertyList", "JSONOutput"],
+      dependencies: [
+        "KeyedArchive", "PropertyList", "JSONOutput", "ChildProcesses", "CWorkerProcess",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(

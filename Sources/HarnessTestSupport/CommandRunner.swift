@@ -1,4 +1,12 @@
+import CWorkerProcess
+import ChildProcesses
 import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Runs the built `archive-harness` binary as a user would, capturing its output and exit status.
 public enum CommandRunner {
@@ -12,6 +20,8 @@ public enum CommandRunner {
     public var status: Int32?
     /// The signal that ended the process, if one did.
     public var signal: Int32?
+    /// Whether the run outlived its timeout and was killed.
+    public var timedOut: Bool = false
   }
 
   /// The built `archive-harness`: beside the test bundle, or in `.build/debug`.
@@ -42,62 +52,91 @@ public enum CommandRunner {
   ///   - input: Unused; standard input is `/dev/null`.
   ///   - directory: The working folder; the package root when nil.
   ///   - executableName: The product to run; `archive-harness` unless told.
+  ///   - timeout: The longest the run may take; it is then killed, and the result says so
+  ///     (``Result/timedOut``), so that a hung command fails its test instead of hanging it.
   /// - Returns: What the run printed and how it ended.
   /// - Throws: When the executable is not built or cannot start.
   public static func run(
     _ arguments: [String], input: Data? = nil, in directory: URL? = nil,
-    executableName: String = "archive-harness"
+    executableName: String = "archive-harness", timeout: Duration = .seconds(600)
   ) throws -> Result {
     guard let executable = executable(named: executableName) else {
       throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: executableName])
     }
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.currentDirectoryURL = directory ?? Corpus.packageRoot
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Read both pipes concurrently so that neither fills and blocks the child.
-    let errorData = LockedData()
-    let reader = Thread {
-      errorData.set(error.fileHandleForReading.readDataToEndOfFile())
+    var output: [Int32] = [-1, -1]
+    var errors: [Int32] = [-1, -1]
+    guard harness_pipe(&output) == 0 else {
+      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
-    reader.start()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    while !errorData.isSet { usleep(1000) }
-    let signalled = process.terminationReason == .uncaughtSignal
+    guard harness_pipe(&errors) == 0 else {
+      let code = errno
+      close(output[0])
+      close(output[1])
+      throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+    }
+    defer {
+      close(output[0])
+      close(errors[0])
+    }
+    let child: ChildProcess
+    do {
+      child = try ChildProcess(
+        executable: executable.path, arguments: arguments,
+        directory: (directory ?? Corpus.packageRoot).path, standardInput: .nullDevice,
+        standardOutput: .descriptor(output[1]), standardError: .descriptor(errors[1]))
+    } catch {
+      close(output[1])
+      close(errors[1])
+      throw error
+    }
+    close(output[1])
+    close(errors[1])
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    // Both pipes are read in one loop so that neither fills and blocks the child.
+    let streams = readToEnd([output[0], errors[0]], until: deadline)
+    let ending =
+      streams.complete
+      ? child.wait(atMost: max(.zero, deadline - .now)) ?? child.kill(waitingAtMost: .seconds(5))
+      : child.kill(waitingAtMost: .seconds(5))
+    var stderr = String(decoding: streams.bytes[1], as: UTF8.self)
+    let timedOut = !streams.complete || ending == nil
+    if timedOut {
+      stderr += "\nCommandRunner: \(executableName) did not end within \(timeout); killed\n"
+    }
     return Result(
-      stdout: String(decoding: outputData, as: UTF8.self),
-      stderr: String(decoding: errorData.value, as: UTF8.self),
-      status: signalled ? nil : process.terminationStatus,
-      signal: signalled ? process.terminationStatus : nil)
-  }
-}
-
-private final class LockedData: @unchecked Sendable {
-  private let lock = NSLock()
-  private var data: Data?
-
-  func set(_ value: Data) {
-    lock.lock()
-    data = value
-    lock.unlock()
+      stdout: String(decoding: streams.bytes[0], as: UTF8.self), stderr: stderr,
+      status: ending?.exitStatus, signal: ending?.signal, timedOut: timedOut)
   }
 
-  var isSet: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return data != nil
-  }
-
-  var value: Data {
-    lock.lock()
-    defer { lock.unlock() }
-    return data ?? Data()
+  /// Reads each descriptor to its end, all at once, until `deadline`.
+  private static func readToEnd(_ descriptors: [Int32], until deadline: ContinuousClock.Instant)
+    -> (bytes: [[UInt8]], complete: Bool)
+  {
+    var bytes = [[UInt8]](repeating: [], count: descriptors.count)
+    var open = Array(descriptors.indices)
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while !open.isEmpty {
+      let left = deadline - .now
+      guard left > .zero else { return (bytes, false) }
+      var polled = open.map { pollfd(fd: descriptors[$0], events: Int16(POLLIN), revents: 0) }
+      let milliseconds = Int32(min(left / .milliseconds(1), 1000).rounded(.up))
+      let ready = poll(&polled, nfds_t(polled.count), milliseconds)
+      if ready < 0, errno == EINTR { continue }
+      guard ready >= 0 else { return (bytes, false) }
+      var ended: [Int] = []
+      for (slot, entry) in polled.enumerated() where entry.revents != 0 {
+        let index = open[slot]
+        let count = buffer.withUnsafeMutableBytes {
+          read(descriptors[index], $0.baseAddress, $0.count)
+        }
+        if count > 0 {
+          bytes[index] += buffer[..<count]
+        } else if count == 0 || errno != EINTR {
+          ended.append(index)
+        }
+      }
+      open.removeAll { ended.contains($0) }
+    }
+    return (bytes, true)
   }
 }

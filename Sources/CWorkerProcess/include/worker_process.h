@@ -1,10 +1,16 @@
-// What the decode worker's fork server needs from the C library that Swift cannot call on
-// Glibc: fork itself, the parent-death signal, the wait-status macros, and passing a file
-// descriptor over a Unix socket (the CMSG_* macros). Header-only: every function is
+// What starting, reaping and talking to child processes needs from the C library that Swift
+// cannot call on Glibc: posix_spawn with its file actions, fork itself, the parent-death
+// signal, the wait-status macros, and passing a file descriptor over a Unix socket (the
+// CMSG_* macros). Header-only: every function is
 // `static inline`, so the target has no object file and the fuzz builds need only its
 // include folder.
 #ifndef HARNESS_WORKER_PROCESS_H
 #define HARNESS_WORKER_PROCESS_H
+
+// glibc declares pipe2 and posix_spawn's _np file actions only for _GNU_SOURCE.
+#if defined(__linux__) && !defined(_GNU_SOURCE)
+#define _GNU_SOURCE
+#endif
 
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +23,18 @@
 #include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
+#endif
+#ifdef __APPLE__
+#include <TargetConditionals.h>
+#endif
+
+// Where this header can start child processes: Linux and macOS. iOS, tvOS, watchOS and
+// visionOS start none (their sandboxes forbid it), so harness_spawn is ENOSYS there.
+#if defined(__linux__) || (defined(__APPLE__) && TARGET_OS_OSX)
+#define HARNESS_CAN_SPAWN 1
+#include <spawn.h>
+#else
+#define HARNESS_CAN_SPAWN 0
 #endif
 
 /// Forks the calling process: 0 in the child, the child's process ID in the parent, -1 on
@@ -58,6 +76,96 @@ static inline int harness_socket_pair(int pair[2]) {
     fcntl(pair[1], F_SETFD, FD_CLOEXEC);
   }
   return result;
+#endif
+}
+
+/// Creates a pipe whose two ends are close-on-exec; returns 0, or -1 with errno set.
+static inline int harness_pipe(int ends[2]) {
+#ifdef __linux__
+  return pipe2(ends, O_CLOEXEC);
+#else
+  int result = pipe(ends);
+  if (result == 0) {
+    fcntl(ends[0], F_SETFD, FD_CLOEXEC);
+    fcntl(ends[1], F_SETFD, FD_CLOEXEC);
+  }
+  return result;
+#endif
+}
+
+#if defined(__APPLE__)
+#include <crt_externs.h>
+#endif
+
+/// This process's environment, a NULL-terminated array of `NAME=value` strings.
+static inline char *const *harness_environment(void) {
+#if defined(__APPLE__)
+  return *_NSGetEnviron();
+#else
+  extern char **environ;
+  return environ;
+#endif
+}
+
+/// Starts `path` with `arguments` and `environment` (both NULL-terminated) in `directory`
+/// (the caller's when NULL), with `input`, `output` and `error` as its standard input,
+/// output and error, and no other descriptor of the caller's: on Linux every descriptor from
+/// 3 up is closed in the child (glibc 2.34 and later), on macOS only the three are inherited
+/// (POSIX_SPAWN_CLOEXEC_DEFAULT). The child starts with no signal blocked and every signal's
+/// action at its default, whatever the caller ignores or blocks.
+///
+/// Returns 0 with the child's process ID in `child`, or an errno value (ENOSYS where this
+/// platform starts no processes).
+static inline int harness_spawn(
+    pid_t *child, const char *path, char *const arguments[], char *const environment[],
+    const char *directory, int input, int output, int error) {
+#if HARNESS_CAN_SPAWN
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attributes;
+  int result = posix_spawn_file_actions_init(&actions);
+  if (result != 0) return result;
+  result = posix_spawnattr_init(&attributes);
+  if (result != 0) {
+    posix_spawn_file_actions_destroy(&actions);
+    return result;
+  }
+  int sources[3] = {input, output, error};
+  for (int target = 0; target < 3 && result == 0; target++) {
+    result = posix_spawn_file_actions_adddup2(&actions, sources[target], target);
+  }
+  if (result == 0 && directory != NULL) {
+    result = posix_spawn_file_actions_addchdir_np(&actions, directory);
+  }
+  short flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+#if defined(__APPLE__)
+  flags |= POSIX_SPAWN_CLOEXEC_DEFAULT;
+  for (int target = 0; target < 3 && result == 0; target++) {
+    result = posix_spawn_file_actions_addinherit_np(&actions, target);
+  }
+#elif defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+  if (result == 0) result = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+#endif
+  sigset_t none;
+  sigset_t all;
+  sigemptyset(&none);
+  sigfillset(&all);
+  if (result == 0) result = posix_spawnattr_setsigmask(&attributes, &none);
+  if (result == 0) result = posix_spawnattr_setsigdefault(&attributes, &all);
+  if (result == 0) result = posix_spawnattr_setflags(&attributes, flags);
+  if (result == 0) result = posix_spawn(child, path, &actions, &attributes, arguments, environment);
+  posix_spawnattr_destroy(&attributes);
+  posix_spawn_file_actions_destroy(&actions);
+  return result;
+#else
+  (void)child;
+  (void)path;
+  (void)arguments;
+  (void)environment;
+  (void)directory;
+  (void)input;
+  (void)output;
+  (void)error;
+  return ENOSYS;
 #endif
 }
 

@@ -46,6 +46,7 @@ public enum HarnessWorker {
   /// - Parameter registries: Registries by the name requests give.
   /// - Returns: The process exit status: 0 at the end of input, 2 on a protocol error.
   public static func run(registries: [String: ClassRegistry]) -> Int32 {
+    let parent = getppid()
     let answers = dup(STDOUT_FILENO)
     guard answers >= 0 else {
       FileHandle.standardError.write(Data("decode worker: cannot duplicate stdout\n".utf8))
@@ -61,7 +62,7 @@ public enum HarnessWorker {
       report("cannot write the handshake: \(error)")
       return 2
     }
-    return serve(channel, registries: registries, forkServer: forkServer)
+    return serve(channel, registries: registries, forkServer: forkServer, parent: parent)
   }
 
   /// Answers frames on `channel` until the end of input.
@@ -69,9 +70,12 @@ public enum HarnessWorker {
   /// A fork server (on Linux, after its handshake) forks children on request, each of which
   /// serves on its own channel here and exits; the server then decodes nothing itself. Where
   /// it refuses to fork, it decodes as any worker does.
+  ///
+  /// A process that decodes watches `parent` from then on and ends when it ends (see
+  /// ``watch(parent:)``).
   private static func serve(
     _ channel: FileDescriptorChannel, registries: [String: ClassRegistry],
-    forkServer: ForkServer?
+    forkServer: ForkServer?, parent: pid_t
   ) -> Int32 {
     let decoder = JSONDecoder()
     let encoder = JSONEncoder()
@@ -95,7 +99,8 @@ public enum HarnessWorker {
               continue
             case .child(let childChannel):
               // A fresh child: serve its own channel, then end without unwinding the server.
-              _exit(serve(childChannel, registries: registries, forkServer: nil))
+              _exit(
+                serve(childChannel, registries: registries, forkServer: nil, parent: getppid()))
             }
           } catch {
             report(error.message)
@@ -109,7 +114,10 @@ public enum HarnessWorker {
         report("a decode request came to a fork server, which decodes nothing itself")
         return 2
       }
-      hasDecoded = true
+      if !hasDecoded {
+        hasDecoded = true
+        watch(parent: parent)
+      }
       if frame.first == WorkerMigrationBatch.marker {
         do throws(WorkerProtocolError) {
           try migrate(WorkerMigrationBatch(decoding: frame), registries: registries, to: channel)
@@ -216,6 +224,28 @@ public enum HarnessWorker {
         lastFlush = ContinuousClock.now
       }
     }
+  }
+
+  /// How often a decoding worker checks that the process that started it still runs.
+  static let parentCheckInterval: Duration = .milliseconds(100)
+
+  /// Ends this process when `parent` ends, whatever killed it.
+  ///
+  /// A worker that waits for a request sees its supervisor's end as the end of input; one
+  /// that is busy in app code or Foundation (a decode that loops, say) would not, and would
+  /// outlive it. So from its first decode a worker runs one thread that checks its parent
+  /// every ``parentCheckInterval`` and ends it with `_exit(2)` once the parent has changed.
+  /// A fork server never starts it: it decodes nothing and forks only with one thread, and
+  /// its children get `SIGKILL` from the kernel when it ends (`PR_SET_PDEATHSIG`).
+  private static func watch(parent: pid_t) {
+    let interval = UInt32(parentCheckInterval / .microseconds(1))
+    let watcher = Thread {
+      while getppid() == parent { usleep(interval) }
+      report("the process that started this worker (\(parent)) ended; the worker ends too")
+      _exit(2)
+    }
+    watcher.name = "archive-harness parent watch"
+    watcher.start()
   }
 
   private static func report(_ message: String) {

@@ -1,4 +1,5 @@
 import CWorkerProcess
+import ChildProcesses
 import FileOutput
 import Foundation
 
@@ -12,13 +13,23 @@ import Foundation
 ///
 /// Requests and answers go over two pipes, or, for a worker that may serve forks
 /// (``ForkServerRequest``), over one Unix socket that is its standard input and output
-/// both, so that it can pass its children's sockets back.
+/// both, so that it can pass its children's sockets back. The worker is started with
+/// `posix_spawn` and reaped with `waitpid` (``ChildProcess``); every wait for it is bounded.
 final class WorkerProcess: WorkerHandle {
   let channel: FileDescriptorChannel
-  private let process: Process
-  private let ends: Ends
+  private let child: ChildProcess
+  /// The supervisor's ends: one socket, or the request pipe's write end and the answer
+  /// pipe's read end.
+  private let requests: Int32
+  private let answers: Int32
   /// The worker's standard error: an unnamed scratch file, read back after a crash.
   private let stderrLog: ScratchFile
+
+  /// How long a worker has to end by itself before it is killed: after its input closes
+  /// (``stop()``), or after it stopped answering (``waitForDeath(stderrFrom:)``).
+  static let endingGrace: Duration = .seconds(2)
+  /// How long a killed worker has to end before it is reported as not ending.
+  static let killGrace: Duration = .seconds(5)
 
   /// Launches the worker.
   ///
@@ -32,96 +43,75 @@ final class WorkerProcess: WorkerHandle {
   init(executableURL: URL, arguments: [String], socket: Bool = false)
     throws(WorkerProtocolError)
   {
-    let process = Process()
-    process.executableURL = executableURL
-    process.arguments = arguments
     var environment = ProcessInfo.processInfo.environment
     // A crash is an expected outcome here: skip the runtime's slow symbolicated backtrace.
     environment["SWIFT_BACKTRACE"] = "enable=no"
-    process.environment = environment
     let stderrLog: ScratchFile
     do {
       stderrLog = try ScratchFile(prefix: "archive-harness-worker")
     } catch {
       throw WorkerProtocolError("cannot create the worker log: \(error)", kind: .unavailable)
     }
-    process.standardError = FileHandle(fileDescriptor: stderrLog.descriptor, closeOnDealloc: false)
-    let ends: Ends
+    // Ours first, the worker's second: both close-on-exec, so no other child inherits them.
+    var first: [Int32] = [-1, -1]
+    var second: [Int32] = [-1, -1]
     if socket {
-      var pair: [Int32] = [-1, -1]
-      guard harness_socket_pair(&pair) == 0 else {
+      guard harness_socket_pair(&first) == 0 else {
         throw WorkerProtocolError(
           "cannot create the worker socket: errno \(errno)", kind: .unavailable)
       }
-      let workerEnd = FileHandle(fileDescriptor: pair[1], closeOnDealloc: false)
-      process.standardInput = workerEnd
-      process.standardOutput = workerEnd
-      do {
-        try process.run()
-      } catch {
-        close(pair[0])
-        close(pair[1])
-        throw WorkerProtocolError(
-          "cannot launch '\(executableURL.path)': \(error)", kind: .unavailable)
-      }
-      // The worker has its own copy; without ours, its death is the end of input here.
-      close(pair[1])
-      ends = .socket(pair[0])
     } else {
-      let requests = Pipe()
-      let answers = Pipe()
-      process.standardInput = requests
-      process.standardOutput = answers
-      do {
-        try process.run()
-      } catch {
+      guard harness_pipe(&first) == 0 else {
         throw WorkerProtocolError(
-          "cannot launch '\(executableURL.path)': \(error)", kind: .unavailable)
+          "cannot create the worker's pipes: errno \(errno)", kind: .unavailable)
       }
-      ends = .pipes(requests: requests, answers: answers)
+      guard harness_pipe(&second) == 0 else {
+        let code = errno
+        close(first[0])
+        close(first[1])
+        throw WorkerProtocolError(
+          "cannot create the worker's pipes: errno \(code)", kind: .unavailable)
+      }
     }
-    let output = ends.requestDescriptor
-    let input = ends.answerDescriptor
-    _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
-    _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
-    self.process = process
-    self.ends = ends
+    // Socket: ours first[0], the worker's first[1] both ways. Pipes: the worker reads
+    // first[0] and writes second[1]; ours are first[1] and second[0].
+    let workerInput = socket ? first[1] : first[0]
+    let workerOutput = socket ? first[1] : second[1]
+    let child: ChildProcess
+    do {
+      child = try ChildProcess(
+        executable: executableURL.path, arguments: arguments, environment: environment,
+        standardInput: .descriptor(workerInput), standardOutput: .descriptor(workerOutput),
+        standardError: .descriptor(stderrLog.descriptor))
+    } catch {
+      for descriptor in first + second where descriptor >= 0 { close(descriptor) }
+      throw WorkerProtocolError("\(error)", kind: .unavailable)
+    }
+    // The worker has its own copies; without ours, its death is the end of input here.
+    close(workerInput)
+    if workerOutput != workerInput { close(workerOutput) }
+    let requests = socket ? first[0] : first[1]
+    let answers = socket ? first[0] : second[0]
+    _ = fcntl(requests, F_SETFL, fcntl(requests, F_GETFL) | O_NONBLOCK)
+    _ = fcntl(answers, F_SETFL, fcntl(answers, F_GETFL) | O_NONBLOCK)
+    self.child = child
+    self.requests = requests
+    self.answers = answers
     self.stderrLog = stderrLog
-    self.channel = FileDescriptorChannel(input: input, output: output)
+    self.channel = FileDescriptorChannel(input: answers, output: requests)
   }
 
-  /// The supervisor's ends of the worker's input and output.
-  private enum Ends {
-    /// Two pipes, kept so that their file handles stay open until closed here.
-    case pipes(requests: Pipe, answers: Pipe)
-    /// One Unix socket, both ways.
-    case socket(Int32)
-
-    var requestDescriptor: Int32 {
-      switch self {
-      case .pipes(let requests, _): requests.fileHandleForWriting.fileDescriptor
-      case .socket(let descriptor): descriptor
-      }
-    }
-
-    var answerDescriptor: Int32 {
-      switch self {
-      case .pipes(_, let answers): answers.fileHandleForReading.fileDescriptor
-      case .socket(let descriptor): descriptor
-      }
-    }
+  deinit {
+    cleanUp()
   }
 
   /// The worker's process ID.
-  var processIdentifier: Int32 { process.processIdentifier }
+  var processIdentifier: Int32 { child.identifier }
 
-  var isRunning: Bool { process.isRunning }
+  var isRunning: Bool { child.isRunning }
 
   /// The exit status of a worker that ended by exiting rather than by a signal; nil otherwise.
-  var exitStatus: Int32? {
-    guard !process.isRunning, process.terminationReason == .exit else { return nil }
-    return process.terminationStatus
-  }
+  var exitStatus: Int32? { child.ending()?.exitStatus }
 
   /// The number of bytes the worker has written to standard error so far.
   func stderrLength() -> UInt64 {
@@ -130,41 +120,40 @@ final class WorkerProcess: WorkerHandle {
 
   /// Kills the worker with `SIGKILL`.
   func forceKill() {
-    if process.isRunning {
-      _ = kill(process.processIdentifier, SIGKILL)
-    }
+    child.send(SIGKILL)
   }
 
   /// Waits for the worker to exit and describes how it died.
+  ///
+  /// A worker that has not ended after ``endingGrace`` is killed; one that has not ended
+  /// ``killGrace`` after that is described as such and left, never waited on forever.
   func waitForDeath(stderrFrom offset: UInt64) -> CrashReport {
-    let deadline = ContinuousClock.now.advanced(by: .seconds(5))
-    while process.isRunning, ContinuousClock.now < deadline {
-      usleep(2000)
-    }
-    if process.isRunning {
-      forceKill()
-      process.waitUntilExit()
-    }
-    let detail = stderrTail(from: offset)
+    let ending =
+      child.wait(atMost: Self.endingGrace) ?? child.kill(waitingAtMost: Self.killGrace)
+    var detail = stderrTail(from: offset)
     cleanUp()
-    switch process.terminationReason {
-    case .uncaughtSignal:
-      return CrashReport(signal: process.terminationStatus, detail: detail)
-    default:
-      // Not a crash: the supervisor reads ``exitStatus`` and reports a protocol failure.
+    guard let ending else {
+      let note = Self.undeadNote(child.identifier)
+      Self.warn(note)
+      detail = detail.isEmpty ? note : "\(detail)\n\(note)"
       return CrashReport(signal: 0, detail: detail)
     }
+    // Not a crash when no signal ended it: the supervisor reads ``exitStatus`` and reports a
+    // protocol failure.
+    return CrashReport(signal: ending.signal ?? 0, detail: detail)
   }
 
   /// Closes the worker's input, waits briefly, then kills it if it is still running.
+  ///
+  /// Every wait is bounded: a worker that does not end after `SIGKILL` is reported on
+  /// standard error and left.
   func stop() {
     closeInput()
-    let deadline = ContinuousClock.now.advanced(by: .seconds(2))
-    while process.isRunning, ContinuousClock.now < deadline {
-      usleep(2000)
+    if child.wait(atMost: Self.endingGrace) == nil,
+      child.kill(waitingAtMost: Self.killGrace) == nil
+    {
+      Self.warn(Self.undeadNote(child.identifier))
     }
-    forceKill()
-    if process.isRunning { process.waitUntilExit() }
     cleanUp()
   }
 
@@ -176,9 +165,10 @@ final class WorkerProcess: WorkerHandle {
   private func closeInput() {
     guard !inputClosed else { return }
     inputClosed = true
-    switch ends {
-    case .pipes(let requests, _): try? requests.fileHandleForWriting.close()
-    case .socket(let descriptor): _ = shutdown(descriptor, Int32(SHUT_WR))
+    if requests == answers {
+      _ = shutdown(requests, Int32(SHUT_WR))
+    } else {
+      close(requests)
     }
   }
 
@@ -186,10 +176,16 @@ final class WorkerProcess: WorkerHandle {
     guard !cleanedUp else { return }
     cleanedUp = true
     closeInput()
-    switch ends {
-    case .pipes(_, let answers): try? answers.fileHandleForReading.close()
-    case .socket(let descriptor): close(descriptor)
-    }
+    close(answers)
+  }
+
+  private static func undeadNote(_ identifier: Int32) -> String {
+    "decode worker \(identifier) did not end within \(killGrace) of SIGKILL; "
+      + "it is left running rather than waited on"
+  }
+
+  private static func warn(_ message: String) {
+    FileHandle.standardError.write(Data("archive-harness: warning: \(message)\n".utf8))
   }
 
   /// The worker's last words from standard error since `offset`: its `Fatal error` line, or
