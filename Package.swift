@@ -208,6 +208,9 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
+      name: "ChildProcessesTests", dependencies: ["ChildProcesses", "CWorkerProcess"],
+      swiftSettings: strictSettings),
+    .testTarget(
       name: "FileOutputTests",
       dependencies: ["FileOutput"],
       swiftSettings: strictSettings
