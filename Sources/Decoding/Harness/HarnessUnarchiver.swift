@@ -220,7 +220,7 @@ public final class HarnessUnarchiver: NSCoder {
   // | __decodeArrayOfObjects(of:forKey:) | open func (AnyClass) -> [Any]? (macOS 11, iOS 14) | absent | darwin |
   // | __decodeDictionary(withKeysOfClasses:objectsOfClasses:forKey:) | open func (Set<AnyHashable>, Set<AnyHashable>) -> [AnyHashable: Any]? (macOS 11, iOS 14) | absent | darwin |
   // | __decodeDictionary(withKeysOf:objectsOf:forKey:) | open func (AnyClass, AnyClass) -> [AnyHashable: Any]? (macOS 11, iOS 14) | absent | darwin |
-  // | decodeObject(of:forKey:) generic T.Type | overlay extension, calls decodeObjectOfClass:forKey: | open func, calls decodeObject(of: [cls]) | none |
+  // | decodeObject(of:forKey:) generic T.Type | overlay, calls decodeObjectOfClass:forKey:, NSCoder's forwards to decodeObjectOfClasses:forKey: (unverified) | open func, calls decodeObject(of: [cls]) | none |
   // | decodeArrayOfObjects(ofClass:forKey:) and (ofClasses:) | @nonobjc overlay, calls the __ entry points | absent | none |
   // | decodeDictionary(withKeysOfClass:objectsOfClass:forKey:) and (ofClasses:) | @nonobjc overlay, calls the __ entry points | absent | none |
   // | decodeTopLevelObject(...) | @nonobjc overlay, calls decodeTopLevelObject…:error: | unavailable | none |
@@ -303,7 +303,9 @@ public final class HarnessUnarchiver: NSCoder {
     /// Decodes the object under a key, allowing only the given classes (the secure call).
     ///
     /// The Objective-C `decodeObjectOfClasses:forKey:`, which the overlay's
-    /// `decodeObject(of:forKey:)` and `decodeObject(of: T.self, forKey:)` call.
+    /// `decodeObject(of:forKey:)` calls (its NSCoderShims.h). `decodeObject(of: T.self,
+    /// forKey:)` calls `decodeObjectOfClass:forKey:`, which Swift cannot name; NSCoder's own
+    /// implementation is expected to forward it here (unverified here: no Mac).
     public override func __decodeObject(ofClasses classes: Set<AnyHashable>?, forKey key: String)
       -> Any?
     {
