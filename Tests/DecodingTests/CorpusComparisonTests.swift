@@ -21,7 +21,12 @@ struct CorpusComparisonTests {
     #expect(CorpusCase.all.count >= 60)
   }
 
-  @Test("Harness and Foundation agree, or the disagreement is listed", arguments: CorpusCase.all)
+  // CorpusKnownDisagreements was measured against corelibs; Apple's unarchiver differs.
+  @Test(
+    "Harness and Foundation agree, or the disagreement is listed",
+    .enabled(
+      if: FoundationImplementation.isCorelibs, "pins swift-corelibs-foundation's behaviour"),
+    arguments: CorpusCase.all)
   func harnessAgreesWithFoundation(_ corpusCase: CorpusCase) throws {
     let supervisor = try #require(Self.supervisor, "build the archive-harness product first")
     let bytes = try corpusCase.bytes()

@@ -202,7 +202,7 @@ struct HarnessUnarchiverTests {
     #expect(result.outcome.decodedValue?[field: "$unkeyed"] == .integer(2))
   }
 
-  @Test("Bytes decode through withDecodedUnsafeBytes")
+  @Test("Bytes decode through the platform's bytes call (withDecodedUnsafeBytes on corelibs)")
   func bytesDecode() throws {
     var archive = TestArchive()
     let root = archive.object(["DecodingTests.ByteReader", "NSObject"], [("blob", .data([7, 8]))])

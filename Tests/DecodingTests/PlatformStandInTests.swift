@@ -8,7 +8,11 @@ import Testing
 
 /// Stand-ins for Apple-platform classes: registered under the real class's name, read from the
 /// real archived form, counted as the real class by secure coding, and marked in descriptions.
-@Suite("Apple-platform stand-ins")
+@Suite(
+  "Apple-platform stand-ins",
+  .enabled(
+    if: FoundationImplementation.platformClassesAreStandIns,
+    "the real AppKit, UIKit or Core Location class replaces its stand-in in this process"))
 struct PlatformStandInTests {
   static let registry = ClassRegistry(platformClasses: PlatformClass.allCases)
   static let decoder = HarnessDecoder(registry: registry)

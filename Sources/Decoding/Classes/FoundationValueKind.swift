@@ -231,7 +231,12 @@ public enum FoundationValueKind: String, Sendable, CaseIterable, Hashable {
     case .unit: return Unit.self
     case .unitConverterLinear: return UnitConverterLinear.self
     case .notification: return NSNotification.self
-    case .affineTransform: return NSAffineTransform.self
+    case .affineTransform:
+      #if os(macOS) || !canImport(Darwin)
+        return NSAffineTransform.self
+      #else
+        return MacOSOnlyFoundationClass.self
+      #endif
     case .byteCountFormatter: return ByteCountFormatter.self
     case .dateIntervalFormatter: return DateIntervalFormatter.self
     case .iso8601DateFormatter: return ISO8601DateFormatter.self
@@ -276,3 +281,15 @@ extension FoundationValueKind {
       return (resultClass(1), resultClass(4), resultClass(8))
     }()
 }
+
+#if canImport(Darwin) && !os(macOS)
+  /// The class a registry holds for a macOS-only Foundation class (NSAffineTransform) where
+  /// Foundation lacks it; the harness refuses such objects with a reason and never makes one.
+  final class MacOSOnlyFoundationClass: NSObject, NSSecureCoding {
+    static var supportsSecureCoding: Bool { true }
+
+    init?(coder: NSCoder) { nil }
+
+    func encode(with coder: NSCoder) {}
+  }
+#endif

@@ -34,10 +34,10 @@ extension HarnessUnarchiver {
     switch special {
     case .point:
       guard let (x, y) = geometryPair(fields, "NS.pointval") else { return nil }
-      return NSValue(point: CGPoint(x: x, y: y))
+      return pointValue(x: x, y: y)
     case .size:
       guard let (width, height) = geometryPair(fields, "NS.sizeval") else { return nil }
-      return NSValue(size: CGSize(width: width, height: height))
+      return sizeValue(width: width, height: height)
     case .rect:
       guard let text = requiredStringObjectField(fields, "NS.rectval", of: "NSValue") else {
         return nil
@@ -48,7 +48,7 @@ extension HarnessUnarchiver {
           "'\(text.prefix(80))' is not a rect string such as {{0, 0}, {320, 480}}")
         return nil
       }
-      return NSValue(rect: CGRect(x: x, y: y, width: width, height: height))
+      return rectValue(x: x, y: y, width: width, height: height)
     case .range:
       let indexes = Int64(0)...Int64(Int.max)
       guard
@@ -85,15 +85,54 @@ extension HarnessUnarchiver {
       guard let value = doubleField(fields, key) else { return nil }
       values.append(value)
     }
-    #if canImport(Darwin) && !os(macOS)
-      failAt("NS.special", .malformed, "edge insets are a macOS value")
-      return nil
-    #else
+    #if os(macOS) || !canImport(Darwin)
       return NSValue(
         edgeInsets: NSEdgeInsets(
           top: values[0], left: values[1], bottom: values[2], right: values[3]))
+    #else
+      return refuseMacOSValue("NS.special", "edge insets", initializer: "edgeInsets")
     #endif
   }
+
+  // NSValue's geometry forms are macOS Foundation (and corelibs); iOS's geometry values are
+  // UIKit's CGPoint additions, outside Foundation, so there the harness refuses them.
+
+  private func pointValue(x: Double, y: Double) -> AnyObject? {
+    #if os(macOS) || !canImport(Darwin)
+      return NSValue(point: CGPoint(x: x, y: y))
+    #else
+      return refuseMacOSValue("NS.pointval", "a point", initializer: "point")
+    #endif
+  }
+
+  private func sizeValue(width: Double, height: Double) -> AnyObject? {
+    #if os(macOS) || !canImport(Darwin)
+      return NSValue(size: CGSize(width: width, height: height))
+    #else
+      return refuseMacOSValue("NS.sizeval", "a size", initializer: "size")
+    #endif
+  }
+
+  private func rectValue(x: Double, y: Double, width: Double, height: Double) -> AnyObject? {
+    #if os(macOS) || !canImport(Darwin)
+      return NSValue(rect: CGRect(x: x, y: y, width: width, height: height))
+    #else
+      return refuseMacOSValue("NS.rectval", "a rect", initializer: "rect")
+    #endif
+  }
+
+  #if canImport(Darwin) && !os(macOS)
+    /// Records the refusal of an NSValue form that only macOS Foundation builds.
+    private func refuseMacOSValue(_ key: String, _ form: String, initializer: String)
+      -> AnyObject?
+    {
+      failAt(
+        key, .malformed,
+        "NSValue holds \(form), a macOS form: this platform's Foundation has no "
+          + "NSValue(\(initializer):) (UIKit's CGPoint-based values are outside Foundation)")
+      return nil
+    }
+  #endif
 
   func buildIndexSet(_ fields: PropertyListDictionary, mutable: Bool) -> AnyObject? {
     let indexes = Int64(0)...Int64(Int.max - 1)

@@ -129,38 +129,54 @@ extension HarnessUnarchiver {
 
   /// Reads NSAffineTransform: 24 bytes are m11, m12, m21, m22, tX and tY; 16 bytes, which
   /// Foundation writes for a matrix without rotation or shear, are m11, m22, tX and tY.
+  ///
+  /// NSAffineTransform is macOS Foundation (and corelibs); elsewhere on Darwin the object is
+  /// refused with a reason.
   func buildAffineTransform(_ fields: PropertyListDictionary) -> AnyObject? {
-    let transform = NSAffineTransform()
-    guard let value = fields["NSTransformStruct"] else {
-      // Foundation writes no matrix for the identity.
+    #if os(macOS) || !canImport(Darwin)
+      return readAffineTransform(fields)
+    #else
+      fail(
+        .unmappedClass,
+        "NSAffineTransform is a macOS Foundation class; this platform has none to decode into")
+      return nil
+    #endif
+  }
+
+  #if os(macOS) || !canImport(Darwin)
+    private func readAffineTransform(_ fields: PropertyListDictionary) -> AnyObject? {
+      let transform = NSAffineTransform()
+      guard let value = fields["NSTransformStruct"] else {
+        // Foundation writes no matrix for the identity.
+        return transform
+      }
+      guard let bytes = dataField(value) else {
+        fieldMismatch("NSTransformStruct", value, expected: "data")
+        return nil
+      }
+      var floats: [Double] = []
+      for offset in stride(from: 0, to: bytes.count - bytes.count % 4, by: 4) {
+        let bits =
+          UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
+          | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
+        floats.append(Double(Float(bitPattern: bits)))
+      }
+      switch bytes.count {
+      case 24:
+        transform.transformStruct = NSAffineTransformStruct(
+          m11: floats[0], m12: floats[1], m21: floats[2], m22: floats[3], tX: floats[4],
+          tY: floats[5])
+      case 16:
+        transform.transformStruct = NSAffineTransformStruct(
+          m11: floats[0], m12: 0, m21: 0, m22: floats[1], tX: floats[2], tY: floats[3])
+      default:
+        failAt(
+          "NSTransformStruct", .malformed,
+          "NSTransformStruct has \(bytes.count) bytes; the harness reads 24 (six floats) or 16 "
+            + "(scale and translation)")
+        return nil
+      }
       return transform
     }
-    guard let bytes = dataField(value) else {
-      fieldMismatch("NSTransformStruct", value, expected: "data")
-      return nil
-    }
-    var floats: [Double] = []
-    for offset in stride(from: 0, to: bytes.count - bytes.count % 4, by: 4) {
-      let bits =
-        UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
-        | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
-      floats.append(Double(Float(bitPattern: bits)))
-    }
-    switch bytes.count {
-    case 24:
-      transform.transformStruct = NSAffineTransformStruct(
-        m11: floats[0], m12: floats[1], m21: floats[2], m22: floats[3], tX: floats[4],
-        tY: floats[5])
-    case 16:
-      transform.transformStruct = NSAffineTransformStruct(
-        m11: floats[0], m12: 0, m21: 0, m22: floats[1], tX: floats[2], tY: floats[3])
-    default:
-      failAt(
-        "NSTransformStruct", .malformed,
-        "NSTransformStruct has \(bytes.count) bytes; the harness reads 24 (six floats) or 16 "
-          + "(scale and translation)")
-      return nil
-    }
-    return transform
-  }
+  #endif
 }

@@ -80,6 +80,10 @@ public final class HarnessUnarchiver: NSCoder {
   private var warned: Set<String> = []
   private var instantiated: [String] = []
   private var instantiatedSet: Set<ObjectIdentifier> = []
+  #if canImport(Darwin)
+    /// The buffers `decodeBytes(forKey:returnedLength:)` returned, freed with the coder.
+    private var keptBytes: [UnsafeMutableBufferPointer<UInt8>] = []
+  #endif
 
   init(
     archive: KeyedArchive, registry: ClassRegistry, classMap: ClassNameMap, secure: Bool,
@@ -93,6 +97,12 @@ public final class HarnessUnarchiver: NSCoder {
     self.mode = secure ? .secure : .legacy
     super.init()
   }
+
+  #if canImport(Darwin)
+    deinit {
+      for buffer in keptBytes { buffer.deallocate() }
+    }
+  #endif
 
   // MARK: - Root
 
@@ -184,6 +194,57 @@ public final class HarnessUnarchiver: NSCoder {
 
   // MARK: - NSCoder
 
+  // The NSCoder members an app's init?(coder:) reaches, and where this coder overrides them.
+  // Darwin is Apple's Foundation (Objective-C NSCoder plus the Swift overlay); corelibs is
+  // swift-corelibs-foundation. An overlay or extension method cannot be overridden: it reaches
+  // this coder through the Objective-C entry point it calls. CoderOverrideSignatureTests
+  // parses the rows and checks every `override` in Sources/Decoding/Harness against them, so
+  // the table and the code cannot drift; keep one member a row.
+  //
+  // Overridden: both (one declaration, outside any #if), darwin (inside #if canImport(Darwin)),
+  // corelibs (inside #if !canImport(Darwin)), each (one declaration in each block), none.
+  //
+  // | Member | Darwin | corelibs | Overridden |
+  // |---|---|---|---|
+  // | allowsKeyedCoding | open var: Bool | open var: Bool | both |
+  // | requiresSecureCoding | open var: Bool | open var: Bool | both |
+  // | decodingFailurePolicy | open var: DecodingFailurePolicy | open internal(set) var | both |
+  // | error | open var: (any Error)? | open var: (any Error)? | both |
+  // | allowedClasses | open var: Set<AnyHashable>? | open var: [AnyClass]? | each |
+  // | failWithError(_:) | open func (any Error) | open func (any Error) | both |
+  // | containsValue(forKey:) | open func -> Bool | open func -> Bool | both |
+  // | decodeObject(forKey:) | open func -> Any? | open func -> Any? | both |
+  // | decodeObject(of:forKey:) | @nonobjc overlay ([AnyClass]?) -> Any? | open func ([AnyClass]?) -> Any? | corelibs |
+  // | __decodeObject(ofClasses:forKey:) | open func (Set<AnyHashable>?) -> Any? | absent | darwin |
+  // | __decodeArrayOfObjects(ofClasses:forKey:) | open func (Set<AnyHashable>) -> [Any]? (macOS 11, iOS 14) | absent | darwin |
+  // | __decodeArrayOfObjects(of:forKey:) | open func (AnyClass) -> [Any]? (macOS 11, iOS 14) | absent | darwin |
+  // | __decodeDictionary(withKeysOfClasses:objectsOfClasses:forKey:) | open func (Set<AnyHashable>, Set<AnyHashable>) -> [AnyHashable: Any]? (macOS 11, iOS 14) | absent | darwin |
+  // | __decodeDictionary(withKeysOf:objectsOf:forKey:) | open func (AnyClass, AnyClass) -> [AnyHashable: Any]? (macOS 11, iOS 14) | absent | darwin |
+  // | decodeObject(of:forKey:) generic T.Type | overlay, calls decodeObjectOfClass:forKey:, NSCoder's forwards to decodeObjectOfClasses:forKey: (unverified) | open func, calls decodeObject(of: [cls]) | none |
+  // | decodeArrayOfObjects(ofClass:forKey:) and (ofClasses:) | @nonobjc overlay, calls the __ entry points | absent | none |
+  // | decodeDictionary(withKeysOfClass:objectsOfClass:forKey:) and (ofClasses:) | @nonobjc overlay, calls the __ entry points | absent | none |
+  // | decodeTopLevelObject(...) | @nonobjc overlay, calls decodeTopLevelObject…:error: | unavailable | none |
+  // | decodePropertyList(forKey:) | open func -> Any? | open func -> Any? | both |
+  // | decodeBool(forKey:) | open func -> Bool | open func -> Bool | both |
+  // | decodeInteger(forKey:) | open func -> Int | open func -> Int | both |
+  // | decodeInt64(forKey:) | open func -> Int64 | open func -> Int64 | both |
+  // | decodeInt32(forKey:) | open func -> Int32 | open func -> Int32 | both |
+  // | decodeCInt(forKey:) | open func -> Int32 | open func -> Int32 | both |
+  // | decodeDouble(forKey:) | open func -> Double | open func -> Double | both |
+  // | decodeFloat(forKey:) | open func -> Float | open func -> Float | both |
+  // | decodeBytes(forKey:returnedLength:) | open func (UnsafeMutablePointer<Int>?) -> UnsafePointer<UInt8>? | commented out (absent) | darwin |
+  // | decodeBytes(forKey:minimumLength:) | open func, NSCoder's base reads decodeBytes(forKey:returnedLength:) | absent | none |
+  // | withDecodedUnsafeBufferPointer(forKey:body:) | absent | open func, deprecated | corelibs |
+  // | withDecodedUnsafeBytes(forKey:body:) | absent | open func (UnsafeRawBufferPointer?) | corelibs |
+  // | decodeValue(ofObjCType:at:) | open func (UnsafePointer<CChar>, UnsafeMutableRawPointer), deprecated | open func, same | both |
+  // | decodeValue(ofObjCType:at:size:) | open func (macOS 10.13, iOS 11) | absent | darwin |
+  // | decodeData() | open func -> Data? | open func -> Data? | both |
+  // | decodePropertyList() | open func -> Any? | open func -> Any? | both |
+  // | decodeObject() | open func -> Any?, base reads decodeValue(ofObjCType:at:) | open func, same | none |
+  // | decodeBytes(withReturnedLength:) | open func, base reads decodeValue(ofObjCType:at:) | commented out (absent) | none |
+  // | version(forClassName:) | open func -> Int | open func -> Int | both |
+  // | systemVersion | open var: UInt32 | open var: UInt32 | none |
+
   /// Always `true`: keyed archives only.
   public override var allowsKeyedCoding: Bool { true }
 
@@ -196,13 +257,20 @@ public final class HarnessUnarchiver: NSCoder {
   /// The first failure of the decode, as `failWithError(_:)` or the coder itself recorded it.
   public override var error: (any Error)? { failureError }
 
-  #if !canImport(Darwin)
-    // swift-corelibs-foundation declares these as arrays (Darwin: a set).
+  /// The classes the current decode call allows, or nil outside a secure decode.
+  var currentAllowedTypes: [AnyClass]? {
+    guard let current = callAllowed.last ?? topLevelAllowed else { return nil }
+    return current.names.compactMap { registry.registeredClass(named: $0)?.type }
+  }
+
+  #if canImport(Darwin)
     /// The classes the current decode call allows, as the app's `init?(coder:)` sees them.
-    public override var allowedClasses: [AnyClass]? {
-      guard let current = callAllowed.last ?? topLevelAllowed else { return nil }
-      return current.names.compactMap { registry.registeredClass(named: $0)?.type }
+    public override var allowedClasses: Set<AnyHashable>? {
+      currentAllowedTypes.map { NSSet(array: $0.map { $0 as AnyObject }) as Set<AnyHashable> }
     }
+  #else
+    /// The classes the current decode call allows, as the app's `init?(coder:)` sees them.
+    public override var allowedClasses: [AnyClass]? { currentAllowedTypes }
   #endif
 
   /// Records a decoder's failure; the first one is kept and reported as `init-failed`.
@@ -231,8 +299,91 @@ public final class HarnessUnarchiver: NSCoder {
     return decodeField(key, allowed: nil)
   }
 
-  /// Decodes the object under a key, allowing only the given classes (the secure call).
-  public override func decodeObject(of classes: [AnyClass]?, forKey key: String) -> Any? {
+  #if canImport(Darwin)
+    /// Decodes the object under a key, allowing only the given classes (the secure call).
+    ///
+    /// The Objective-C `decodeObjectOfClasses:forKey:`, which the overlay's
+    /// `decodeObject(of:forKey:)` calls (its NSCoderShims.h). `decodeObject(of: T.self,
+    /// forKey:)` calls `decodeObjectOfClass:forKey:`, which Swift cannot name; NSCoder's own
+    /// implementation is expected to forward it here (unverified here: no Mac).
+    public override func __decodeObject(ofClasses classes: Set<AnyHashable>?, forKey key: String)
+      -> Any?
+    {
+      decodeObject(allowing: classes.map(Self.classList), forKey: key)
+    }
+
+    /// Decodes an array under a key whose elements are of the given classes.
+    @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
+    public override func __decodeArrayOfObjects(
+      ofClasses classes: Set<AnyHashable>, forKey key: String
+    ) -> [Any]? {
+      decodeArray(allowing: Self.classList(classes), forKey: key)
+    }
+
+    /// Decodes an array under a key whose elements are of the given class.
+    @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
+    public override func __decodeArrayOfObjects(of cls: AnyClass, forKey key: String) -> [Any]? {
+      decodeArray(allowing: [cls], forKey: key)
+    }
+
+    /// Decodes a dictionary under a key whose keys and values are of the given classes.
+    @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
+    public override func __decodeDictionary(
+      withKeysOfClasses keyClasses: Set<AnyHashable>,
+      objectsOfClasses objectClasses: Set<AnyHashable>, forKey key: String
+    ) -> [AnyHashable: Any]? {
+      decodeDictionary(
+        allowing: Self.classList(keyClasses) + Self.classList(objectClasses), forKey: key)
+    }
+
+    /// Decodes a dictionary under a key whose keys and values are of the given classes.
+    @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
+    public override func __decodeDictionary(
+      withKeysOf keyCls: AnyClass, objectsOf objectCls: AnyClass, forKey key: String
+    ) -> [AnyHashable: Any]? {
+      decodeDictionary(allowing: [keyCls, objectCls], forKey: key)
+    }
+
+    /// The classes of an Objective-C class set, as the overlay builds it from `[AnyClass]`.
+    private static func classList(_ classes: Set<AnyHashable>) -> [AnyClass] {
+      classes.compactMap { $0.base as? AnyClass }
+    }
+
+    private func decodeArray(allowing classes: [AnyClass], forKey key: String) -> [Any]? {
+      guard let object = decodeObject(allowing: classes + [NSArray.self], forKey: key) else {
+        return nil
+      }
+      guard let array = object as? NSArray else {
+        failAt(
+          key, .typeMismatch, "value is a \(ObjectDescriber.className(of: object)), not an array")
+        return nil
+      }
+      return array as [Any]
+    }
+
+    private func decodeDictionary(allowing classes: [AnyClass], forKey key: String)
+      -> [AnyHashable: Any]?
+    {
+      guard let object = decodeObject(allowing: classes + [NSDictionary.self], forKey: key) else {
+        return nil
+      }
+      guard let dictionary = object as? NSDictionary else {
+        failAt(
+          key, .typeMismatch,
+          "value is a \(ObjectDescriber.className(of: object)), not a dictionary")
+        return nil
+      }
+      return dictionary as [AnyHashable: Any]
+    }
+  #else
+    /// Decodes the object under a key, allowing only the given classes (the secure call).
+    public override func decodeObject(of classes: [AnyClass]?, forKey key: String) -> Any? {
+      decodeObject(allowing: classes, forKey: key)
+    }
+  #endif
+
+  /// The secure call's logic, which each platform's entry point reaches.
+  private func decodeObject(allowing classes: [AnyClass]?, forKey key: String) -> Any? {
     guard secure else { return decodeField(key, allowed: nil) }
     return decodeField(key, allowed: AllowedClassList(types: classes ?? []))
   }
@@ -242,7 +393,7 @@ public final class HarnessUnarchiver: NSCoder {
     let plistClasses: [AnyClass] = [
       NSString.self, NSNumber.self, NSData.self, NSDate.self, NSArray.self, NSDictionary.self,
     ]
-    return decodeObject(of: plistClasses, forKey: key)
+    return decodeObject(allowing: plistClasses, forKey: key)
   }
 
   /// Decodes a Boolean under a key; a missing or mistyped value is `false` and is recorded.
@@ -295,7 +446,45 @@ public final class HarnessUnarchiver: NSCoder {
     Float(decodeDouble(forKey: key))
   }
 
-  #if !canImport(Darwin)
+  /// The bytes archived under a key: nil when there are none, or when the value is not data,
+  /// which is recorded as a type mismatch.
+  private func archivedBytes(forKey key: String) -> [UInt8]? {
+    switch scalar(key) {
+    case .data(let bytes)?:
+      return bytes
+    case nil:
+      return nil
+    case let other?:
+      mismatch(key, other, expected: "data")
+      return nil
+    }
+  }
+
+  #if canImport(Darwin)
+    /// Returns the bytes archived under a key and writes their count to `lengthp`; the bytes
+    /// stay valid as long as this coder lives, as Apple's unarchiver keeps them.
+    ///
+    /// NSCoder's own implementation raises an Objective-C exception; corelibs has no such call.
+    public override func decodeBytes(
+      forKey key: String, returnedLength lengthp: UnsafeMutablePointer<Int>?
+    ) -> UnsafePointer<UInt8>? {
+      lengthp?.pointee = 0
+      guard let bytes = archivedBytes(forKey: key) else { return nil }
+      let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+      _ = buffer.initialize(from: bytes)
+      keptBytes.append(buffer)
+      lengthp?.pointee = bytes.count
+      return buffer.baseAddress.map { UnsafePointer($0) }
+    }
+
+    /// Unsupported: keyed archives hold no Objective-C typed values; the failure is recorded.
+    @available(macOS 10.13, iOS 11.0, tvOS 11.0, watchOS 4.0, *)
+    public override func decodeValue(
+      ofObjCType type: UnsafePointer<CChar>, at data: UnsafeMutableRawPointer, size: Int
+    ) {
+      unkeyed()
+    }
+  #else
     // Deprecated corelibs spelling of withDecodedUnsafeBytes; its base traps.
     /// Calls `body` with the bytes archived under a key, or nil when there are none.
     public override func withDecodedUnsafeBufferPointer<ResultType>(
@@ -305,23 +494,15 @@ public final class HarnessUnarchiver: NSCoder {
         try body(raw.map { $0.assumingMemoryBound(to: UInt8.self) })
       }
     }
-  #endif
 
-  #if !canImport(Darwin)
-    // A swift-corelibs-foundation experiment with no Darwin counterpart.
-    /// Calls `body` with the bytes archived under a key, or an empty buffer when there are none.
+    // A swift-corelibs-foundation experiment with no Darwin counterpart; it stands in for
+    // decodeBytes(forKey:returnedLength:), which corelibs leaves commented out.
+    /// Calls `body` with the bytes archived under a key, or nil when there are none.
     public override func withDecodedUnsafeBytes<ResultType>(
       forKey key: String, body: (UnsafeRawBufferPointer?) throws -> ResultType
     ) rethrows -> ResultType {
-      switch scalar(key) {
-      case .data(let bytes)?:
-        return try bytes.withUnsafeBytes { try body($0) }
-      case nil:
-        return try body(nil)
-      case let other?:
-        mismatch(key, other, expected: "data")
-        return try body(nil)
-      }
+      guard let bytes = archivedBytes(forKey: key) else { return try body(nil) }
+      return try bytes.withUnsafeBytes { try body($0) }
     }
   #endif
 

@@ -44,6 +44,9 @@ public enum PlatformClass: String, Sendable, CaseIterable, Hashable {
 
   /// The class a registry holds: the real class when this process has it (macOS with AppKit
   /// loaded, for the AppKit classes), otherwise the stand-in.
+  ///
+  /// On Darwin the answer depends on which frameworks the process has loaded, so there the
+  /// stand-in tests change: PlatformStandInTests runs only where every class is a stand-in.
   public var registeredType: NSObject.Type {
     #if canImport(Darwin)
       if let real = NSClassFromString(rawValue) as? NSObject.Type,

@@ -1,7 +1,8 @@
 /// Known disagreements between the harness coder and the Foundation reference path over the
 /// shared corpus, each with its reason; a listed pair that agrees fails as an unexpected pass.
 ///
-/// Measured with swift-corelibs-foundation of Swift 6.3.1 on Linux.
+/// Measured with swift-corelibs-foundation of Swift 6.3.1 on Linux; the comparison runs only
+/// where Foundation is corelibs (``FoundationImplementation/isCorelibs``).
 enum CorpusKnownDisagreements {
   struct Entry: Hashable {
     let path: String

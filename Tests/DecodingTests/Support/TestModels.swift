@@ -159,7 +159,15 @@ final class ByteReader: NSObject, NSSecureCoding {
   let bytes: [UInt8]
 
   init?(coder: NSCoder) {
-    bytes = coder.withDecodedUnsafeBytes(forKey: "blob") { raw in raw.map { Array($0) } ?? [] }
+    // Each Foundation's own bytes call: corelibs has no decodeBytes(forKey:returnedLength:),
+    // Darwin no withDecodedUnsafeBytes(forKey:body:).
+    #if canImport(Darwin)
+      var length = 0
+      let pointer = coder.decodeBytes(forKey: "blob", returnedLength: &length)
+      bytes = pointer.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
+    #else
+      bytes = coder.withDecodedUnsafeBytes(forKey: "blob") { raw in raw.map { Array($0) } ?? [] }
+    #endif
     if coder.containsValue(forKey: "unkeyed") { _ = coder.decodePropertyList() }
     super.init()
   }
