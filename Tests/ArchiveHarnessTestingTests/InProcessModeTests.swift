@@ -1,6 +1,7 @@
 import ArchiveHarness
 import ArchiveHarnessTesting
 import Foundation
+import HarnessTestSupport
 import Testing
 
 /// The iOS mode, chosen on Linux: this repository's manifests and archives with
@@ -76,6 +77,17 @@ struct InProcessModeTests {
     #expect((json as? [String: Any])?["containment"] as? String == "worker-process")
     report.containment = nil
     #expect(!JSONReportWriter().render(report).contains("containment"))
+  }
+
+  @Test("The JSON report of an in-process project follows the verify schema, containment too")
+  func reportFollowsTheSchema() throws {
+    let text = JSONReportWriter().render(Self.project.report())
+    let violations = try JSONSchemas.violations(of: text, against: .verify)
+    #expect(violations.isEmpty, "\(violations)")
+    let unknown = text.replacingOccurrences(
+      of: #""containment": "off""#, with: #""containment": "maybe""#)
+    #expect(unknown != text)
+    #expect(try !JSONSchemas.violations(of: unknown, against: .verify).isEmpty)
   }
 
   @Test("Containment is read back from the JSON report")

@@ -144,7 +144,7 @@ struct AppleWorkflowTests {
     let macOS = AppleWorkflow.commands(jobs[0].value)
     #expect(macOS.contains("swift build --build-tests"))
     #expect(macOS.contains("swift test"))
-    #expect(macOS.contains("xcodebuild -version\nswift --version"))
+    #expect(macOS.contains("xcodebuild -version\nswift --version\n"))
     #expect(workflow["on"]?["push"]?["branches"] == .sequence([.scalar("main")]))
     #expect(workflow["on"]?["pull_request"] == .null)
     let checkout = jobs[1].value["steps"]?.items?.first
@@ -308,7 +308,7 @@ struct AppleWorkflowTests {
             .init(key: "key", value: .scalar("value")), .init(key: "other", value: .scalar("2")),
           ]),
         ]))
-    #expect(document["e"] == .scalar("line one\n  indented\n\nline three"))
+    #expect(document["e"] == .scalar("line one\n  indented\n\nline three\n"))
     #expect(document["f"]?["g"] == .sequence([.sequence([.scalar("nested")])]))
   }
 }

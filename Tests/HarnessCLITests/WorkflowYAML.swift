@@ -199,7 +199,8 @@ indirect enum WorkflowYAML: Equatable, CustomStringConvertible {
     {
       let text = Self.stripComment(rest)
       if text == "|" || text == ">" || text == "|-" || text == ">-" {
-        return blockScalar(folded: text.hasPrefix(">"), indent: indent)
+        return blockScalar(
+          folded: text.hasPrefix(">"), keepsNewline: !text.hasSuffix("-"), indent: indent)
       }
       if !text.isEmpty { return try Self.scalar(text, line: line.number) }
       skipBlank()
@@ -219,8 +220,11 @@ indirect enum WorkflowYAML: Equatable, CustomStringConvertible {
       return try block(indent: lines[index].indent)
     }
 
-    /// The lines of a `|` or `>` block: those indented deeper than the key, and blank ones.
-    private mutating func blockScalar(folded: Bool, indent: Int) -> WorkflowYAML {
+    /// The lines of a `|` or `>` block: those indented deeper than the key, and blank ones;
+    /// one final line break unless the block is `|-` or `>-`.
+    private mutating func blockScalar(folded: Bool, keepsNewline: Bool, indent: Int)
+      -> WorkflowYAML
+    {
       var body: [Line] = []
       while index < lines.count, lines[index].text.isEmpty || lines[index].indent > indent {
         body.append(lines[index])
@@ -231,7 +235,8 @@ indirect enum WorkflowYAML: Equatable, CustomStringConvertible {
       let texts = body.map { line in
         line.text.isEmpty ? "" : String(repeating: " ", count: line.indent - margin) + line.text
       }
-      return .scalar(texts.joined(separator: folded ? " " : "\n"))
+      let joined = texts.joined(separator: folded ? " " : "\n")
+      return .scalar(keepsNewline && !texts.isEmpty ? joined + "\n" : joined)
     }
 
     /// A line's key and what follows its colon.
