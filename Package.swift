@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 //
 // ArchiveHarness proves that historical NSKeyedArchiver archives still read
 // through the legacy and secure decode paths, and migrates stored data only
@@ -14,8 +14,29 @@
 // Below them all: TextOutput (escaping, quoting, hex), JSONOutput, and
 // HarnessVocabulary (decode paths, outcomes, categories, steps, severities).
 // FileOutput, below them all too, writes every file by one rule.
+//
+// Tools 6.1 (Xcode 16.3 on a Mac): the tests keep the error `#expect(throws:)` returns, which
+// Swift 6.1 added; exit tests need Swift 6.2 and sit behind `#if compiler(>=6.2)`.
 
 import PackageDescription
+
+// libxml2 and SQLite come from pkg-config, and from apt when missing, only when the manifest is
+// evaluated on Linux (Package.swift is evaluated on the host, so this is the host's system). On a
+// Mac the SDK has both (libxml2's headers and sqlite3.h, with their .tbd files); a Mac has no
+// libxml-2.0.pc of its own, and Homebrew's would put Homebrew's paths first, so that macOS builds
+// against another libxml2 and an iOS simulator build fails to link. The link is explicit in
+// every case: `linkedLibrary` on the targets below.
+#if os(Linux)
+  let libxml2PkgConfig: String? = "libxml-2.0"
+  let libxml2Providers: [SystemPackageProvider]? = [.apt(["libxml2-dev"])]
+  let sqlitePkgConfig: String? = "sqlite3"
+  let sqliteProviders: [SystemPackageProvider]? = [.apt(["libsqlite3-dev"])]
+#else
+  let libxml2PkgConfig: String? = nil
+  let libxml2Providers: [SystemPackageProvider]? = nil
+  let sqlitePkgConfig: String? = nil
+  let sqliteProviders: [SystemPackageProvider]? = nil
+#endif
 
 let strictSettings: [SwiftSetting] = [
   .swiftLanguageMode(.v6),
@@ -24,8 +45,10 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
   name: "ArchiveHarness",
-  // String(validating:as:) and Regex need macOS 15; Linux has them with the toolchain.
-  platforms: [.macOS(.v15)],
+  // Mutex (Synchronization) and String(validating:as:) need macOS 15 and iOS 18; Linux has
+  // them with the toolchain. On iOS no child process can be had: decode paths run in process
+  // (DecodeWorker.inProcess), the Foundation paths do not run.
+  platforms: [.macOS(.v15), .iOS(.v18)],
   // What app teams depend on. `ArchiveHarness` is the library a team's code calls (module
   // ArchiveHarness re-exports the pipeline modules) and holds the command line (module
   // HarnessCLI) for a team's own harness executable. `ArchiveHarnessTesting` is the Swift Testing
@@ -37,21 +60,19 @@ let package = Package(
   ],
   targets: [
     // C libraries, through system-library targets with a small shim each.
-    // libxml2 is found and linked through pkg-config by CLibXML2, which exposes no header to
+    // libxml2 is found through pkg-config on Linux by CLibXML2, which exposes no header to
     // Swift: Debian's libxml2 headers include ICU's, which clash with Foundation's own ICU module
     // in any Swift module that sees both. Swift reaches libxml2 only through CXMLBridge, a C
-    // target whose header includes nothing of libxml2.
+    // target whose header includes nothing of libxml2. Its C file includes `<libxml/…>`, which
+    // the SDK resolves on Apple platforms (it has `usr/include/libxml` since Xcode 11.4); a C
+    // target does not import CLibXML2's module, so the module's `link` never reaches the
+    // linker and CXMLBridge names libxml2 itself.
     .systemLibrary(
-      name: "CLibXML2",
-      pkgConfig: "libxml-2.0",
-      providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
-    ),
-    .target(name: "CXMLBridge", dependencies: ["CLibXML2"]),
-    .systemLibrary(
-      name: "CSQLite",
-      pkgConfig: "sqlite3",
-      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
-    ),
+      name: "CLibXML2", pkgConfig: libxml2PkgConfig, providers: libxml2Providers),
+    .target(
+      name: "CXMLBridge", dependencies: ["CLibXML2"],
+      linkerSettings: [.linkedLibrary("xml2")]),
+    .systemLibrary(name: "CSQLite", pkgConfig: sqlitePkgConfig, providers: sqliteProviders),
 
     // What the decode worker's fork server needs from C on Linux (fork, the parent-death
     // signal, wait statuses, passing a socket): static inline functions in one header.
@@ -130,7 +151,9 @@ let package = Package(
         "Checksum", "Decoding", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
         "HarnessVocabulary", "TextOutput", "FileOutput",
       ],
-      swiftSettings: strictSettings
+      swiftSettings: strictSettings,
+      // CSQLite's module links sqlite3 where it is imported; this says so for the whole target.
+      linkerSettings: [.linkedLibrary("sqlite3")]
     ),
     // The team-facing library: the pipeline re-exported, the configuration and the worker choice.
     .target(

@@ -9,9 +9,21 @@ import PackageDescription
 
 let strictSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
+// SQLite comes from pkg-config, and apt when missing, only when the manifest is evaluated on
+// Linux; a Mac's SDK has it, and Homebrew's sqlite3.pc would put Homebrew's paths first (an
+// iOS simulator build would then fail to link). The module's `link "sqlite3"` links it.
+#if os(Linux)
+  let sqlitePkgConfig: String? = "sqlite3"
+  let sqliteProviders: [SystemPackageProvider]? = [.apt(["libsqlite3-dev"])]
+#else
+  let sqlitePkgConfig: String? = nil
+  let sqliteProviders: [SystemPackageProvider]? = nil
+#endif
+
 let package = Package(
   name: "NotesApp",
-  platforms: [.macOS(.v15)],
+  // ArchiveHarness's own minimums: a dependent package may not go lower.
+  platforms: [.macOS(.v15), .iOS(.v18)],
   dependencies: [
     // The checkout's folder name is the dependency's identity (`main`, `ArchiveHarness`, …);
     // the name makes `package: "ArchiveHarness"` below work whatever the folder is called.
@@ -35,9 +47,7 @@ let package = Package(
 
     // Writes the device's raw archives with Foundation's NSKeyedArchiver, the damaged ones from
     // anonymized archives, and SQLite stores of v1 records.
-    .systemLibrary(
-      name: "CNotesSQLite", pkgConfig: "sqlite3",
-      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    .systemLibrary(name: "CNotesSQLite", pkgConfig: sqlitePkgConfig, providers: sqliteProviders),
     .executableTarget(
       name: "generate-legacy-archives",
       dependencies: [

@@ -22,6 +22,11 @@ import Verification
 /// When no worker can be had, every path the runner is asked for throws
 /// ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable`` with the
 /// reason, which reports print as `not-run [worker-unavailable]`.
+///
+/// iOS, tvOS, watchOS and visionOS start no child processes, so there every choice but
+/// ``inProcess`` is unavailable, with the reason `no child processes on iOS: use
+/// DecodeWorker.inProcess`. Teams choose ``inProcess`` there; reports then say
+/// `containment: off`.
 public struct DecodeWorker: Sendable, Hashable, CustomStringConvertible {
   private enum Kind: Sendable, Hashable {
     case runningExecutable
@@ -67,8 +72,47 @@ public struct DecodeWorker: Sendable, Hashable, CustomStringConvertible {
 
   /// No worker: the harness paths run in this process and the Foundation paths do not run.
   ///
-  /// For model code the caller trusts; an `init?(coder:)` that traps ends the process.
+  /// For model code the caller trusts, and the only choice on iOS, where no child process
+  /// can be started. Containment is off: an `init?(coder:)` that traps ends the process (the
+  /// test host), and reports say so with ``Containment/inProcess``. The Foundation paths are
+  /// reported as not run.
+  ///
+  /// ```swift
+  /// #if os(iOS)
+  ///   let worker = DecodeWorker.inProcess
+  /// #else
+  ///   let worker = DecodeWorker.buildProduct(named: "notes-harness")
+  /// #endif
+  /// let configuration = HarnessConfiguration(modelClasses: [Note.self], worker: worker)
+  /// ```
+  ///
+  /// Archives are found from the test's `#filePath` (``HarnessConfiguration`` with
+  /// `HarnessProject`). In the iOS simulator that works as it does on the Mac: the simulator
+  /// reads the Mac's files, so the package's `manifests/` and `LegacyArchives/` are read where
+  /// they are. A device has no such path: the test target copies the folders into its bundle,
+  /// `resources: [.copy("manifests"), .copy("LegacyArchives")]`, and the project is given
+  /// `root: Bundle.module.resourceURL`.
   public static let inProcess = DecodeWorker(.inProcess)
+
+  /// Whether this worker choice decodes in a child process: every choice but ``inProcess``.
+  public var containment: Containment {
+    kind == .inProcess ? .inProcess : .workerProcess
+  }
+
+  /// Whether this platform can start a worker process: not iOS, tvOS, watchOS or visionOS.
+  static var canStartWorkers: Bool {
+    #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+      false
+    #else
+      true
+    #endif
+  }
+
+  /// Why a worker choice that needs a child process is unavailable on this platform.
+  static let noChildProcesses = WorkerProtocolError(
+    "no child processes on iOS: use DecodeWorker.inProcess (the harness paths run in the "
+      + "test process, the Foundation paths do not run, and containment is off)",
+    kind: .unavailable)
 
   /// The paths this worker can run: every path, or only the harness paths in process.
   public var paths: [DecodePath] {
@@ -89,9 +133,12 @@ public struct DecodeWorker: Sendable, Hashable, CustomStringConvertible {
   ///
   /// - Returns: The executable to re-execute as a worker.
   /// - Throws: ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable`` when
-  ///   there is none: a build product that is not built, or a running executable that is a
-  ///   test runner.
+  ///   there is none: a build product that is not built, a running executable that is a
+  ///   test runner, or any worker on iOS.
   public func executableURL() throws(WorkerProtocolError) -> URL? {
+    if kind != .inProcess, !Self.canStartWorkers {
+      throw Self.noChildProcesses
+    }
     switch kind {
     case .inProcess:
       return nil
@@ -143,8 +190,14 @@ public struct DecodeWorker: Sendable, Hashable, CustomStringConvertible {
       guard let executable = try executableURL() else {
         return InProcessPathRunner(registry: registry)
       }
-      return WorkerPathRunner(
-        executable: executable, registryName: registryName, timeout: timeout, workers: workers)
+      #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        // Not reached: executableURL() refuses every worker here.
+        _ = executable
+        return UnavailablePathRunner(error: Self.noChildProcesses)
+      #else
+        return WorkerPathRunner(
+          executable: executable, registryName: registryName, timeout: timeout, workers: workers)
+      #endif
     } catch {
       return UnavailablePathRunner(error: error)
     }

@@ -7,6 +7,9 @@ struct UnavailablePathRunner: DecodePathRunner {
   /// Why no worker could be had.
   let error: WorkerProtocolError
 
+  /// What the worker choice asked for; nothing decodes here at all.
+  var containment: Containment { .workerProcess }
+
   func outcome(
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
     topKeys: [String]

@@ -73,9 +73,11 @@ public struct HarnessCase: Sendable, Hashable, Encodable, CustomStringConvertibl
         throw HarnessFailure(subject: description, findings: ["the entry is gone"])
       }
       guard result.status != .passed else { return }
+      // In process, a failing case says so: a trap there would have ended the test host.
+      let containment = project.containment.isOn ? [] : [project.containment.reportLine]
       throw HarnessFailure(
         subject: description, findings: Findings.lines(result, entry: entry, in: project),
-        notes: result.notes.map(project.relative))
+        notes: result.notes.map(project.relative) + containment)
     }
   }
 

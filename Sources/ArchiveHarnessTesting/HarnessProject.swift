@@ -19,11 +19,19 @@ import Foundation
 /// }
 /// ```
 ///
+/// With ``DecodeWorker/inProcess`` (the choice on iOS) the harness paths run in the test
+/// process, the Foundation paths are not run, and ``containment`` is off: ``report()`` and
+/// every failure say `containment: off (in process: a trap ends the test host)`. The
+/// simulator finds the package from `#filePath` as the Mac does; on a device, give `root:`
+/// a bundle's resources (see ``DecodeWorker/inProcess``).
+///
 /// ## Topics
 ///
 /// - ``cases``
 /// - ``checks``
 /// - ``verify(_:)``
+/// - ``report()``
+/// - ``containment``
 public final class HarnessProject: Sendable {
   /// The package's root folder; nil when no folder above the caller holds `Package.swift`.
   public let root: URL?
@@ -131,6 +139,25 @@ public final class HarnessProject: Sendable {
 
   /// The five merge checks over this project's manifests and archives.
   public var checks: MergeChecks { MergeChecks(project: self) }
+
+  /// Whether a trap while decoding is contained: off for ``DecodeWorker/inProcess``.
+  public var containment: Containment { verifier.containment }
+
+  /// Every entry of every manifest that loaded, verified into one report that records
+  /// ``containment``.
+  ///
+  /// ```swift
+  /// let report = project.report()
+  /// print(TextReportWriter().render(report))
+  /// // … containment: off (in process: a trap ends the test host)
+  /// ```
+  ///
+  /// - Returns: The report, in manifest then entry order.
+  public func report() -> VerificationReport {
+    var report = verifier.verify(loaded.manifests, archivesDirectory: archivesFolder.path)
+    report.containment = containment
+    return report
+  }
 
   /// Verifies one entry through every path the worker runs.
   ///

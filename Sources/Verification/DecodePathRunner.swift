@@ -43,6 +43,14 @@ public protocol DecodePathRunner: Sendable {
   /// - Throws: ``WorkerProtocolError`` when the advice could not be run.
   func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
     throws(WorkerProtocolError) -> String
+
+  /// Whether a trap while decoding is contained, which reports state.
+  var containment: Containment { get }
+}
+
+extension DecodePathRunner {
+  /// Off: a runner that does not say where it decodes is taken to decode in this process.
+  public var containment: Containment { .inProcess }
 }
 
 extension DecodePathRunner {

@@ -14,6 +14,9 @@ public struct InProcessPathRunner: DecodePathRunner {
   /// The app's registered classes.
   public let registry: ClassRegistry
 
+  /// Off: the harness paths decode in this process, and a trap ends it.
+  public var containment: Containment { .inProcess }
+
   /// Creates a runner over a registry.
   ///
   /// - Parameter registry: The app's registered classes.

@@ -72,15 +72,16 @@ public final class JSONReportStream {
   ///   - shard: The slice of the entries the run covers, or `nil` for all of them.
   ///   - manifestsDigest: The ``ManifestsDigest`` of the manifests the run read.
   ///   - run: What the run was given and where it ran.
+  ///   - containment: Whether a trap while decoding is contained (``Verifier/containment``).
   /// - Throws: `FileOutputError` when the path is refused or cannot be opened.
   public convenience init(
     path: String, shard: VerificationShard? = nil, manifestsDigest: String? = nil,
-    run: RunParameters? = nil
+    run: RunParameters? = nil, containment: Containment? = nil
   ) throws(FileOutputError) {
     let file = try SafeFileWriter.open(path)
     self.init(
       output: Output(file: file, sink: nil), shard: shard, manifestsDigest: manifestsDigest,
-      run: run)
+      run: run, containment: containment)
   }
 
   /// Creates a stream that hands the text to a closure in chunks, and writes the document's start.
@@ -89,24 +90,27 @@ public final class JSONReportStream {
   ///   - shard: The slice of the entries the run covers, or `nil` for all of them.
   ///   - manifestsDigest: The ``ManifestsDigest`` of the manifests the run read.
   ///   - run: What the run was given and where it ran.
+  ///   - containment: Whether a trap while decoding is contained (``Verifier/containment``).
   ///   - sink: Receives the text in chunks, in order; together they are the document.
   public convenience init(
     shard: VerificationShard? = nil, manifestsDigest: String? = nil, run: RunParameters? = nil,
-    sink: @escaping (String) -> Void
+    containment: Containment? = nil, sink: @escaping (String) -> Void
   ) {
     self.init(
       output: Output(file: nil, sink: sink), shard: shard, manifestsDigest: manifestsDigest,
-      run: run)
+      run: run, containment: containment)
   }
 
   private init(
-    output: Output, shard: VerificationShard?, manifestsDigest: String?, run: RunParameters?
+    output: Output, shard: VerificationShard?, manifestsDigest: String?, run: RunParameters?,
+    containment: Containment?
   ) {
     self.output = output
     writer = JSONWriter(sortedKeys: true, pretty: true) { [output] in output.send($0) }
     writer.beginObjectInKeyOrder()
     let known = Self.sorted(
-      renderer.runMembers(shard: shard, manifestsDigest: manifestsDigest, run: run))
+      renderer.runMembers(
+        shard: shard, manifestsDigest: manifestsDigest, run: run, containment: containment))
     for (key, value) in known where Self.precedesCases(key) {
       writer.key(key)
       writer.write(value)

@@ -30,7 +30,9 @@ public struct JSONReportWriter: Sendable {
   public func document(_ report: VerificationReport) -> JSONValue {
     let counts = report.counts
     return .object(
-      runMembers(shard: report.shard, manifestsDigest: report.manifestsDigest, run: report.run)
+      runMembers(
+        shard: report.shard, manifestsDigest: report.manifestsDigest, run: report.run,
+        containment: report.containment)
         + [("cases", .array(report.cases.map(caseJSON)))]
         + closingMembers(notes: report.notes, total: report.cases.count, counts: counts))
   }
@@ -61,12 +63,16 @@ public struct JSONReportWriter: Sendable {
       ] + (item.producer.map { [("producer", JSONValue.string($0))] } ?? []))
   }
 
-  /// The members known before any case: the shard, the manifests' digest, the run's parameters
-  /// and the serialization version.
-  func runMembers(shard: VerificationShard?, manifestsDigest: String?, run: RunParameters?)
-    -> [(String, JSONValue)]
-  {
+  /// The members known before any case: the shard, the manifests' digest, the run's parameters,
+  /// the containment and the serialization version.
+  func runMembers(
+    shard: VerificationShard?, manifestsDigest: String?, run: RunParameters?,
+    containment: Containment? = nil
+  ) -> [(String, JSONValue)] {
     var members: [(String, JSONValue)] = []
+    if let containment {
+      members.append(("containment", .string(containment.reportValue)))
+    }
     if let shard {
       members.append(
         (

@@ -87,6 +87,9 @@ public struct ShardReportMerger: Sendable {
     }
     var run: [(String, JSONValue)] = []
     if let parameters = first.document["run"] { run.append(("run", Self.value(parameters))) }
+    if let containment = first.document["containment"] {
+      run.append(("containment", Self.value(containment)))
+    }
     return .object(
       run + [
         ("manifestsDigest", .string(digest ?? "")),

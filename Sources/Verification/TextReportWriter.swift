@@ -49,6 +49,10 @@ public struct TextReportWriter: Sendable {
     let summary = VerificationCase.Status.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }
       .joined(separator: ", ")
     text += "\n\(report.cases.count) archive entries: \(summary)\n"
+    // Only an uncontained run says so: a trap in it would have ended the run, not failed a case.
+    if let containment = report.containment, !containment.isOn {
+      text += paint(containment.reportLine, code: "33") + "\n"
+    }
     return text
   }
 

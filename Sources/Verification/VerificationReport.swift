@@ -13,6 +13,11 @@ public struct VerificationReport: Sendable, Hashable {
   public var manifestsDigest: String?
   /// What the run was given and where it ran, or `nil` when not recorded.
   public var run: RunParameters?
+  /// Whether a trap while decoding was contained, or `nil` when not recorded.
+  ///
+  /// Callers record ``Verifier/containment``. The text report states it when it is off;
+  /// the JSON report carries it as `containment`.
+  public var containment: Containment?
 
   /// Creates a report.
   ///
@@ -22,11 +27,13 @@ public struct VerificationReport: Sendable, Hashable {
   ///   - shard: The slice of the entries the report covers, or `nil` for all.
   ///   - manifestsDigest: The digest of the manifests the run read.
   ///   - run: What the run was given and where it ran.
+  ///   - containment: Whether a trap while decoding was contained.
   public init(
     cases: [VerificationCase], notes: [String] = [], shard: VerificationShard? = nil,
-    manifestsDigest: String? = nil, run: RunParameters? = nil
+    manifestsDigest: String? = nil, run: RunParameters? = nil, containment: Containment? = nil
   ) {
     self.run = run
+    self.containment = containment
     self.cases = cases
     self.notes = notes
     self.shard = shard

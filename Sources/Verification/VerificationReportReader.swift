@@ -69,6 +69,14 @@ public struct VerificationReportReader: Sendable {
         harnessVersion: try run.member("harnessVersion").string(),
         platform: try run.member("platform").string())
     }
+    if let containment = root.optional("containment") {
+      let value = try containment.string()
+      guard let known = Containment(reportValue: value) else {
+        throw VerificationReportReadError(
+          place: containment.place, message: "'\(value)' is not worker-process or off")
+      }
+      report.containment = known
+    }
     return report
   }
 

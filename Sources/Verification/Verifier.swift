@@ -32,6 +32,11 @@ public struct Verifier: Sendable {
   public var paths: [DecodePath]
   /// The bounds on reading archives.
   public var limits: ArchiveLimits
+  /// Whether a trap while decoding is contained: the runner's ``DecodePathRunner/containment``.
+  ///
+  /// Like ``VerificationReport/run``, callers record it in the report:
+  /// `report.containment = verifier.containment`.
+  public var containment: Containment { runner.containment }
   /// How many entries are verified at once, each on its own thread.
   ///
   /// Give a ``WorkerPathRunner`` as many workers. The report keeps manifest and

@@ -10,6 +10,9 @@ public struct WorkerPathRunner: DecodePathRunner {
   /// The supervisors that own the worker processes, one per caller at a time.
   public let pool: SupervisorPool
 
+  /// Every path decodes in a worker process: a trap is the archive's `crashed` outcome.
+  public var containment: Containment { .workerProcess }
+
   /// Creates a runner over an executable that has the worker mode.
   ///
   /// - Parameters:

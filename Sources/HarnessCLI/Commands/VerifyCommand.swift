@@ -118,7 +118,7 @@ enum VerifyCommand {
       // Case by case as the run goes: memory stays flat however many entries there are.
       let stream = try openStream(
         arguments[output], shard: selected, manifestsDigest: digest, run: parameters,
-        console: context.console)
+        containment: verifier.containment, console: context.console)
       var ranEveryPath = true
       do throws(FileOutputError) {
         try verifier.verify(
@@ -148,6 +148,7 @@ enum VerifyCommand {
       report.notes.append(scan.summary.note)
     }
     report.run = parameters
+    report.containment = verifier.containment
     try write(
       report, as: arguments[format], verbose: arguments[verbose], to: arguments[output],
       context: context)
@@ -160,15 +161,17 @@ enum VerifyCommand {
   /// one write rule.
   private static func openStream(
     _ output: String?, shard: VerificationShard?, manifestsDigest: String, run: RunParameters,
-    console: Console
+    containment: Containment, console: Console
   ) throws -> JSONReportStream {
     guard let output, output != "-" else {
       return JSONReportStream(
-        shard: shard, manifestsDigest: manifestsDigest, run: run, sink: console.output)
+        shard: shard, manifestsDigest: manifestsDigest, run: run, containment: containment,
+        sink: console.output)
     }
     do throws(FileOutputError) {
       return try JSONReportStream(
-        path: output, shard: shard, manifestsDigest: manifestsDigest, run: run)
+        path: output, shard: shard, manifestsDigest: manifestsDigest, run: run,
+        containment: containment)
     } catch {
       throw CommandFailure(error)
     }
