@@ -117,7 +117,8 @@ struct ChildProcessTests {
       close(ends[0])
       close(ends[1])
     }
-    let child = try shell("test ! -e /proc/self/fd/\(ends[0]) && test ! -e /proc/self/fd/\(ends[1])")
+    let child = try shell(
+      "test ! -e /proc/self/fd/\(ends[0]) && test ! -e /proc/self/fd/\(ends[1])")
     #expect(child.wait(atMost: .seconds(10)) == .exited(0))
   }
 

@@ -5,9 +5,16 @@ import NotesKit
 /// The Notes app's harness setup for `swift test`: NotesKit's classes, decoded in the
 /// `notes-harness` build product, so that a decoder that traps fails one case, not the run.
 enum NotesHarness {
-  /// NotesKit's classes, with `notes-harness` as the decode worker.
+  /// NotesKit's classes, with `notes-harness` as the decode worker; on iOS, which starts no
+  /// child processes, in the test process (containment off: a trap ends the test host).
   static let configuration = HarnessConfiguration(
-    modelClasses: NotesModel.classes, worker: .buildProduct(named: "notes-harness"))
+    modelClasses: NotesModel.classes, worker: worker)
+
+  #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+    static let worker = DecodeWorker.inProcess
+  #else
+    static let worker = DecodeWorker.buildProduct(named: "notes-harness")
+  #endif
 
   /// `manifests/` and `LegacyArchives/` of this package, found from this file's path.
   static let project = HarnessProject(configuration: configuration)
