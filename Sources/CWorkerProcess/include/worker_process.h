@@ -7,11 +7,6 @@
 #ifndef HARNESS_WORKER_PROCESS_H
 #define HARNESS_WORKER_PROCESS_H
 
-// glibc declares pipe2 and posix_spawn's _np file actions only for _GNU_SOURCE.
-#if defined(__linux__) && !defined(_GNU_SOURCE)
-#define _GNU_SOURCE
-#endif
-
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -33,6 +28,17 @@
 #if defined(__linux__) || (defined(__APPLE__) && TARGET_OS_OSX)
 #define HARNESS_CAN_SPAWN 1
 #include <spawn.h>
+#if defined(__GLIBC__)
+// glibc declares these only for _GNU_SOURCE, which this header cannot define: a module that
+// sees the C library's headers with other macros than Glibc's own module does not build
+// ("'fd_set' ... is not present in definition"). So they are declared here, as glibc does.
+extern int pipe2(int ends[2], int flags);
+extern int posix_spawn_file_actions_addchdir_np(
+    posix_spawn_file_actions_t *actions, const char *directory);
+#if __GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34)
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
+#endif
+#endif
 #else
 #define HARNESS_CAN_SPAWN 0
 #endif
