@@ -8,7 +8,7 @@
 //
 //   PropertyList -> KeyedArchive -> Decoding -> Verification -> HarnessCLI
 //                         \-> Manifest -> ManifestXML -/    Migration -/
-//                                              \-> ManifestAuthoring (writes manifests)
+//                                    Verification -> ManifestAuthoring (records manifests)
 //                                 \-> Anonymization (pseudonyms, privacy scan) -/
 //
 // Below them all: TextOutput (escaping, quoting, hex), JSONOutput, and
@@ -127,6 +127,7 @@ let package = Package(
       name: "ManifestAuthoring",
       dependencies: [
         "Manifest", "ManifestXML", "KeyedArchive", "PropertyList", "TextOutput", "Checksum",
+        "HarnessVocabulary", "Verification",
       ],
       swiftSettings: strictSettings
     ),

@@ -1,4 +1,5 @@
 import Checksum
+import HarnessVocabulary
 import KeyedArchive
 import Manifest
 import ManifestXML
@@ -13,7 +14,21 @@ struct ArchiveSurvey {
   /// One expectation to write: its key path text and its element.
   struct Expectation {
     var keyPath: String
+    /// The element, with the archived class name for a `class` expectation.
     var element: String
+    /// The archived class name a `class` expectation names, which the manifest writes under the
+    /// current (mapped) name; nil for other expectations.
+    var archivedClass: String?
+
+    /// The element as the manifest writes it: a `class` expectation under the current name.
+    ///
+    /// - Parameter current: Archived name → current name; a name without one stays as it is.
+    func element(current: [String: String]) -> String {
+      guard let archivedClass, let name = current[archivedClass], name != archivedClass,
+        ManifestXMLWriter.isClassName(name)
+      else { return element }
+      return "<class\(ManifestXMLWriter.keyAttribute(keyPath)) name=\"\(XMLText.escaped(name))\"/>"
+    }
   }
 
   /// Every class name in the archive's class descriptions, superclass chains included.
@@ -34,7 +49,7 @@ struct ArchiveSurvey {
   /// Why the archive could not be read as a keyed archive, if it could not.
   var readError: String?
   /// The rejection every decode path gives an archive that does not read, such as `truncated`.
-  var readErrorCategory = "malformed"
+  var readErrorCategory = RejectionCategory.malformed
 
   private let limits: ManifestAuthor.Options
   private var visited: Set<Int> = []
@@ -49,11 +64,11 @@ struct ArchiveSurvey {
   /// The manifest's rejection category for an archive that does not read: `truncated`,
   /// `unknown-schema-version`, `limit-exceeded` or `malformed` (another archiver included), as
   /// verification reports it.
-  static func category(of error: KeyedArchiveError) -> String {
-    if error.code == .limitExceeded { return "limit-exceeded" }
-    if error.propertyListError?.code == .truncated { return "truncated" }
-    if error.code == .unknownVersion { return "unknown-schema-version" }
-    return "malformed"
+  static func category(of error: KeyedArchiveError) -> RejectionCategory {
+    if error.code == .limitExceeded { return .limitExceeded }
+    if error.propertyListError?.code == .truncated { return .truncated }
+    if error.code == .unknownVersion { return .unknownSchemaVersion }
+    return .malformed
   }
 
   init(archive: KeyedArchive, options: ManifestAuthor.Options) {
@@ -71,10 +86,11 @@ struct ArchiveSurvey {
       }
     }
     if let root = archive.top["root"] {
-      if case .object(let index) = archive.node(for: root),
-        let instance = archive.instance(at: index)
-      {
+      let node = archive.node(for: root)
+      if case .object(let index) = node, let instance = archive.instance(at: index) {
         rootClassName = instance.className
+      } else {
+        rootClassName = Self.foundationClass(of: archive.leaf(of: node))
       }
       walk(archive, archive.node(for: root), path: ArchiveKeyPath(components: []), depth: 0)
     } else {
@@ -106,8 +122,8 @@ struct ArchiveSurvey {
     if index >= 0, ManifestXMLWriter.isClassName(className) {
       add(
         key,
-        "<class\(ManifestXMLWriter.keyAttribute(key)) name=\"\(XMLText.escaped(className))\"/>"
-      )
+        "<class\(ManifestXMLWriter.keyAttribute(key)) name=\"\(XMLText.escaped(className))\"/>",
+        archivedClass: className)
     }
     if let count {
       add(key, "<count\(ManifestXMLWriter.keyAttribute(key)) equals=\"\(count)\"/>")
@@ -123,13 +139,28 @@ struct ArchiveSurvey {
     }
   }
 
-  private mutating func add(_ keyPath: String, _ element: String?) {
+  private mutating func add(_ keyPath: String, _ element: String?, archivedClass: String? = nil) {
     guard let element else { return }
     guard expectations.count < limits.maximumExpectationsPerArchive else {
       omittedLeaves += 1
       return
     }
-    expectations.append(Expectation(keyPath: keyPath, element: element))
+    expectations.append(
+      Expectation(keyPath: keyPath, element: element, archivedClass: archivedClass))
+  }
+
+  /// The Foundation class a root that is a plain value (not an instance) decodes as:
+  /// `NSString` for a string, `NSNumber` for a number; nil for `$null`.
+  static func foundationClass(of leaf: ArchiveLeaf) -> String? {
+    switch leaf {
+    case .string: "NSString"
+    case .integer, .unsignedInteger, .real, .bool: "NSNumber"
+    case .data: "NSData"
+    case .date: "NSDate"
+    case .uuid: "NSUUID"
+    case .url: "NSURL"
+    case .null, .object: nil
+    }
   }
 
   /// The expectation element for a leaf, or nil when the leaf cannot be written.

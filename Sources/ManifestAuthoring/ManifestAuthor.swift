@@ -1,20 +1,27 @@
 import Checksum
 import Foundation
+import HarnessVocabulary
 import KeyedArchive
 import Manifest
 import ManifestXML
 import TextOutput
+import Verification
 
 /// Writes manifests from archives: a complete new manifest, or new entries added to an existing one.
 ///
-/// A new manifest holds a class-map skeleton for every class name found
-/// (superclass chains included), the allowed classes the secure path needs
-/// (every class of an instance reachable from the root: the root, nested and
-/// container classes), the root class, checksums, and an expectation for each
-/// reachable leaf, up to ``Options/maximumExpectationsPerArchive``. It does not
-/// guess decode outcomes of archives that read; add `legacy`/`secure`/`foundation`
-/// elements by hand. An archive that does not read as a keyed archive (truncated,
-/// an unknown `$version`, another archiver) gets the rejection every path must give.
+/// Authoring records what happens now, as a snapshot test's record mode does, so that
+/// `verify` passes on what it writes, over the archives it was written from:
+///
+/// - a class map for every class name found (superclass chains included);
+/// - for each archive, its checksum, its `allowedClasses` (the app's read for its kind of
+///   root from ``Options/reads``, else the narrowest set the archive needs, marked for
+///   review), its root class, and an expectation for each reachable leaf, up to
+///   ``Options/maximumExpectationsPerArchive``, with `class` expectations under the current
+///   (mapped) class names;
+/// - with a ``verifier``, what each decode path did with it (`legacy`, `secure`,
+///   `foundation`, as outcome and category), and only the expectations that hold on the
+///   archive and on the object the secure path decodes: one that does not is left out, in a
+///   comment saying why.
 ///
 /// Given the classes an executable registers, it maps every archived name to the
 /// registered class it must mean (``RegisteredClassMatcher``), names only registered
@@ -24,7 +31,14 @@ import TextOutput
 /// ```swift
 /// let (inputs, problems) = ManifestAuthor.inputs(
 ///   paths: ["ProfilesApp-1.2/alice.archive"], archivesDirectory: "LegacyArchives")
-/// let result = ManifestAuthor().author(inputs)
+/// var options = ManifestAuthor.Options()
+/// options.archivesDirectory = "LegacyArchives"
+/// options.reads["ProfileKit.UserProfile"] = ["ProfileKit.UserProfile", "ProfileKit.Address"]
+/// let verifier = Verifier(registry: configuration.registry, runner: configuration.runner())
+/// let result = ManifestAuthor(
+///   options: options, registeredClasses: Set(configuration.registry.classNames),
+///   verifier: verifier
+/// ).author(inputs)
 /// try SafeFileWriter.write(result.text, to: "manifests/ProfilesApp-1.2.xml")  // FileOutput
 /// ```
 public struct ManifestAuthor: Sendable {
@@ -48,6 +62,17 @@ public struct ManifestAuthor: Sendable {
     public var maximumInlineDataLength = 64
     /// Strings up to this many UTF-16 units are written out, longer ones as a count.
     public var maximumStringLength = 1_000
+    /// The `allowedClasses` of the app's reads, by the (current) root class each read asks
+    /// for: an archive whose root is a key gets that set, one whose root is not gets the
+    /// narrowest set it needs, marked for review.
+    public var reads: [String: [String]] = [:]
+    /// The class the app's read asks for as the root, for every archive authored; each
+    /// archive's own root class (mapped to its current name) when nil.
+    public var rootClass: String?
+    /// The folder archive paths are relative to.
+    public var archivesDirectory = "."
+    /// The running tool's name, for comments and provenance: a team's own harness executable's.
+    public var toolName = "archive-harness"
 
     /// Creates options with the defaults.
     public init() {}
@@ -75,12 +100,18 @@ public struct ManifestAuthor: Sendable {
     public var diagnostics: [ManifestDiagnostic]
     /// The paths of the archive entries added.
     public var addedArchives: [String]
+    /// The listed archives whose bytes changed and which no longer give what their entries
+    /// record; their entries were left as they were.
+    public var changedArchives: [String] = []
   }
 
   /// What authoring writes and where it stops.
   public var options: Options
   /// The class names the executable registers, or nil to write an identity class-map skeleton.
   public var registeredClasses: Set<String>?
+  /// Runs the decode paths whose outcomes authoring records; without one, no outcome is
+  /// written for an archive that reads, and every expectation found is written.
+  public var verifier: Verifier?
 
   /// Creates an author.
   ///
@@ -89,9 +120,14 @@ public struct ManifestAuthor: Sendable {
   ///   - registeredClasses: The class names the executable registers (its model classes and
   ///     Foundation's). With them, archived names are mapped to registered classes and only
   ///     registered classes are allowed; without them, every archived name is written as is.
-  public init(options: Options = Options(), registeredClasses: Set<String>? = nil) {
+  ///   - verifier: Runs the decode paths, to record what each does with each archive.
+  public init(
+    options: Options = Options(), registeredClasses: Set<String>? = nil,
+    verifier: Verifier? = nil
+  ) {
     self.options = options
     self.registeredClasses = registeredClasses
+    self.verifier = verifier
   }
 
   /// Returns a file's path relative to the archives folder, as a manifest entry writes it.
@@ -140,34 +176,27 @@ public struct ManifestAuthor: Sendable {
 
   /// Writes a complete manifest for the archives.
   ///
-  /// Archives that do not read as keyed archives are left out, each with a diagnostic.
-  public func author(_ inputs: [Input]) -> Result {
+  /// Archives that do not read as keyed archives get the rejection every path gives them,
+  /// each with a diagnostic.
+  ///
+  /// - Parameters:
+  ///   - inputs: The archives.
+  ///   - file: Where the manifest will be written, for diagnostics and `classMapFile` paths.
+  /// - Returns: The manifest text and what was met on the way.
+  public func author(_ inputs: [Input], file: String = "<authored manifest>") -> Result {
     var diagnostics: [ManifestDiagnostic] = []
     let surveyed = survey(inputs, diagnostics: &diagnostics)
     var classNames: Set<String> = []
-    var allowed: Set<String> = []
+    var reachable: Set<String> = []
     for item in surveyed {
       classNames.formUnion(item.survey.classNames)
-      allowed.formUnion(item.survey.reachableClasses)
+      reachable.formUnion(item.survey.reachableClasses)
     }
     let plan = classPlan(
-      classNames, reachable: allowed, existing: [:], surveyed: surveyed, diagnostics: &diagnostics)
-    allowed = Set(allowed.compactMap { plan.current[$0] })
-    let roots = Set(
-      surveyed.filter { $0.survey.readError == nil }.map {
-        $0.survey.rootClassName.flatMap(plan.root)
-      }
-    )
-    let sharedRoot: String? = roots.count == 1 ? roots.first ?? nil : nil
+      classNames, reachable: reachable, existing: [:], surveyed: surveyed,
+      diagnostics: &diagnostics)
+    var drafts = drafts(surveyed, plan: plan)
 
-    var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-    text += "<!-- Written by archive-harness manifest author. Edit freely: "
-    text += "updating with 'manifest author' keeps your edits and comments. -->\n"
-    text +=
-      "<manifest xmlns=\"\(ManifestSchema.namespace)\" schemaVersion=\"\(ManifestSchema.version)\">\n"
-    text += "  <producer app=\"\(XMLText.escaped(options.app))\""
-    text += " version=\"\(XMLText.escaped(options.version))\""
-    text += " platform=\"\(XMLText.escaped(options.platform))\""
     let produced = options.produced ?? Self.today()
     if !XSDValue.isDateOrDateTime(produced) {
       diagnostics.append(
@@ -175,49 +204,64 @@ public struct ManifestAuthor: Sendable {
           .error, .semantic, at: ManifestLocation(file: "<options>", line: 0, column: 0),
           "produced '\(produced)' is not a date (YYYY-MM-DD) or date and time"))
     }
-    text += " produced=\"\(XMLText.escaped(produced))\">\n"
-    let provenance =
-      options.provenance
-      ?? "Authored by archive-harness manifest author from \(surveyed.count) archives."
-    text += "    <provenance>\(XMLText.escaped(provenance))</provenance>\n"
-    text += "  </producer>\n"
-    if registeredClasses == nil {
+    let render = { (drafts: [EntryDraft]) -> String in
+      var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      text += "<!-- Written by \(self.commentSafe(self.options.toolName)) manifest author, which "
+      text += "recorded what each decode path does now. Edit freely: updating with 'manifest "
+      text += "author' keeps your edits and comments. -->\n"
       text +=
-        "  <!-- Class-name mapping skeleton: every class name the archives contain, superclass\n"
-      text += "       chains included. Change 'to' where the current class has another name. -->\n"
-    } else {
-      text += "  <!-- Class-name mapping: each archived name that means a registered class of\n"
-      text += "       another name. Names no registered class matches are listed as comments. -->\n"
+        "<manifest xmlns=\"\(ManifestSchema.namespace)\" schemaVersion=\"\(ManifestSchema.version)\">\n"
+      text += "  <producer app=\"\(XMLText.escaped(self.options.app))\""
+      text += " version=\"\(XMLText.escaped(self.options.version))\""
+      text += " platform=\"\(XMLText.escaped(self.options.platform))\""
+      text += " produced=\"\(XMLText.escaped(produced))\">\n"
+      let provenance =
+        self.options.provenance
+        ?? "Authored by \(self.options.toolName) manifest author from \(surveyed.count) archives."
+      text += "    <provenance>\(XMLText.escaped(provenance))</provenance>\n"
+      text += "  </producer>\n"
+      if self.registeredClasses == nil {
+        text +=
+          "  <!-- Class-name mapping skeleton: every class name the archives contain, superclass\n"
+        text +=
+          "       chains included. Change 'to' where the current class has another name. -->\n"
+      } else {
+        text += "  <!-- Class-name mapping: each archived name that means a registered class of\n"
+        text +=
+          "       another name. Names no registered class matches are listed as comments. -->\n"
+      }
+      text += "  <classMap>\n"
+      text += plan.rows(indent: "    ", prefix: "")
+      text += "  </classMap>\n"
+      for draft in drafts {
+        text += self.archiveElement(draft, current: plan.current, indent: "  ", prefix: "")
+      }
+      text += "</manifest>\n"
+      return text
     }
-    text += "  <classMap>\n"
-    text += plan.rows(indent: "    ", prefix: "")
-    text += "  </classMap>\n"
-    text += "  <allowedClasses>\n"
-    text += classRows(allowed, indent: "    ", prefix: "")
-    text += "  </allowedClasses>\n"
-    if let sharedRoot, ManifestXMLWriter.isClassName(sharedRoot) {
-      text += "  <rootClass name=\"\(XMLText.escaped(sharedRoot))\"/>\n"
-    }
-    for item in surveyed {
-      let root = sharedRoot == nil ? item.survey.rootClassName.flatMap(plan.root) : nil
-      text += archiveElement(item, rootClass: root, indent: "  ", prefix: "")
-    }
-    text += "</manifest>\n"
-    return Result(text: text, diagnostics: diagnostics, addedArchives: surveyed.map(\.input.path))
+    let folder = (file as NSString).deletingLastPathComponent
+    record(
+      &drafts, in: render(drafts), file: file, baseDirectory: folder.isEmpty ? "." : folder,
+      diagnostics: &diagnostics)
+    return Result(
+      text: render(drafts), diagnostics: diagnostics, addedArchives: surveyed.map(\.input.path))
   }
 
-  /// Adds archives that an existing manifest does not list yet, keeping every other byte of it.
+  /// Adds archives that an existing manifest does not list yet, and refreshes the checksum of
+  /// those it lists whose bytes changed, keeping every other byte of it.
   ///
-  /// New class names get identity rows in the last inline `classMap`, newly
-  /// reachable classes join `allowedClasses`, and each new archive is appended
-  /// as an `archive` element after the manifest's last element. Existing
-  /// entries, comments and formatting are never touched: the edit is done on
-  /// the text, not by regenerating it.
+  /// New class names get rows in the last inline `classMap`, and each new archive is appended
+  /// as an `archive` element after the manifest's last element, recorded as ``author(_:file:)``
+  /// records it. A listed archive whose bytes changed gets its new `sha256` (a note says
+  /// `sha256 refreshed`) and keeps its expectations; when what it records no longer holds, a
+  /// warning says so, and the entry is not written over. Existing entries, comments and
+  /// formatting are otherwise never touched: the edit is done on the text, not by
+  /// regenerating it.
   ///
   /// - Parameters:
   ///   - existingText: The manifest as it is now.
   ///   - file: The manifest's path; `classMapFile` references are relative to its folder.
-  ///   - inputs: The archives to add; those already listed are left alone.
+  ///   - inputs: The archives to add or refresh.
   ///   - schema: The XSD, to read the existing manifest; the built-in one unless told otherwise.
   /// - Returns: The edited text, or empty text with diagnostics when the manifest cannot be read.
   public func update(
@@ -226,6 +270,51 @@ public struct ManifestAuthor: Sendable {
   )
     -> Result
   {
+    let folder = (file as NSString).deletingLastPathComponent
+    let baseDirectory = folder.isEmpty ? "." : folder
+    var text = existingText
+    var diagnostics: [ManifestDiagnostic] = []
+    let refreshed = refreshChecksums(
+      &text, file: file, inputs: inputs, schema: schema, diagnostics: &diagnostics)
+    var result = add(text, file: file, with: inputs, refreshed: refreshed, schema: schema)
+    result.diagnostics = diagnostics + result.diagnostics
+    if !result.text.isEmpty {
+      result.changedArchives = reportChanges(
+        refreshed, in: result.text, file: file, baseDirectory: baseDirectory,
+        diagnostics: &result.diagnostics)
+    }
+    return result
+  }
+
+  /// Rewrites the `sha256` of listed archives whose bytes changed, with a note for each.
+  ///
+  /// - Returns: The inputs whose checksum was refreshed.
+  private func refreshChecksums(
+    _ text: inout String, file: String, inputs: [Input], schema: ManifestSchema.Source,
+    diagnostics: inout [ManifestDiagnostic]
+  ) -> [Input] {
+    var checksums: [String: String] = [:]
+    for input in inputs { checksums[input.path] = SHA256.hash(input.bytes).hexadecimal }
+    let update = updateChecksums(
+      existingText: text, file: file, checksums: checksums, schema: schema)
+    guard !update.text.isEmpty, !update.updated.isEmpty else { return [] }
+    text = update.text
+    let updated = Set(update.updated.map(Self.normalized))
+    for path in update.updated.sorted() {
+      diagnostics.append(
+        ManifestDiagnostic(
+          .note, .semantic, at: ManifestLocation(file: file, line: 0, column: 0),
+          "archive '\(path)': sha256 refreshed; its expectations are kept"))
+    }
+    return inputs.filter { updated.contains(Self.normalized($0.path)) }
+  }
+
+  /// Adds the archives the manifest does not list, recorded, and class map rows for the new
+  /// class names of those whose checksum was refreshed.
+  private func add(
+    _ existingText: String, file: String, with inputs: [Input], refreshed: [Input],
+    schema: ManifestSchema.Source
+  ) -> Result {
     let bytes = Array(existingText.utf8)
     let read = XMLDocumentReader.read(
       bytes: bytes, file: file, schema: schema, rootName: "manifest")
@@ -254,30 +343,32 @@ public struct ManifestAuthor: Sendable {
       }
     }
     let listed = Set(manifest.archives.map { Self.normalized($0.path) })
+    let refreshedPaths = Set(refreshed.map { Self.normalized($0.path) })
     var fresh: [Input] = []
     for input in inputs {
-      if listed.contains(Self.normalized(input.path)) {
+      if !listed.contains(Self.normalized(input.path)) {
+        fresh.append(input)
+      } else if !refreshedPaths.contains(Self.normalized(input.path)) {
         diagnostics.append(
           ManifestDiagnostic(
             .note, .semantic, at: ManifestLocation(file: file, line: 0, column: 0),
-            "archive '\(input.path)' is already listed; its entry is left as it is"))
-      } else {
-        fresh.append(input)
+            "archive '\(input.path)' is already listed, with these bytes; its entry is left as "
+              + "it is"))
       }
     }
     let surveyed = survey(fresh, diagnostics: &diagnostics)
+    var unusedDiagnostics: [ManifestDiagnostic] = []
+    let resurveyed = survey(refreshed, diagnostics: &unusedDiagnostics)
 
     var classNames: Set<String> = []
     var reachable: Set<String> = []
-    for item in surveyed {
+    for item in surveyed + resurveyed {
       classNames.formUnion(item.survey.classNames)
       reachable.formUnion(item.survey.reachableClasses)
     }
     let plan = classPlan(
       classNames, reachable: reachable, existing: mapped, surveyed: surveyed,
       diagnostics: &diagnostics)
-    let allowedNow = Set((manifest.allowedClasses ?? []).map(\.name))
-    let newAllowed = Set(reachable.compactMap { plan.current[$0] }).subtracting(allowedNow)
 
     let root = sourceMap.elements[tree.sourceIndex]
     let prefix =
@@ -285,61 +376,48 @@ public struct ManifestAuthor: Sendable {
     let childIndent =
       indentation(of: tree.children.first?.sourceIndex, in: sourceMap, bytes: bytes) ?? "  "
     let rowIndent = childIndent + childIndent
-    var edits: [Edit] = []
-    var anchorBlock = ""
+    var fixedEdits: [Edit] = []
 
     if !plan.isEmpty {
       let rows = plan.rows(indent: rowIndent, prefix: prefix)
       if let classMap = tree.children(named: "classMap").last {
-        edits.append(
+        fixedEdits.append(
           appendChildren(rows, to: classMap, in: sourceMap, bytes: bytes, prefix: prefix, order: 0))
-      } else {
-        anchorBlock +=
-          "\(childIndent)<\(prefix)classMap>\n\(rows)\(childIndent)</\(prefix)classMap>\n"
+      } else if let anchor = tree.children.last(where: {
+        ["producer", "classMapFile"].contains($0.name)
+      }) {
+        fixedEdits.append(
+          Edit(
+            offset: sourceMap.elements[anchor.sourceIndex].end, order: 0,
+            text: "\n\(childIndent)<\(prefix)classMap>\n\(rows)\(childIndent)</\(prefix)classMap>"))
       }
     }
-    if !newAllowed.isEmpty {
-      let rows = classRows(newAllowed, indent: rowIndent, prefix: prefix)
-      if let allowedClasses = tree.child(named: "allowedClasses") {
+    let edited = { (drafts: [EntryDraft]) -> String in
+      var edits = fixedEdits
+      if !drafts.isEmpty, let last = tree.children.last {
+        var block = ""
+        for draft in drafts {
+          block += self.archiveElement(
+            draft, current: plan.current, indent: childIndent, prefix: prefix)
+        }
         edits.append(
-          appendChildren(
-            rows, to: allowedClasses, in: sourceMap, bytes: bytes, prefix: prefix, order: 0))
-      } else {
-        anchorBlock +=
-          "\(childIndent)<\(prefix)allowedClasses>\n\(rows)\(childIndent)</\(prefix)allowedClasses>\n"
+          Edit(
+            offset: sourceMap.elements[last.sourceIndex].end, order: 1,
+            text: "\n" + String(block.dropLast())))
       }
-    }
-    if !anchorBlock.isEmpty,
-      let anchor = tree.children.last(where: {
-        ["producer", "classMapFile", "classMap"].contains($0.name)
-      })
-    {
-      edits.append(
-        Edit(
-          offset: sourceMap.elements[anchor.sourceIndex].end, order: 0,
-          text: "\n" + String(anchorBlock.dropLast())))
-    }
-    if !surveyed.isEmpty, let last = tree.children.last {
-      var block = ""
-      for item in surveyed {
-        let rootName = item.survey.rootClassName.flatMap(plan.root)
-        let rootClass = rootName == manifest.rootClass?.name ? nil : rootName
-        block += archiveElement(item, rootClass: rootClass, indent: childIndent, prefix: prefix)
+      var output = bytes
+      for edit in edits.sorted(by: { ($0.offset, $0.order) > ($1.offset, $1.order) }) {
+        output.replaceSubrange(
+          edit.offset..<edit.offset + edit.replacedLength, with: Array(edit.text.utf8))
       }
-      edits.append(
-        Edit(
-          offset: sourceMap.elements[last.sourceIndex].end, order: 1,
-          text: "\n" + String(block.dropLast())))
+      return String(decoding: output, as: UTF8.self)
     }
-
-    var output = bytes
-    for edit in edits.sorted(by: { ($0.offset, $0.order) > ($1.offset, $1.order) }) {
-      output.replaceSubrange(
-        edit.offset..<edit.offset + edit.replacedLength, with: Array(edit.text.utf8))
-    }
+    var drafts = drafts(surveyed, plan: plan)
+    record(
+      &drafts, in: edited(drafts), file: file, baseDirectory: baseDirectory,
+      diagnostics: &diagnostics)
     return Result(
-      text: String(decoding: output, as: UTF8.self), diagnostics: diagnostics,
-      addedArchives: surveyed.map(\.input.path))
+      text: edited(drafts), diagnostics: diagnostics, addedArchives: surveyed.map(\.input.path))
   }
 
   // MARK: - Pieces
@@ -369,7 +447,8 @@ public struct ManifestAuthor: Sendable {
       } catch {
         diagnostics.append(
           ManifestDiagnostic(
-            .warning, .io, at: ManifestLocation(file: input.path, line: 0, column: 0),
+            .warning, Self.diagnosticCategory(of: error),
+            at: ManifestLocation(file: input.path, line: 0, column: 0),
             "not a keyed archive, listed as rejected [\(ArchiveSurvey.category(of: error))] on "
               + "every path: \(error)"))
         surveyed.append(
@@ -379,15 +458,10 @@ public struct ManifestAuthor: Sendable {
     return surveyed
   }
 
-  private func classRows(_ names: Set<String>, indent: String, prefix: String) -> String {
-    names.filter(ManifestXMLWriter.isClassName).sorted().map {
-      "\(indent)<\(prefix)class name=\"\(XMLText.escaped($0))\"/>\n"
-    }.joined()
-  }
-
-  private func archiveElement(_ item: Surveyed, rootClass: String?, indent: String, prefix: String)
-    -> String
-  {
+  private func archiveElement(
+    _ draft: EntryDraft, current: [String: String], indent: String, prefix: String
+  ) -> String {
+    let item = draft.item
     let inner = indent + (indent.isEmpty ? "  " : indent)
     let sha = SHA256.hash(item.input.bytes).hexadecimal
     var keysAttribute = ""
@@ -406,20 +480,48 @@ public struct ManifestAuthor: Sendable {
       "\(indent)<\(prefix)archive path=\"\(XMLText.escaped(item.input.path))\" sha256=\"\(sha)\""
       + "\(keysAttribute)>\n"
     if let keysComment { text += keysComment }
-    if let rootClass, ManifestXMLWriter.isClassName(rootClass) {
+    let allowed = draft.allowedClasses.filter(ManifestXMLWriter.isClassName)
+    if item.survey.readError == nil {
+      text += "\(inner)<!-- \(commentSafe(draft.allowedComment)) -->\n"
+      if allowed.isEmpty {
+        text += "\(inner)<\(prefix)allowedClasses/>\n"
+      } else {
+        text += "\(inner)<\(prefix)allowedClasses>\n"
+        for name in allowed {
+          text += "\(inner)  <\(prefix)class name=\"\(XMLText.escaped(name))\"/>\n"
+        }
+        text += "\(inner)</\(prefix)allowedClasses>\n"
+      }
+    }
+    if let rootClass = draft.rootClass, ManifestXMLWriter.isClassName(rootClass) {
       text += "\(inner)<\(prefix)rootClass name=\"\(XMLText.escaped(rootClass))\"/>\n"
     }
     if let readError = item.survey.readError {
-      let reason = readError.replacing("--", with: "- -")
-      let category = item.survey.readErrorCategory
-      text += "\(inner)<!-- does not read as a keyed archive: \(reason) -->\n"
-      text += "\(inner)<\(prefix)legacy outcome=\"rejected\" category=\"\(category)\"/>\n"
-      text += "\(inner)<\(prefix)secure outcome=\"rejected\" category=\"\(category)\"/>\n"
+      text += "\(inner)<!-- does not read as a keyed archive: \(commentSafe(readError)) -->\n"
     }
-    for expectation in item.survey.expectations {
+    if draft.outcomes.isEmpty, item.survey.readError != nil {
+      let category = item.survey.readErrorCategory
+      text += "\(inner)<\(prefix)legacy outcome=\"rejected\" category=\"\(category.rawValue)\"/>\n"
       text +=
-        inner + (prefix.isEmpty ? expectation.element : Self.prefixed(expectation.element, prefix))
-        + "\n"
+        "\(inner)<\(prefix)secure outcome=\"rejected\" category=\"\(category.rawValue)\"/>\n"
+    }
+    for (element, outcome) in draft.outcomes {
+      text += "\(inner)<\(prefix)\(element) outcome=\"\(outcome.kind.rawValue)\""
+      if let category = outcome.category { text += " category=\"\(category.rawValue)\"" }
+      text += "/>\n"
+    }
+    for comment in draft.comments {
+      text += "\(inner)<!-- \(commentSafe(comment)) -->\n"
+    }
+    for (index, expectation) in draft.expectations.enumerated() {
+      if let reason = draft.dropped[index] {
+        text +=
+          "\(inner)<!-- not listed: \(commentSafe(expectation.keyPath)): "
+          + "\(commentSafe(reason)) -->\n"
+        continue
+      }
+      let element = expectation.element(current: current)
+      text += inner + (prefix.isEmpty ? element : Self.prefixed(element, prefix)) + "\n"
     }
     if item.survey.omittedLeaves > 0 {
       text +=
@@ -432,6 +534,21 @@ public struct ManifestAuthor: Sendable {
     }
     text += "\(indent)</\(prefix)archive>\n"
     return text
+  }
+
+  /// Text fit for an XML comment: no `--`, no line breaks, no characters XML forbids.
+  func commentSafe(_ text: String) -> String {
+    var safe = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\n", "\r", "\t": safe.unicodeScalars.append(" ")
+      default:
+        if XMLText.isValid(String(scalar)) { safe.unicodeScalars.append(scalar) }
+      }
+    }
+    while safe.contains("--") { safe = safe.replacing("--", with: "- -") }
+    if safe.hasSuffix("-") { safe += " " }
+    return safe
   }
 
   /// Adds a namespace prefix to a one-element expectation written without one.
@@ -480,6 +597,12 @@ public struct ManifestAuthor: Sendable {
       indent.insert(byte, at: 0)
     }
     return String(decoding: indent, as: UTF8.self)
+  }
+
+  /// The category a diagnostic about an archive that does not read gives: its rejection's,
+  /// such as `[truncated]`.
+  static func diagnosticCategory(of error: KeyedArchiveError) -> DiagnosticCategory {
+    DiagnosticCategory(rawValue: ArchiveSurvey.category(of: error).rawValue)
   }
 
   static func normalized(_ path: String) -> String {

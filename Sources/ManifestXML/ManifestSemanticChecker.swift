@@ -24,6 +24,7 @@ package struct ManifestSemanticChecker {
   mutating func run() {
     checkClassMappings()
     checkClassNames()
+    checkClassExpectations()
     checkArchives()
   }
 
@@ -43,6 +44,30 @@ package struct ManifestSemanticChecker {
         }
       } else {
         seen[mapping.archivedName] = mapping
+      }
+    }
+  }
+
+  /// Reports each `class` expectation that names an archived class the class map renames:
+  /// verification checks it against the decoded object too, which has the current name, so it
+  /// can never hold there.
+  private mutating func checkClassExpectations() {
+    var renamed: [String: String] = [:]
+    for mapping in manifest.classMappings
+    where mapping.archivedName != mapping.currentName && renamed[mapping.archivedName] == nil {
+      renamed[mapping.archivedName] = mapping.currentName
+    }
+    guard !renamed.isEmpty else { return }
+    for entry in manifest.archives {
+      for expectation in entry.expectations {
+        guard case .className(let name) = expectation.kind, let current = renamed[name] else {
+          continue
+        }
+        error(
+          at: expectation.location,
+          "class expectation '\(name)' at '\(expectation.keyPathText)' names an archived class "
+            + "that the class map renames to '\(current)'; the decoded object is a '\(current)', "
+            + "so name that")
       }
     }
   }

@@ -1,3 +1,5 @@
+import HarnessVocabulary
+
 /// One archive entry of one manifest, checked on every path.
 public struct VerificationCase: Sendable, Hashable {
   /// How a case ended.
@@ -29,6 +31,9 @@ public struct VerificationCase: Sendable, Hashable {
   public var notes: [String]
   /// The manifest's producer, as `app version`, or `nil` when not known.
   public var producer: String?
+  /// The Foundation paths whose outcome is a known swift-corelibs-foundation deviation, which
+  /// Apple's Foundation does not share: a manifest written on Linux must not pin them.
+  public var deviations: [DecodePath: LinuxFoundationDeviation] = [:]
 
   /// Creates a case.
   public init(

@@ -194,10 +194,32 @@ public struct Verifier: Sendable {
             message: "\(filePath): cannot read the archive", matches: false)
         ], expectations: [], producer: Self.producer(of: manifest))
     }
-    let bytes = data.withUnsafeBytes { [UInt8]($0) }
+    return verify(
+      entry, of: manifest, bytes: data.withUnsafeBytes { [UInt8]($0) },
+      archivesDirectory: archivesDirectory)
+  }
+
+  /// Verifies one entry against bytes in memory, such as an archive being authored.
+  ///
+  /// ```swift
+  /// let checked = verifier.verify(entry, of: manifest, bytes: bytes, archivesDirectory: "LegacyArchives")
+  /// print(checked.status)  // passed
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - entry: The entry, of `manifest`.
+  ///   - manifest: The manifest that lists it.
+  ///   - bytes: The archive's bytes, in place of the file the entry names.
+  ///   - archivesDirectory: The archives folder, for expectations on an archive that does not read.
+  /// - Returns: The case, as ``verify(_:of:archivesDirectory:)`` gives it.
+  public func verify(
+    _ entry: ArchiveEntry, of manifest: Manifest, bytes: [UInt8], archivesDirectory: String
+  ) -> VerificationCase {
+    let location = entry.location.description
     let classMap = Self.classMap(of: manifest)
     let allowed = manifest.allowedClasses(for: entry)?.map(\.name) ?? []
     var notes: [String] = []
+    var deviations: [DecodePath: LinuxFoundationDeviation] = [:]
 
     // The structure first: size, property list, archive. A failure here is every path's outcome.
     let structural = structuralRejection(bytes, entry: entry)
@@ -249,6 +271,7 @@ public struct Verifier: Sendable {
         harness: ours, foundation: theirs, archive: archive)
       {
         notes.append(deviation.note(path: foundationPath, harness: ours, foundation: theirs))
+        deviations[foundationPath] = deviation
         continue
       }
       notes.append(
@@ -294,9 +317,11 @@ public struct Verifier: Sendable {
         }
       }
     }
-    return VerificationCase(
+    var checked = VerificationCase(
       manifest: manifest.file, archive: entry.path, location: location, paths: results,
       expectations: expectations, notes: notes, producer: Self.producer(of: manifest))
+    checked.deviations = deviations
+    return checked
   }
 
   /// The producer as reports name it: `app version`.

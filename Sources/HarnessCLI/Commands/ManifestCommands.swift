@@ -3,6 +3,7 @@ import Foundation
 import Manifest
 import ManifestAuthoring
 import ManifestXML
+import Verification
 
 /// `archive-harness manifest validate FILE...`: schema and semantic checks, every problem reported.
 enum ManifestValidateCommand {
@@ -43,17 +44,36 @@ enum ManifestAuthorCommand {
   static let spec = CommandSpec(
     name: "manifest author",
     abstract:
-      "Write a manifest for archives: class map, allowed classes, sha256s and expectations.",
+      "Write a manifest for archives, recording what each decode path does with them now.",
     discussion: """
-        Archive paths are relative to --archives. With --update, new archives and
-        their expectations are added to an existing manifest; every human edit and
-        comment in it is kept.
+        Archive paths are relative to --archives. Each archive is decoded on every
+        path, with this executable's classes and the manifest's class map, and the
+        manifest records what happened: each path's outcome and category, the root
+        class, and the field expectations that hold on the archive and on the
+        decoded object. `verify` passes on what it writes.
+
+        Each entry's allowedClasses is the app's read for its kind of root, from
+        --read ROOT=CLASS,CLASS,… (or --reads FILE, one such line per read); an
+        archive whose root no read names gets the narrowest set it needs, marked
+        for review. A read that misses a class the archive needs is recorded as the
+        rejection it is, with the allowedClasses advice as a comment.
+
+        With --update, new archives are added to an existing manifest; a listed
+        archive whose bytes changed gets its new sha256 and keeps its expectations,
+        and an outcome that changed is reported, not written over. Every human edit
+        and comment in the manifest is kept.
       """,
     arguments: [archiveFiles],
     options: [
-      SharedOptions.archives, output, update, app, version, platform, produced, provenance,
-      SchemaOption.option,
-    ])
+      SharedOptions.archives, output, update, read, reads, rootClass, app, version, platform,
+      produced, provenance, SchemaOption.option,
+    ],
+    exitStatus: """
+        0  the manifest was written
+        1  it was written, with errors noted (a bad --produced date), or an archive
+           --update refreshed no longer gives what its entry records
+        2  the run could not proceed (an unreadable archive or manifest, bad arguments)
+      """)
 
   static let archiveFiles = Argument.repeating("archive", help: "Archives, relative to --archives.")
   static let output = Option<String?>.optional(
@@ -74,6 +94,44 @@ enum ManifestAuthorCommand {
     defaultDescription: "today, in UTC")
   static let provenance = Option<String?>.optional(
     "provenance", valueName: "TEXT", help: "Where the archives came from.")
+  static let read = Option<[String]>.repeating(
+    "read", valueName: "ROOT=CLASS,…",
+    help: "The allowedClasses of the app's read of a ROOT root (repeatable).")
+  static let reads = Option<String?>.optional(
+    "reads", valueName: "FILE",
+    help: "Reads as --read gives them, one ROOT=CLASS,… per line ('#' starts a comment).")
+  static let rootClass = Option<String?>.optional(
+    "root-class", valueName: "CLASS",
+    help: "The class the app's read asks for as the root, for every archive given.",
+    defaultDescription: "each archive's own root class")
+
+  /// Parses `ROOT=CLASS,CLASS,…` reads, from `--read` and the lines of a `--reads` file.
+  ///
+  /// - Parameters:
+  ///   - lines: The reads, each with the place it came from.
+  /// - Returns: The allowed classes by root class.
+  /// - Throws: ``UsageError`` for a read that is not `ROOT=CLASS,…`, or a root read twice.
+  static func parseReads(_ lines: [(text: String, place: String)]) throws -> [String: [String]] {
+    var reads: [String: [String]] = [:]
+    for (line, place) in lines {
+      let text =
+        line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
+        .first.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? ""
+      if text.isEmpty { continue }
+      let parts = text.split(separator: "=", maxSplits: 1).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+      let classes = parts.count == 2 ? (try? ArgumentConversion.commaSeparated(parts[1])) ?? [] : []
+      guard parts.count == 2, !parts[0].isEmpty, !classes.isEmpty else {
+        throw UsageError(message: "\(place): the read '\(text)' is not ROOT=CLASS,CLASS,…")
+      }
+      guard reads[parts[0]] == nil else {
+        throw UsageError(message: "\(place): the read of a '\(parts[0])' root is given twice")
+      }
+      reads[parts[0]] = classes
+    }
+    return reads
+  }
 
   static let command = Command(spec: spec) { arguments, context in
     try OutputWriting.check(arguments[output] ?? arguments[update])
@@ -83,12 +141,31 @@ enum ManifestAuthorCommand {
     options.platform = arguments[platform]
     options.produced = arguments[produced]
     options.provenance = arguments[provenance]
+    options.rootClass = arguments[rootClass]
+    options.archivesDirectory = arguments[SharedOptions.archives]
+    options.toolName = context.toolName
+    var readLines = arguments[read].map { (text: $0, place: "--read") }
+    if let file = arguments[reads] {
+      guard let data = FileManager.default.contents(atPath: file) else {
+        throw CommandFailure(place: file, category: .unreadable, message: "cannot read the reads")
+      }
+      let lines = String(decoding: data, as: UTF8.self).split(
+        separator: "\n", omittingEmptySubsequences: false)
+      readLines += lines.enumerated().map {
+        (text: String($0.element), place: "\(file):\($0.offset + 1)")
+      }
+    }
+    options.reads = try parseReads(readLines)
     let (inputs, problems) = ManifestAuthor.inputs(
       paths: arguments[archiveFiles], archivesDirectory: arguments[SharedOptions.archives])
     ManifestDiagnosticsPrinter.print(problems, to: context.console)
     guard problems.isEmpty else { return .unusable }
+    let verifier = Verifier(
+      registry: context.configuration.registry, runner: context.configuration.runner(),
+      paths: context.configuration.worker.paths)
     let author = ManifestAuthor(
-      options: options, registeredClasses: Set(context.configuration.registry.classNames))
+      options: options, registeredClasses: Set(context.configuration.registry.classNames),
+      verifier: verifier)
     let result: ManifestAuthor.Result
     if let existing = arguments[update] {
       guard let data = FileManager.default.contents(atPath: existing) else {
@@ -99,7 +176,7 @@ enum ManifestAuthorCommand {
         existingText: String(decoding: data, as: UTF8.self), file: existing, with: inputs,
         schema: try SchemaOption.source(arguments[SchemaOption.option]))
     } else {
-      result = author.author(inputs)
+      result = author.author(inputs, file: arguments[output] ?? "<stdout>")
     }
     ManifestDiagnosticsPrinter.print(result.diagnostics, to: context.console)
     guard !result.text.isEmpty else { return .unusable }
@@ -107,6 +184,7 @@ enum ManifestAuthorCommand {
       result.text,
       to: arguments[output] ?? arguments[update],
       console: context.console)
-    return result.diagnostics.contains { $0.severity == .error } ? .findings : .success
+    let failed = result.diagnostics.contains { $0.severity == .error }
+    return failed || !result.changedArchives.isEmpty ? .findings : .success
   }
 }
