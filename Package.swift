@@ -261,7 +261,9 @@ let package = Package(
     ),
     .testTarget(
       name: "HarnessCLITests",
-      dependencies: ["HarnessCLI", "HarnessTestSupport", "Checksum", "JSONOutput", "ProfileKit"],
+      dependencies: [
+        "HarnessCLI", "HarnessTestSupport", "Checksum", "JSONOutput", "ProfileKit", "PropertyList",
+      ],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -23,6 +23,7 @@ struct ArchiveSurvey {
     /// The element as the manifest writes it: a `class` expectation under the current name.
     ///
     /// - Parameter current: Archived name → current name; a name without one stays as it is.
+    /// - Returns: The element's text.
     func element(current: [String: String]) -> String {
       guard let archivedClass, let name = current[archivedClass], name != archivedClass,
         ManifestXMLWriter.isClassName(name)

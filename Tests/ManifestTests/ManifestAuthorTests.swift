@@ -29,9 +29,11 @@ struct ManifestAuthorTests {
     #expect(result.diagnostics.isEmpty, "\(result.diagnostics)\n\(text)")
     let manifest = try #require(result.manifest)
     let entry = try #require(manifest.archives.first)
-    #expect(manifest.rootClass?.name == "ProfilesApp.UserProfile")
+    // Each entry's own root class and allowed classes: the narrowest set its archive needs.
+    #expect(manifest.rootClass == nil && manifest.allowedClasses == nil)
+    #expect(entry.rootClass?.name == "ProfilesApp.UserProfile")
     #expect(
-      Set(manifest.allowedClasses?.map(\.name) ?? [])
+      Set(entry.allowedClasses?.map(\.name) ?? [])
         == ["ProfilesApp.UserProfile", "ProfilesApp.Address", "NSMutableArray", "NSDate"])
     #expect(
       Set(manifest.classMappings.map(\.archivedName)).isSuperset(of: ["NSObject", "NSArray"]))
@@ -161,7 +163,7 @@ struct ManifestAuthorTests {
     #expect(manifest.archives.map(\.path) == ["alice.archive", "bob.archive"])
     #expect(manifest.archives[0].expectations.count == 1)
     let bobEntry = manifest.archives[1]
-    #expect(bobEntry.rootClass == nil)
+    #expect(bobEntry.rootClass?.name == "ProfileKit.UserProfile")
     let findings = ExpectationEngine(manifest: manifest).evaluate(
       bobEntry, archivesDirectory: archives)
     #expect(findings.allSatisfy { $0.passed }, "\(findings.filter { !$0.passed })")

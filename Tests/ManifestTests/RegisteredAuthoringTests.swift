@@ -130,11 +130,11 @@ struct RegisteredAuthoringTests {
   func unregisteredClassIsNeverAllowed() throws {
     let (result, _) = try author(
       NoteArchive.bytes(note: "Scratch.Memo", attachment: "NotesV1.Attachment"))
+    let start = try #require(result.text.firstRange(of: "<allowedClasses"))
+    let rest = result.text[start.lowerBound...]
     let allowed = try #require(
-      result.text.firstRange(of: "<allowedClasses>").flatMap { start in
-        result.text.firstRange(of: "</allowedClasses>").map {
-          result.text[start.lowerBound..<$0.upperBound]
-        }
+      (rest.firstRange(of: "</allowedClasses>") ?? rest.firstRange(of: "/>")).map {
+        rest[..<$0.upperBound]
       })
     #expect(!allowed.contains("Scratch.Memo"))
     #expect(!allowed.contains("NotesV1.Attachment"))

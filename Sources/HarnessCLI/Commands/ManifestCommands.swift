@@ -107,8 +107,7 @@ enum ManifestAuthorCommand {
 
   /// Parses `ROOT=CLASS,CLASS,…` reads, from `--read` and the lines of a `--reads` file.
   ///
-  /// - Parameters:
-  ///   - lines: The reads, each with the place it came from.
+  /// - Parameter lines: The reads, each with the place it came from.
   /// - Returns: The allowed classes by root class.
   /// - Throws: ``UsageError`` for a read that is not `ROOT=CLASS,…`, or a root read twice.
   static func parseReads(_ lines: [(text: String, place: String)]) throws -> [String: [String]] {
