@@ -518,7 +518,7 @@ private struct ReferenceBuilder {
       let section = sections[index]
       var heading = "`<\(section.name)>`"
       if counts[section.name, default: 0] > 1 {
-        let parents = section.parents.map { "`<\(sections[$0.section].name)>`" }
+        let parents = Text.unique(section.parents.map { "`<\(sections[$0.section].name)>`" })
         heading += parents.isEmpty ? " (root)" : " in " + Text.list(parents)
       }
       sections[index].heading = heading
@@ -692,7 +692,7 @@ private struct MarkdownWriter {
   }
 
   private func parentsSummary(_ section: ElementSection) -> String {
-    var places = section.parents.map { "`<\(sections[$0.section].name)>`" }
+    var places = Text.unique(section.parents.map { "`<\(sections[$0.section].name)>`" })
     if section.isGlobal { places.insert("document root", at: 0) }
     return places.joined(separator: ", ")
   }
@@ -880,6 +880,12 @@ private enum Text {
       }
     }
     return anchor
+  }
+
+  /// The items without repeats, in their first order.
+  static func unique(_ items: [String]) -> [String] {
+    var seen: Set<String> = []
+    return items.filter { seen.insert($0).inserted }
   }
 
   /// Items as prose: `a`, `a and b`, `a, b and c`.
