@@ -34,7 +34,8 @@ struct ManifestFormatReferenceTests {
     let generated = Self.checkoutReference().markdown
     #expect(!generated.isEmpty)
     let firstDifference = zip(
-      String(decoding: committed, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false),
+      String(decoding: committed, as: UTF8.self).split(
+        separator: "\n", omittingEmptySubsequences: false),
       generated.split(separator: "\n", omittingEmptySubsequences: false)
     ).enumerated().first { $0.element.0 != $0.element.1 }
     #expect(
@@ -58,15 +59,21 @@ struct ManifestFormatReferenceTests {
     #expect(markdown.contains("- **Appears in:** [`<archive>`](#archive) (optional, at most once)"))
     #expect(markdown.contains("| `outcome` | required | [`OutcomeKind`](#type-outcomekind): "))
     #expect(markdown.contains("| `crashed` | The process decoding the archive died"))
-    #expect(markdown.contains("| `tolerance` | optional | [`NonNegativeDouble`](#type-nonnegativedouble): `xs:double`, at least 0 | `0.001` |"))
-    #expect(markdown.contains("```xml\n<foundation outcome=\"rejected\" category=\"missing-field\"/>\n```"))
+    #expect(
+      markdown.contains(
+        "| `tolerance` | optional | [`NonNegativeDouble`](#type-nonnegativedouble): `xs:double`, at least 0 | `0.001` |"
+      ))
+    #expect(
+      markdown.contains(
+        "```xml\n<foundation outcome=\"rejected\" category=\"missing-field\"/>\n```"))
     // `class` is two elements: an allowed class, and an expectation.
     #expect(markdown.contains("### `<class>` in `<allowedClasses>`\n"))
     #expect(markdown.contains("### `<class>` in `<archive>`\n"))
     #expect(!markdown.contains("20" + "26-"), "the reference carries no date")
   }
 
-  @Test("An undocumented element, attribute and type in a small XSD are each named, with their line")
+  @Test(
+    "An undocumented element, attribute and type in a small XSD are each named, with their line")
   func undocumentedDeclarationsAreReported() throws {
     let directory = try ManifestTestSupport.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -107,7 +114,8 @@ struct ManifestFormatReferenceTests {
       ])
     // The reference is still written, with the undocumented element in it.
     #expect(reference.markdown.contains("### `<child>`"))
-    #expect(reference.markdown.contains("- **Appears in:** [`<root>`](#root) (optional, at most once)"))
+    #expect(
+      reference.markdown.contains("- **Appears in:** [`<root>`](#root) (optional, at most once)"))
   }
 
   @Test("A file that is not an XSD is a problem, not a reference")
