@@ -36,9 +36,11 @@ public enum ArchiveHarnessCommand {
         .command(VerifyCommand.command),
         .group(
           CommandGroup(
-            name: "manifest", abstract: "Validate manifests, and write them for archives.",
+            name: "manifest",
+            abstract: "Validate manifests, write them for archives, and document their format.",
             entries: [
               .command(ManifestValidateCommand.command), .command(ManifestAuthorCommand.command),
+              .command(ManifestReferenceCommand.command),
             ])),
         .group(
           CommandGroup(

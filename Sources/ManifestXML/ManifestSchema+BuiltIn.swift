@@ -50,6 +50,23 @@ extension ManifestSchema {
   validation: files exist and match their sha256, paths stay inside the
   archives folder, key paths are well formed, entries are unique, a rejected
   outcome names a category, allowed classes are mapped or registered.
+
+  Documentation. Every named xs:element, xs:attribute, xs:complexType and
+  xs:simpleType carries an xs:annotation/xs:documentation saying what it
+  means; an enumeration value may carry one too. Blank lines separate
+  paragraphs; write element and attribute names in backquotes, never in
+  angle brackets. An example is the text of an <example> element (in no
+  namespace) in the declaration's xs:appinfo, in a CDATA section:
+
+    <xs:annotation>
+      <xs:documentation>What the element means.</xs:documentation>
+      <xs:appinfo><example><![CDATA[<foundation outcome="decodes"/>]]></example></xs:appinfo>
+    </xs:annotation>
+
+  docs/ManifestFormat.md is generated from these annotations: run
+  scripts/manifest-reference after editing this file (and scripts/embed-schema).
+  A test fails while a declaration has no documentation or the reference is
+  out of date.
 -->
 <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"
            xmlns:m="urn:archive-harness:manifest:1"
@@ -62,6 +79,17 @@ extension ManifestSchema {
   <xs:element name="manifest" type="m:Manifest">
     <xs:annotation>
       <xs:documentation>The root of a manifest file.</xs:documentation>
+      <xs:appinfo>
+        <example><![CDATA[
+          <manifest xmlns="urn:archive-harness:manifest:1" schemaVersion="1">
+            <producer app="ProfilesApp" version="1.2" platform="iOS 14.4" produced="2021-03-04"/>
+            <classMapFile href="maps/profiles.xml"/>
+            <archive path="ProfilesApp-1.2/alice.archive" sha256="91a9df759d33737ece8058ff1f509b05c3657b126ce5e117a8b49786b468df1b">
+              <string key="name">Alice</string>
+            </archive>
+          </manifest>
+        ]]></example>
+      </xs:appinfo>
     </xs:annotation>
   </xs:element>
 
@@ -71,24 +99,117 @@ extension ManifestSchema {
         A class-name mapping table: inline in a manifest, or the root of a
         mapping file that several manifests reference with classMapFile.
       </xs:documentation>
+      <xs:appinfo>
+        <example><![CDATA[
+          <classMap xmlns="urn:archive-harness:manifest:1">
+            <map from="ProfilesApp.UserProfile" to="ProfileKit.UserProfile"/>
+            <map from="ProfilesApp.Address" to="ProfileKit.Address"/>
+          </classMap>
+        ]]></example>
+      </xs:appinfo>
     </xs:annotation>
   </xs:element>
 
   <!-- The manifest ======================================================== -->
 
   <xs:complexType name="Manifest">
+    <xs:annotation>
+      <xs:documentation>
+        A manifest: its producer, the class-name mappings, the allowed classes and
+        root class its entries share, what a migration may change, and one entry per
+        archive file.
+      </xs:documentation>
+    </xs:annotation>
     <xs:sequence>
-      <xs:element name="producer" type="m:Producer"/>
+      <xs:element name="producer" type="m:Producer">
+        <xs:annotation>
+          <xs:documentation>Who wrote the archives: the app, its version and platform, and when.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<producer app="ProfilesApp" version="1.2" platform="iOS 14.4" produced="2021-03-04"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
       <xs:choice minOccurs="0" maxOccurs="unbounded">
-        <xs:element name="classMapFile" type="m:ClassMapFile"/>
+        <xs:element name="classMapFile" type="m:ClassMapFile">
+          <xs:annotation>
+            <xs:documentation>
+              A shared mapping file whose mappings apply to this manifest; they come
+              before the inline `classMap` mappings. Two mappings of one archived
+              name to different classes are an error.
+            </xs:documentation>
+            <xs:appinfo><example><![CDATA[<classMapFile href="maps/ProfilesApp-to-ProfileKit.xml"/>]]></example></xs:appinfo>
+          </xs:annotation>
+        </xs:element>
         <xs:element ref="m:classMap"/>
       </xs:choice>
-      <xs:element name="allowedClasses" type="m:AllowedClasses" minOccurs="0"/>
-      <xs:element name="rootClass" type="m:ClassReference" minOccurs="0"/>
-      <xs:element name="migration" type="m:Migration" minOccurs="0"/>
-      <xs:element name="archive" type="m:Archive" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="allowedClasses" type="m:AllowedClasses" minOccurs="0">
+        <xs:annotation>
+          <xs:documentation>
+            The classes the app's secure read allows, for every archive entry that
+            lists none of its own. Each must be registered by the harness executable
+            or be the target of a class mapping.
+          </xs:documentation>
+          <xs:appinfo>
+            <example><![CDATA[
+              <allowedClasses>
+                <class name="ProfileKit.UserProfile"/>
+                <class name="NSArray"/>
+              </allowedClasses>
+            ]]></example>
+          </xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="rootClass" type="m:ClassReference" minOccurs="0">
+        <xs:annotation>
+          <xs:documentation>
+            The class (current name) the decoded root object must have, for every
+            archive entry that names none of its own. Another root class is a
+            `wrong-root-class` rejection.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<rootClass name="ProfileKit.UserProfile"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="migration" type="m:Migration" minOccurs="0">
+        <xs:annotation>
+          <xs:documentation>
+            What a rewrite of these archives may change: the classes it may rename
+            and the fields it may add.
+          </xs:documentation>
+          <xs:appinfo>
+            <example><![CDATA[
+              <migration>
+                <renamedClass from="ProfilesApp.UserProfile" to="ProfileKit.UserProfile"/>
+                <addedField class="ProfileKit.UserProfile" key="nickname" type="string" default=""/>
+              </migration>
+            ]]></example>
+          </xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="archive" type="m:Archive" minOccurs="0" maxOccurs="unbounded">
+        <xs:annotation>
+          <xs:documentation>
+            One archive file and what must hold for it; each file may be listed
+            once.
+          </xs:documentation>
+          <xs:appinfo>
+            <example><![CDATA[
+              <archive path="ProfilesApp-1.2/alice.archive" sha256="91a9df759d33737ece8058ff1f509b05c3657b126ce5e117a8b49786b468df1b" maxSize="65536">
+                <legacy outcome="decodes"/>
+                <secure outcome="rejected" category="class-not-allowed"/>
+                <string key="name">Alice</string>
+                <integer key="tags.@count">3</integer>
+              </archive>
+            ]]></example>
+          </xs:appinfo>
+        </xs:annotation>
+      </xs:element>
     </xs:sequence>
-    <xs:attribute name="schemaVersion" type="m:SchemaVersion" use="required"/>
+    <xs:attribute name="schemaVersion" type="m:SchemaVersion" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The version of the manifest vocabulary the document is written in: `1`,
+          the only one.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:simpleType name="SchemaVersion">
@@ -96,7 +217,11 @@ extension ManifestSchema {
       <xs:documentation>The manifest vocabulary version; only 1 exists.</xs:documentation>
     </xs:annotation>
     <xs:restriction base="xs:token">
-      <xs:enumeration value="1"/>
+      <xs:enumeration value="1">
+        <xs:annotation>
+          <xs:documentation>Version 1, the vocabulary this schema defines.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
     </xs:restriction>
   </xs:simpleType>
 
@@ -110,25 +235,77 @@ extension ManifestSchema {
       </xs:documentation>
     </xs:annotation>
     <xs:sequence>
-      <xs:element name="provenance" type="m:Text" minOccurs="0"/>
-      <xs:element name="anonymization" type="m:Text" minOccurs="0"/>
+      <xs:element name="provenance" type="m:Text" minOccurs="0">
+        <xs:annotation>
+          <xs:documentation>
+            Where the archives came from, in words: a test device, a support case, a
+            generator script.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<provenance>Exported from a test device.</provenance>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="anonymization" type="m:Text" minOccurs="0">
+        <xs:annotation>
+          <xs:documentation>
+            How the archives were anonymized, in words, such as the `archive-harness
+            anonymize` run that scrubbed them.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<anonymization>Strings scrubbed by archive-harness anonymize.</anonymization>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
     </xs:sequence>
-    <xs:attribute name="app" type="m:NonEmptyToken" use="required"/>
-    <xs:attribute name="version" type="m:NonEmptyToken" use="required"/>
-    <xs:attribute name="platform" type="m:NonEmptyToken" use="required"/>
-    <xs:attribute name="produced" type="m:DateOrDateTime" use="required"/>
-    <xs:attribute name="store" type="m:NonEmptyToken"/>
+    <xs:attribute name="app" type="m:NonEmptyToken" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The producing app's name; reports name the producer as app and version.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="version" type="m:NonEmptyToken" use="required">
+      <xs:annotation>
+        <xs:documentation>The app version that wrote the archives.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="platform" type="m:NonEmptyToken" use="required">
+      <xs:annotation>
+        <xs:documentation>The platform the app ran on, such as `iOS 14.4`.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="produced" type="m:DateOrDateTime" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          When the archives were written: a date (`2021-03-04`) or a date and time.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="store" type="m:NonEmptyToken">
+      <xs:annotation>
+        <xs:documentation>
+          The store the archives came from, when the manifest stands for a store
+          rather than an app version alone.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:simpleType name="DateOrDateTime">
+    <xs:annotation>
+      <xs:documentation>A date (`2021-03-04`) or a date and time (`2021-03-04T09:30:00Z`).</xs:documentation>
+    </xs:annotation>
     <xs:union memberTypes="xs:date xs:dateTime"/>
   </xs:simpleType>
 
   <xs:simpleType name="Text">
+    <xs:annotation>
+      <xs:documentation>Free text, kept as written.</xs:documentation>
+    </xs:annotation>
     <xs:restriction base="xs:string"/>
   </xs:simpleType>
 
   <xs:simpleType name="NonEmptyToken">
+    <xs:annotation>
+      <xs:documentation>A token of at least one character; XML collapses its white space.</xs:documentation>
+    </xs:annotation>
     <xs:restriction base="xs:token">
       <xs:minLength value="1"/>
     </xs:restriction>
@@ -149,8 +326,19 @@ extension ManifestSchema {
   </xs:simpleType>
 
   <xs:complexType name="ClassMap">
+    <xs:annotation>
+      <xs:documentation>The rows of a class-name mapping table, in order.</xs:documentation>
+    </xs:annotation>
     <xs:sequence>
-      <xs:element name="map" type="m:ClassMapping" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="map" type="m:ClassMapping" minOccurs="0" maxOccurs="unbounded">
+        <xs:annotation>
+          <xs:documentation>
+            One row of the table: the class name an archive has and the current
+            class it means.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<map from="ProfilesApp.UserProfile" to="ProfileKit.UserProfile"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
     </xs:sequence>
   </xs:complexType>
 
@@ -158,8 +346,18 @@ extension ManifestSchema {
     <xs:annotation>
       <xs:documentation>Archived class name (from) to current class name (to).</xs:documentation>
     </xs:annotation>
-    <xs:attribute name="from" type="m:ClassName" use="required"/>
-    <xs:attribute name="to" type="m:ClassName" use="required"/>
+    <xs:attribute name="from" type="m:ClassName" use="required">
+      <xs:annotation>
+        <xs:documentation>The class name as the archive has it (or had it before a rename).</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="to" type="m:ClassName" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The current class name it means: a class the harness executable registers.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:complexType name="ClassMapFile">
@@ -169,11 +367,26 @@ extension ManifestSchema {
         manifest's folder.
       </xs:documentation>
     </xs:annotation>
-    <xs:attribute name="href" type="m:RelativePath" use="required"/>
+    <xs:attribute name="href" type="m:RelativePath" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The mapping file, relative to the manifest's folder. It must stay inside
+          the manifests root: no `..`, no absolute path, no symbolic link leading
+          out.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:complexType name="ClassReference">
-    <xs:attribute name="name" type="m:ClassName" use="required"/>
+    <xs:annotation>
+      <xs:documentation>A class, by its current (registered) name.</xs:documentation>
+    </xs:annotation>
+    <xs:attribute name="name" type="m:ClassName" use="required">
+      <xs:annotation>
+        <xs:documentation>The class name, such as `ProfileKit.UserProfile` or `NSArray`.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:complexType name="AllowedClasses">
@@ -184,7 +397,12 @@ extension ManifestSchema {
       </xs:documentation>
     </xs:annotation>
     <xs:sequence>
-      <xs:element name="class" type="m:ClassReference" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="class" type="m:ClassReference" minOccurs="0" maxOccurs="unbounded">
+        <xs:annotation>
+          <xs:documentation>One allowed class, by its current (registered) name.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<class name="ProfileKit.UserProfile"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
     </xs:sequence>
   </xs:complexType>
 
@@ -195,27 +413,99 @@ extension ManifestSchema {
       <xs:documentation>What a rewrite of these archives may change.</xs:documentation>
     </xs:annotation>
     <xs:choice minOccurs="0" maxOccurs="unbounded">
-      <xs:element name="renamedClass" type="m:ClassMapping"/>
-      <xs:element name="addedField" type="m:AddedField"/>
+      <xs:element name="renamedClass" type="m:ClassMapping">
+        <xs:annotation>
+          <xs:documentation>
+            A class a rewrite may rename: from the archived name to the current one.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<renamedClass from="ProfilesApp.UserProfile" to="ProfileKit.UserProfile"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="addedField" type="m:AddedField">
+        <xs:annotation>
+          <xs:documentation>
+            A field a newer version adds to a class, which a rewrite may fill with
+            its default.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<addedField class="ProfileKit.UserProfile" key="nickname" type="string" default=""/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
     </xs:choice>
   </xs:complexType>
 
   <xs:complexType name="AddedField">
-    <xs:attribute name="class" type="m:ClassName" use="required"/>
-    <xs:attribute name="key" type="m:NonEmptyString" use="required"/>
-    <xs:attribute name="type" type="m:ValueType" use="required"/>
-    <xs:attribute name="default" type="xs:string"/>
+    <xs:annotation>
+      <xs:documentation>
+        A field that a newer version adds: its class, key and value type, and the
+        default a rewrite may fill in.
+      </xs:documentation>
+    </xs:annotation>
+    <xs:attribute name="class" type="m:ClassName" use="required">
+      <xs:annotation>
+        <xs:documentation>The current class that gains the field.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="key" type="m:NonEmptyString" use="required">
+      <xs:annotation>
+        <xs:documentation>The field's key.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="type" type="m:ValueType" use="required">
+      <xs:annotation>
+        <xs:documentation>The field's value type.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="default" type="xs:string">
+      <xs:annotation>
+        <xs:documentation>
+          The value a rewrite may fill in, written as its type reads (an integer in
+          decimal, a date as xs:dateTime, data as base64, empty for null); a default
+          that does not parse is an error.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:simpleType name="ValueType">
+    <xs:annotation>
+      <xs:documentation>The value types a manifest can name.</xs:documentation>
+    </xs:annotation>
     <xs:restriction base="xs:token">
-      <xs:enumeration value="string"/>
-      <xs:enumeration value="integer"/>
-      <xs:enumeration value="real"/>
-      <xs:enumeration value="bool"/>
-      <xs:enumeration value="date"/>
-      <xs:enumeration value="data"/>
-      <xs:enumeration value="null"/>
+      <xs:enumeration value="string">
+        <xs:annotation>
+          <xs:documentation>A string.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="integer">
+        <xs:annotation>
+          <xs:documentation>An integer.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="real">
+        <xs:annotation>
+          <xs:documentation>A real number.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="bool">
+        <xs:annotation>
+          <xs:documentation>A Boolean.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="date">
+        <xs:annotation>
+          <xs:documentation>A date.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="data">
+        <xs:annotation>
+          <xs:documentation>Bytes.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="null">
+        <xs:annotation>
+          <xs:documentation>The archive's null (`$null`).</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
     </xs:restriction>
   </xs:simpleType>
 
@@ -229,17 +519,94 @@ extension ManifestSchema {
       </xs:documentation>
     </xs:annotation>
     <xs:sequence>
-      <xs:element name="allowedClasses" type="m:AllowedClasses" minOccurs="0"/>
-      <xs:element name="rootClass" type="m:ClassReference" minOccurs="0"/>
-      <xs:element name="legacy" type="m:Outcome" minOccurs="0"/>
-      <xs:element name="secure" type="m:Outcome" minOccurs="0"/>
-      <xs:element name="foundation" type="m:Outcome" minOccurs="0"/>
+      <xs:element name="allowedClasses" type="m:AllowedClasses" minOccurs="0">
+        <xs:annotation>
+          <xs:documentation>
+            The classes the app's secure read allows for this archive, in place of
+            the manifest's list.
+          </xs:documentation>
+          <xs:appinfo>
+            <example><![CDATA[
+              <allowedClasses>
+                <class name="ProfileKit.Memo"/>
+              </allowedClasses>
+            ]]></example>
+          </xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="rootClass" type="m:ClassReference" minOccurs="0">
+        <xs:annotation>
+          <xs:documentation>
+            The class (current name) this archive's root object must have, in place
+            of the manifest's.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<rootClass name="ProfileKit.Memo"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="legacy" type="m:Outcome" minOccurs="0">
+        <xs:annotation>
+          <xs:documentation>
+            What the harness coder's legacy path (requiresSecureCoding false) must
+            do with the archive; `decodes` when absent.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<legacy outcome="decodes"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="secure" type="m:Outcome" minOccurs="0">
+        <xs:annotation>
+          <xs:documentation>
+            What the harness coder's secure path (requiresSecureCoding true) must do
+            with the archive; `decodes` when absent.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<secure outcome="rejected" category="class-not-allowed"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="foundation" type="m:Outcome" minOccurs="0">
+        <xs:annotation>
+          <xs:documentation>
+            What Foundation's own NSKeyedUnarchiver with requiresSecureCoding true
+            (the foundation-secure path) must do with the archive. Compared only
+            when given; on Linux, a known swift-corelibs-foundation deviation is
+            reported by name.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<foundation outcome="rejected" category="missing-field"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
       <xs:group ref="m:Expectation" minOccurs="0" maxOccurs="unbounded"/>
-      <xs:element name="reviewed" type="m:Reviewed" minOccurs="0" maxOccurs="unbounded"/>
+      <xs:element name="reviewed" type="m:Reviewed" minOccurs="0" maxOccurs="unbounded">
+        <xs:annotation>
+          <xs:documentation>
+            A value in this archive that the privacy scan reports and a person has
+            checked and found not to be personal data.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<reviewed keyPath="support" detector="email" reason="the app's public support address"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
     </xs:sequence>
-    <xs:attribute name="path" type="m:RelativePath" use="required"/>
-    <xs:attribute name="sha256" type="m:SHA256" use="required"/>
-    <xs:attribute name="maxSize" type="xs:positiveInteger"/>
+    <xs:attribute name="path" type="m:RelativePath" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The archive file, relative to the archives folder (`--archives`): no `..`,
+          no absolute path, no symbolic link leading out; each file is listed once.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="sha256" type="m:SHA256" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The file's SHA-256; a file that no longer matches is an error, so a
+          changed fixture cannot pass unnoticed.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="maxSize" type="xs:positiveInteger">
+      <xs:annotation>
+        <xs:documentation>
+          The largest size, in bytes, the file may have; a larger file is rejected
+          on every path as `limit-exceeded`, before it is decoded.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
     <xs:attribute name="decodeKeys" type="m:TopKeyList">
       <xs:annotation>
         <xs:documentation>
@@ -260,12 +627,18 @@ extension ManifestSchema {
   </xs:complexType>
 
   <xs:simpleType name="TopKey">
+    <xs:annotation>
+      <xs:documentation>A `$top` key, such as `root` or `$0`.</xs:documentation>
+    </xs:annotation>
     <xs:restriction base="xs:string">
       <xs:pattern value="[^\s]+"/>
     </xs:restriction>
   </xs:simpleType>
 
   <xs:simpleType name="TopKeyList">
+    <xs:annotation>
+      <xs:documentation>`$top` keys separated by spaces: at least one, each at most once.</xs:documentation>
+    </xs:annotation>
     <xs:restriction>
       <xs:simpleType>
         <xs:list itemType="m:TopKey"/>
@@ -275,18 +648,30 @@ extension ManifestSchema {
   </xs:simpleType>
 
   <xs:simpleType name="RelativePath">
+    <xs:annotation>
+      <xs:documentation>
+        A relative path, with `/` between components; the loader refuses `..`,
+        absolute paths and symbolic links that lead out of their folder.
+      </xs:documentation>
+    </xs:annotation>
     <xs:restriction base="xs:string">
       <xs:minLength value="1"/>
     </xs:restriction>
   </xs:simpleType>
 
   <xs:simpleType name="NonEmptyString">
+    <xs:annotation>
+      <xs:documentation>A string of at least one character.</xs:documentation>
+    </xs:annotation>
     <xs:restriction base="xs:string">
       <xs:minLength value="1"/>
     </xs:restriction>
   </xs:simpleType>
 
   <xs:simpleType name="SHA256">
+    <xs:annotation>
+      <xs:documentation>A SHA-256 digest: 64 hexadecimal digits, in either case.</xs:documentation>
+    </xs:annotation>
     <xs:restriction base="xs:string">
       <xs:pattern value="[0-9a-fA-F]{64}"/>
     </xs:restriction>
@@ -299,33 +684,134 @@ extension ManifestSchema {
         its category.
       </xs:documentation>
     </xs:annotation>
-    <xs:attribute name="outcome" type="m:OutcomeKind" use="required"/>
-    <xs:attribute name="category" type="m:RejectionCategory"/>
+    <xs:attribute name="outcome" type="m:OutcomeKind" use="required">
+      <xs:annotation>
+        <xs:documentation>Whether the path must decode the archive or reject it.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="category" type="m:RejectionCategory">
+      <xs:annotation>
+        <xs:documentation>
+          Why the path must reject the archive: required with `rejected`, an error
+          with `decodes`.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:simpleType name="OutcomeKind">
+    <xs:annotation>
+      <xs:documentation>What a decode path must do with an archive.</xs:documentation>
+    </xs:annotation>
     <xs:restriction base="xs:token">
-      <xs:enumeration value="decodes"/>
-      <xs:enumeration value="rejected"/>
+      <xs:enumeration value="decodes">
+        <xs:annotation>
+          <xs:documentation>The path must decode the archive into the app's object.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="rejected">
+        <xs:annotation>
+          <xs:documentation>The path must refuse the archive, for the reason `category` names.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
     </xs:restriction>
   </xs:simpleType>
 
   <xs:simpleType name="RejectionCategory">
+    <xs:annotation>
+      <xs:documentation>
+        Why a decode path refused an archive: the categories decoders report and
+        manifests expect.
+      </xs:documentation>
+    </xs:annotation>
     <xs:restriction base="xs:token">
-      <xs:enumeration value="wrong-root-class"/>
-      <xs:enumeration value="class-not-allowed"/>
-      <xs:enumeration value="not-secure-coding"/>
-      <xs:enumeration value="unmapped-class"/>
-      <xs:enumeration value="type-mismatch"/>
-      <xs:enumeration value="missing-field"/>
-      <xs:enumeration value="init-returned-nil"/>
-      <xs:enumeration value="init-failed"/>
-      <xs:enumeration value="cycle"/>
-      <xs:enumeration value="limit-exceeded"/>
-      <xs:enumeration value="malformed"/>
-      <xs:enumeration value="truncated"/>
-      <xs:enumeration value="unknown-schema-version"/>
-      <xs:enumeration value="crashed"/>
+      <xs:enumeration value="wrong-root-class">
+        <xs:annotation>
+          <xs:documentation>
+            The root object's class is not among the classes the read allows, or is
+            not the expected root class.
+          </xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="class-not-allowed">
+        <xs:annotation>
+          <xs:documentation>
+            A nested object's class is not among the classes its decode call allows.
+          </xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="not-secure-coding">
+        <xs:annotation>
+          <xs:documentation>
+            A class decoded under secure coding does not adopt NSSecureCoding, or a
+            plain decodeObject(forKey:) was used under secure coding.
+          </xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="unmapped-class">
+        <xs:annotation>
+          <xs:documentation>
+            The archive names a class that no mapping entry or registered class
+            matches.
+          </xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="type-mismatch">
+        <xs:annotation>
+          <xs:documentation>A value has another type than the one asked for.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="missing-field">
+        <xs:annotation>
+          <xs:documentation>A key that a decode asked for is absent.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="init-returned-nil">
+        <xs:annotation>
+          <xs:documentation>A class's init?(coder:) returned nil.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="init-failed">
+        <xs:annotation>
+          <xs:documentation>A class's init?(coder:) reported an error with failWithError(_:).</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="cycle">
+        <xs:annotation>
+          <xs:documentation>The object graph refers back to an object that is still being decoded.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="limit-exceeded">
+        <xs:annotation>
+          <xs:documentation>
+            The archive exceeds a limit, such as nesting depth or the entry's
+            maxSize.
+          </xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="malformed">
+        <xs:annotation>
+          <xs:documentation>The bytes are not a well-formed keyed archive.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="truncated">
+        <xs:annotation>
+          <xs:documentation>The bytes end before the property list does.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="unknown-schema-version">
+        <xs:annotation>
+          <xs:documentation>The archive's or a class's version is one the reader does not know.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="crashed">
+        <xs:annotation>
+          <xs:documentation>
+            The process decoding the archive died (a trap in app or Foundation
+            code); only manifests name this, as what a path must do.
+          </xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
     </xs:restriction>
   </xs:simpleType>
 
@@ -341,22 +827,82 @@ extension ManifestSchema {
         given, limits the review to one kind of finding; reason says why.
       </xs:documentation>
     </xs:annotation>
-    <xs:attribute name="keyPath" type="m:NonEmptyString" use="required"/>
-    <xs:attribute name="detector" type="m:PrivacyDetector"/>
-    <xs:attribute name="reason" type="m:NonEmptyString" use="required"/>
+    <xs:attribute name="keyPath" type="m:NonEmptyString" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The value, by its key path as the privacy scan prints it; wildcards such
+          as `items[*].email` are allowed.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="detector" type="m:PrivacyDetector">
+      <xs:annotation>
+        <xs:documentation>The one kind of finding the review covers; every kind when absent.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="reason" type="m:NonEmptyString" use="required">
+      <xs:annotation>
+        <xs:documentation>Why the value is not personal data; white space alone is an error.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:simpleType name="PrivacyDetector">
+    <xs:annotation>
+      <xs:documentation>A kind of personal data or secret the privacy scan looks for.</xs:documentation>
+    </xs:annotation>
     <xs:restriction base="xs:token">
-      <xs:enumeration value="email"/>
-      <xs:enumeration value="phone"/>
-      <xs:enumeration value="iban"/>
-      <xs:enumeration value="card"/>
-      <xs:enumeration value="ipv4"/>
-      <xs:enumeration value="ipv6"/>
-      <xs:enumeration value="jwt"/>
-      <xs:enumeration value="bearer"/>
-      <xs:enumeration value="token"/>
+      <xs:enumeration value="email">
+        <xs:annotation>
+          <xs:documentation>An email address outside the reserved example domains.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="phone">
+        <xs:annotation>
+          <xs:documentation>A phone number: international, North American or national.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="iban">
+        <xs:annotation>
+          <xs:documentation>An IBAN whose check digits are valid.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="card">
+        <xs:annotation>
+          <xs:documentation>A payment card number that passes the Luhn check.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="ipv4">
+        <xs:annotation>
+          <xs:documentation>
+            A public IPv4 address (private, loopback and documentation ranges are
+            not reported).
+          </xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="ipv6">
+        <xs:annotation>
+          <xs:documentation>
+            A global IPv6 address (unique-local, link-local and documentation ranges
+            are not reported).
+          </xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="jwt">
+        <xs:annotation>
+          <xs:documentation>A JSON Web Token.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="bearer">
+        <xs:annotation>
+          <xs:documentation>An HTTP bearer token (`Bearer …`).</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="token">
+        <xs:annotation>
+          <xs:documentation>A long token with high entropy, such as an API key.</xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
     </xs:restriction>
   </xs:simpleType>
 
@@ -369,30 +915,132 @@ extension ManifestSchema {
 
   <xs:group name="Expectation">
     <xs:choice>
-      <xs:element name="string" type="m:StringValue"/>
-      <xs:element name="integer" type="m:IntegerValue"/>
-      <xs:element name="real" type="m:RealValue"/>
-      <xs:element name="bool" type="m:BoolValue"/>
-      <xs:element name="date" type="m:DateValue"/>
-      <xs:element name="data" type="m:DataValue"/>
-      <xs:element name="dataDigest" type="m:DataDigest"/>
-      <xs:element name="null" type="m:KeyedEmpty"/>
-      <xs:element name="class" type="m:ClassExpectation"/>
-      <xs:element name="present" type="m:KeyedEmpty"/>
-      <xs:element name="absent" type="m:KeyedEmpty"/>
-      <xs:element name="maxLength" type="m:MaxLength"/>
-      <xs:element name="range" type="m:Range"/>
-      <xs:element name="count" type="m:Count"/>
-      <xs:element name="oneOf" type="m:OneOf"/>
-      <xs:element name="matches" type="m:Matches"/>
+      <xs:element name="string" type="m:StringValue">
+        <xs:annotation>
+          <xs:documentation>The value is exactly this string.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<string key="address.city">Walldorf</string>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="integer" type="m:IntegerValue">
+        <xs:annotation>
+          <xs:documentation>The value is exactly this integer.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<integer key="id">1001</integer>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="real" type="m:RealValue">
+        <xs:annotation>
+          <xs:documentation>The value is this real number, within `tolerance`.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<real key="score" tolerance="0.01">4.5</real>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="bool" type="m:BoolValue">
+        <xs:annotation>
+          <xs:documentation>The value is this Boolean.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<bool key="isActive">true</bool>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="date" type="m:DateValue">
+        <xs:annotation>
+          <xs:documentation>The value is this date, within `tolerance` seconds.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<date key="created">2021-03-04T09:30:00Z</date>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="data" type="m:DataValue">
+        <xs:annotation>
+          <xs:documentation>The value is exactly these bytes, written as base64.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<data key="flags">AAEC</data>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="dataDigest" type="m:DataDigest">
+        <xs:annotation>
+          <xs:documentation>
+            The value is bytes with this SHA-256 (and, when given, this length): for
+            data too large to write out.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<dataDigest key="photo" sha256="e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" length="0"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="null" type="m:KeyedEmpty">
+        <xs:annotation>
+          <xs:documentation>The value is the archive's null (`$null`).</xs:documentation>
+          <xs:appinfo><example><![CDATA[<null key="middleName"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="class" type="m:ClassExpectation">
+        <xs:annotation>
+          <xs:documentation>The value is an object of this class.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<class key="address" name="ProfileKit.Address"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="present" type="m:KeyedEmpty">
+        <xs:annotation>
+          <xs:documentation>The key path resolves to a value, whatever it is.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<present key="address"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="absent" type="m:KeyedEmpty">
+        <xs:annotation>
+          <xs:documentation>The key path resolves to nothing.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<absent key="password"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="maxLength" type="m:MaxLength">
+        <xs:annotation>
+          <xs:documentation>The value is a string of at most `utf16` UTF-16 code units.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<maxLength key="address.city" utf16="40"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="range" type="m:Range">
+        <xs:annotation>
+          <xs:documentation>The value is a number within `min` and `max`.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<range key="[*].id" min="1000" max="1999"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="count" type="m:Count">
+        <xs:annotation>
+          <xs:documentation>The value has this many elements.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<count key="tags" equals="3"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="oneOf" type="m:OneOf">
+        <xs:annotation>
+          <xs:documentation>The value is one of the listed values.</xs:documentation>
+          <xs:appinfo>
+            <example><![CDATA[
+              <oneOf key="status">
+                <value>active</value>
+                <value>suspended</value>
+              </oneOf>
+            ]]></example>
+          </xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="matches" type="m:Matches">
+        <xs:annotation>
+          <xs:documentation>The value is a string that the regular expression matches as a whole.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<matches key="[*].address.city" pattern="^[A-Z][a-z]+( [A-Z][a-z]+)?$"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
     </xs:choice>
   </xs:group>
 
   <xs:attributeGroup name="Keyed">
-    <xs:attribute name="key" type="xs:string"/>
+    <xs:attribute name="key" type="xs:string">
+      <xs:annotation>
+        <xs:documentation>
+          The key path of the value, from the entry's top object: `address.city`,
+          `tags[0]`, `tags.@count`, `items[*].id`, `settings["a.b"]`, or
+          `$top.NAME…` for another `$top` key. The top object itself when absent. A
+          wildcard must hold for every element.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:attributeGroup>
 
   <xs:complexType name="KeyedEmpty">
+    <xs:annotation>
+      <xs:documentation>An expectation that has only a key path.</xs:documentation>
+    </xs:annotation>
     <xs:attributeGroup ref="m:Keyed"/>
   </xs:complexType>
 
@@ -408,6 +1056,9 @@ extension ManifestSchema {
   </xs:complexType>
 
   <xs:complexType name="IntegerValue">
+    <xs:annotation>
+      <xs:documentation>An exact integer: the element content, in decimal.</xs:documentation>
+    </xs:annotation>
     <xs:simpleContent>
       <xs:extension base="xs:integer">
         <xs:attributeGroup ref="m:Keyed"/>
@@ -422,18 +1073,30 @@ extension ManifestSchema {
     <xs:simpleContent>
       <xs:extension base="xs:double">
         <xs:attributeGroup ref="m:Keyed"/>
-        <xs:attribute name="tolerance" type="m:NonNegativeDouble" default="0"/>
+        <xs:attribute name="tolerance" type="m:NonNegativeDouble" default="0">
+          <xs:annotation>
+            <xs:documentation>The largest difference allowed; 0 asks for equality.</xs:documentation>
+          </xs:annotation>
+        </xs:attribute>
       </xs:extension>
     </xs:simpleContent>
   </xs:complexType>
 
   <xs:simpleType name="NonNegativeDouble">
+    <xs:annotation>
+      <xs:documentation>A double that is 0 or more.</xs:documentation>
+    </xs:annotation>
     <xs:restriction base="xs:double">
       <xs:minInclusive value="0"/>
     </xs:restriction>
   </xs:simpleType>
 
   <xs:complexType name="BoolValue">
+    <xs:annotation>
+      <xs:documentation>
+        An exact Boolean: the element content, `true` or `false` (or `1` or `0`).
+      </xs:documentation>
+    </xs:annotation>
     <xs:simpleContent>
       <xs:extension base="xs:boolean">
         <xs:attributeGroup ref="m:Keyed"/>
@@ -451,12 +1114,19 @@ extension ManifestSchema {
     <xs:simpleContent>
       <xs:extension base="m:ZonedDateTime">
         <xs:attributeGroup ref="m:Keyed"/>
-        <xs:attribute name="tolerance" type="m:NonNegativeDouble" default="0.001"/>
+        <xs:attribute name="tolerance" type="m:NonNegativeDouble" default="0.001">
+          <xs:annotation>
+            <xs:documentation>The largest difference allowed, in seconds.</xs:documentation>
+          </xs:annotation>
+        </xs:attribute>
       </xs:extension>
     </xs:simpleContent>
   </xs:complexType>
 
   <xs:simpleType name="ZonedDateTime">
+    <xs:annotation>
+      <xs:documentation>An xs:dateTime with a time zone: `Z` or an offset such as `+02:00`.</xs:documentation>
+    </xs:annotation>
     <xs:restriction base="xs:dateTime">
       <xs:pattern value=".*(Z|[+\-]\d\d:\d\d)"/>
     </xs:restriction>
@@ -478,8 +1148,16 @@ extension ManifestSchema {
       <xs:documentation>Bytes given by their sha256 and, optionally, length.</xs:documentation>
     </xs:annotation>
     <xs:attributeGroup ref="m:Keyed"/>
-    <xs:attribute name="sha256" type="m:SHA256" use="required"/>
-    <xs:attribute name="length" type="xs:nonNegativeInteger"/>
+    <xs:attribute name="sha256" type="m:SHA256" use="required">
+      <xs:annotation>
+        <xs:documentation>The SHA-256 of the bytes.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="length" type="xs:nonNegativeInteger">
+      <xs:annotation>
+        <xs:documentation>The number of bytes; not checked when absent.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:complexType name="ClassExpectation">
@@ -490,7 +1168,14 @@ extension ManifestSchema {
       </xs:documentation>
     </xs:annotation>
     <xs:attributeGroup ref="m:Keyed"/>
-    <xs:attribute name="name" type="m:ClassName" use="required"/>
+    <xs:attribute name="name" type="m:ClassName" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The class name: the archived one, or the current one the class map gives
+          it.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:complexType name="MaxLength">
@@ -498,7 +1183,11 @@ extension ManifestSchema {
       <xs:documentation>A string at most utf16 UTF-16 code units long (NSString.length).</xs:documentation>
     </xs:annotation>
     <xs:attributeGroup ref="m:Keyed"/>
-    <xs:attribute name="utf16" type="xs:nonNegativeInteger" use="required"/>
+    <xs:attribute name="utf16" type="xs:nonNegativeInteger" use="required">
+      <xs:annotation>
+        <xs:documentation>The most UTF-16 code units the string may have.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:complexType name="Range">
@@ -506,8 +1195,16 @@ extension ManifestSchema {
       <xs:documentation>A number within [min, max]; give at least one bound.</xs:documentation>
     </xs:annotation>
     <xs:attributeGroup ref="m:Keyed"/>
-    <xs:attribute name="min" type="xs:double"/>
-    <xs:attribute name="max" type="xs:double"/>
+    <xs:attribute name="min" type="xs:double">
+      <xs:annotation>
+        <xs:documentation>The smallest value allowed, inclusive.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="max" type="xs:double">
+      <xs:annotation>
+        <xs:documentation>The largest value allowed, inclusive; not less than `min`.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:complexType name="Count">
@@ -518,9 +1215,21 @@ extension ManifestSchema {
       </xs:documentation>
     </xs:annotation>
     <xs:attributeGroup ref="m:Keyed"/>
-    <xs:attribute name="equals" type="xs:nonNegativeInteger"/>
-    <xs:attribute name="min" type="xs:nonNegativeInteger"/>
-    <xs:attribute name="max" type="xs:nonNegativeInteger"/>
+    <xs:attribute name="equals" type="xs:nonNegativeInteger">
+      <xs:annotation>
+        <xs:documentation>The exact count; not together with `min` or `max`.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="min" type="xs:nonNegativeInteger">
+      <xs:annotation>
+        <xs:documentation>The smallest count allowed.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="max" type="xs:nonNegativeInteger">
+      <xs:annotation>
+        <xs:documentation>The largest count allowed; not less than `min`.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:complexType name="OneOf">
@@ -531,7 +1240,12 @@ extension ManifestSchema {
       </xs:documentation>
     </xs:annotation>
     <xs:sequence>
-      <xs:element name="value" type="xs:string" maxOccurs="unbounded"/>
+      <xs:element name="value" type="xs:string" maxOccurs="unbounded">
+        <xs:annotation>
+          <xs:documentation>One allowed value, as text.</xs:documentation>
+          <xs:appinfo><example><![CDATA[<value>active</value>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
     </xs:sequence>
     <xs:attributeGroup ref="m:Keyed"/>
   </xs:complexType>
@@ -544,7 +1258,14 @@ extension ManifestSchema {
       </xs:documentation>
     </xs:annotation>
     <xs:attributeGroup ref="m:Keyed"/>
-    <xs:attribute name="pattern" type="xs:string" use="required"/>
+    <xs:attribute name="pattern" type="xs:string" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The regular expression, in Swift Regex syntax; one that does not compile
+          is an error.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 </xs:schema>
 

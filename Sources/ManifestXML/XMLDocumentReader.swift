@@ -38,6 +38,27 @@ package enum XMLDocumentReader {
   )
     -> Result
   {
+    read(bytes: bytes, file: file, validatingWith: schema, rootName: rootName)
+  }
+
+  /// Parses `bytes` with the same safety rules, but validates against no schema.
+  ///
+  /// For documents that are not manifests, such as the XSD itself, which
+  /// ``ManifestFormatReference`` reads.
+  ///
+  /// - Parameters:
+  ///   - bytes: The document, UTF-8.
+  ///   - file: The name diagnostics give the document.
+  /// - Returns: The tree when the document is well formed, its source map, and every diagnostic.
+  package static func parse(bytes: [UInt8], file: String) -> Result {
+    read(bytes: bytes, file: file, validatingWith: nil, rootName: nil)
+  }
+
+  /// Parses `bytes`; validates them against `schema` and checks the root's name when given.
+  private static func read(
+    bytes: [UInt8], file: String, validatingWith schema: ManifestSchema.Source?,
+    rootName: String?
+  ) -> Result {
     let start = ManifestLocation(file: file, line: 1, column: 1)
     if bytes.count > maximumSize {
       return Result(diagnostics: [
@@ -95,13 +116,16 @@ package enum XMLDocumentReader {
 
     var diagnostics = collector.errors.map { $0.diagnostic(file: file, nodes: nodes) }
     collector.errors.removeAll()
-    if !diagnostics.containsErrors {
+    if !diagnostics.containsErrors, let schema {
       diagnostics += validate(document, schema: schema, file: file, nodes: nodes)
     }
     guard !diagnostics.containsErrors, let root = ahx_document_root(document) else {
       return Result(sourceMap: sourceMap, diagnostics: diagnostics)
     }
     let tree = copyTree(root, nodes: nodes, file: file)
+    guard let rootName else {
+      return Result(tree: tree, sourceMap: sourceMap, diagnostics: diagnostics)
+    }
     if tree.name != rootName || tree.namespace != ManifestSchema.namespace {
       diagnostics.append(
         ManifestDiagnostic(

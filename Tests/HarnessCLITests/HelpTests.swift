@@ -26,6 +26,7 @@ struct HelpTests {
     #expect(
       Self.paths == [
         "inspect", "decode", "verify", "manifest", "manifest validate", "manifest author",
+        "manifest reference",
         "report", "report merge", "anonymize", "privacy-scan", "migrate-dry-run", "migrate", "help",
       ])
   }

@@ -17,7 +17,7 @@ struct ManifestVocabularyTests {
     let end = try #require(
       text.range(of: "</xs:simpleType>", range: start.upperBound..<text.endIndex))
     return text[start.upperBound..<end.lowerBound]
-      .matches(of: #/<xs:enumeration value="([^"]*)"\s*/>/#).map { String($0.output.1) }
+      .matches(of: #/<xs:enumeration value="([^"]*)"\s*/?>/#).map { String($0.output.1) }
   }
 
   @Test("The schema's RejectionCategory lists the RejectionCategory cases, in order")

@@ -187,3 +187,40 @@ enum ManifestAuthorCommand {
     return failed || !result.changedArchives.isEmpty ? .findings : .success
   }
 }
+
+/// `archive-harness manifest reference [--output FILE]`: the manifest format as Markdown.
+enum ManifestReferenceCommand {
+  static let spec = CommandSpec(
+    name: "manifest reference",
+    abstract: "Write the Markdown reference of the manifest format, from the XSD's annotations.",
+    discussion: """
+        Every element and attribute with its meaning, the elements it may appear in,
+        whether it is required, its allowed values, its default and an example, in
+        the XSD's order. scripts/manifest-reference writes docs/ManifestFormat.md with
+        it. A declaration without xs:documentation is named on standard error.
+      """,
+    options: [output, SchemaOption.option],
+    exitStatus: """
+        0  the reference was written, and every declaration is documented
+        1  the reference was written, but a declaration has no documentation
+        2  the run could not proceed (bad arguments, unreadable XSD or output)
+      """)
+
+  static let output = Option<String?>.optional(
+    "output", short: "o", valueName: "FILE",
+    help: "Write the reference here, not to stdout; a device or FIFO is written in place.")
+
+  static let command = Command(spec: spec) { arguments, context in
+    try OutputWriting.check(arguments[output])
+    let reference: ManifestFormatReference
+    switch try SchemaOption.source(arguments[SchemaOption.option]) {
+    case .builtIn: reference = .builtIn
+    case .file(let path): reference = ManifestFormatReference(path: path)
+    }
+    ManifestDiagnosticsPrinter.print(reference.problems, to: context.console)
+    guard reference.problems.isEmpty else { return .unusable }
+    ManifestDiagnosticsPrinter.print(reference.undocumented, to: context.console)
+    try OutputWriting.write(reference.markdown, to: arguments[output], console: context.console)
+    return reference.undocumented.isEmpty ? .success : .findings
+  }
+}
