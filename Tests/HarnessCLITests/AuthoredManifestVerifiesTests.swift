@@ -3,9 +3,11 @@ import HarnessTestSupport
 import PropertyList
 import Testing
 
-/// The property authoring promises: `verify` passes on a manifest fresh from `manifest author`,
-/// over the archives it was written from, and stays passing after `--update`. Run as a team
-/// would, in a folder of its own with the shipped `archive-harness`.
+/// The property authoring promises, run as a team would.
+///
+/// `verify` passes on a manifest fresh from `manifest author`, over the archives it was written
+/// from, and stays passing after `--update`; each test works in a folder of its own with the
+/// shipped `archive-harness`.
 @Suite("A manifest fresh from manifest author passes verify at once")
 struct AuthoredManifestVerifiesTests {
   /// A folder with `LegacyArchives/` copied from the repository's samples and an empty
