@@ -28,6 +28,8 @@ extension ManifestSchema {
         <class name="NSArray"/>
       </allowedClasses>
       <rootClass name="ProfileKit.UserProfile"/>
+      <accepted key="user_17" category="truncated"
+                reason="written by 1.0's crash on save; the user re-enters it"/>
       <archive path="ProfilesApp-1.2/alice.archive" sha256="…" maxSize="65536">
         <legacy outcome="decodes"/>
         <secure outcome="rejected" category="class-not-allowed"/>
@@ -49,7 +51,8 @@ extension ManifestSchema {
   Rules this schema cannot express are checked by the Manifest module after
   validation: files exist and match their sha256, paths stay inside the
   archives folder, key paths are well formed, entries are unique, a rejected
-  outcome names a category, allowed classes are mapped or registered.
+  outcome names a category, allowed classes are mapped or registered, an
+  accepted key is listed once and its reason is not only white space.
 -->
 <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema"
            xmlns:m="urn:archive-harness:manifest:1"
@@ -86,6 +89,19 @@ extension ManifestSchema {
       <xs:element name="allowedClasses" type="m:AllowedClasses" minOccurs="0"/>
       <xs:element name="rootClass" type="m:ClassReference" minOccurs="0"/>
       <xs:element name="migration" type="m:Migration" minOccurs="0"/>
+      <xs:element name="accepted" type="m:AcceptedRefusal" minOccurs="0" maxOccurs="unbounded">
+        <xs:annotation>
+          <xs:documentation>
+            A refused record of the store that the team accepts, so that
+            `migrate-dry-run` and `migrate` report it as accepted and exit 0
+            for it: the record's key, the category its refusal has, and why it
+            is accepted. The record is never rewritten. A refusal of another
+            category fails the run as a new refusal would; an accepted key
+            that is no longer refused is reported as a warning, to be removed.
+            Each key is listed once.
+          </xs:documentation>
+        </xs:annotation>
+      </xs:element>
       <xs:element name="archive" type="m:Archive" minOccurs="0" maxOccurs="unbounded"/>
     </xs:sequence>
     <xs:attribute name="schemaVersion" type="m:SchemaVersion" use="required"/>
@@ -198,6 +214,40 @@ extension ManifestSchema {
       <xs:element name="renamedClass" type="m:ClassMapping"/>
       <xs:element name="addedField" type="m:AddedField"/>
     </xs:choice>
+  </xs:complexType>
+
+  <xs:complexType name="AcceptedRefusal">
+    <xs:annotation>
+      <xs:documentation>
+        An accepted refusal, such as
+        &lt;accepted key="user_17" category="truncated"
+        reason="written by 1.0's crash on save; the user re-enters it"/&gt;.
+      </xs:documentation>
+    </xs:annotation>
+    <xs:attribute name="key" type="m:NonEmptyString" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The record: in a folder store, the file's path relative to the
+          folder (nested/a.archive); in an SQLite store, the key column's
+          value (TEXT as written, INTEGER in decimal).
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="category" type="m:RejectionCategory" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The rejection category the record's refusal has, as the dry run
+          reports it (truncated, malformed, class-not-allowed, ...).
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="reason" type="m:NonEmptyString" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          Why the refusal is accepted; the reports print it beside the refusal.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:complexType name="AddedField">
