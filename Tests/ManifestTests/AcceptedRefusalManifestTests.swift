@@ -39,7 +39,8 @@ struct AcceptedRefusalManifestTests {
 
   @Test("A key accepted twice is a semantic error at the second key, naming the first")
   func duplicateKey() throws {
-    let body = Self.user17 + "\n"
+    let body =
+      Self.user17 + "\n"
       + #"  <accepted key="user_17" category="malformed" reason="again"/>"#
     let result = try ManifestTestSupport.load(ManifestTestSupport.manifest(body))
     #expect(result.diagnostics.allSatisfy { $0.category == .semantic && $0.severity == .error })

@@ -5,8 +5,9 @@ import Testing
 
 @testable import Migration
 
-/// `migrate-dry-run` and `migrate` with a store manifest that accepts a known-bad record, run as a
-/// user would. Every store and manifest is made in a temporary folder.
+/// `migrate-dry-run` and `migrate` with a store manifest that accepts a known-bad record.
+///
+/// Run as a user would; every store and manifest is made in a temporary folder.
 @Suite("Accepted refusals: migrate-dry-run and migrate")
 struct AcceptedRefusalCommandTests {
   /// A store manifest whose `<accepted>` elements are `accepted`, one a line from line 4.
@@ -101,7 +102,8 @@ struct AcceptedRefusalCommandTests {
         "accepted as 'malformed' at \(scratch.manifest):4:3, but the refusal is now 'truncated'"))
   }
 
-  @Test("Migrate with an accepted refusal exits 0 and leaves the accepted record's bytes as they were")
+  @Test(
+    "Migrate with an accepted refusal exits 0 and leaves the accepted record's bytes as they were")
   func migrateLeavesAcceptedBytes() throws {
     let scratch = try Scratch(accepted: [Self.acceptedElement()])
     defer { scratch.remove() }

@@ -51,8 +51,9 @@ struct AcceptedRefusalEngineTests {
     #expect(!result.summary.hasFailures)
     #expect(result.summary.acceptedNoLongerRefused.isEmpty)
     #expect(result.summary.total == 7)
-    guard case .accepted(let refusal, let acceptance)? =
-      result.plans["\(result.path):store[key='e-truncated']"]
+    guard
+      case .accepted(let refusal, let acceptance)? =
+        result.plans["\(result.path):store[key='e-truncated']"]
     else {
       Issue.record("e-truncated is not accepted: \(result.plans)")
       return
@@ -67,8 +68,9 @@ struct AcceptedRefusalEngineTests {
     #expect(result.summary.accepted == 0)
     #expect(result.summary.categoryChanged == 1)
     #expect(result.summary.hasFailures)
-    guard case .categoryChanged(let refusal, let acceptance)? =
-      result.plans["\(result.path):store[key='e-truncated']"]
+    guard
+      case .categoryChanged(let refusal, let acceptance)? =
+        result.plans["\(result.path):store[key='e-truncated']"]
     else {
       Issue.record("e-truncated is not category-changed: \(result.plans)")
       return
@@ -143,7 +145,8 @@ struct AcceptedRefusalEngineTests {
 
   @Test("The JSON plan of a changed category follows the schema and names both categories")
   func jsonCategoryChanged() throws {
-    let text = try MigrationFixtures.dryRunReport(.json, accepted: [accepted("e-truncated", .cycle)])
+    let text = try MigrationFixtures.dryRunReport(
+      .json, accepted: [accepted("e-truncated", .cycle)])
     let violations = try JSONSchemas.violations(of: text, against: .migrationPlan)
     #expect(violations.isEmpty, "\(violations)")
     let document = try JSONDocument(parsing: text)

@@ -84,7 +84,8 @@ enum MigrationHTMLPage {
       reason = why
     case .accepted(let refusal, let accepted):
       step = refusal.step.rawValue
-      reason = "\(refusal.reason); accepted (\(accepted.category)) at \(accepted.place): \(accepted.reason)"
+      reason =
+        "\(refusal.reason); accepted (\(accepted.category)) at \(accepted.place): \(accepted.reason)"
       today = refusal.currentReadConsequence
     case .categoryChanged(let refusal, let accepted):
       step = refusal.step.rawValue

@@ -301,8 +301,7 @@ public final class MigrationReportWriter {
   }
 
   /// `accepted as 'malformed' at manifest.xml:5:3, but the refusal is now 'truncated'`.
-  static func categoryChangeText(_ refusal: RecordRefusal, _ accepted: AcceptedRefusal) -> String
-  {
+  static func categoryChangeText(_ refusal: RecordRefusal, _ accepted: AcceptedRefusal) -> String {
     let now = refusal.category.map { "'\($0)'" } ?? "of no rejection category"
     return "accepted as '\(accepted.category)' at \(accepted.place), but the refusal is now \(now)"
   }
