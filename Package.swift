@@ -283,7 +283,7 @@ let package = Package(
       name: "MigrationTests",
       dependencies: [
         "Migration", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "CSQLite",
-        "Checksum", "JSONOutput",
+        "Checksum", "JSONOutput", "HarnessVocabulary",
       ],
       swiftSettings: strictSettings
     ),

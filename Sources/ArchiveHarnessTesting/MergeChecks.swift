@@ -231,7 +231,7 @@ public struct MergeChecks: Sendable {
     let record = StoreRecord(id: subject.recordID, content: .bytes(subject.bytes))
     let plan = RecordMigrator(transform: try typedTransform(subject)).plan(record)
     switch plan.outcome {
-    case .refused, .skipped:
+    case .refused, .skipped, .accepted, .categoryChanged:
       return []
     case .willRewrite(let summary), .rewritten(let summary):
       return ["\(subject.place): migration would rewrite it (\(summary)), where it must refuse"]

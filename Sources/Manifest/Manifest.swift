@@ -1,3 +1,5 @@
+import HarnessVocabulary
+
 /// A validated manifest: the producer of a set of archives and what must hold for each archive.
 ///
 /// Built by `ManifestLoader` (in `ManifestXML`) from a document that passed the XSD. Every
@@ -133,6 +135,48 @@ public struct Manifest: Sendable {
     }
   }
 
+  /// A refused record of the store that the manifest accepts: its key, the refusal's category, and why.
+  ///
+  /// Written `<accepted key="user_17" category="truncated" reason="…"/>` after
+  /// `<migration>`. `migrate-dry-run` and `migrate` report the record as
+  /// `accepted` and do not fail for it while its refusal keeps that category.
+  ///
+  /// ```swift
+  /// for accepted in manifest.acceptedRefusals {
+  ///   print("\(accepted.key): \(accepted.category) (\(accepted.location))")
+  /// }
+  /// ```
+  public struct AcceptedRefusal: Sendable, Hashable {
+    /// The record's key: a directory store's relative path, or an SQLite key column's value.
+    public var key: String
+    /// The category the record's refusal has.
+    public var category: RejectionCategory
+    /// Why the refusal is accepted.
+    public var reason: String
+    /// Where the element was written.
+    public var location: ManifestLocation
+    /// Where its `key` attribute was written.
+    public var keyLocation: ManifestLocation
+    /// Where its `reason` attribute was written.
+    public var reasonLocation: ManifestLocation
+
+    /// Creates an accepted refusal, as the manifest loader reads it.
+    package init(
+      key: String, category: RejectionCategory, reason: String, location: ManifestLocation,
+      keyLocation: ManifestLocation? = nil, reasonLocation: ManifestLocation? = nil
+    ) {
+      self.key = key
+      self.category = category
+      self.reason = reason
+      self.location = location
+      self.keyLocation = keyLocation ?? location
+      self.reasonLocation = reasonLocation ?? location
+    }
+
+    /// Every place a diagnostic about the element is reported at.
+    public var locations: Set<ManifestLocation> { [location, keyLocation, reasonLocation] }
+  }
+
   /// The manifest's file, as the caller named it.
   public var file: String
   /// The producer.
@@ -145,6 +189,8 @@ public struct Manifest: Sendable {
   public var rootClass: ClassReference?
   /// What a rewrite may change.
   public var migration: MigrationAllowance
+  /// The refused records the manifest accepts, in document order.
+  public var acceptedRefusals: [AcceptedRefusal]
   /// The archive entries, in document order.
   public var archives: [ArchiveEntry]
   /// Where the manifest's root element starts.
@@ -154,8 +200,10 @@ public struct Manifest: Sendable {
   package init(
     file: String, producer: Producer, classMappings: [ClassMapping],
     allowedClasses: [ClassReference]? = nil, rootClass: ClassReference? = nil,
-    migration: MigrationAllowance, archives: [ArchiveEntry], location: ManifestLocation
+    migration: MigrationAllowance, acceptedRefusals: [AcceptedRefusal] = [],
+    archives: [ArchiveEntry], location: ManifestLocation
   ) {
+    self.acceptedRefusals = acceptedRefusals
     self.file = file
     self.producer = producer
     self.classMappings = classMappings

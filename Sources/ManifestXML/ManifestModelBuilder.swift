@@ -7,7 +7,8 @@ import PropertyList
 ///
 /// Rules checked here: key paths parse, regular expressions compile, a
 /// rejected outcome names a category and a decoding one does not, ranges and
-/// counts have bounds in order, and added-field defaults parse as their type.
+/// counts have bounds in order, added-field defaults parse as their type, and an
+/// accepted refusal gives a reason.
 package struct ManifestModelBuilder {
   package private(set) var diagnostics: [ManifestDiagnostic] = []
 
@@ -47,7 +48,9 @@ package struct ManifestModelBuilder {
       file: file, producer: producer, classMappings: mappings,
       allowedClasses: root.child(named: "allowedClasses").map(classReferences),
       rootClass: root.child(named: "rootClass").map(classReference),
-      migration: migration, archives: root.children(named: "archive").map { archive($0) },
+      migration: migration,
+      acceptedRefusals: root.children(named: "accepted").compactMap { acceptedRefusal($0) },
+      archives: root.children(named: "archive").map { archive($0) },
       location: root.location)
   }
 
@@ -68,6 +71,25 @@ package struct ManifestModelBuilder {
 
   private func classReferences(_ element: XMLTree) -> [Manifest.ClassReference] {
     element.children(named: "class").map(classReference)
+  }
+
+  /// An `accepted` element; its reason must say something, not only white space.
+  private mutating func acceptedRefusal(_ element: XMLTree) -> Manifest.AcceptedRefusal? {
+    let reason = element[attribute: "reason"] ?? ""
+    if reason.trimmingXMLWhitespace().isEmpty {
+      error(
+        at: element.location(ofAttribute: "reason"),
+        "an accepted refusal needs a reason, not white space")
+    }
+    guard
+      let category = element[attribute: "category"].flatMap({
+        RejectionCategory(rawValue: $0.trimmingXMLWhitespace())
+      })
+    else { return nil }
+    return Manifest.AcceptedRefusal(
+      key: element[attribute: "key"] ?? "", category: category, reason: reason,
+      location: element.location, keyLocation: element.location(ofAttribute: "key"),
+      reasonLocation: element.location(ofAttribute: "reason"))
   }
 
   private mutating func addedField(_ element: XMLTree) -> Manifest.AddedField {

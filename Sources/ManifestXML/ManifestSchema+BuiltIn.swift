@@ -28,6 +28,8 @@ extension ManifestSchema {
         <class name="NSArray"/>
       </allowedClasses>
       <rootClass name="ProfileKit.UserProfile"/>
+      <accepted key="user_17" category="truncated"
+                reason="written by 1.0's crash on save; the user re-enters it"/>
       <archive path="ProfilesApp-1.2/alice.archive" sha256="…" maxSize="65536">
         <legacy outcome="decodes"/>
         <secure outcome="rejected" category="class-not-allowed"/>
@@ -49,7 +51,8 @@ extension ManifestSchema {
   Rules this schema cannot express are checked by the Manifest module after
   validation: files exist and match their sha256, paths stay inside the
   archives folder, key paths are well formed, entries are unique, a rejected
-  outcome names a category, allowed classes are mapped or registered.
+  outcome names a category, allowed classes are mapped or registered, an
+  accepted key is listed once and its reason is not only white space.
 
   Documentation. Every named xs:element, xs:attribute, xs:complexType and
   xs:simpleType carries an xs:annotation/xs:documentation saying what it
@@ -181,6 +184,20 @@ extension ManifestSchema {
               </migration>
             ]]></example>
           </xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="accepted" type="m:AcceptedRefusal" minOccurs="0" maxOccurs="unbounded">
+        <xs:annotation>
+          <xs:documentation>
+            A refused record of the store that the team accepts, so that
+            `migrate-dry-run` and `migrate` report it as accepted and exit 0
+            for it: the record's key, the category its refusal has, and why it
+            is accepted. The record is never rewritten. A refusal of another
+            category fails the run as a new refusal would; an accepted key
+            that is no longer refused is reported as a warning, to be removed.
+            Each key is listed once.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<accepted key="user_17" category="truncated" reason="Written by 1.0's crash on save; the user re-enters it."/>]]></example></xs:appinfo>
         </xs:annotation>
       </xs:element>
       <xs:element name="archive" type="m:Archive" minOccurs="0" maxOccurs="unbounded">
@@ -431,6 +448,40 @@ extension ManifestSchema {
         </xs:annotation>
       </xs:element>
     </xs:choice>
+  </xs:complexType>
+
+  <xs:complexType name="AcceptedRefusal">
+    <xs:annotation>
+      <xs:documentation>
+        An accepted refusal, such as
+        &lt;accepted key="user_17" category="truncated"
+        reason="written by 1.0's crash on save; the user re-enters it"/&gt;.
+      </xs:documentation>
+    </xs:annotation>
+    <xs:attribute name="key" type="m:NonEmptyString" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The record: in a folder store, the file's path relative to the
+          folder (nested/a.archive); in an SQLite store, the key column's
+          value (TEXT as written, INTEGER in decimal).
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="category" type="m:RejectionCategory" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The rejection category the record's refusal has, as the dry run
+          reports it (truncated, malformed, class-not-allowed, ...).
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="reason" type="m:NonEmptyString" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          Why the refusal is accepted; the reports print it beside the refusal.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:complexType name="AddedField">

@@ -8,7 +8,8 @@ import Manifest
   import Darwin
 #endif
 
-/// Checks what the XSD cannot: archive files, checksums, paths, duplicates and class names.
+/// Checks what the XSD cannot: archive files, checksums, paths, duplicates (archives and
+/// accepted keys) and class names.
 package struct ManifestSemanticChecker {
   let manifest: Manifest
   let archivesDirectory: String
@@ -25,7 +26,22 @@ package struct ManifestSemanticChecker {
     checkClassMappings()
     checkClassNames()
     checkClassExpectations()
+    checkAcceptedRefusals()
     checkArchives()
+  }
+
+  /// An accepted key is listed once: a second one would say two things of one record.
+  private mutating func checkAcceptedRefusals() {
+    var seen: [String: Manifest.AcceptedRefusal] = [:]
+    for accepted in manifest.acceptedRefusals {
+      if let first = seen[accepted.key] {
+        error(
+          at: accepted.keyLocation,
+          "accepted refusal of key '\(accepted.key)' is already listed at \(first.location)")
+      } else {
+        seen[accepted.key] = accepted
+      }
+    }
   }
 
   private mutating func checkClassMappings() {

@@ -123,11 +123,11 @@ enum MigrationFixtures {
   static func run(
     _ store: any RecordStore,
     transform: any RecordTransform = RenameOnlyTransform(mapping: mapping),
-    writer: (any RecordWriter)? = nil, batchSize: Int = 3
+    writer: (any RecordWriter)? = nil, batchSize: Int = 3, accepted: [AcceptedRefusal] = []
   ) throws -> (summary: MigrationSummary, plans: [String: RecordPlan.Outcome]) {
     let engine = MigrationEngine(
       store: store, migrator: RecordMigrator(transform: transform), writer: writer,
-      batchSize: batchSize, workerCount: 2)
+      batchSize: batchSize, workerCount: 2, acceptedRefusals: accepted)
     var plans: [String: RecordPlan.Outcome] = [:]
     let summary = try engine.run(onRecord: { plans[$0.record.id.description] = $0.outcome })
     return (summary, plans)
@@ -139,11 +139,12 @@ enum MigrationFixtures {
   ///   - format: The report's format.
   ///   - rows: The store's keys and values.
   ///   - storeName: The store's name in the report, or `nil` for its path.
+  ///   - accepted: The refusals the run accepts.
   /// - Returns: The report's text.
   /// - Throws: When the store cannot be made or read.
   static func dryRunReport(
     _ format: MigrationReportWriter.Format, rows: [(String, [UInt8]?)] = sampleRows(),
-    storeName: String? = nil
+    storeName: String? = nil, accepted: [AcceptedRefusal] = []
   ) throws -> String {
     let folder = try temporaryFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -153,7 +154,7 @@ enum MigrationFixtures {
       path: path, table: "store", keyColumn: "key", valueColumn: "value", readOnly: true)
     let engine = MigrationEngine(
       store: store, migrator: RecordMigrator(transform: RenameOnlyTransform(mapping: mapping)),
-      writer: nil, batchSize: 2)
+      writer: nil, batchSize: 2, acceptedRefusals: accepted)
     let collected = CollectedText()
     let writer = MigrationReportWriter(format: format, sink: collected.append)
     writer.begin(store: storeName ?? path, mode: "rename-only", operation: .dryRun)

@@ -33,8 +33,8 @@ struct SchemaVocabularyTests {
   }
 
   @Test(
-    "The decode and verify schemas list every RejectionCategory, in order",
-    arguments: [JSONSchemas.Name.decode, .verify])
+    "The decode, verify and migration schemas list every RejectionCategory, in order",
+    arguments: [JSONSchemas.Name.decode, .verify, .migrationPlan, .migrationReport])
   func rejectionCategories(name: JSONSchemas.Name) throws {
     let category = try Self.schema(name)["$defs"]?["RejectionCategory"]?["enum"]
     #expect(Self.strings(category) == RejectionCategory.allCases.map(\.rawValue))

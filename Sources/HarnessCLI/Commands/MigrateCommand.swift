@@ -16,14 +16,17 @@ enum MigrateCommand {
         (BACKUP/RUN/journal.jsonl) records every change; 'migrate --rollback
         JOURNAL' restores the originals. Ctrl-C stops after the current batch.
         Running migrate again after it finished changes nothing and says so.
+        A refusal the manifest accepts (<accepted>) is reported as accepted, is
+        never rewritten, and does not fail the run while its category is the
+        one listed.
         Text output may change between versions; --format json is stable.
       """,
     options: MigrateOptions.commonOptions + [backup, journal, rollback],
     flags: MigrateOptions.commonFlags + [noBackup],
     exactlyOneOf: [[backup.name, noBackup.name]],
     exitStatus: """
-        0  every record was rewritten, is already current, or is not an archive (rollback: all restored)
-        1  a record was refused or changed concurrently, or the run was interrupted (rollback: a conflict)
+        0  every record was rewritten, is already current, is not an archive, or is refused as the manifest accepts (rollback: all restored)
+        1  a record was refused (or accepted under another category) or changed concurrently, or the run was interrupted (rollback: a conflict)
         2  the run could not proceed (bad arguments, unreadable store, SQLite or file-system failure)
       """)
 
@@ -46,7 +49,7 @@ enum MigrateCommand {
     }
     let options = try MigrateOptions(arguments)
     let backup = arguments[MigrateCommand.backup]
-    let transform = try options.makeTransform(context: context)
+    let setup = try options.makeSetup(context: context)
     let store = try options.openStore(readOnly: false)
     let runDirectory = try backup.map { try makeRunDirectoryPath(backup: $0, store: store) }
     let journalPath = arguments[journal]
@@ -62,7 +65,7 @@ enum MigrateCommand {
       throw CommandFailure(error)
     }
     let summary = try options.runEngine(
-      store: store, transform: transform, writer: writer, operation: .migrate,
+      store: store, setup: setup, writer: writer, operation: .migrate,
       console: context.console,
       onFailure: { _ in
         if let journal = writer.journalPath {
@@ -77,7 +80,8 @@ enum MigrateCommand {
         notes.append(
           (
             "store",
-            "unchanged: nothing to migrate (\(summary.alreadyCurrent) already current, \(summary.refused) refused, \(summary.skipped) skipped)"
+            "unchanged: nothing to migrate (\(summary.alreadyCurrent) already current, \(summary.refused) refused, \(summary.skipped) skipped"
+              + (summary.accepted > 0 ? ", \(summary.accepted) accepted)" : ")")
           ))
       }
       if let backupPath = writer.backupPath { notes.append(("backup", backupPath)) }
@@ -91,7 +95,7 @@ enum MigrateCommand {
       }
       return notes
     }
-    return summary.refused > 0 || summary.interrupted ? .findings : .success
+    return summary.hasFailures || summary.interrupted ? .findings : .success
   }
 
   /// `BACKUP/STORENAME-YYYYMMDDTHHMMSSZ-PID`, checked to lie outside the store.

@@ -11,6 +11,10 @@ enum MigrateDryRunCommand {
         files are only read. Each record gets one line: will-rewrite,
         already-current, refused (with the failed step, the reason, and what the
         app's own read does with it today) or skipped (NULL or not an archive).
+        A refusal the manifest lists as <accepted key=... category=...
+        reason=.../> is accepted (with the manifest's reason) while its category
+        is the one listed, and category-changed when it is not; an accepted key
+        that is no longer refused is a warning: remove it.
         --format html writes one self-contained page: the counts per decision and
         a table of records that can show only the refused ones.
         Text output may change between versions; --format json is stable.
@@ -18,17 +22,17 @@ enum MigrateDryRunCommand {
     options: MigrateOptions.commonOptions,
     flags: MigrateOptions.commonFlags,
     exitStatus: """
-        0  every record would be rewritten, is already current, or is not an archive
-        1  a record would be refused, or the run was interrupted
+        0  every record would be rewritten, is already current, is not an archive, or is refused as the manifest accepts
+        1  a record would be refused (or accepted under another category), or the run was interrupted
         2  the run could not proceed (bad arguments, unreadable store, SQLite failure)
       """)
 
   static let command = Command(spec: spec) { arguments, context in
     let options = try MigrateOptions(arguments)
-    let transform = try options.makeTransform(context: context)
+    let setup = try options.makeSetup(context: context)
     let store = try options.openStore(readOnly: true)
     let summary = try options.runEngine(
-      store: store, transform: transform, writer: nil, operation: .dryRun,
+      store: store, setup: setup, writer: nil, operation: .dryRun,
       console: context.console
     ) { summary in
       var notes: [(String, String)] = [("store", "unchanged (dry run)")]
@@ -37,6 +41,6 @@ enum MigrateDryRunCommand {
       }
       return notes
     }
-    return summary.refused > 0 || summary.interrupted ? .findings : .success
+    return summary.hasFailures || summary.interrupted ? .findings : .success
   }
 }

@@ -136,24 +136,59 @@ struct MigrateOptions {
     }
   }
 
+  /// What a run needs from the options: the transform, and the refusals the manifest accepts.
+  struct Setup {
+    /// The per-record transform.
+    var transform: any RecordTransform
+    /// The manifest's `<accepted>` refusals, for the engine.
+    var acceptedRefusals: [AcceptedRefusal]
+  }
+
+  /// Loads `--manifest`, if given; semantic errors count only where they concern `<accepted>`.
+  ///
+  /// A migration does not need the manifest's archive files, so their semantic
+  /// errors do not stop it; a duplicate accepted key, or an accepted refusal
+  /// without a reason, would change what the run reports, so those do.
+  private func loadManifest(context: CommandContext) throws -> Manifest? {
+    guard let manifestPath else { return nil }
+    let schema = try SchemaOption.source(schemaPath)
+    let result = ManifestLoader.load(
+      path: manifestPath, archivesDirectory: ".", schema: schema,
+      registeredClasses: Set(context.configuration.registry.classNames))
+    let acceptedPlaces = Set(result.manifest?.acceptedRefusals.flatMap(\.locations) ?? [])
+    let errors = result.diagnostics.filter {
+      $0.severity == .error && ($0.category != .semantic || acceptedPlaces.contains($0.location))
+    }
+    ManifestDiagnosticsPrinter.print(errors, to: context.console)
+    guard let manifest = result.manifest, errors.isEmpty else {
+      throw CommandFailure(
+        place: manifestPath, category: .invalidManifest, message: "the manifest is not usable")
+    }
+    return manifest
+  }
+
+  /// The transform and the accepted refusals, from `--manifest` and the other options.
+  func makeSetup(context: CommandContext) throws -> Setup {
+    let manifest = try loadManifest(context: context)
+    let accepted = (manifest?.acceptedRefusals ?? []).map {
+      AcceptedRefusal(
+        key: $0.key, category: $0.category, reason: $0.reason, place: $0.location.description)
+    }
+    return Setup(
+      transform: try makeTransform(manifest: manifest, context: context),
+      acceptedRefusals: accepted)
+  }
+
   /// The transform: rename-only, or the typed round trip over the app's registered classes.
   ///
   /// The class-name mapping and `allowedClasses` come from `--manifest`, with
   /// `--class-map` and `--allowed-classes` added.
-  func makeTransform(context: CommandContext) throws -> any RecordTransform {
+  private func makeTransform(manifest: Manifest?, context: CommandContext) throws
+    -> any RecordTransform
+  {
     var mapping = ClassNameMapping()
     var allowed: [String] = []
-    if let manifestPath {
-      let schema = try SchemaOption.source(schemaPath)
-      let result = ManifestLoader.load(
-        path: manifestPath, archivesDirectory: ".", schema: schema,
-        registeredClasses: Set(context.configuration.registry.classNames))
-      let errors = result.diagnostics.filter { $0.severity == .error && $0.category != .semantic }
-      ManifestDiagnosticsPrinter.print(errors, to: context.console)
-      guard let manifest = result.manifest, errors.isEmpty else {
-        throw CommandFailure(
-          place: manifestPath, category: .invalidManifest, message: "the manifest is not usable")
-      }
+    if let manifest {
       mapping = ClassNameMapping(Verifier.classMap(of: manifest).entries)
       allowed = manifest.allowedClasses?.map(\.name) ?? []
     }
@@ -211,7 +246,7 @@ extension MigrateOptions {
   ///
   /// - Parameters:
   ///   - store: The store to migrate or plan.
-  ///   - transform: The per-record transform.
+  ///   - setup: The per-record transform and the refusals the manifest accepts.
   ///   - writer: The writer, or nil for a dry run.
   ///   - operation: Which command the report names.
   ///   - console: Where the report and progress go.
@@ -220,14 +255,15 @@ extension MigrateOptions {
   /// - Returns: The run's summary.
   /// - Throws: ``CommandFailure`` when the run or the report output fails.
   func runEngine(
-    store: any RecordStore, transform: any RecordTransform, writer: (any RecordWriter)?,
+    store: any RecordStore, setup: Setup, writer: (any RecordWriter)?,
     operation: MigrationReportWriter.Operation, console: Console,
     onFailure: (MigrationError) -> Void = { _ in },
     notes: (MigrationSummary) -> [(String, String)]
   ) throws -> MigrationSummary {
+    let transform = setup.transform
     let engine = MigrationEngine(
       store: store, migrator: RecordMigrator(transform: transform), writer: writer,
-      batchSize: batchSize)
+      batchSize: batchSize, acceptedRefusals: setup.acceptedRefusals)
     let (report, finishOutput) = try makeReport(console: console)
     let total = try? store.recordCount()
     let progress = MigrateProgress(console: console, total: total ?? nil)
@@ -250,6 +286,9 @@ extension MigrateOptions {
     progress.finish()
     report.finish(summary, notes: notes(summary))
     try finishOutput()
+    for stale in summary.acceptedNoLongerRefused {
+      console.diagnose(.warning, place: stale.accepted.place, category: nil, stale.message)
+    }
     return summary
   }
 }

@@ -12,6 +12,13 @@ import Foundation
 /// caller. `shouldStop` is checked after each written batch, so an interrupt
 /// leaves the store and the journal at a batch boundary.
 ///
+/// `acceptedRefusals` are the refusals a store's manifest accepts: a refused
+/// record whose ``RecordID/acceptanceKey`` one names is planned as
+/// ``RecordPlan/Outcome/accepted(_:_:)`` when its refusal has the accepted
+/// category, and as ``RecordPlan/Outcome/categoryChanged(_:_:)`` otherwise.
+/// Neither is written. An acceptance that matched no refused record is listed in
+/// ``MigrationSummary/acceptedNoLongerRefused`` at the end of a whole run.
+///
 /// ```swift
 /// let engine = MigrationEngine(store: store, migrator: migrator, writer: nil)
 /// let summary = try engine.run(onRecord: { plan in print(plan.outcome.name) })
@@ -27,14 +34,27 @@ public final class MigrationEngine {
   public let batchSize: Int
   /// Threads that verify one batch.
   public let workerCount: Int
+  /// The refusals the store's manifest accepts.
+  public let acceptedRefusals: [AcceptedRefusal]
+  /// The acceptances by key; the first one written wins.
+  private let acceptedByKey: [String: AcceptedRefusal]
 
   /// The default number of verifying threads: one per active processor.
   public static var defaultWorkerCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
   /// Creates an engine.
+  ///
+  /// - Parameters:
+  ///   - store: The store to read.
+  ///   - migrator: The per-record decision.
+  ///   - writer: The writer, or `nil` for a dry run.
+  ///   - batchSize: Records per batch (and per SQLite transaction).
+  ///   - workerCount: Threads that verify one batch.
+  ///   - acceptedRefusals: The refusals the store's manifest accepts, by key and category.
   public init(
     store: any RecordStore, migrator: RecordMigrator, writer: (any RecordWriter)?,
-    batchSize: Int = 512, workerCount: Int = MigrationEngine.defaultWorkerCount
+    batchSize: Int = 512, workerCount: Int = MigrationEngine.defaultWorkerCount,
+    acceptedRefusals: [AcceptedRefusal] = []
   ) {
     precondition(batchSize > 0, "batchSize must be positive")
     self.store = store
@@ -42,6 +62,12 @@ public final class MigrationEngine {
     self.writer = writer
     self.batchSize = batchSize
     self.workerCount = max(1, workerCount)
+    self.acceptedRefusals = acceptedRefusals
+    var byKey: [String: AcceptedRefusal] = [:]
+    for accepted in acceptedRefusals where byKey[accepted.key] == nil {
+      byKey[accepted.key] = accepted
+    }
+    acceptedByKey = byKey
   }
 
   /// Runs over the whole store.
@@ -57,6 +83,7 @@ public final class MigrationEngine {
     shouldStop: () -> Bool = { false }
   ) throws(MigrationError) -> MigrationSummary {
     var summary = MigrationSummary()
+    var acceptance = AcceptanceTracker(acceptedByKey: acceptedByKey)
     var inFlight: BatchJob?
     var done = 0
     var finishedNormally = false
@@ -72,7 +99,8 @@ public final class MigrationEngine {
       inFlight =
         batch.isEmpty ? nil : BatchJob(batch: batch, migrator: migrator, workers: workerCount)
       if let plans = finished {
-        try commit(plans, summary: &summary, onRecord: onRecord)
+        try commit(
+          plans, summary: &summary, acceptance: &acceptance, onRecord: onRecord)
         done += plans.count
         onProgress(done)
         if shouldStop() {
@@ -86,13 +114,23 @@ public final class MigrationEngine {
       }
     }
     try writer?.finish(interrupted: !finishedNormally)
+    if finishedNormally {
+      summary.acceptedNoLongerRefused = acceptance.noLongerRefused(in: acceptedRefusals)
+    }
     return summary
   }
 
   private func commit(
-    _ plans: [RecordPlan], summary: inout MigrationSummary, onRecord: (RecordPlan) -> Void
+    _ plans: [RecordPlan], summary: inout MigrationSummary,
+    acceptance: inout AcceptanceTracker, onRecord: (RecordPlan) -> Void
   ) throws(MigrationError) {
     var plans = plans
+    if !acceptedByKey.isEmpty {
+      // Before any write: an accepted record is a refusal, and refusals are never written.
+      for index in plans.indices {
+        plans[index].outcome = acceptance.apply(to: plans[index])
+      }
+    }
     if let writer {
       var indices: [Int] = []
       var rewrites: [PendingRewrite] = []
@@ -118,8 +156,56 @@ public final class MigrationEngine {
     }
     for plan in plans {
       summary.count(plan.outcome)
+      if !acceptedByKey.isEmpty { acceptance.noteFinal(plan) }
       onRecord(plan)
     }
+  }
+}
+
+/// Which acceptances matched a refused record, and what became of the keys that did not.
+private struct AcceptanceTracker {
+  let acceptedByKey: [String: AcceptedRefusal]
+  /// Keys whose record was refused (accepted, or with another category).
+  private var refusedKeys: Set<String> = []
+  /// The first outcome of a record with an accepted key that was not refused.
+  private var otherOutcomes: [String: RecordPlan.Outcome] = [:]
+
+  init(acceptedByKey: [String: AcceptedRefusal]) {
+    self.acceptedByKey = acceptedByKey
+  }
+
+  /// The plan's outcome with the store manifest's acceptance applied.
+  mutating func apply(to plan: RecordPlan) -> RecordPlan.Outcome {
+    guard let key = plan.record.id.acceptanceKey, let accepted = acceptedByKey[key] else {
+      return plan.outcome
+    }
+    guard case .refused(let refusal) = plan.outcome else { return plan.outcome }
+    refusedKeys.insert(key)
+    return refusal.category == accepted.category
+      ? .accepted(refusal, accepted) : .categoryChanged(refusal, accepted)
+  }
+
+  /// Notes a record's final outcome (after its write), for an accepted key no refusal matched.
+  mutating func noteFinal(_ plan: RecordPlan) {
+    guard let key = plan.record.id.acceptanceKey, acceptedByKey[key] != nil,
+      otherOutcomes[key] == nil
+    else { return }
+    switch plan.outcome {
+    case .accepted, .categoryChanged: return
+    default: otherOutcomes[key] = plan.outcome
+    }
+  }
+
+  /// The acceptances no refused record matched, in the order given.
+  func noLongerRefused(in acceptances: [AcceptedRefusal]) -> [AcceptedRefusal.NoLongerRefused] {
+    var reported: Set<String> = []
+    var result: [AcceptedRefusal.NoLongerRefused] = []
+    for accepted in acceptances
+    where !refusedKeys.contains(accepted.key) && reported.insert(accepted.key).inserted {
+      result.append(
+        AcceptedRefusal.NoLongerRefused(accepted: accepted, outcome: otherOutcomes[accepted.key]))
+    }
+    return result
   }
 }
 

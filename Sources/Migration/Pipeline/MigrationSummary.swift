@@ -10,6 +10,15 @@ public struct MigrationSummary: Sendable, Hashable {
   public var refused = 0
   /// Records that are not archives.
   public var skipped = 0
+  /// Refused records the store's manifest accepts (``RecordPlan/Outcome/accepted(_:_:)``).
+  public var accepted = 0
+  /// Refused records the manifest accepts under another category
+  /// (``RecordPlan/Outcome/categoryChanged(_:_:)``).
+  public var categoryChanged = 0
+  /// Accepted refusals that did not happen: the record migrates now, or no longer exists.
+  ///
+  /// Filled in at the end of a run that was not interrupted; each is a note, never a failure.
+  public var acceptedNoLongerRefused: [AcceptedRefusal.NoLongerRefused] = []
   /// Whether the run stopped early (SIGINT) after a whole batch.
   public var interrupted = false
 
@@ -17,7 +26,16 @@ public struct MigrationSummary: Sendable, Hashable {
   public init() {}
 
   /// Every record seen.
-  public var total: Int { willRewrite + rewritten + alreadyCurrent + refused + skipped }
+  public var total: Int {
+    willRewrite + rewritten + alreadyCurrent + refused + skipped + accepted + categoryChanged
+  }
+
+  /// Whether a record failed the run: refused, or accepted under another category.
+  ///
+  /// ```swift
+  /// let status = summary.hasFailures || summary.interrupted ? 1 : 0
+  /// ```
+  public var hasFailures: Bool { refused > 0 || categoryChanged > 0 }
 
   mutating func count(_ outcome: RecordPlan.Outcome) {
     switch outcome {
@@ -26,6 +44,8 @@ public struct MigrationSummary: Sendable, Hashable {
     case .alreadyCurrent: alreadyCurrent += 1
     case .refused: refused += 1
     case .skipped: skipped += 1
+    case .accepted: accepted += 1
+    case .categoryChanged: categoryChanged += 1
     }
   }
 }

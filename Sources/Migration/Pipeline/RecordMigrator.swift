@@ -117,7 +117,9 @@ public struct RecordMigrator: Sendable {
         RecordPlan(
           record: record,
           outcome: .refused(
-            RecordRefusal(.read, "the archive does not read: \(error.description)"))))
+            RecordRefusal(
+              .read, "the archive does not read: \(error.description)",
+              category: RecordRefusal.structuralCategory(error)))))
     }
     return .transform(TransformInput(id: record.id, bytes: bytes, archive: archive))
   }
@@ -161,7 +163,8 @@ public struct RecordMigrator: Sendable {
       }
     } catch {
       return RecordRefusal(
-        .reRead, "the new bytes are not a readable keyed archive: \(error.description)")
+        .reRead, "the new bytes are not a readable keyed archive: \(error.description)",
+        category: RecordRefusal.structuralCategory(error))
     }
     guard archive.top.entries.contains(where: { !isNil($0.value, in: archive) }) else {
       return RecordRefusal(

@@ -12,8 +12,15 @@ public struct RecordPlan: Sendable {
     case refused(RecordRefusal)
     /// Not an archive (NULL, not a property list, too large): reported, never touched.
     case skipped(String)
+    /// Refused as the store's manifest accepts it (same key, same category): reported with the
+    /// manifest's reason, never touched, and no reason to fail the run.
+    case accepted(RecordRefusal, AcceptedRefusal)
+    /// Refused, and the manifest accepts the key's refusal, but under another category than the
+    /// refusal has now: a refusal like a new one, never touched.
+    case categoryChanged(RecordRefusal, AcceptedRefusal)
 
-    /// The outcome's name as plans print it: `will-rewrite`, `rewritten`, `already-current`, `refused`, `skipped`.
+    /// The outcome's name as plans print it: `will-rewrite`, `rewritten`, `already-current`,
+    /// `refused`, `skipped`, `accepted`, `category-changed`.
     public var name: String {
       switch self {
       case .willRewrite: "will-rewrite"
@@ -21,6 +28,27 @@ public struct RecordPlan: Sendable {
       case .alreadyCurrent: "already-current"
       case .refused: "refused"
       case .skipped: "skipped"
+      case .accepted: "accepted"
+      case .categoryChanged: "category-changed"
+      }
+    }
+
+    /// The refusal of a refused, accepted or category-changed record.
+    public var refusal: RecordRefusal? {
+      switch self {
+      case .refused(let refusal), .accepted(let refusal, _), .categoryChanged(let refusal, _):
+        refusal
+      case .willRewrite, .rewritten, .alreadyCurrent, .skipped:
+        nil
+      }
+    }
+
+    /// Whether the outcome fails a run: a refusal no manifest accepts, or one whose category
+    /// changed.
+    public var fails: Bool {
+      switch self {
+      case .refused, .categoryChanged: true
+      case .willRewrite, .rewritten, .alreadyCurrent, .skipped, .accepted: false
       }
     }
   }

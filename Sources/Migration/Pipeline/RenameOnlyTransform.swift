@@ -66,7 +66,9 @@ public struct RenameOnlyTransform: RecordTransform {
       reread = try KeyedArchive(bytes: bytes, limits: limits)
     } catch {
       return .refused(
-        RecordRefusal(.reRead, "the rewritten archive does not read back: \(error.description)"))
+        RecordRefusal(
+          .reRead, "the rewritten archive does not read back: \(error.description)",
+          category: RecordRefusal.structuralCategory(error)))
     }
     let comparator = ArchiveGraphComparator(mapping: mapping)
     if let difference = comparator.difference(input.archive, reread) {

@@ -1,4 +1,5 @@
 import Decoding
+import HarnessVocabulary
 import KeyedArchive
 
 /// The typed migration of records as a ``RecordTransform``: Decoding's ``TypedMigration``, run in
@@ -125,9 +126,12 @@ public struct TypedTransform: RecordTransform {
       return .rewritten(
         bytes, summary: "\(className) re-encoded with secure coding, re-read and compared")
     case .refused(let refusal):
+      var category: RejectionCategory?
+      if case .rejected(let rejection) = refusal.category { category = rejection }
       return .refused(
         RecordRefusal(
-          refusal.step, "[\(refusal.category)] \(refusal.reason)", currentReadFails: true))
+          refusal.step, "[\(refusal.category)] \(refusal.reason)", currentReadFails: true,
+          category: category))
     case .crashed(let crash):
       var reason = "[crashed] the app's decoding \(crash.timedOut ? "hung" : "trapped") "
       reason += "in the decode worker (\(crash))"
@@ -135,7 +139,7 @@ public struct TypedTransform: RecordTransform {
       while detail.hasSuffix(".") || detail.hasSuffix(" ") { detail.removeLast() }
       if !detail.isEmpty { reason += ": \(detail)" }
       reason += "; the record is left as it is and the run goes on with a fresh worker"
-      var refusal = RecordRefusal(.decode, reason)
+      var refusal = RecordRefusal(.decode, reason, category: .crashed)
       // The trap may be in the app's own read of the stored record, or only in the migration's.
       refusal.currentReadFails = nil
       return .refused(refusal)

@@ -7,7 +7,9 @@ import TextOutput
 /// Every string that comes from a store (record names, keys, reasons) is
 /// escaped with `XMLText`, so markup in a key or a value shows as text. The
 /// records are a real table with column and row headers; a checkbox (or the
-/// address `#refused-only`) shows only the refused ones, without a server.
+/// address `#refused-only`) shows only the refused ones (and those accepted under
+/// another category, which fail like them), without a server. An accepted refusal
+/// shows the manifest's reason beside the refusal's.
 /// ``MigrationReportWriter`` streams the rows and asks for the rest at the end.
 enum MigrationHTMLPage {
   /// The page up to the table's rows: title, counts per decision, notes, the filter, the header.
@@ -27,6 +29,8 @@ enum MigrationHTMLPage {
     counts += [
       ("already-current", "Already current", summary.alreadyCurrent),
       ("refused", "Refused", summary.refused), ("skipped", "Skipped", summary.skipped),
+      ("accepted", "Accepted refusals", summary.accepted),
+      ("category-changed", "Accepted, category changed", summary.categoryChanged),
       ("total", "Records", summary.total),
     ]
     for (name, term, count) in counts {
@@ -38,6 +42,10 @@ enum MigrationHTMLPage {
     page += "</dl>\n"
     for (name, value) in notes {
       page += "<p class=\"note\">\(escape(name)): \(escape(value))</p>\n"
+    }
+    for stale in summary.acceptedNoLongerRefused {
+      page +=
+        "<p class=\"note warning\">warning: \(escape(stale.accepted.place)): \(escape(stale.message))</p>\n"
     }
     page += """
       </section>
@@ -74,6 +82,16 @@ enum MigrationHTMLPage {
       today = refusal.currentReadConsequence
     case .skipped(let why):
       reason = why
+    case .accepted(let refusal, let accepted):
+      step = refusal.step.rawValue
+      reason =
+        "\(refusal.reason); accepted (\(accepted.category)) at \(accepted.place): \(accepted.reason)"
+      today = refusal.currentReadConsequence
+    case .categoryChanged(let refusal, let accepted):
+      step = refusal.step.rawValue
+      reason =
+        "\(refusal.reason); \(MigrationReportWriter.categoryChangeText(refusal, accepted))"
+      today = refusal.currentReadConsequence
     }
     var text = "<tr class=\"record \(decision)\" data-outcome=\"\(decision)\">"
     text += "<th scope=\"row\">\(escape(plan.record.id.description))</th>"
@@ -92,7 +110,8 @@ enum MigrationHTMLPage {
   private static let style =
     HTMLPage.baseStyle + """
       th,td{overflow-wrap:anywhere}
-      tr.refused td.decision{background:#fbe1e1;font-weight:700}
+      tr.refused td.decision,tr.category-changed td.decision{background:#fbe1e1;font-weight:700}
+      tr.accepted td.decision{background:#f4efd9}
       tr.will-rewrite td.decision,tr.rewritten td.decision{background:#e3f4e3}
       tr.skipped td.decision{color:#555}
       .step{font-family:monospace}
@@ -104,7 +123,7 @@ enum MigrationHTMLPage {
     var only=document.getElementById("refused-only"),shown=document.getElementById("shown");
     var rows=document.querySelectorAll("tr.record");
     function apply(){var count=0;rows.forEach(function(row){
-    var hide=only.checked&&row.dataset.outcome!=="refused";row.hidden=hide;if(!hide){count++;}});
+    var hide=only.checked&&row.dataset.outcome!=="refused"&&row.dataset.outcome!=="category-changed";row.hidden=hide;if(!hide){count++;}});
     shown.textContent=String(count);}
     if(location.hash==="#refused-only"){only.checked=true;}
     only.addEventListener("change",apply);apply();

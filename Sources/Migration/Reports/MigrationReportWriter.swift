@@ -7,7 +7,8 @@ import TextOutput
 ///
 /// Text is for people and may change between versions; JSON (with
 /// `serializationVersion` and sorted keys) is stable; JUnit has one
-/// `<testcase>` per record, failing for refused ones; HTML is one
+/// `<testcase>` per record, failing for refused ones (an accepted refusal is
+/// skipped, a changed category fails); HTML is one
 /// self-contained page with the counts per decision and a table of the
 /// records that can show only the refused ones. Output is buffered and
 /// handed to the sink in chunks, so a store of a million records does not
@@ -98,6 +99,13 @@ public final class MigrationReportWriter {
         line += "today: \(refusal.currentReadConsequence)"
       case .skipped(let reason):
         line += "  " + reason
+      case .accepted(let refusal, let accepted):
+        line += "  \(refusal)\n" + String(repeating: " ", count: 17)
+        line += "accepted (\(accepted.category)) at \(accepted.place): \(accepted.reason)"
+      case .categoryChanged(let refusal, let accepted):
+        line += "  \(refusal)\n" + String(repeating: " ", count: 17)
+        line += Self.categoryChangeText(refusal, accepted) + "\n"
+        line += String(repeating: " ", count: 17) + "today: \(refusal.currentReadConsequence)"
       }
       emit(line + "\n")
     case .json:
@@ -117,6 +125,13 @@ public final class MigrationReportWriter {
         text += "\n      <system-out>\(xml(plan.outcome.name + ": " + summary))</system-out>\n    "
       case .alreadyCurrent:
         break
+      case .accepted(let refusal, let accepted):
+        let message = "accepted (\(accepted.category)): \(accepted.reason); \(refusal)"
+        text += "\n      <skipped message=\"\(xml(message))\"/>\n    "
+      case .categoryChanged(let refusal, let accepted):
+        let message = "\(Self.categoryChangeText(refusal, accepted)); \(refusal)"
+        text +=
+          "\n      <failure message=\"\(xml(message))\">\(xml(message)); today: \(xml(refusal.currentReadConsequence))</failure>\n    "
       }
       text += "</testcase>\n"
       try? junitBody?.append(Array(text.utf8))
@@ -138,11 +153,32 @@ public final class MigrationReportWriter {
       parts.append("\(summary.alreadyCurrent) already-current")
       parts.append("\(summary.refused) refused")
       parts.append("\(summary.skipped) skipped")
+      if summary.accepted > 0 { parts.append("\(summary.accepted) accepted") }
+      if summary.categoryChanged > 0 {
+        parts.append("\(summary.categoryChanged) category-changed")
+      }
       emit("\nsummary: \(parts.joined(separator: ", ")) (\(summary.total) records)\n")
       for (name, value) in notes { emit("\(name): \(value)\n") }
+      for stale in summary.acceptedNoLongerRefused {
+        emit("warning: \(stale.accepted.place): \(stale.message)\n")
+      }
     case .json:
       var members: [(String, JSONValue)] = [
+        ("accepted", .integer(Int64(summary.accepted))),
+        (
+          "acceptedNoLongerRefused",
+          .array(
+            summary.acceptedNoLongerRefused.map { stale in
+              .object([
+                ("key", .string(stale.accepted.key)),
+                ("category", .string(stale.accepted.category.rawValue)),
+                ("place", .string(stale.accepted.place)),
+                ("now", stale.outcome.map { .string($0.name) } ?? .string("absent")),
+              ])
+            })
+        ),
         ("alreadyCurrent", .integer(Int64(summary.alreadyCurrent))),
+        ("categoryChanged", .integer(Int64(summary.categoryChanged))),
         ("interrupted", .bool(summary.interrupted)),
         ("refused", .integer(Int64(summary.refused))),
         ("skipped", .integer(Int64(summary.skipped))),
@@ -163,12 +199,15 @@ public final class MigrationReportWriter {
       )
     case .junit:
       let seconds = String(format: "%.3f", Date().timeIntervalSince(started))
+      // An accepted refusal is a skipped case; a changed category fails like a refusal.
+      let failures = summary.refused + summary.categoryChanged
+      let skipped = summary.skipped + summary.accepted
       emit("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
       emit(
-        "<testsuites tests=\"\(summary.total)\" failures=\"\(summary.refused)\" skipped=\"\(summary.skipped)\" time=\"\(seconds)\">\n"
+        "<testsuites tests=\"\(summary.total)\" failures=\"\(failures)\" skipped=\"\(skipped)\" time=\"\(seconds)\">\n"
       )
       emit(
-        "  <testsuite name=\"\(xml("archive-harness migrate \(operation.rawValue)"))\" tests=\"\(summary.total)\" failures=\"\(summary.refused)\" skipped=\"\(summary.skipped)\" time=\"\(seconds)\">\n"
+        "  <testsuite name=\"\(xml("archive-harness migrate \(operation.rawValue)"))\" tests=\"\(summary.total)\" failures=\"\(failures)\" skipped=\"\(skipped)\" time=\"\(seconds)\">\n"
       )
       emitBody()
       emit("  </testsuite>\n</testsuites>\n")
@@ -219,18 +258,17 @@ public final class MigrationReportWriter {
     case .willRewrite(let summary), .rewritten(let summary):
       members.append(("changes", .string(summary)))
     case .refused(let refusal):
-      members.append(("step", .string(refusal.step.rawValue)))
-      members.append(("reason", .string(refusal.reason)))
+      members += refusalMembers(refusal)
+    case .accepted(let refusal, let accepted), .categoryChanged(let refusal, let accepted):
+      members += refusalMembers(refusal)
       members.append(
         (
-          "currentRead",
-          refusal.currentReadFails.map {
-            $0
-              ? .object([
-                ("secureStoreCache", .string("returns nil and logs")),
-                ("secureKeyValueStore", .string("throws typeConversionFailed")),
-              ]) : .string("succeeds")
-          } ?? .string("unknown")
+          "accepted",
+          .object([
+            ("category", .string(accepted.category.rawValue)),
+            ("reason", .string(accepted.reason)),
+            ("place", .string(accepted.place)),
+          ])
         ))
     case .skipped(let reason):
       members.append(("reason", .string(reason)))
@@ -238,6 +276,34 @@ public final class MigrationReportWriter {
       break
     }
     return .object(members)
+  }
+
+  /// The members every refusal has: the step, the reason, the category if any, the app's read.
+  private static func refusalMembers(_ refusal: RecordRefusal) -> [(String, JSONValue)] {
+    var members: [(String, JSONValue)] = [
+      ("step", .string(refusal.step.rawValue)),
+      ("reason", .string(refusal.reason)),
+      (
+        "currentRead",
+        refusal.currentReadFails.map {
+          $0
+            ? .object([
+              ("secureStoreCache", .string("returns nil and logs")),
+              ("secureKeyValueStore", .string("throws typeConversionFailed")),
+            ]) : .string("succeeds")
+        } ?? .string("unknown")
+      ),
+    ]
+    if let category = refusal.category {
+      members.append(("category", .string(category.rawValue)))
+    }
+    return members
+  }
+
+  /// `accepted as 'malformed' at manifest.xml:5:3, but the refusal is now 'truncated'`.
+  static func categoryChangeText(_ refusal: RecordRefusal, _ accepted: AcceptedRefusal) -> String {
+    let now = refusal.category.map { "'\($0)'" } ?? "of no rejection category"
+    return "accepted as '\(accepted.category)' at \(accepted.place), but the refusal is now \(now)"
   }
 
   /// Appends a record's JSON with sorted keys and no spaces, as `render(sortedKeys: true, pretty: false)` does.
