@@ -75,6 +75,29 @@ public struct HarnessConfiguration: Sendable {
       timeout: timeout, workers: workers)
   }
 
+  /// The ``additionalRegistries`` as a verifier serves them to entries that name one
+  /// (`registry="v1"`), each with a runner of its own.
+  ///
+  /// ```swift
+  /// var verifier = Verifier(registry: configuration.registry, runner: configuration.runner())
+  /// verifier.namedRegistries = configuration.namedRegistries()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - timeout: The longest one archive may take in a worker.
+  ///   - workers: How many worker processes each registry's runner may use at once.
+  /// - Returns: The registries by name.
+  public func namedRegistries(timeout: Duration = .seconds(20), workers: Int = 1) -> [String:
+    Verifier.NamedRegistry]
+  {
+    var named: [String: Verifier.NamedRegistry] = [:]
+    for (name, registry) in additionalRegistries {
+      named[name] = Verifier.NamedRegistry(
+        registry: registry, runner: runner(registryName: name, timeout: timeout, workers: workers))
+    }
+    return named
+  }
+
   /// The typed migration of records, its decoders run where ``worker`` says.
   ///
   /// ```swift

@@ -79,12 +79,14 @@ public final class HarnessProject: Sendable {
     let registry = configuration.workerRegistries[registryName] ?? configuration.registry
     self.registry = registry
     // Swift Testing runs cases in parallel: one worker per core decodes them at once.
-    let verifier = Verifier(
+    var verifier = Verifier(
       registry: registry,
       runner: configuration.runner(
         registryName: registryName,
         workers: max(1, ProcessInfo.processInfo.activeProcessorCount)),
       paths: configuration.worker.paths)
+    verifier.namedRegistries = configuration.namedRegistries(
+      workers: max(1, ProcessInfo.processInfo.activeProcessorCount))
     self.verifier = verifier
     let files = resolvedRoot == nil ? [] : Verifier.manifestFiles(in: manifestsFolder.path)
     self.manifestFiles = files

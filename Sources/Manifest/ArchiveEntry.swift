@@ -14,6 +14,9 @@ public struct ArchiveEntry: Sendable {
   /// The `$top` keys the app reads, in order (`root` unless stated); each decode path reads
   /// every one with one unarchiver.
   public var decodeKeys: [String]
+  /// The named registry the entry decodes with (`registry="v1"`), or nil for the app's
+  /// current classes.
+  public var registry: String?
   /// The allowed classes for this archive, overriding the manifest's.
   public var allowedClasses: [Manifest.ClassReference]?
   /// The root class for this archive, overriding the manifest's.
@@ -39,8 +42,9 @@ public struct ArchiveEntry: Sendable {
     outcomes: [OutcomeExpectation] = [], expectations: [FieldExpectation] = [],
     reviewed: [ReviewedValue] = [], location: ManifestLocation,
     pathLocation: ManifestLocation? = nil,
-    sha256Location: ManifestLocation? = nil
+    sha256Location: ManifestLocation? = nil, registry: String? = nil
   ) {
+    self.registry = registry
     self.path = path
     self.sha256 = sha256
     self.maxSize = maxSize

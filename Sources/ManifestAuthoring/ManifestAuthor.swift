@@ -71,6 +71,10 @@ public struct ManifestAuthor: Sendable {
     public var rootClass: String?
     /// The folder archive paths are relative to.
     public var archivesDirectory = "."
+    /// The named registry every entry authored decodes with (`registry="NAME"`), such as an
+    /// earlier app version's classes; the current classes when nil. ``registeredClasses``
+    /// should then be that registry's.
+    public var registry: String?
     /// The running tool's name, for comments and provenance: a team's own harness executable's.
     public var toolName = "archive-harness"
 
@@ -476,9 +480,10 @@ public struct ManifestAuthor: Sendable {
           + "decodeKeys cannot list -->\n"
       }
     }
+    let registryAttribute = options.registry.map { " registry=\"\(XMLText.escaped($0))\"" } ?? ""
     var text =
       "\(indent)<\(prefix)archive path=\"\(XMLText.escaped(item.input.path))\" sha256=\"\(sha)\""
-      + "\(keysAttribute)>\n"
+      + "\(keysAttribute)\(registryAttribute)>\n"
     if let keysComment { text += keysComment }
     let allowed = draft.allowedClasses.filter(ManifestXMLWriter.isClassName)
     if item.survey.readError == nil {

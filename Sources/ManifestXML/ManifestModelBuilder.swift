@@ -153,7 +153,8 @@ package struct ManifestModelBuilder {
       allowedClasses: allowed, rootClass: root, outcomes: outcomes, expectations: expectations,
       reviewed: reviewed, location: element.location,
       pathLocation: element.location(ofAttribute: "path"),
-      sha256Location: element.location(ofAttribute: "sha256"))
+      sha256Location: element.location(ofAttribute: "sha256"),
+      registry: element[attribute: "registry"])
   }
 
   private mutating func outcome(_ element: XMLTree, path: DecodePath) -> OutcomeExpectation? {

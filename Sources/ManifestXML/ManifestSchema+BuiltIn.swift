@@ -675,6 +675,18 @@ extension ManifestSchema {
         </xs:documentation>
       </xs:annotation>
     </xs:attribute>
+    <xs:attribute name="registry" type="m:NonEmptyToken">
+      <xs:annotation>
+        <xs:documentation>
+          The named class registry this entry decodes with, in place of the app's
+          current classes: an earlier app version's model, kept on purpose, that the
+          harness executable registers with `HarnessConfiguration(additionalRegistries:)`.
+          Its outcomes then pin what that version's own code does, such as "1.0's read
+          traps on this record". A name the executable does not serve is an error.
+        </xs:documentation>
+        <xs:appinfo><example><![CDATA[<archive path="NotesV1-1.0/note-full.archive" sha256="…" registry="v1"/>]]></example></xs:appinfo>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:simpleType name="TopKey">

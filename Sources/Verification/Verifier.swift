@@ -37,6 +37,30 @@ public struct Verifier: Sendable {
   /// Like ``VerificationReport/run``, callers record it in the report:
   /// `report.containment = verifier.containment`.
   public var containment: Containment { runner.containment }
+  /// The registries an entry may name with `registry="NAME"`, such as an earlier app
+  /// version's classes, each with the runner that decodes with it.
+  ///
+  /// ```swift
+  /// verifier.namedRegistries["v1"] = Verifier.NamedRegistry(
+  ///   registry: ClassRegistry(modelClasses: NotesV1Model.classes),
+  ///   runner: configuration.runner(registryName: "v1"))
+  /// ```
+  public var namedRegistries: [String: NamedRegistry] = [:]
+
+  /// A registry an entry may name, and the runner that decodes with it.
+  public struct NamedRegistry: Sendable {
+    /// The registry's classes, which the entry's class names are checked against.
+    public var registry: ClassRegistry
+    /// How the entry's decode paths are run.
+    public var runner: any DecodePathRunner
+
+    /// Creates a named registry.
+    public init(registry: ClassRegistry, runner: any DecodePathRunner) {
+      self.registry = registry
+      self.runner = runner
+    }
+  }
+
   /// How many entries are verified at once, each on its own thread.
   ///
   /// Give a ``WorkerPathRunner`` as many workers. The report keeps manifest and
@@ -106,13 +130,29 @@ public struct Verifier: Sendable {
   ) -> LoadedManifests {
     var manifests: [Manifest] = []
     var diagnostics: [ManifestDiagnostic] = []
-    let registered = Set(registry.classNames)
+    var registered = Set(registry.classNames)
+    for named in namedRegistries.values { registered.formUnion(named.registry.classNames) }
     for path in paths {
       let result = ManifestLoader.load(
         path: path, archivesDirectory: archivesDirectory, schema: schema,
         registeredClasses: registered, manifestsRoot: manifestsDirectory)
       diagnostics += result.diagnostics
-      if let manifest = result.manifest, result.isValid {
+      let unknown = (result.manifest?.archives ?? []).filter {
+        $0.registry.map { namedRegistries[$0] == nil } ?? false
+      }
+      for entry in unknown {
+        let served = namedRegistries.keys.sorted().map { "'\($0)'" }
+        diagnostics.append(
+          ManifestDiagnostic(
+            .error, .semantic, at: entry.location,
+            "registry '\(entry.registry ?? "")' is not one this executable serves ("
+              + (served.isEmpty
+                ? "it serves only the current classes; add one with "
+                  + "HarnessConfiguration(additionalRegistries:)"
+                : "it serves \(served.joined(separator: ", "))")
+              + ")"))
+      }
+      if let manifest = result.manifest, result.isValid, unknown.isEmpty {
         manifests.append(manifest)
       }
     }
@@ -216,6 +256,18 @@ public struct Verifier: Sendable {
     _ entry: ArchiveEntry, of manifest: Manifest, bytes: [UInt8], archivesDirectory: String
   ) -> VerificationCase {
     let location = entry.location.description
+    if let name = entry.registry, namedRegistries[name] == nil {
+      // Loading refuses such an entry; one verified directly did not run.
+      return VerificationCase(
+        manifest: manifest.file, archive: entry.path, location: location,
+        paths: paths.map {
+          PathResult(
+            path: .decode($0), outcome: .notRun, category: .workerUnavailable,
+            message: "registry '\(name)' is not one this executable serves",
+            expected: expectedOutcome(for: $0, entry: entry), matches: false)
+        }, expectations: [], producer: Self.producer(of: manifest))
+    }
+    let runner = entry.registry.flatMap { namedRegistries[$0]?.runner } ?? self.runner
     let classMap = Self.classMap(of: manifest)
     let allowed = manifest.allowedClasses(for: entry)?.map(\.name) ?? []
     var notes: [String] = []

@@ -65,8 +65,8 @@ enum ManifestAuthorCommand {
       """,
     arguments: [archiveFiles],
     options: [
-      SharedOptions.archives, output, update, read, reads, rootClass, app, version, platform,
-      produced, provenance, SchemaOption.option,
+      SharedOptions.archives, output, update, read, reads, rootClass, registry, app, version,
+      platform, produced, provenance, SchemaOption.option,
     ],
     exitStatus: """
         0  the manifest was written
@@ -100,6 +100,11 @@ enum ManifestAuthorCommand {
   static let reads = Option<String?>.optional(
     "reads", valueName: "FILE",
     help: "Reads as --read gives them, one ROOT=CLASS,… per line ('#' starts a comment).")
+  static let registry = Option<String?>.optional(
+    "registry", valueName: "NAME",
+    help: "Decode with another registry the harness serves, such as an earlier version's classes;"
+      + " each entry then names it.",
+    defaultDescription: "the current classes")
   static let rootClass = Option<String?>.optional(
     "root-class", valueName: "CLASS",
     help: "The class the app's read asks for as the root, for every archive given.",
@@ -155,16 +160,27 @@ enum ManifestAuthorCommand {
       }
     }
     options.reads = try parseReads(readLines)
+    var registered = Set(context.configuration.registry.classNames)
+    if let name = arguments[registry], name != HarnessWorker.defaultRegistryName {
+      guard let named = context.configuration.additionalRegistries[name] else {
+        let served = context.configuration.workerRegistries.keys.sorted()
+        throw UsageError(
+          message: "Unknown registry '\(name)'; this harness serves: \(served.joined(separator: ", "))"
+        )
+      }
+      registered = Set(named.classNames)
+      options.registry = name
+    }
     let (inputs, problems) = ManifestAuthor.inputs(
       paths: arguments[archiveFiles], archivesDirectory: arguments[SharedOptions.archives])
     ManifestDiagnosticsPrinter.print(problems, to: context.console)
     guard problems.isEmpty else { return .unusable }
-    let verifier = Verifier(
+    var verifier = Verifier(
       registry: context.configuration.registry, runner: context.configuration.runner(),
       paths: context.configuration.worker.paths)
+    verifier.namedRegistries = context.configuration.namedRegistries()
     let author = ManifestAuthor(
-      options: options, registeredClasses: Set(context.configuration.registry.classNames),
-      verifier: verifier)
+      options: options, registeredClasses: registered, verifier: verifier)
     let result: ManifestAuthor.Result
     if let existing = arguments[update] {
       guard let data = FileManager.default.contents(atPath: existing) else {

@@ -87,10 +87,11 @@ enum VerifyCommand {
     let lanes =
       context.configuration.worker == .inProcess
       ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
-    let verifier = Verifier(
+    var verifier = Verifier(
       registry: context.configuration.registry,
       runner: context.configuration.runner(workers: lanes),
       paths: context.configuration.worker.paths, concurrency: lanes)
+    verifier.namedRegistries = context.configuration.namedRegistries(workers: lanes)
     let loaded = verifier.load(
       files, archivesDirectory: archivesDirectory, schema: schema,
       manifestsDirectory: manifestsDirectory)
