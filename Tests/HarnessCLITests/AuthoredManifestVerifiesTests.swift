@@ -221,3 +221,89 @@ struct AuthoredManifestVerifiesTests {
     return BinaryPropertyListWriter().write(reverse(value))
   }
 }
+
+/// An entry that decodes with an earlier version's own classes (`registry="NAME"`), so that
+/// what 1.0's read did is an expectation like any other.
+@Suite("Old code, on purpose: registry=\"NAME\" entries")
+struct RegistryEntryTests {
+  private func folder() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "registry-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+      at: directory.appendingPathComponent("manifests"), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: Corpus.packageRoot.appendingPathComponent("LegacyArchives"),
+      to: directory.appendingPathComponent("LegacyArchives"))
+    return directory
+  }
+
+  @Test("Authored with --registry ProfilesApp-1: 1.0's own read traps, recorded, and verify passes")
+  func oldCodeTrapIsRecorded() throws {
+    let directory = try folder()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let authored = try CommandRunner.run(
+      [
+        "manifest", "author", "--registry", "ProfilesApp-1", "-o", "manifests/own-code.xml",
+        "ProfilesApp-1.0/profile-address-wrong-class-traps-v1.archive",
+      ], in: directory)
+    #expect(authored.status == 0, "\(authored.stderr)")
+    let text = try String(
+      contentsOf: directory.appendingPathComponent("manifests/own-code.xml"), encoding: .utf8)
+    #expect(text.contains(#"registry="ProfilesApp-1""#))
+    #expect(text.contains(#"<rootClass name="ProfilesApp.UserProfile"/>"#))
+    #expect(text.contains(#"<legacy outcome="rejected" category="crashed"/>"#))
+    let verified = try CommandRunner.run(["verify"], in: directory)
+    #expect(verified.status == 0, "\(verified.stdout)\n\(verified.stderr)")
+  }
+
+  @Test("The same entry without its registry fails: the current classes do not trap")
+  func entryWithoutItsRegistryFails() throws {
+    let directory = try folder()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let manifest = directory.appendingPathComponent("manifests/own-code.xml")
+    #expect(
+      try CommandRunner.run(
+        [
+          "manifest", "author", "--registry", "ProfilesApp-1", "-o", manifest.path,
+          "ProfilesApp-1.0/profile-address-wrong-class-traps-v1.archive",
+        ], in: directory
+      ).status == 0)
+    let text = try String(contentsOf: manifest, encoding: .utf8)
+    try Data(text.replacing(#" registry="ProfilesApp-1""#, with: "").utf8).write(to: manifest)
+    let verified = try CommandRunner.run(["verify"], in: directory)
+    #expect(verified.status == 1, "\(verified.stdout)")
+    #expect(verified.stdout.contains("FAIL manifests/own-code.xml"), "\(verified.stdout)")
+    #expect(verified.stdout.contains("(expected rejected(crashed))"), "\(verified.stdout)")
+  }
+
+  @Test("An entry naming a registry the executable does not serve is an error at the entry")
+  func unknownRegistryIsAnError() throws {
+    let directory = try folder()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let manifest = directory.appendingPathComponent("manifests/own-code.xml")
+    #expect(
+      try CommandRunner.run(
+        [
+          "manifest", "author", "--registry", "ProfilesApp-1", "-o", manifest.path,
+          "ProfilesApp-1.0/profile-valid.archive",
+        ], in: directory
+      ).status == 0)
+    let text = try String(contentsOf: manifest, encoding: .utf8)
+    try Data(text.replacing(#"registry="ProfilesApp-1""#, with: #"registry="v0""#).utf8).write(
+      to: manifest)
+    let verified = try CommandRunner.run(["verify"], in: directory)
+    #expect(verified.status == 2)
+    #expect(verified.stderr.contains("registry 'v0' is not one this executable serves"))
+    #expect(verified.stderr.contains("own-code.xml:11:3: error"))
+  }
+
+  @Test("manifest author --registry with a name the harness does not serve is a usage error")
+  func unknownRegistryOptionIsAUsageError() throws {
+    let result = try CommandRunner.run([
+      "manifest", "author", "--registry", "v0", "ProfilesApp-1.0/profile-valid.archive",
+    ])
+    #expect(result.status == 2)
+    #expect(result.stderr.contains("Unknown registry 'v0'; this harness serves: ProfilesApp-1"))
+    #expect(result.stdout.isEmpty)
+  }
+}
