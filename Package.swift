@@ -262,7 +262,8 @@ let package = Package(
     .testTarget(
       name: "HarnessCLITests",
       dependencies: [
-        "HarnessCLI", "HarnessTestSupport", "Checksum", "JSONOutput", "ProfileKit", "PropertyList",
+        "HarnessCLI", "HarnessTestSupport", "Checksum", "JSONOutput", "ProfileKit", "ProfilesApp",
+        "PropertyList",
       ],
       swiftSettings: strictSettings
     ),

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessTestSupport
+import ProfilesApp
 import PropertyList
 import Testing
 
@@ -305,5 +306,58 @@ struct RegistryEntryTests {
     #expect(result.status == 2)
     #expect(result.stderr.contains("Unknown registry 'v0'; this harness serves: ProfilesApp-1"))
     #expect(result.stdout.isEmpty)
+  }
+}
+
+/// Archives this test writes with Foundation's own NSKeyedArchiver, from version 1's classes:
+/// what a team's regenerated fixtures look like, dictionary keys in hash order and all.
+@Suite("Authoring archives Foundation writes now")
+struct GeneratedArchiveAuthoringTests {
+  @Test(
+    "Fresh v1 archives from NSKeyedArchiver: authored, verify passes; written again, --update passes"
+  )
+  func freshArchivesPass() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "generated-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let archives = directory.appendingPathComponent("LegacyArchives/Fresh")
+    try FileManager.default.createDirectory(at: archives, withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: directory.appendingPathComponent("manifests"), withIntermediateDirectories: true)
+
+    func write() throws -> [String] {
+      let people = (0..<4).map { index in
+        ProfilesApp.UserProfile(
+          id: 10 + index, name: "Person \(index)", isActive: index % 2 == 0,
+          address: ProfilesApp.Address(street: "\(index) Fixture Road", city: "Town \(index)"))
+      }
+      let objects: [(String, Any)] = [
+        ("profile.archive", people[0]),
+        ("profiles.archive", people),
+        ("memo.archive", ProfilesApp.Memo(text: "Fresh from the archiver.")),
+        ("memo-unknown-schema.archive", ProfilesApp.Memo(schema: 9, text: "From the future.")),
+        ("by-id.archive", Dictionary(uniqueKeysWithValues: people.map { ("\($0.id)", $0) })),
+      ]
+      for (name, object) in objects {
+        let data = try NSKeyedArchiver.archivedData(
+          withRootObject: object, requiringSecureCoding: false)
+        try data.write(to: archives.appendingPathComponent(name))
+      }
+      return objects.map { "Fresh/\($0.0)" }
+    }
+    let paths = try write()
+    let authored = try CommandRunner.run(
+      ["manifest", "author", "-o", "manifests/Fresh.xml"] + paths, in: directory)
+    #expect(authored.status == 0, "\(authored.stderr)")
+    let verified = try CommandRunner.run(["verify"], in: directory)
+    #expect(verified.status == 0, "\(verified.stdout)\n\(verified.stderr)")
+    #expect(verified.stdout.contains("5 archive entries: 5 passed"))
+
+    _ = try write()
+    let updated = try CommandRunner.run(
+      ["manifest", "author", "--update", "manifests/Fresh.xml"] + paths, in: directory)
+    #expect(updated.status == 0, "\(updated.stderr)")
+    let again = try CommandRunner.run(["verify"], in: directory)
+    #expect(again.status == 0, "\(again.stdout)\n\(again.stderr)")
   }
 }
