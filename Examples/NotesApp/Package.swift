@@ -42,7 +42,9 @@ let package = Package(
     // The app's own harness: every archive-harness command, with NotesKit's classes registered.
     .executableTarget(
       name: "notes-harness",
-      dependencies: ["NotesKit", .product(name: "ArchiveHarness", package: "ArchiveHarness")],
+      dependencies: [
+        "NotesKit", "NotesV1", .product(name: "ArchiveHarness", package: "ArchiveHarness"),
+      ],
       swiftSettings: strictSettings),
 
     // Writes the device's raw archives with Foundation's NSKeyedArchiver, the damaged ones from

@@ -163,6 +163,18 @@ extension ManifestAuthor.EntryDraft {
             + "Apple's Foundation does not share")
         continue
       }
+      if path.isFoundation, result.outcome == .crashed,
+        LinuxFoundationDeviation.foundationIsCorelibs,
+        checked.paths.first(where: { $0.path == .decode(.secure) })?.outcome == .rejected
+      {
+        // corelibs traps on reads that Apple's Foundation refuses with an error under
+        // .setErrorAndReturn; pinning the trap would fail the same manifest on a Mac.
+        comments.append(
+          "\(element): not recorded. swift-corelibs-foundation crashed "
+            + "(\(result.category.map { "\($0)" } ?? "a signal")) where the harness rejects; "
+            + "Apple's Foundation refuses such a read with an error instead")
+        continue
+      }
       switch (result.outcome, result.category) {
       case (.decoded, _):
         outcomes.append((element, .decodes))

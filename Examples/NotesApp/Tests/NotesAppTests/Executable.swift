@@ -28,12 +28,12 @@ struct Executable {
     return try #require(found, "'\(name)' is not built; run 'swift build' first")
   }
 
-  /// Runs the executable in the example's folder and waits for it.
-  func run(_ arguments: [String]) throws -> Run {
+  /// Runs the executable in a folder, the example's own unless told, and waits for it.
+  func run(_ arguments: [String], in directory: URL? = nil) throws -> Run {
     let process = Process()
     process.executableURL = try url()
     process.arguments = arguments
-    process.currentDirectoryURL = NotesHarness.project.root
+    process.currentDirectoryURL = directory ?? NotesHarness.project.root
     let output = Pipe()
     let error = Pipe()
     process.standardOutput = output

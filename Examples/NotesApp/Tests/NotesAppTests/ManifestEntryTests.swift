@@ -14,7 +14,8 @@ struct ManifestEntryTests {
 
   @Test("Every manifest loads and every entry is a case")
   func everyEntryIsACase() {
-    #expect(
-      NotesHarness.project.cases.map(\.manifest) == Array(repeating: "NotesV1-1.0.xml", count: 7))
+    // Version 2's reading of 1.0's archives, and 1.0's own (registry="v1").
+    let counts = Dictionary(grouping: NotesHarness.project.cases, by: \.manifest).mapValues(\.count)
+    #expect(counts == ["NotesV1-1.0.xml": 7, "NotesV1-1.0-own-code.xml": 4])
   }
 }
