@@ -71,9 +71,10 @@ public struct ManifestAuthor: Sendable {
     public var rootClass: String?
     /// The folder archive paths are relative to.
     public var archivesDirectory = "."
-    /// The named registry every entry authored decodes with (`registry="NAME"`), such as an
-    /// earlier app version's classes; the current classes when nil. ``registeredClasses``
-    /// should then be that registry's.
+    /// The named registry every entry authored decodes with (`registry="NAME"`).
+    ///
+    /// Such as an earlier app version's classes; the current classes when nil.
+    /// ``ManifestAuthor/registeredClasses`` should then be that registry's.
     public var registry: String?
     /// The running tool's name, for comments and provenance: a team's own harness executable's.
     public var toolName = "archive-harness"

@@ -163,10 +163,8 @@ enum ManifestAuthorCommand {
     var registered = Set(context.configuration.registry.classNames)
     if let name = arguments[registry], name != HarnessWorker.defaultRegistryName {
       guard let named = context.configuration.additionalRegistries[name] else {
-        let served = context.configuration.workerRegistries.keys.sorted()
-        throw UsageError(
-          message: "Unknown registry '\(name)'; this harness serves: \(served.joined(separator: ", "))"
-        )
+        let served = context.configuration.workerRegistries.keys.sorted().joined(separator: ", ")
+        throw UsageError(message: "Unknown registry '\(name)'; this harness serves: \(served)")
       }
       registered = Set(named.classNames)
       options.registry = name
