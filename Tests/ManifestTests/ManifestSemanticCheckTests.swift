@@ -28,6 +28,37 @@ struct ManifestSemanticCheckTests {
     }
   }
 
+  @Test("A class expectation naming an archived class the map renames is an error at its line")
+  func classExpectationUnderArchivedName() throws {
+    let fixture = try Fixture()
+    let lines = try fixture.load(
+      """
+        <classMap><map from="ProfilesApp.Memo" to="ProfileKit.Memo"/></classMap>
+        <archive path="a.archive" sha256="\(fixture.sha)">
+          <class name="ProfilesApp.Memo"/>
+        </archive>
+      """)
+    #expect(
+      lines == [
+        "6:5: class expectation 'ProfilesApp.Memo' at '' names an archived class that the class "
+          + "map renames to 'ProfileKit.Memo'; the decoded object is a 'ProfileKit.Memo', so name "
+          + "that"
+      ])
+  }
+
+  @Test("A class expectation under the current name of a renamed class is no error")
+  func classExpectationUnderCurrentName() throws {
+    let fixture = try Fixture()
+    let lines = try fixture.load(
+      """
+        <classMap><map from="ProfilesApp.Memo" to="ProfileKit.Memo"/></classMap>
+        <archive path="a.archive" sha256="\(fixture.sha)">
+          <class name="ProfileKit.Memo"/>
+        </archive>
+      """)
+    #expect(lines.isEmpty)
+  }
+
   @Test("A present archive with the right checksum passes")
   func validArchivePasses() throws {
     let fixture = try Fixture()
