@@ -170,6 +170,7 @@ let package = Package(
         "ArchiveHarness", "Verification", "Migration", "Decoding", "Manifest", "ManifestXML",
         "ManifestAuthoring", "Anonymization",
         "KeyedArchive", "PropertyList", "HarnessVocabulary", "JSONOutput", "Checksum", "FileOutput",
+        "TextOutput",
       ],
       swiftSettings: strictSettings
     ),
