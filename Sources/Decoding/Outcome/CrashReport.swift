@@ -31,9 +31,11 @@ public struct CrashReport: Sendable, Hashable, Codable, CustomStringConvertible 
   public let signal: Int32
   /// Whether the supervisor killed the process because the archive took too long.
   public let timedOut: Bool
-  /// The runtime's own message from the process's standard error, such as Swift's
-  /// `File.swift:12: Fatal error: …` line or Foundation's uncaught-exception reason; empty when
-  /// the process printed nothing. At most ``maximumDetailBytes`` UTF-8 bytes.
+  /// The runtime's own message from the process's standard error.
+  ///
+  /// Swift's `File.swift:12: Fatal error: …` line, a failed cast, or Foundation's
+  /// uncaught-exception reason; empty when the process printed nothing. At most
+  /// ``maximumDetailBytes`` UTF-8 bytes.
   public let detail: String
 
   /// The most UTF-8 bytes a ``detail`` holds; a longer message is cut on a character boundary
