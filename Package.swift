@@ -268,7 +268,7 @@ let package = Package(
       name: "VerificationTests",
       dependencies: [
         "Verification", "Decoding", "Manifest", "ManifestXML", "KeyedArchive", "ProfileKit",
-        "HarnessTestSupport", "HarnessVocabulary", "JSONOutput",
+        "HarnessTestSupport", "HarnessVocabulary", "JSONOutput", "TextOutput",
       ],
       swiftSettings: strictSettings
     ),

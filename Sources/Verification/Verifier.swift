@@ -350,10 +350,7 @@ public struct Verifier: Sendable {
 
   /// The category of a structural error: `truncated`, `unknown-schema-version`, `limit-exceeded` or `malformed`.
   static func structuralCategory(_ error: KeyedArchiveError) -> RejectionCategory {
-    if error.code == .limitExceeded { return .limitExceeded }
-    if error.propertyListError?.code == .truncated { return .truncated }
-    if error.code == .unknownVersion { return .unknownSchemaVersion }
-    return .malformed
+    RejectionCategory(structural: error)
   }
 
   /// Turns a decoded root of the wrong class into the `wrong-root-class` rejection the app's cast gives.
