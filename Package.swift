@@ -95,7 +95,8 @@ let package = Package(
       name: "PropertyList", dependencies: ["JSONOutput", "TextOutput"],
       swiftSettings: strictSettings),
     .target(
-      name: "KeyedArchive", dependencies: ["PropertyList", "JSONOutput", "TextOutput"],
+      name: "KeyedArchive",
+      dependencies: ["PropertyList", "JSONOutput", "TextOutput", "HarnessVocabulary"],
       swiftSettings: strictSettings),
     .target(
       name: "Decoding",
@@ -171,6 +172,7 @@ let package = Package(
         "ArchiveHarness", "Verification", "Migration", "Decoding", "Manifest", "ManifestXML",
         "ManifestAuthoring", "Anonymization",
         "KeyedArchive", "PropertyList", "HarnessVocabulary", "JSONOutput", "Checksum", "FileOutput",
+        "TextOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -271,7 +273,7 @@ let package = Package(
       name: "VerificationTests",
       dependencies: [
         "Verification", "Decoding", "Manifest", "ManifestXML", "KeyedArchive", "ProfileKit",
-        "HarnessTestSupport", "HarnessVocabulary", "JSONOutput",
+        "HarnessTestSupport", "HarnessVocabulary", "JSONOutput", "TextOutput",
       ],
       swiftSettings: strictSettings
     ),

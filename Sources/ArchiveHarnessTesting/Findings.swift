@@ -14,7 +14,7 @@ enum Findings {
       let place = project.relative(location(of: path.path, in: entry).description)
       let got = [path.outcome.description, path.category.map { "[\($0)]" }].compactMap { $0 }
         .joined(separator: " ")
-      var line = "\(path.path): expected \(path.expected?.description ?? "nothing"), got \(got)"
+      var line = "\(path.path): \(path.expectationPhrase), got \(got)"
       if path.isUnexpectedPass { line = "object-substitution hole: " + line }
       if let message = path.message { line += ": \(message)" }
       lines.append("\(place): " + line)

@@ -1,5 +1,6 @@
 import Decoding
 import HarnessVocabulary
+import TextOutput
 
 /// The `archive-harness` command line: subcommands, help and exit statuses.
 ///
@@ -20,7 +21,7 @@ import HarnessVocabulary
 /// reported as not run, with the reason.
 public enum ArchiveHarnessCommand {
   /// The shipped executable's name, used when the argument vector names no executable.
-  public static let defaultToolName = "archive-harness"
+  public static let defaultToolName = ToolName.standard
   /// The tool's version.
   public static let version = "0.1.0"
 
@@ -72,10 +73,7 @@ public enum ArchiveHarnessCommand {
 
   /// The tool's name from the argument vector's first element: its last path component.
   static func toolName(from executable: String?) -> String {
-    guard let name = executable?.split(separator: "/").last, !name.isEmpty else {
-      return defaultToolName
-    }
-    return String(name)
+    ToolName.resolve(fromArgumentZero: executable)
   }
 
   /// Runs the words after a group's name: a subcommand, the group's help, or (at the root) the version.

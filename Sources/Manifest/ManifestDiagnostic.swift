@@ -1,4 +1,6 @@
 import HarnessVocabulary
+import KeyedArchive
+import PropertyList
 
 /// A problem found while reading, validating or checking a manifest.
 ///
@@ -41,6 +43,36 @@ extension DiagnosticCategory {
   public static let schemaFile = DiagnosticCategory(rawValue: "schema-file")
   /// A rule the XSD cannot express, such as a missing archive or a bad key path.
   public static let semantic = DiagnosticCategory(rawValue: "semantic")
+
+  /// The category of a diagnostic about an archive that was read but does not parse: the
+  /// rejection's own category, such as `[truncated]` or `[malformed]`, never ``io``, which
+  /// means the file could not be read at all.
+  ///
+  /// ```swift
+  /// DiagnosticCategory.archive(.truncated)  // [truncated]
+  /// ```
+  ///
+  /// - Parameter rejection: Why the archive does not read, as a decode path would reject it.
+  /// - Returns: The category, named as the rejection is.
+  public static func archive(_ rejection: RejectionCategory) -> DiagnosticCategory {
+    DiagnosticCategory(rawValue: rejection.rawValue)
+  }
+
+  /// The category of a diagnostic about an archive whose bytes do not parse: `[truncated]`,
+  /// `[unknown-schema-version]`, `[limit-exceeded]` or `[malformed]`
+  /// (``HarnessVocabulary/RejectionCategory/init(structural:)``).
+  ///
+  /// ```swift
+  /// do { _ = try KeyedArchive(bytes: bytes) } catch {
+  ///   ManifestDiagnostic(.warning, .archive(error), at: location, "not a keyed archive")
+  /// }
+  /// ```
+  ///
+  /// - Parameter error: Why the archive does not read.
+  /// - Returns: The category.
+  public static func archive(_ error: KeyedArchiveError) -> DiagnosticCategory {
+    archive(RejectionCategory(structural: error))
+  }
 }
 
 extension [ManifestDiagnostic] {

@@ -66,10 +66,7 @@ struct ArchiveSurvey {
   /// `unknown-schema-version`, `limit-exceeded` or `malformed` (another archiver included), as
   /// verification reports it.
   static func category(of error: KeyedArchiveError) -> RejectionCategory {
-    if error.code == .limitExceeded { return .limitExceeded }
-    if error.propertyListError?.code == .truncated { return .truncated }
-    if error.code == .unknownVersion { return .unknownSchemaVersion }
-    return .malformed
+    RejectionCategory(structural: error)
   }
 
   init(archive: KeyedArchive, options: ManifestAuthor.Options) {

@@ -77,7 +77,7 @@ public struct ManifestAuthor: Sendable {
     /// ``ManifestAuthor/registeredClasses`` should then be that registry's.
     public var registry: String?
     /// The running tool's name, for comments and provenance: a team's own harness executable's.
-    public var toolName = "archive-harness"
+    public var toolName = ToolName.standard
 
     /// Creates options with the defaults.
     public init() {}
@@ -452,7 +452,7 @@ public struct ManifestAuthor: Sendable {
       } catch {
         diagnostics.append(
           ManifestDiagnostic(
-            .warning, Self.diagnosticCategory(of: error),
+            .warning, .archive(error),
             at: ManifestLocation(file: input.path, line: 0, column: 0),
             "not a keyed archive, listed as rejected [\(ArchiveSurvey.category(of: error))] on "
               + "every path: \(error)"))
@@ -603,12 +603,6 @@ public struct ManifestAuthor: Sendable {
       indent.insert(byte, at: 0)
     }
     return String(decoding: indent, as: UTF8.self)
-  }
-
-  /// The category a diagnostic about an archive that does not read gives: its rejection's,
-  /// such as `[truncated]`.
-  static func diagnosticCategory(of error: KeyedArchiveError) -> DiagnosticCategory {
-    DiagnosticCategory(rawValue: ArchiveSurvey.category(of: error).rawValue)
   }
 
   static func normalized(_ path: String) -> String {

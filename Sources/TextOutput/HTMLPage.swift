@@ -13,23 +13,24 @@ package enum HTMLPage {
   /// The document up to and including the page's `<h1>`, which repeats the title.
   ///
   /// - Parameters:
-  ///   - title: The title, already plain text (no markup characters).
+  ///   - title: The title, as plain text; it is escaped here (a tool's name may hold `&`).
   ///   - style: The inline style sheet.
   /// - Returns: The document's start, ending in a newline.
   package static func opening(title: String, style: String) -> String {
-    """
-    <!DOCTYPE html>
-    <html lang="en">
-    <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>\(title)</title>
-    <style>\(style)</style>
-    </head>
-    <body>
-    <h1>\(title)</h1>
+    let title = XMLText.escaped(title)
+    return """
+      <!DOCTYPE html>
+      <html lang="en">
+      <head>
+      <meta charset="utf-8">
+      <meta name="viewport" content="width=device-width, initial-scale=1">
+      <title>\(title)</title>
+      <style>\(style)</style>
+      </head>
+      <body>
+      <h1>\(title)</h1>
 
-    """
+      """
   }
 
   /// The end of the document, after the page's inline script.

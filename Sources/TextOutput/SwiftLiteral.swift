@@ -1,7 +1,7 @@
 /// Strings quoted the way a Swift string literal spells them, for trees, findings and descriptions.
 ///
 /// Quotes and backslashes are escaped, newline, tab and carriage return
-/// become `\n`, `\t` and `\r`, and other control characters become
+/// become `\n`, `\t` and `\r`, and other control characters (C0, DEL, C1) become
 /// `\u{…}`, so a quoted value always stays on one line.
 ///
 /// ```swift
@@ -24,9 +24,40 @@ public enum SwiftLiteral {
       case "\n": "\\n"
       case "\t": "\\t"
       case "\r": "\\r"
-      default: scalar.value < 0x20 ? "\\u{\(String(scalar.value, radix: 16))}" : nil
+      default: controlEscape(scalar)
       }
     }
     return result + "\""
+  }
+
+  /// Escapes the control characters of text that is printed as it is, such as a line a child
+  /// process wrote to standard error: `\n`, `\t`, `\r` and `\u{…}` as ``quoted(_:maximumScalars:)``
+  /// writes them, so no escape sequence reaches a terminal; quotes and backslashes stay.
+  ///
+  /// ```swift
+  /// SwiftLiteral.escapingControlCharacters("red \u{1B}[31m\n")  // "red \\u{1b}[31m\\n"
+  /// ```
+  ///
+  /// - Parameter text: Any text.
+  /// - Returns: The text on one line, with no control character.
+  public static func escapingControlCharacters(_ text: String) -> String {
+    var result = ""
+    ScalarEscaping.append(text, to: &result) { scalar in
+      switch scalar {
+      case "\n": "\\n"
+      case "\t": "\\t"
+      case "\r": "\\r"
+      default: controlEscape(scalar)
+      }
+    }
+    return result
+  }
+
+  /// `\u{…}` for a control character (C0, DEL and C1), else `nil`.
+  static func controlEscape(_ scalar: Unicode.Scalar) -> String? {
+    switch scalar.value {
+    case 0..<0x20, 0x7F...0x9F: "\\u{\(String(scalar.value, radix: 16))}"
+    default: nil
+    }
   }
 }

@@ -14,7 +14,7 @@ import TextOutput
 /// let parameters = HTMLReportWriter.Parameters(
 ///   manifests: "manifests", archives: "LegacyArchives", harnessVersion: "0.1.0",
 ///   platform: "Linux")
-/// let page = HTMLReportWriter(parameters: parameters).render(report)
+/// let page = HTMLReportWriter(parameters: parameters, toolName: "profile-harness").render(report)
 /// ```
 public struct HTMLReportWriter: Sendable {
   /// What the run was given and where it ran, shown in the summary.
@@ -25,12 +25,17 @@ public struct HTMLReportWriter: Sendable {
 
   /// What the summary shows.
   public var parameters: Parameters
+  /// The running tool's name, as the page's title names the run: `NAME verify`.
+  public var toolName: String
 
   /// Creates a writer.
   ///
-  /// - Parameter parameters: What the run was given and where it ran.
-  public init(parameters: Parameters) {
+  /// - Parameters:
+  ///   - parameters: What the run was given and where it ran.
+  ///   - toolName: The running tool's name, such as `profile-harness`.
+  public init(parameters: Parameters, toolName: String = ToolName.standard) {
     self.parameters = parameters
+    self.toolName = toolName
   }
 
   /// The report as an HTML document.
@@ -38,7 +43,7 @@ public struct HTMLReportWriter: Sendable {
   /// - Parameter report: The report.
   /// - Returns: The page, with a trailing newline.
   public func render(_ report: VerificationReport) -> String {
-    var page = HTMLPage.opening(title: "archive-harness verify", style: Self.style)
+    var page = HTMLPage.opening(title: "\(toolName) verify", style: Self.style)
     page += summary(report)
     page += """
       <form class="filters" role="search" onsubmit="return false">
@@ -142,7 +147,8 @@ public struct HTMLReportWriter: Sendable {
     if !result.matches, let expected = result.expected {
       text += "<br><small>expected \(escape(expected.description))</small>"
     }
-    if !result.matches, let message = result.message {
+    // A crash always shows its message: the signal and the runtime's own `Fatal error` line.
+    if !result.matches || result.outcome == .crashed, let message = result.message {
       text += "<br><small>\(escape(message))</small>"
     }
     return text
@@ -196,7 +202,8 @@ public struct HTMLReportWriter: Sendable {
 
   private func pathWord(_ result: PathResult) -> String {
     if result.isUnexpectedPass { return "HOLE" }
-    return result.matches ? "✓ as expected" : "✗ unexpected"
+    guard result.matches else { return "✗ unexpected" }
+    return result.expected == nil ? escape(PathResult.noExpectation) : "✓ as expected"
   }
 
   private func pathClass(_ result: PathResult) -> String {

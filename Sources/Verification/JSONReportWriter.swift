@@ -60,7 +60,8 @@ public struct JSONReportWriter: Sendable {
             })
         ),
         ("notes", .array(item.notes.map(JSONValue.string))),
-      ] + (item.producer.map { [("producer", JSONValue.string($0))] } ?? []))
+      ] + (item.producer.map { [("producer", JSONValue.string($0))] } ?? [])
+        + (item.milliseconds.map { [("durationMilliseconds", JSONValue.integer($0))] } ?? []))
   }
 
   /// The members known before any case: the shard, the manifests' digest, the run's parameters,

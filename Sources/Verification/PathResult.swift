@@ -71,6 +71,20 @@ public struct PathResult: Sendable, Hashable {
     self.object = object
   }
 
+  /// What every report says of a path the manifest expects nothing of.
+  public static let noExpectation = "no expectation"
+
+  /// What the manifest expected, as every report words it: `expected decodes`,
+  /// `expected rejected [cycle]`, or ``noExpectation``.
+  ///
+  /// ```swift
+  /// PathResult(path: .decode(.foundationSecure), outcome: .crashed, matches: true)
+  ///   .expectationPhrase  // "no expectation"
+  /// ```
+  public var expectationPhrase: String {
+    expected.map { "expected \($0)" } ?? Self.noExpectation
+  }
+
   /// Whether the path ran; one that did not is ``OutcomeKind/notRun``, with the reason as message.
   public var ran: Bool { outcome != .notRun }
 

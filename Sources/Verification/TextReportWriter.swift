@@ -1,3 +1,5 @@
+import TextOutput
+
 /// Writes a report for people: one block per case, the differential advice, and a summary.
 ///
 /// Colour is used only when asked (on a terminal). The text may change
@@ -30,10 +32,16 @@ public struct TextReportWriter: Sendable {
         let mark = path.matches ? "  " : paint("✗ ", code: "31")
         var line = "    \(mark)\(padded(path.path.description, 18)) \(path.outcome)"
         if let category = path.category { line += " [\(category)]" }
-        if let expected = path.expected { line += "  (expected \(expected))" }
+        // A decode path's expectation, or that there is none; the structure has no stated one.
+        if case .decode = path.path {
+          line += "  (\(path.expectationPhrase))"
+        } else if path.expected != nil {
+          line += "  (\(path.expectationPhrase))"
+        }
         text += line + "\n"
-        if let message = path.message, !path.matches || verbose {
-          text += "        \(message)\n"
+        // A crash always says why: the runtime's own message is the finding.
+        if let message = path.message, !path.matches || verbose || path.outcome == .crashed {
+          text += Self.messageLines(message, indent: "        ")
         }
       }
       for expectation in item.expectations where !expectation.passed || verbose {
@@ -54,6 +62,25 @@ public struct TextReportWriter: Sendable {
       text += paint(containment.reportLine, code: "33") + "\n"
     }
     return text
+  }
+
+  /// A message as report lines: each of its lines indented, its control characters escaped
+  /// (``SwiftLiteral/escapingControlCharacters(_:)``), so that text a worker wrote to standard
+  /// error cannot move the cursor or recolour a terminal.
+  ///
+  /// ```swift
+  /// TextReportWriter.messageLines("SIGILL: Fatal error: \u{1B}[2J", indent: "  ")
+  /// // "  SIGILL: Fatal error: \\u{1b}[2J\n"
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - message: A message, perhaps of several lines.
+  ///   - indent: What each line starts with.
+  /// - Returns: The lines, each ending with a line feed.
+  public static func messageLines(_ message: String, indent: String = "    ") -> String {
+    message.split(separator: "\n", omittingEmptySubsequences: false).map {
+      indent + SwiftLiteral.escapingControlCharacters(String($0)) + "\n"
+    }.joined()
   }
 
   private func padded(_ text: String, _ width: Int) -> String {

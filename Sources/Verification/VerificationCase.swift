@@ -34,13 +34,24 @@ public struct VerificationCase: Sendable, Hashable {
   /// The Foundation paths whose outcome is a known swift-corelibs-foundation deviation, which
   /// Apple's Foundation does not share: a manifest written on Linux must not pin them.
   public var deviations: [DecodePath: LinuxFoundationDeviation] = [:]
+  /// How long verifying the entry took (wall time, every path), or `nil` when not measured.
+  ///
+  /// A measurement, not a result: two cases that differ only in it are equal.
+  ///
+  /// ```swift
+  /// let item = verifier.verify(entry, of: manifest, archivesDirectory: "LegacyArchives")
+  /// print(item.duration ?? .zero)  // 0.031 seconds
+  /// ```
+  public var duration: Duration?
 
   /// Creates a case.
   public init(
     manifest: String, archive: String, location: String, paths: [PathResult],
-    expectations: [ExpectationResult], notes: [String] = [], producer: String? = nil
+    expectations: [ExpectationResult], notes: [String] = [], producer: String? = nil,
+    duration: Duration? = nil
   ) {
     self.producer = producer
+    self.duration = duration
     self.manifest = manifest
     self.archive = archive
     self.location = location
@@ -67,4 +78,35 @@ public struct VerificationCase: Sendable, Hashable {
 
   /// The name tests and JUnit use: `manifest › archive`.
   public var name: String { "\(manifest) › \(archive)" }
+}
+
+extension VerificationCase {
+  /// Whether two cases report the same results; their ``duration`` is not compared.
+  public static func == (lhs: VerificationCase, rhs: VerificationCase) -> Bool {
+    lhs.manifest == rhs.manifest && lhs.archive == rhs.archive && lhs.location == rhs.location
+      && lhs.paths == rhs.paths && lhs.expectations == rhs.expectations && lhs.notes == rhs.notes
+      && lhs.producer == rhs.producer
+  }
+
+  /// Hashes what ``==(_:_:)`` compares.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(manifest)
+    hasher.combine(archive)
+    hasher.combine(location)
+    hasher.combine(paths)
+    hasher.combine(expectations)
+    hasher.combine(notes)
+    hasher.combine(producer)
+  }
+
+  /// The ``duration`` in whole milliseconds, as reports write it; `nil` when not measured.
+  ///
+  /// ```swift
+  /// VerificationCase(…, duration: .microseconds(31_600)).milliseconds  // 32
+  /// ```
+  public var milliseconds: Int64? {
+    guard let duration else { return nil }
+    let (seconds, attoseconds) = duration.components
+    return seconds * 1000 + (attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000
+  }
 }

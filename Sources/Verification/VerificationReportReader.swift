@@ -107,7 +107,11 @@ public struct VerificationReportReader: Sendable {
       location: try node.member("location").string(), paths: paths,
       expectations: try node.member("expectations").elements(expectation),
       notes: try node.member("notes").strings(),
-      producer: try node.optional("producer")?.string())
+      producer: try node.optional("producer")?.string(),
+      duration: try node.optional("durationMilliseconds").map {
+        (milliseconds: Node) throws(VerificationReportReadError) in
+        Duration.milliseconds(try milliseconds.integer())
+      })
   }
 
   private static func pathResult(_ path: CheckedPath, _ node: Node)

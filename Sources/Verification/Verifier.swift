@@ -219,10 +219,25 @@ public struct Verifier: Sendable {
       }, each: each)
   }
 
-  /// Verifies one entry.
+  /// Verifies one entry, recording how long it took (``VerificationCase/duration``).
+  ///
+  /// ```swift
+  /// let item = verifier.verify(entry, of: manifest, archivesDirectory: "LegacyArchives")
+  /// print(item.status, item.duration ?? .zero)  // passed 0.024 seconds
+  /// ```
   public func verify(_ entry: ArchiveEntry, of manifest: Manifest, archivesDirectory: String)
     -> VerificationCase
   {
+    let clock = ContinuousClock()
+    let start = clock.now
+    var item = untimedVerify(entry, of: manifest, archivesDirectory: archivesDirectory)
+    item.duration = clock.now - start
+    return item
+  }
+
+  private func untimedVerify(
+    _ entry: ArchiveEntry, of manifest: Manifest, archivesDirectory: String
+  ) -> VerificationCase {
     let location = entry.location.description
     let filePath = (archivesDirectory as NSString).appendingPathComponent(entry.path)
     guard let data = FileManager.default.contents(atPath: filePath) else {
@@ -412,10 +427,7 @@ public struct Verifier: Sendable {
 
   /// The category of a structural error: `truncated`, `unknown-schema-version`, `limit-exceeded` or `malformed`.
   static func structuralCategory(_ error: KeyedArchiveError) -> RejectionCategory {
-    if error.code == .limitExceeded { return .limitExceeded }
-    if error.propertyListError?.code == .truncated { return .truncated }
-    if error.code == .unknownVersion { return .unknownSchemaVersion }
-    return .malformed
+    RejectionCategory(structural: error)
   }
 
   /// Turns a decoded root of the wrong class into the `wrong-root-class` rejection the app's cast gives.
@@ -459,7 +471,7 @@ public struct Verifier: Sendable {
     case .crashed(let crash):
       category = .crash(crash.cause)
       // The worker's last words (Swift's `Fatal error:` line) say which decoder trapped.
-      message = crash.detail.isEmpty ? crash.description : "\(crash.description): \(crash.detail)"
+      message = crash.summary
     }
     let matches: Bool
     switch (expected, outcome) {

@@ -15,13 +15,16 @@ enum InProcessCommand {
   }
 
   /// Calls `ArchiveHarnessCommand.main` with a full argument vector, the tool's path first.
-  static func run(_ arguments: [String]) -> Result {
+  static func run(
+    _ arguments: [String],
+    configuration: HarnessConfiguration = HarnessConfiguration(modelClasses: [])
+  ) -> Result {
     let output = Sink()
     let error = Sink()
     let console = Console(
       output: { text in output.append(text) }, error: { text in error.append(text) })
     let status = ArchiveHarnessCommand.main(
-      arguments, configuration: HarnessConfiguration(modelClasses: []), console: console)
+      arguments, configuration: configuration, console: console)
     return Result(status: status, stdout: output.text, stderr: error.text)
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessTestSupport
+import ProfileKit
 import Testing
 
 @testable import HarnessCLI
@@ -74,5 +75,24 @@ struct ToolNameTests {
       result.stdout.split(separator: "\n").first { $0.hasPrefix("rollback: ") },
       "\(result.stdout)\(result.stderr)")
     #expect(line.hasPrefix("rollback: my-harness migrate --rollback \(folder.path)/backup/"))
+  }
+}
+
+@Suite("Reports name the running tool")
+struct ReportToolNameTests {
+  @Test("verify --format html and junit name the tool by argv[0]")
+  func reportsUseArgumentZero() {
+    let root = Corpus.packageRoot
+    for format in ["html", "junit"] {
+      let result = InProcessCommand.run(
+        [
+          "/opt/team/bin/profile-harness", "verify", "--format", format,
+          "--manifests", root.appendingPathComponent("manifests").path,
+          "--archives", root.appendingPathComponent("LegacyArchives").path,
+        ],
+        configuration: HarnessConfiguration(modelClasses: ProfileModel.classes, worker: .inProcess))
+      #expect(result.stdout.contains("profile-harness verify"), "\(format): \(result.stderr)")
+      #expect(!result.stdout.contains("archive-harness verify"), "\(format)")
+    }
   }
 }

@@ -188,17 +188,15 @@ final class WorkerProcess: WorkerHandle {
     FileHandle.standardError.write(Data("archive-harness: warning: \(message)\n".utf8))
   }
 
-  /// The worker's last words from standard error since `offset`: its `Fatal error` line, or
-  /// its last three lines.
+  /// The worker's last words from standard error since `offset`: the runtime's own message
+  /// (Swift's `Fatal error` line, a failed cast, Foundation's uncaught exception), or its last
+  /// three lines; see ``CrashReport/lastWords(fromStandardError:)``.
   func stderrTail(from offset: UInt64) -> String {
     do {
       let end = try stderrLog.size()
-      let start = max(Int(offset), end - 4096)
+      let start = min(end, max(Int(offset), end - 8192))
       let bytes = try stderrLog.read(from: start, count: end - start)
-      let text = String(decoding: bytes, as: UTF8.self)
-      let lines = text.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
-      if let fatal = lines.last(where: { $0.contains("Fatal error") }) { return fatal }
-      return lines.suffix(3).joined(separator: "\n")
+      return CrashReport.lastWords(fromStandardError: String(decoding: bytes, as: UTF8.self))
     } catch {
       return ""
     }

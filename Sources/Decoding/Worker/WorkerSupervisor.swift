@@ -225,7 +225,8 @@ public final class WorkerSupervisor: @unchecked Sendable {
         allowedClasses: allowedClasses, classMap: classMap, advice: true)
     }
     if let crash = response.outcome.crash {
-      return "no allowedClasses advice: the worker crashed (\(crash)) while trying class lists"
+      return
+        "no allowedClasses advice: the worker crashed (\(crash.summary)) while trying class lists"
     }
     return response.notes.first ?? "no allowedClasses advice: the worker gave none"
   }

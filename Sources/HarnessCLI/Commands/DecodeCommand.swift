@@ -207,7 +207,8 @@ enum DecodeCommand {
         case .rejected(let rejection):
           text +=
             " [\(rejection.category)] at \(rejection.keyPath)\n    \(rejection.message)\n"
-        case .crashed(let crash): text += " (\(crash.signalName))\n    \(crash)\n"
+        case .crashed(let crash):
+          text += " (\(crash.signalName))\n" + TextReportWriter.messageLines(crash.summary)
         }
       }
       if let advice { text += "  advice: \(advice)\n" }
@@ -252,7 +253,7 @@ enum DecodeCommand {
     case .crashed(let crash):
       return .object([
         ("outcome", kind), ("category", .string(crash.cause.description)),
-        ("signal", .integer(Int64(crash.signal))), ("message", .string(crash.description)),
+        ("signal", .integer(Int64(crash.signal))), ("message", .string(crash.summary)),
         ("object", .null),
       ])
     }

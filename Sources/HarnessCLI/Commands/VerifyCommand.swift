@@ -186,14 +186,14 @@ enum VerifyCommand {
     let text: String
     switch format {
     case .json: text = JSONReportWriter().render(report)
-    case .junit: text = JUnitReportWriter().render(report)
+    case .junit: text = JUnitReportWriter(toolName: context.toolName).render(report)
     case .html:
       let unknown = "not recorded"
       let parameters =
         report.run
         ?? RunParameters(
           manifests: unknown, archives: unknown, harnessVersion: unknown, platform: unknown)
-      text = HTMLReportWriter(parameters: parameters).render(report)
+      text = HTMLReportWriter(parameters: parameters, toolName: context.toolName).render(report)
     case .text:
       let colour = (output == nil || output == "-") && context.console.outputIsTerminal
       text = TextReportWriter(colour: colour, verbose: verbose).render(report)

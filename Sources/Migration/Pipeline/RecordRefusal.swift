@@ -47,10 +47,7 @@ public struct RecordRefusal: Error, Hashable, Sendable, CustomStringConvertible 
   /// - Parameter error: The error reading the bytes as a keyed archive.
   /// - Returns: The rejection category.
   static func structuralCategory(_ error: KeyedArchiveError) -> RejectionCategory {
-    if error.code == .limitExceeded { return .limitExceeded }
-    if error.propertyListError?.code == .truncated { return .truncated }
-    if error.code == .unknownVersion { return .unknownSchemaVersion }
-    return .malformed
+    RejectionCategory(structural: error)
   }
 
   /// The step and the reason, such as `[decode] the legacy decode returned nil`.

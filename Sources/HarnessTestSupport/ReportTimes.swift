@@ -1,0 +1,23 @@
+import Foundation
+
+/// Reports with their measured times set to zero, so that two runs' reports compare equal.
+///
+/// A verify report records each entry's wall time (`durationMilliseconds` in JSON, `time=` in
+/// JUnit), which differs from run to run; everything else in it is the same for the same input.
+///
+/// ```swift
+/// #expect(ReportTimes.zeroed(first.stdout) == ReportTimes.zeroed(second.stdout))
+/// ```
+public enum ReportTimes {
+  /// The text with every JSON `durationMilliseconds` and every JUnit `time` attribute zeroed.
+  ///
+  /// - Parameter text: A JSON or JUnit verify report.
+  /// - Returns: The report with `"durationMilliseconds": 0` and `time="0.000"`.
+  public static func zeroed(_ text: String) -> String {
+    var result = text.replacing(/"durationMilliseconds": ?[0-9]+/) { _ in
+      "\"durationMilliseconds\": 0"
+    }
+    result = result.replacing(/\stime="[0-9.]+"/) { _ in " time=\"0.000\"" }
+    return result
+  }
+}
