@@ -95,4 +95,20 @@ struct ReportToolNameTests {
       #expect(!result.stdout.contains("archive-harness verify"), "\(format)")
     }
   }
+
+  @Test("migrate-dry-run --format html and junit name the tool by argv[0]")
+  func migrationReportsUseArgumentZero() {
+    let store = Corpus.packageRoot.appendingPathComponent("LegacyArchives/ProfilesApp-1.0").path
+    for format in ["html", "junit"] {
+      let result = InProcessCommand.run(
+        [
+          "/opt/team/bin/profile-harness", "migrate-dry-run", "--store", store, "--rename-only",
+          "--class-map", "ProfilesApp.Memo=ProfileKit.Memo", "--format", format,
+        ],
+        configuration: HarnessConfiguration(modelClasses: ProfileModel.classes, worker: .inProcess))
+      #expect(
+        result.stdout.contains("profile-harness migrate"), "\(format): \(result.stderr)")
+      #expect(!result.stdout.contains("archive-harness migrate"), "\(format)")
+    }
+  }
 }

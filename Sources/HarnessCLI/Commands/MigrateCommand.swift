@@ -47,7 +47,8 @@ enum MigrateCommand {
     if let journal = arguments[rollback] {
       return try runRollback(journal, context: context)
     }
-    let options = try MigrateOptions(arguments)
+    var options = try MigrateOptions(arguments)
+    options.toolName = context.toolName
     let backup = arguments[MigrateCommand.backup]
     let setup = try options.makeSetup(context: context)
     let store = try options.openStore(readOnly: false)

@@ -28,7 +28,8 @@ enum MigrateDryRunCommand {
       """)
 
   static let command = Command(spec: spec) { arguments, context in
-    let options = try MigrateOptions(arguments)
+    var options = try MigrateOptions(arguments)
+    options.toolName = context.toolName
     let setup = try options.makeSetup(context: context)
     let store = try options.openStore(readOnly: true)
     let summary = try options.runEngine(

@@ -5,6 +5,7 @@ import Foundation
 import Manifest
 import ManifestXML
 import Migration
+import TextOutput
 import Verification
 
 /// The options `migrate-dry-run` and `migrate` share, and the store, transform and report they make.
@@ -33,6 +34,8 @@ struct MigrateOptions {
   var outputPath: String?
   /// `--batch-size`.
   var batchSize: Int
+  /// The running tool's name, which reports give.
+  var toolName = ToolName.standard
 
   static let store = Option<String>.required(
     "store", valueName: "PATH",
@@ -226,7 +229,9 @@ struct MigrateOptions {
   /// renames into place; a device or FIFO receives it as it streams.
   func makeReport(console: Console) throws -> (MigrationReportWriter, () throws -> Void) {
     guard let outputPath, outputPath != "-" else {
-      return (MigrationReportWriter(format: format, sink: console.output), {})
+      return (
+        MigrationReportWriter(format: format, sink: console.output, toolName: toolName), {}
+      )
     }
     let file: OutputFile
     do throws(FileOutputError) {
@@ -235,7 +240,7 @@ struct MigrateOptions {
       throw CommandFailure(error)
     }
     let sink = ReportFileSink(file: file)
-    let report = MigrationReportWriter(format: format, sink: sink.write)
+    let report = MigrationReportWriter(format: format, sink: sink.write, toolName: toolName)
     return (report, sink.finish)
   }
 }

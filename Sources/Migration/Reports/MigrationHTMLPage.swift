@@ -15,9 +15,9 @@ enum MigrationHTMLPage {
   /// The page up to the table's rows: title, counts per decision, notes, the filter, the header.
   static func head(
     store: String, mode: String, operation: MigrationReportWriter.Operation,
-    summary: MigrationSummary, notes: [(String, String)]
+    summary: MigrationSummary, notes: [(String, String)], toolName: String
   ) -> String {
-    let title = "archive-harness \(operation == .dryRun ? "migrate-dry-run" : "migrate")"
+    let title = "\(toolName) \(operation == .dryRun ? "migrate-dry-run" : "migrate")"
     var page = HTMLPage.opening(title: title, style: style)
     page += "<section class=\"summary\" aria-label=\"Summary\"><dl>\n"
     var counts: [(String, String, Int)] = []

@@ -46,6 +46,7 @@ public final class MigrationReportWriter {
 
   private let format: Format
   private let sink: (String) -> Void
+  private let toolName: String
   private var buffer = ""
   private var firstRecord = true
   private var store = ""
@@ -59,9 +60,14 @@ public final class MigrationReportWriter {
   /// - Parameters:
   ///   - format: The output format.
   ///   - sink: Receives the output in chunks.
-  public init(format: Format, sink: @escaping (String) -> Void) {
+  ///   - toolName: The running tool's name, for the HTML title and the JUnit suite: a team's
+  ///     own harness executable's.
+  public init(
+    format: Format, sink: @escaping (String) -> Void, toolName: String = ToolName.standard
+  ) {
     self.format = format
     self.sink = sink
+    self.toolName = toolName
   }
 
   /// Starts the report.
@@ -207,14 +213,15 @@ public final class MigrationReportWriter {
         "<testsuites tests=\"\(summary.total)\" failures=\"\(failures)\" skipped=\"\(skipped)\" time=\"\(seconds)\">\n"
       )
       emit(
-        "  <testsuite name=\"\(xml("archive-harness migrate \(operation.rawValue)"))\" tests=\"\(summary.total)\" failures=\"\(failures)\" skipped=\"\(skipped)\" time=\"\(seconds)\">\n"
+        "  <testsuite name=\"\(xml("\(toolName) migrate \(operation.rawValue)"))\" tests=\"\(summary.total)\" failures=\"\(failures)\" skipped=\"\(skipped)\" time=\"\(seconds)\">\n"
       )
       emitBody()
       emit("  </testsuite>\n</testsuites>\n")
     case .html:
       emit(
         MigrationHTMLPage.head(
-          store: store, mode: mode, operation: operation, summary: summary, notes: notes))
+          store: store, mode: mode, operation: operation, summary: summary, notes: notes,
+          toolName: toolName))
       emitBody()
       emit(MigrationHTMLPage.tail)
     }
