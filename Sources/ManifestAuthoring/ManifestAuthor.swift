@@ -314,8 +314,7 @@ public struct ManifestAuthor: Sendable {
     return inputs.filter { updated.contains(Self.normalized($0.path)) }
   }
 
-  /// Adds the archives the manifest does not list, recorded, and class map rows for the new
-  /// class names of those whose checksum was refreshed.
+  /// Adds the archives the manifest does not list, recorded.
   private func add(
     _ existingText: String, file: String, with inputs: [Input], refreshed: [Input],
     schema: ManifestSchema.Source
@@ -361,13 +360,13 @@ public struct ManifestAuthor: Sendable {
               + "it is"))
       }
     }
+    // A refreshed archive adds no class map rows: its entry may decode with another registry,
+    // and a class name it now holds that the map lacks is reported as a changed outcome.
     let surveyed = survey(fresh, diagnostics: &diagnostics)
-    var unusedDiagnostics: [ManifestDiagnostic] = []
-    let resurveyed = survey(refreshed, diagnostics: &unusedDiagnostics)
 
     var classNames: Set<String> = []
     var reachable: Set<String> = []
-    for item in surveyed + resurveyed {
+    for item in surveyed {
       classNames.formUnion(item.survey.classNames)
       reachable.formUnion(item.survey.reachableClasses)
     }
