@@ -60,7 +60,7 @@ extension DiagnosticCategory {
 
   /// The category of a diagnostic about an archive whose bytes do not parse: `[truncated]`,
   /// `[unknown-schema-version]`, `[limit-exceeded]` or `[malformed]`
-  /// (``HarnessVocabulary/RejectionCategory/init(structural:)``).
+  /// (`RejectionCategory(structural:)`).
   ///
   /// ```swift
   /// do { _ = try KeyedArchive(bytes: bytes) } catch {

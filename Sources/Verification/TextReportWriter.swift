@@ -65,7 +65,7 @@ public struct TextReportWriter: Sendable {
   }
 
   /// A message as report lines: each of its lines indented, its control characters escaped
-  /// (``SwiftLiteral/escapingControlCharacters(_:)``), so that text a worker wrote to standard
+  /// (`SwiftLiteral.escapingControlCharacters(_:)`), so that text a worker wrote to standard
   /// error cannot move the cursor or recolour a terminal.
   ///
   /// ```swift
