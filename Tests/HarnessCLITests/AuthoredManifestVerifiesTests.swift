@@ -4,6 +4,19 @@ import ProfilesApp
 import PropertyList
 import Testing
 
+/// A fresh folder with `LegacyArchives/` copied from the repository's samples and an empty
+/// `manifests/`, as a team's package would hold them.
+private func samplesFolder(_ prefix: String) throws -> URL {
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "\(prefix)-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(
+    at: directory.appendingPathComponent("manifests"), withIntermediateDirectories: true)
+  try FileManager.default.copyItem(
+    at: Corpus.packageRoot.appendingPathComponent("LegacyArchives"),
+    to: directory.appendingPathComponent("LegacyArchives"))
+  return directory
+}
+
 /// The property authoring promises, run as a team would.
 ///
 /// `verify` passes on a manifest fresh from `manifest author`, over the archives it was written
@@ -11,18 +24,7 @@ import Testing
 /// shipped `archive-harness`.
 @Suite("A manifest fresh from manifest author passes verify at once")
 struct AuthoredManifestVerifiesTests {
-  /// A folder with `LegacyArchives/` copied from the repository's samples and an empty
-  /// `manifests/`.
-  private func teamFolder() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "authored-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(
-      at: directory.appendingPathComponent("manifests"), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: Corpus.packageRoot.appendingPathComponent("LegacyArchives"),
-      to: directory.appendingPathComponent("LegacyArchives"))
-    return directory
-  }
+  private func teamFolder() throws -> URL { try samplesFolder("authored") }
 
   /// The archive paths of one sample folder, relative to `LegacyArchives`.
   private func archives(_ folder: String, in directory: URL) throws -> [String] {
@@ -227,16 +229,7 @@ struct AuthoredManifestVerifiesTests {
 /// what 1.0's read did is an expectation like any other.
 @Suite("Old code, on purpose: registry=\"NAME\" entries")
 struct RegistryEntryTests {
-  private func folder() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "registry-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(
-      at: directory.appendingPathComponent("manifests"), withIntermediateDirectories: true)
-    try FileManager.default.copyItem(
-      at: Corpus.packageRoot.appendingPathComponent("LegacyArchives"),
-      to: directory.appendingPathComponent("LegacyArchives"))
-    return directory
-  }
+  private func folder() throws -> URL { try samplesFolder("registry") }
 
   @Test("Authored with --registry ProfilesApp-1: 1.0's own read traps, recorded, and verify passes")
   func oldCodeTrapIsRecorded() throws {
