@@ -73,6 +73,16 @@ let package = Package(
       name: "CXMLBridge", dependencies: ["CLibXML2"],
       linkerSettings: [.linkedLibrary("xml2")]),
     .systemLibrary(name: "CSQLite", pkgConfig: sqlitePkgConfig, providers: sqliteProviders),
+    // The one interface to cryptography (digests, HMAC, PBKDF2, AES-256-CBC, random bytes):
+    // OpenSSL's libcrypto on Linux (Debian's libssl-dev), CommonCrypto on Darwin. Its header
+    // includes neither, so no OpenSSL name reaches Swift.
+    .target(
+      name: "CCrypto",
+      linkerSettings: [.linkedLibrary("crypto", .when(platforms: [.linux]))]),
+    // SQLCipher's page format and a SQLite VFS that applies it over the system's libsqlite3.
+    .target(
+      name: "CSQLCipher", dependencies: ["CCrypto", "CSQLite"],
+      linkerSettings: [.linkedLibrary("sqlite3")]),
 
     // What the decode worker's fork server needs from C on Linux (fork, the parent-death
     // signal, wait statuses, passing a socket): static inline functions in one header.
@@ -150,8 +160,8 @@ let package = Package(
     .target(
       name: "Migration",
       dependencies: [
-        "Checksum", "Decoding", "KeyedArchive", "PropertyList", "CSQLite", "JSONOutput",
-        "HarnessVocabulary", "TextOutput", "FileOutput",
+        "Checksum", "Decoding", "KeyedArchive", "PropertyList", "CSQLite", "CSQLCipher",
+        "CCrypto", "JSONOutput", "HarnessVocabulary", "TextOutput", "FileOutput",
       ],
       swiftSettings: strictSettings,
       // CSQLite's module links sqlite3 where it is imported; this says so for the whole target.

@@ -34,6 +34,16 @@ public struct MigrationError: Error, Hashable, Sendable, CustomStringConvertible
     public static let journal = Code("journal")
     /// The options do not fit together (a backup folder inside the store, …).
     public static let invalidOptions = Code("invalid-options")
+    /// A store key that cannot be read or used (empty, a malformed raw key, a missing salt).
+    public static let invalidKey = Code("invalid-key")
+    /// The key and settings do not open an encrypted store: a wrong key, other settings, or not SQLCipher.
+    public static let wrongKey = Code("wrong-key")
+    /// A key was given for a store that is not encrypted.
+    public static let notEncrypted = Code("not-encrypted")
+    /// A page of an encrypted store fails its HMAC check.
+    public static let damagedPage = Code("damaged-page")
+    /// A rollback journal left by an interrupted write that this run cannot replay.
+    public static let hotJournal = Code("hot-journal")
   }
 
   /// The kind of problem.

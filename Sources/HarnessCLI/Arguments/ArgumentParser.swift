@@ -73,7 +73,9 @@ struct ArgumentParser {
       given.append(name)
     }
     if let standalone = spec.options.first(where: { $0.isStandalone && parsed.isGiven($0.name) }) {
-      if let other = given.first(where: { $0 != standalone.name }).map({ "--" + $0 })
+      if let other = given.first(where: {
+        $0 != standalone.name && !standalone.standaloneCompanions.contains($0)
+      }).map({ "--" + $0 })
         ?? positional.first
       {
         throw UsageError(message: "'--\(standalone.name)' cannot be used with '\(other)'")

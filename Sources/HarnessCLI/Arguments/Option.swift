@@ -102,15 +102,15 @@ extension Option {
   /// Help shows `defaultDescription` as the default: what happens without the
   /// option, such as `the built-in schema`. A `standalone` option is a command
   /// line of its own, as `migrate --rollback JOURNAL` is: given, no other
-  /// option, flag or argument may be, and no other is required.
+  /// option, flag or argument may be but the `companions` named, and no other is required.
   static func optional<Wrapped: ArgumentValue>(
     _ name: String, short: Character? = nil, valueName: String, help: String,
-    defaultDescription: String? = nil, standalone: Bool = false
+    defaultDescription: String? = nil, standalone: Bool = false, companions: [String] = []
   ) -> Option where Value == Wrapped? {
     let declaration = OptionDeclaration(
       name: name, short: short, valueName: valueName, help: help,
       allowedValues: Wrapped.allowedValues, defaultDescription: defaultDescription,
-      isStandalone: standalone,
+      isStandalone: standalone, standaloneCompanions: companions,
       convert: { text throws(ArgumentValueError) in try Wrapped(argument: text) })
     return Option(declaration) { given in .some(given.last as? Wrapped) }
   }

@@ -18,6 +18,8 @@ struct OptionDeclaration: Sendable {
   var isRepeating = false
   /// Whether the option is a command line of its own (see ``Option/optional(_:short:valueName:help:defaultDescription:standalone:)``).
   var isStandalone = false
+  /// The options a standalone option may still be given with, such as a key for `--rollback`.
+  var standaloneCompanions: [String] = []
   /// Converts one value, as the option's type needs.
   var convert: ArgumentConverter<any Sendable>
 

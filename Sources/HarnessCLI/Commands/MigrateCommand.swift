@@ -38,20 +38,22 @@ enum MigrateCommand {
     defaultDescription: "inside the backup run folder")
   static let rollback = Option<String?>.optional(
     "rollback", valueName: "JOURNAL",
-    help: "Undo the run a journal describes, instead of migrating.",
-    standalone: true)
+    help:
+      "Undo the run a journal describes, instead of migrating (an encrypted store's key: --key-file or --key-env).",
+    standalone: true, companions: ["key-file", "key-env"])
   static let noBackup = Flag(
     name: "no-backup", help: "Migrate without keeping the originals (no rollback).")
 
   static let command = Command(spec: spec) { arguments, context in
     if let journal = arguments[rollback] {
-      return try runRollback(journal, context: context)
+      let encryption = try EncryptionOptions(arguments)
+      return try runRollback(journal, key: try encryption.key(), context: context)
     }
     var options = try MigrateOptions(arguments)
     options.toolName = context.toolName
     let backup = arguments[MigrateCommand.backup]
     let setup = try options.makeSetup(context: context)
-    let store = try options.openStore(readOnly: false)
+    let store = try options.openStore(readOnly: false, console: context.console)
     let runDirectory = try backup.map { try makeRunDirectoryPath(backup: $0, store: store) }
     let journalPath = arguments[journal]
     let writer: any RecordWriter
@@ -118,11 +120,13 @@ enum MigrateCommand {
     return backup + "/" + name + "-" + formatter.string(from: Date()) + "-\(getpid())"
   }
 
-  private static func runRollback(_ journal: String, context: CommandContext) throws -> ExitStatus {
+  private static func runRollback(_ journal: String, key: StoreKey?, context: CommandContext)
+    throws -> ExitStatus
+  {
     let summary: MigrationRollback.Summary
     var lines = ""
     do throws(MigrationError) {
-      summary = try MigrationRollback.run(journalPath: journal) { place, outcome in
+      summary = try MigrationRollback.run(journalPath: journal, key: key) { place, outcome in
         var line = outcome.name.padding(toLength: 18, withPad: " ", startingAt: 0) + place
         if case .conflict(let reason) = outcome { line += "  " + reason }
         lines += line + "\n"

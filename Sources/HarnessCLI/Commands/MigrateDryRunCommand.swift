@@ -31,7 +31,7 @@ enum MigrateDryRunCommand {
     var options = try MigrateOptions(arguments)
     options.toolName = context.toolName
     let setup = try options.makeSetup(context: context)
-    let store = try options.openStore(readOnly: true)
+    let store = try options.openStore(readOnly: true, console: context.console)
     let summary = try options.runEngine(
       store: store, setup: setup, writer: nil, operation: .dryRun,
       console: context.console

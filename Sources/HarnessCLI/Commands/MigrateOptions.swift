@@ -36,6 +36,8 @@ struct MigrateOptions {
   var batchSize: Int
   /// The running tool's name, which reports give.
   var toolName = ToolName.standard
+  /// `--key-file` or `--key-env`, and the cipher settings, for an encrypted store.
+  var encryption: EncryptionOptions
 
   static let store = Option<String>.required(
     "store", valueName: "PATH",
@@ -72,10 +74,11 @@ struct MigrateOptions {
     help: "Rewrite class names in place (no user types needed), verified by re-reading the graph.")
 
   /// The options every migrate command declares.
-  static let commonOptions: [any CommandOption] = [
-    store, manifest, classMap, allowedClasses, SchemaOption.option, table, keyColumn,
-    valueColumn, format, output, batchSize,
-  ]
+  static let commonOptions: [any CommandOption] =
+    [
+      store, manifest, classMap, allowedClasses, SchemaOption.option, table, keyColumn,
+      valueColumn, format, output, batchSize,
+    ] + EncryptionOptions.options
 
   /// The flags every migrate command declares.
   static let commonFlags = [renameOnly]
@@ -100,6 +103,7 @@ struct MigrateOptions {
     format = arguments[Self.format]
     outputPath = arguments[Self.output]
     batchSize = arguments[Self.batchSize]
+    encryption = try EncryptionOptions(arguments)
   }
 
   /// Whether the store path is a folder.
@@ -109,8 +113,11 @@ struct MigrateOptions {
       && isDirectory.boolValue
   }
 
-  /// Opens the store: a folder, or an SQLite table (which needs `--table`).
-  func openStore(readOnly: Bool) throws -> any RecordStore {
+  /// Opens the store: a folder, or an SQLite table (which needs `--table`), encrypted with `--key-file` or `--key-env`.
+  ///
+  /// An encrypted store's settings are found (or taken from the options), and
+  /// which ones opened it is printed as a note.
+  func openStore(readOnly: Bool, console: Console) throws -> any RecordStore {
     guard FileManager.default.fileExists(atPath: storePath) else {
       throw CommandFailure(
         place: storePath, category: .storeNotFound, message: "no such file or folder")
@@ -122,6 +129,11 @@ struct MigrateOptions {
             place: storePath, category: .invalidOptions,
             message: "--table applies to SQLite stores; this store is a folder")
         }
+        if encryption.isGiven {
+          throw CommandFailure(
+            place: storePath, category: .invalidOptions,
+            message: "--key-file and --key-env apply to SQLite stores; this store is a folder")
+        }
         return try DirectoryStore(path: storePath)
       }
       guard let table else {
@@ -131,9 +143,10 @@ struct MigrateOptions {
             "an SQLite store needs --table (and --key-column, --value-column unless 'key' and 'value')"
         )
       }
+      let keys = try encryption.open(storePath, console: console)
       return try SQLiteStore(
         path: storePath, table: table, keyColumn: keyColumn, valueColumn: valueColumn,
-        readOnly: readOnly)
+        readOnly: readOnly, keys: keys)
     } catch let error as MigrationError {
       throw CommandFailure(error)
     }

@@ -62,8 +62,7 @@ final class SQLiteStatement {
     let status = sqlite3_step(statement)
     if status == SQLITE_ROW { return true }
     if status == SQLITE_DONE { return false }
-    throw MigrationError(
-      .sqlite, place: database.path, "\(database.lastMessage) (in: \(sql.prefix(120)))")
+    throw database.error("in: \(sql.prefix(120))")
   }
 
   /// Resets the statement and clears its bindings.
@@ -107,8 +106,7 @@ final class SQLiteStatement {
 
   private func check(_ status: Int32) throws(MigrationError) {
     guard status == SQLITE_OK else {
-      throw MigrationError(
-        .sqlite, place: database.path, "\(database.lastMessage) (binding in: \(sql.prefix(120)))")
+      throw database.error("binding in: \(sql.prefix(120))")
     }
   }
 }

@@ -24,6 +24,8 @@ public final class SQLiteStore: RecordStore {
   public let valueColumn: String
   /// Whether the table has rowids (it is not `WITHOUT ROWID`); pages and updates then use them.
   public let hasRowid: Bool
+  /// An encrypted store's keys and the settings that opened it; `nil` for a store in the clear.
+  public let keys: SQLCipherKeys?
 
   let database: SQLiteDatabase
   private let pageStatement: SQLiteStatement
@@ -40,12 +42,19 @@ public final class SQLiteStore: RecordStore {
   ///   - keyColumn: The column that identifies a record.
   ///   - valueColumn: The column holding the archive bytes.
   ///   - readOnly: Opens the database read-only, as a dry run does.
+  ///   - keys: An SQLCipher store's keys, from ``StoreEncryption/open(path:)``.
   /// - Throws: ``MigrationError`` naming the file, and the table or column
   ///   that does not exist, with the ones that do.
-  public init(path: String, table: String, keyColumn: String, valueColumn: String, readOnly: Bool)
-    throws(MigrationError)
-  {
-    try Self.checkHeader(path)
+  public init(
+    path: String, table: String, keyColumn: String, valueColumn: String, readOnly: Bool,
+    keys: SQLCipherKeys? = nil
+  ) throws(MigrationError) {
+    if let keys {
+      try HotJournal.check(database: path, keys: keys, readOnly: readOnly)
+    } else {
+      try Self.checkHeader(path)
+    }
+    self.keys = keys
     for (role, name) in [
       ("table", table), ("key column", keyColumn), ("value column", valueColumn),
     ]
@@ -53,7 +62,7 @@ public final class SQLiteStore: RecordStore {
       throw MigrationError(
         .invalidIdentifier, place: path, "the \(role) name is empty or holds NUL")
     }
-    let database = try SQLiteDatabase(path: path, readOnly: readOnly)
+    let database = try SQLiteDatabase(path: path, readOnly: readOnly, keys: keys)
     self.database = database
     self.path = path
 
@@ -64,7 +73,8 @@ public final class SQLiteStore: RecordStore {
     do {
       found = try lookup.step()
     } catch {
-      guard readOnly, error.message.contains("readonly") else { throw error }
+      guard readOnly, error.message.contains("readonly") || error.message.contains("read-only")
+      else { throw error }
       throw MigrationError(
         .sqlite, place: path,
         "\(error.message): the database holds an interrupted write (a hot journal) that only a read-write connection can roll back; open it read-write once (for example with sqlite3) and retry"

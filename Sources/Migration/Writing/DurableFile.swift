@@ -211,3 +211,47 @@ extension MigrationError {
     self.init(.writeFailed, place: error.path, error.message)
   }
 }
+
+extension DurableFile {
+  /// Copies a regular file byte for byte into a new file (nothing may exist there), synced.
+  ///
+  /// The copy is made owner-only (0600): it is a store's content.
+  static func copyFile(_ source: String, to target: String) throws(MigrationError) {
+    let input = open(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard input >= 0 else {
+      throw MigrationError(
+        .backupFailed, place: source, "cannot open: \(MigrationError.systemMessage())")
+    }
+    defer { close(input) }
+    var status = stat()
+    guard fstat(input, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      throw MigrationError(.backupFailed, place: source, "not a regular file")
+    }
+    let output: Int32
+    do {
+      output = try AtomicFile.openNew(target, mode: 0o600)
+    } catch {
+      throw MigrationError(.backupFailed, place: target, error.message)
+    }
+    defer { close(output) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw MigrationError(
+          .backupFailed, place: source, "cannot read: \(MigrationError.systemMessage())")
+      }
+      if count == 0 { break }
+      do {
+        try AtomicFile.writeAll(Array(buffer[0..<count]), to: output, path: target)
+      } catch {
+        throw MigrationError(.backupFailed, place: target, error.message)
+      }
+    }
+    guard fsync(output) == 0 else {
+      throw MigrationError(
+        .backupFailed, place: target, "cannot fsync: \(MigrationError.systemMessage())")
+    }
+  }
+}

@@ -50,11 +50,12 @@ public enum MigrationRollback {
   ///
   /// - Parameters:
   ///   - journalPath: The journal `migrate` wrote.
+  ///   - key: An encrypted store's key (the journal records its settings, never the key).
   ///   - onRecord: Called with each record's place and outcome.
   /// - Returns: The counts.
   /// - Throws: ``MigrationError`` when the journal, the store or the backup cannot be used.
   public static func run(
-    journalPath: String, onRecord: (String, Outcome) -> Void
+    journalPath: String, key: StoreKey? = nil, onRecord: (String, Outcome) -> Void
   ) throws(MigrationError) -> Summary {
     let journal = try MigrationJournal.read(journalPath)
     guard let store = journal.header["store"] as? String,
@@ -73,9 +74,22 @@ public enum MigrationRollback {
         store: store, backup: backup, entries: journal.entries, journalPath: journalPath,
         onRecord: onRecord)
     case "sqlite":
+      var keys: SQLCipherKeys?
+      if let cipher = journal.header["cipher"] as? [String: Any] {
+        guard let settings = SQLCipherSettings(journalValue: cipher) else {
+          throw MigrationError(
+            .journal, place: "\(journalPath):1", "the header's cipher settings are malformed")
+        }
+        guard let key else {
+          throw MigrationError(
+            .invalidKey, place: store,
+            "the store is encrypted (\(settings)): give its key with --key-file or --key-env")
+        }
+        keys = try StoreEncryption(key: key, settings: settings).open(path: store)
+      }
       return try rollBackSQLite(
         store: store, backup: backup, header: journal.header, entries: journal.entries,
-        journalPath: journalPath, onRecord: onRecord)
+        journalPath: journalPath, keys: keys, onRecord: onRecord)
     default:
       throw MigrationError(.journal, place: "\(journalPath):1", "unknown store kind '\(kind)'")
     }
@@ -186,7 +200,7 @@ public enum MigrationRollback {
 
   private static func rollBackSQLite(
     store: String, backup: String, header: [String: Any], entries: [[String: Any]],
-    journalPath: String, onRecord: (String, Outcome) -> Void
+    journalPath: String, keys: SQLCipherKeys?, onRecord: (String, Outcome) -> Void
   ) throws(MigrationError) -> Summary {
     guard let table = header["table"] as? String, let keyColumn = header["keyColumn"] as? String,
       let valueColumn = header["valueColumn"] as? String
@@ -195,9 +209,12 @@ public enum MigrationRollback {
         .journal, place: "\(journalPath):1", "the header names no table or columns")
     }
     let target = try SQLiteStore(
-      path: store, table: table, keyColumn: keyColumn, valueColumn: valueColumn, readOnly: false)
+      path: store, table: table, keyColumn: keyColumn, valueColumn: valueColumn, readOnly: false,
+      keys: keys)
+    if keys != nil { try target.database.execute("PRAGMA journal_mode = DELETE") }
     let source = try SQLiteStore(
-      path: backup, table: table, keyColumn: keyColumn, valueColumn: valueColumn, readOnly: true)
+      path: backup, table: table, keyColumn: keyColumn, valueColumn: valueColumn, readOnly: true,
+      keys: keys)
     let quotedTable = SQLiteDatabase.quote(target.table)
     let quotedKey = SQLiteDatabase.quote(target.keyColumn)
     let quotedValue = SQLiteDatabase.quote(target.valueColumn)

@@ -27,28 +27,57 @@ final class SQLiteRecordWriter: RecordWriter {
       try DurableFile.makeDirectories(runDirectory)
       let name = store.path.split(separator: "/").last.map(String.init) ?? "store.sqlite"
       let target = runDirectory + "/" + name
-      do {
-        try store.database.execute("VACUUM INTO \(SQLiteDatabase.literal(target))")
-      } catch {
-        throw MigrationError(
-          .backupFailed, place: target, "cannot back up \(store.path): \(error.message)")
+      if store.keys != nil {
+        try copyEncrypted(to: target)
+      } else {
+        do {
+          try store.database.execute("VACUUM INTO \(SQLiteDatabase.literal(target))")
+        } catch {
+          throw MigrationError(
+            .backupFailed, place: target, "cannot back up \(store.path): \(error.message)")
+        }
+        try DurableFile.syncFile(target)
       }
-      try DurableFile.syncFile(target)
       try DurableFile.syncDirectory(runDirectory)
       backupPath = target
       backup = .string(DurableFile.canonical(target))
     }
-    try run.openJournal(header: [
+    var header: [(String, JSONValue)] = [
       ("kind", .string("sqlite")), ("store", .string(DurableFile.canonical(store.path))),
       ("table", .string(store.table)), ("keyColumn", .string(store.keyColumn)),
       ("valueColumn", .string(store.valueColumn)), ("backup", backup),
-    ])
+    ]
+    if let keys = store.keys {
+      // The settings, never the key: a rollback asks for the key again.
+      header.append(("cipher", keys.settings.journalValue))
+      // SQLite writes an encrypted rollback journal through the VFS; a WAL it cannot.
+      try store.database.execute("PRAGMA journal_mode = DELETE")
+    }
+    try run.openJournal(header: header)
     let table = SQLiteDatabase.quote(store.table)
     let key = SQLiteDatabase.quote(store.keyColumn)
     let value = SQLiteDatabase.quote(store.valueColumn)
     let rowidCondition = store.hasRowid ? "rowid = ?4 AND " : ""
     update = try store.database.prepare(
       "UPDATE \(table) SET \(value) = ?1 WHERE \(rowidCondition)\(key) IS ?2 AND \(value) = ?3")
+  }
+
+  /// Copies an encrypted database and its `-wal` byte for byte, with writers held off.
+  ///
+  /// A copy through SQLite (`VACUUM INTO`, the backup API) would write the
+  /// pages anew; a byte-for-byte copy is the store as the app wrote it.
+  private func copyEncrypted(to target: String) throws(MigrationError) {
+    try store.database.execute("BEGIN IMMEDIATE")
+    do throws(MigrationError) {
+      try DurableFile.copyFile(store.path, to: target)
+      if DurableFile.kind(of: store.path + "-wal").exists {
+        try DurableFile.copyFile(store.path + "-wal", to: target + "-wal")
+      }
+    } catch {
+      try? store.database.execute("ROLLBACK")
+      throw error
+    }
+    try store.database.execute("COMMIT")
   }
 
   func write(_ batch: [PendingRewrite]) throws(MigrationError) -> [RecordRefusal?] {
