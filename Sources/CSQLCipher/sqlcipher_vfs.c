@@ -36,6 +36,8 @@ typedef struct cipher_file {
   // The journal's last 4-byte access: the page number of the record whose page follows.
   sqlite3_int64 number_offset;
   uint32_t number;
+  // A read-only connection's WAL that does not exist: an empty file that is never made.
+  int absent;
   sqlite3_file *real;
 } cipher_file;
 
@@ -332,6 +334,99 @@ static const sqlite3_io_methods cipher_methods = {
   file_unfetch,
 };
 
+static int absent_close(sqlite3_file *base) {
+  cipher_file *file = (cipher_file *)base;
+  sqlite3_free(file->cipher);
+  if (file->plain != NULL) sqlite3_free(file->plain);
+  file->cipher = NULL;
+  file->plain = NULL;
+  return SQLITE_OK;
+}
+
+static int absent_read(sqlite3_file *base, void *buffer, int amount, sqlite3_int64 offset) {
+  (void)base;
+  (void)offset;
+  memset(buffer, 0, (size_t)amount);
+  return SQLITE_IOERR_SHORT_READ;
+}
+
+static int absent_write(sqlite3_file *base, const void *buffer, int amount, sqlite3_int64 offset) {
+  (void)base;
+  (void)buffer;
+  (void)amount;
+  (void)offset;
+  return SQLITE_READONLY;
+}
+
+static int absent_truncate(sqlite3_file *base, sqlite3_int64 size) {
+  (void)base;
+  (void)size;
+  return SQLITE_READONLY;
+}
+
+static int absent_sync(sqlite3_file *base, int flags) {
+  (void)base;
+  (void)flags;
+  return SQLITE_OK;
+}
+
+static int absent_size(sqlite3_file *base, sqlite3_int64 *size) {
+  (void)base;
+  *size = 0;
+  return SQLITE_OK;
+}
+
+static int absent_lock(sqlite3_file *base, int level) {
+  (void)base;
+  (void)level;
+  return SQLITE_OK;
+}
+
+static int absent_check_reserved(sqlite3_file *base, int *reserved) {
+  (void)base;
+  *reserved = 0;
+  return SQLITE_OK;
+}
+
+static int absent_control(sqlite3_file *base, int operation, void *argument) {
+  (void)base;
+  (void)operation;
+  (void)argument;
+  return SQLITE_NOTFOUND;
+}
+
+static int absent_sector_size(sqlite3_file *base) {
+  (void)base;
+  return 4096;
+}
+
+static int absent_device_characteristics(sqlite3_file *base) {
+  (void)base;
+  return 0;
+}
+
+static const sqlite3_io_methods absent_methods = {
+  1,
+  absent_close,
+  absent_read,
+  absent_write,
+  absent_truncate,
+  absent_sync,
+  absent_size,
+  absent_lock,
+  absent_lock,
+  absent_check_reserved,
+  absent_control,
+  absent_sector_size,
+  absent_device_characteristics,
+  NULL,
+  NULL,
+  NULL,
+  NULL,
+  NULL,
+  NULL,
+};
+
 static int vfs_open(sqlite3_vfs *base, sqlite3_filename name, sqlite3_file *out, int flags,
                     int *out_flags) {
   struct harness_cipher_vfs *vfs = (struct harness_cipher_vfs *)base;
@@ -371,6 +466,17 @@ static int vfs_open(sqlite3_vfs *base, sqlite3_filename name, sqlite3_file *out,
     }
   }
   file->number_offset = -8;
+  if (vfs->read_only && file->kind == KIND_WAL) {
+    int exists = 0;
+    if (vfs->root->xAccess(vfs->root, name, SQLITE_ACCESS_EXISTS, &exists) == SQLITE_OK && !exists) {
+      // A WAL database whose last connection checkpointed and removed its WAL: read as
+      // empty, as SQLite would after creating it, but nothing is created.
+      file->absent = 1;
+      if (out_flags != NULL) *out_flags = flags;
+      out->pMethods = &absent_methods;
+      return SQLITE_OK;
+    }
+  }
   int status = vfs->root->xOpen(vfs->root, name, file->real, flags, out_flags);
   if (status != SQLITE_OK) {
     sqlite3_free(file->cipher);

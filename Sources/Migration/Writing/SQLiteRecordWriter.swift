@@ -133,6 +133,21 @@ final class SQLiteRecordWriter: RecordWriter {
   }
 
   func finish(interrupted: Bool) throws(MigrationError) {
+    if run.started, let keys = store.keys {
+      // What the real SQLCipher will check: every page's HMAC, and SQLite's own structure.
+      let check = try store.database.prepare("PRAGMA integrity_check")
+      var problems: [String] = []
+      while try check.step() {
+        if case .text(let line) = check.value(0), line != "ok" { problems.append(line) }
+      }
+      check.reset()
+      guard problems.isEmpty else {
+        throw MigrationError(
+          .sqlite, place: store.path,
+          "integrity_check after the run: \(problems.prefix(5).joined(separator: "; "))")
+      }
+      try keys.verifyPages(of: store.path)
+    }
     try run.finish(interrupted: interrupted)
   }
 }

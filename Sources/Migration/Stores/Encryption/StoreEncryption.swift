@@ -290,3 +290,63 @@ final class CipherVFS {
     harness_cipher_vfs_unregister(pointer)
   }
 }
+
+extension SQLCipherKeys {
+  /// Checks every page of an encrypted database file: its HMAC, and page 1's header.
+  ///
+  /// - Parameter path: The database file (not its `-wal`).
+  /// - Returns: The number of pages checked.
+  /// - Throws: ``MigrationError`` with code ``MigrationError/Code/damagedPage``
+  ///   naming the first page that fails, or when the file cannot be read.
+  @discardableResult
+  public func verifyPages(of path: String) throws(MigrationError) -> Int {
+    let pageSize = settings.pageSize
+    let descriptor = openForReading(path)
+    guard descriptor >= 0 else {
+      throw MigrationError(
+        .unreadable, place: path, "cannot open: \(MigrationError.systemMessage())")
+    }
+    defer { close(descriptor) }
+    var page = [UInt8](repeating: 0, count: pageSize)
+    var plain = [UInt8](repeating: 0, count: pageSize)
+    defer { clearBytes(&plain) }
+    var number: UInt32 = 0
+    while true {
+      var filled = 0
+      while filled < pageSize {
+        let count = page.withUnsafeMutableBytes {
+          read(descriptor, $0.baseAddress.map { $0 + filled }, pageSize - filled)
+        }
+        if count < 0, errno == EINTR { continue }
+        guard count >= 0 else {
+          throw MigrationError(
+            .unreadable, place: path, "cannot read: \(MigrationError.systemMessage())")
+        }
+        if count == 0 { break }
+        filled += count
+      }
+      if filled == 0 { break }
+      number += 1
+      guard filled == pageSize else {
+        throw MigrationError(
+          .damagedPage, place: "\(path):page \(number)",
+          "the file ends inside page \(number): SQLCipher writes whole pages")
+      }
+      let status = page.withUnsafeBufferPointer { input in
+        plain.withUnsafeMutableBufferPointer { output in
+          harness_cipher_decrypt_page(codec.pointer, number, input.baseAddress, output.baseAddress)
+        }
+      }
+      guard status == HARNESS_CIPHER_OK else {
+        throw MigrationError(
+          .damagedPage, place: "\(path):page \(number)",
+          "page \(number) fails its HMAC check: it was changed or damaged after it was written")
+      }
+    }
+    return Int(number)
+  }
+}
+
+private func openForReading(_ path: String) -> Int32 {
+  open(path, O_RDONLY | O_CLOEXEC)
+}
