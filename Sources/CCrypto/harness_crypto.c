@@ -1,5 +1,5 @@
 // The project's cryptography, behind harness_crypto.h: OpenSSL's libcrypto on Linux,
-// CommonCrypto and Security on Darwin. Every function checks its sizes and returns 0
+// CommonCrypto on Darwin. Every function checks its sizes and returns 0
 // rather than touching memory it was not given.
 
 #include "harness_crypto.h"
@@ -9,7 +9,7 @@
 #if defined(__APPLE__)
 #include <CommonCrypto/CommonCrypto.h>
 #include <CommonCrypto/CommonKeyDerivation.h>
-#include <Security/SecRandom.h>
+#include <CommonCrypto/CommonRandom.h>
 #include <stdlib.h>
 #else
 #include <openssl/crypto.h>
@@ -137,7 +137,7 @@ int harness_aes256_cbc(
 }
 
 int harness_random_bytes(uint8_t *bytes, size_t count) {
-  return SecRandomCopyBytes(kSecRandomDefault, count, bytes) == errSecSuccess;
+  return CCRandomGenerateBytes(bytes, count) == kCCSuccess;
 }
 
 #else
