@@ -3,7 +3,8 @@
 
 // The project's one interface to cryptography: SHA-1/256/512 digests, HMAC,
 // PBKDF2, AES-256-CBC without padding, random bytes and a zeroing that the
-// compiler keeps. On Linux it is OpenSSL's libcrypto; on Darwin, CommonCrypto. This header includes neither, so Swift sees only these names.
+// compiler keeps. On Linux it is OpenSSL's libcrypto; on Darwin, CommonCrypto.
+// This header includes neither, so Swift sees only these names.
 
 #include <stddef.h>
 #include <stdint.h>
