@@ -52,13 +52,15 @@ public enum CommandRunner {
   ///   - input: Unused; standard input is `/dev/null`.
   ///   - directory: The working folder; the package root when nil.
   ///   - executableName: The product to run; `archive-harness` unless told.
+  ///   - environment: The child's whole environment; this process's when nil.
   ///   - timeout: The longest the run may take; it is then killed, and the result says so
   ///     (``Result/timedOut``), so that a hung command fails its test instead of hanging it.
   /// - Returns: What the run printed and how it ended.
   /// - Throws: When the executable is not built or cannot start.
   public static func run(
     _ arguments: [String], input: Data? = nil, in directory: URL? = nil,
-    executableName: String = "archive-harness", timeout: Duration = .seconds(600)
+    executableName: String = "archive-harness", environment: [String: String]? = nil,
+    timeout: Duration = .seconds(600)
   ) throws -> Result {
     guard let executable = executable(named: executableName) else {
       throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: executableName])
@@ -81,7 +83,7 @@ public enum CommandRunner {
     let child: ChildProcess
     do {
       child = try ChildProcess(
-        executable: executable.path, arguments: arguments,
+        executable: executable.path, arguments: arguments, environment: environment,
         directory: (directory ?? Corpus.packageRoot).path, standardInput: .nullDevice,
         standardOutput: .descriptor(output[1]), standardError: .descriptor(errors[1]))
     } catch {

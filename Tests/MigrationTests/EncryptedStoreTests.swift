@@ -9,7 +9,8 @@ import Testing
 enum SQLCipherFixtures {
   static let folder = Corpus.packageRoot.appendingPathComponent("Tests/Fixtures/SQLCipher").path
   static let passphrase = Array("harness-fixture-passphrase".utf8)
-  static let rawKey = Array("x'2DD29CA851E7B56E4697B0E1F08507293D761A05CE4D1B628663F411A8086D99'".utf8)
+  static let rawKey = Array(
+    "x'2DD29CA851E7B56E4697B0E1F08507293D761A05CE4D1B628663F411A8086D99'".utf8)
   static let headerSalt: [UInt8] = [
     0x00, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0xcc, 0xdd, 0xee, 0xff,
   ]
@@ -34,7 +35,8 @@ enum SQLCipherFixtures {
   static let cases: [Case] = [
     Case(file: "v1.sqlite", compatibility: 1), Case(file: "v2.sqlite", compatibility: 2),
     Case(file: "v3.sqlite", compatibility: 3), Case(file: "v3-reserve80.sqlite", compatibility: 3),
-    Case(file: "v4.sqlite", compatibility: 4), Case(file: "v4-pagesize8192.sqlite", compatibility: 4),
+    Case(file: "v4.sqlite", compatibility: 4),
+    Case(file: "v4-pagesize8192.sqlite", compatibility: 4),
     Case(file: "v4-rawkey.sqlite", compatibility: 4, raw: true),
     Case(file: "v4-plaintext-header.sqlite", compatibility: 4, plaintextHeader: true),
     Case(file: "v4-wal.sqlite", compatibility: 4, wal: true),
@@ -43,7 +45,8 @@ enum SQLCipherFixtures {
   /// Copies a fixture (and its -wal) into a new temporary folder; returns the copy's path.
   static func copy(_ file: String) throws -> String {
     let target = try MigrationFixtures.temporaryFolder()
-    for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: "\(folder)/\(file)\(suffix)") {
+    for suffix in ["", "-wal"]
+    where FileManager.default.fileExists(atPath: "\(folder)/\(file)\(suffix)") {
       try FileManager.default.copyItem(
         atPath: "\(folder)/\(file)\(suffix)", toPath: "\(target)/\(file)\(suffix)")
     }
@@ -63,7 +66,11 @@ enum SQLCipherFixtures {
     while case let batch = try store.nextBatch(maximumCount: 100), !batch.isEmpty {
       for record in batch {
         guard case .row(_, .text(let key), _) = record.id.kind else { continue }
-        if case .bytes(let bytes) = record.content { rows[key] = bytes } else { rows[key] = .some(nil) }
+        if case .bytes(let bytes) = record.content {
+          rows[key] = bytes
+        } else {
+          rows[key] = .some(nil)
+        }
       }
     }
     return rows
@@ -221,7 +228,9 @@ struct EncryptedStoreTests {
       index -= 200
     }
     journal += [0, 0, 0, 2] + page
-    journal += [UInt8(sum >> 24), UInt8(sum >> 16 & 0xff), UInt8(sum >> 8 & 0xff), UInt8(sum & 0xff)]
+    journal += [
+      UInt8(sum >> 24), UInt8(sum >> 16 & 0xff), UInt8(sum >> 8 & 0xff), UInt8(sum & 0xff),
+    ]
     try Data(journal).write(to: URL(fileURLWithPath: path + "-journal"))
     let keys = try SQLCipherFixtures.Case(file: "v4.sqlite", compatibility: 4).encryption()
       .open(path: path)
@@ -231,6 +240,30 @@ struct EncryptedStoreTests {
       (error as? MigrationError)?.code == .hotJournal
         && (error as? MigrationError)?.message.contains("SQLCipher") == true
     }
+  }
+
+  @Test("The rollback journal SQLite writes during a change holds encrypted pages only")
+  func journalIsEncrypted() throws {
+    let path = try SQLCipherFixtures.copy("v2.sqlite")
+    defer { try? FileManager.default.removeItem(atPath: DurableFile.directory(of: path)) }
+    let keys = try SQLCipherFixtures.Case(file: "v2.sqlite", compatibility: 2).encryption()
+      .open(path: path)
+    let database = try SQLiteDatabase(path: path, readOnly: false, keys: keys)
+    try database.execute("PRAGMA journal_mode = DELETE")
+    try database.execute("BEGIN IMMEDIATE")
+    try database.execute("UPDATE store SET value = x'00' WHERE key = 'profile-valid'")
+    // The transaction is open: the journal holds the changed pages' original images.
+    let journal = try Data(contentsOf: URL(fileURLWithPath: path + "-journal"))
+    try database.execute("ROLLBACK")
+    #expect(journal.count > 1024)
+    for text in ["Avery Example", "Walldorf", "ProfilesApp.UserProfile", "SQLite format 3"] {
+      #expect(journal.range(of: Data(text.utf8)) == nil, "\(text) is in the journal")
+    }
+    // The plaintext store holds them, so the check can find them.
+    let plain = try Data(
+      contentsOf: URL(fileURLWithPath: SQLCipherFixtures.folder + "/plain.sqlite"))
+    #expect(plain.range(of: Data("Avery Example".utf8)) != nil)
+    #expect(try SQLCipherFixtures.rows(path, keys: keys)["profile-valid"] != .some(.some([0])))
   }
 
   @Test("A key file's one trailing line break is dropped, and nothing else")

@@ -39,7 +39,8 @@ struct EncryptionOptions {
     defaultDescription: "found from page 1: 4, 3, 2, then 1 is tried",
     convert: ArgumentConversion.integer(in: 1...4))
   static let pageSize = Option<Int?>.optional(
-    "cipher-page-size", valueName: "BYTES", help: "The store's page size (PRAGMA cipher_page_size).",
+    "cipher-page-size", valueName: "BYTES",
+    help: "The store's page size (PRAGMA cipher_page_size).",
     defaultDescription: "the version's, then every power of two from 512 to 65536",
     convert: { text throws(ArgumentValueError) in
       guard let value = Int(text), (512...65536).contains(value), value & (value - 1) == 0 else {
@@ -61,7 +62,8 @@ struct EncryptionOptions {
     defaultDescription: "the version's", convert: hash)
   static let plaintextHeaderSize = Option<Int?>.optional(
     "cipher-plaintext-header-size", valueName: "BYTES",
-    help: "Bytes of page 1 kept in the clear (SQLCipher 4; 32 for iOS shared containers); needs --cipher-salt.",
+    help:
+      "Bytes of page 1 kept in the clear (SQLCipher 4; 32 for iOS shared containers); needs --cipher-salt.",
     defaultDescription: "0",
     convert: { text throws(ArgumentValueError) in
       guard let value = Int(text), (0...1024).contains(value), value % 16 == 0 else {
@@ -74,7 +76,9 @@ struct EncryptionOptions {
     help: "The 16-byte salt as 32 hex digits, for a store with a plaintext header.",
     convert: { text throws(ArgumentValueError) in
       var digits = text
-      if digits.hasPrefix("x'"), digits.hasSuffix("'") { digits = String(digits.dropFirst(2).dropLast()) }
+      if digits.hasPrefix("x'"), digits.hasSuffix("'") {
+        digits = String(digits.dropFirst(2).dropLast())
+      }
       guard digits.utf8.count == 32, let bytes = Hex.decode(digits) else {
         throw ArgumentValueError("expected 32 hex digits")
       }

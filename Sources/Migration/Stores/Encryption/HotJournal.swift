@@ -11,8 +11,7 @@ enum HotJournal {
   private static let magic: [UInt8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]
 
   /// Throws when `DATABASE-journal` is a hot journal this run must not replay.
-  static func check(database: String, keys: SQLCipherKeys, readOnly: Bool) throws(MigrationError)
-  {
+  static func check(database: String, keys: SQLCipherKeys, readOnly: Bool) throws(MigrationError) {
     let path = database + "-journal"
     guard DurableFile.kind(of: path).exists else { return }
     let pageSize = keys.settings.pageSize

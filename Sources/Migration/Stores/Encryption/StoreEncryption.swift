@@ -75,7 +75,8 @@ public struct StoreEncryption: Sendable {
       if noHMAC { settings.hmacAlgorithm = nil }
       settings.plaintextHeaderSize = plaintextHeaderSize ?? 0
       let sizes =
-        pageSize.map { [$0] } ?? [settings.pageSize] + Self.pageSizes.filter { $0 != settings.pageSize }
+        pageSize.map { [$0] } ?? [settings.pageSize]
+        + Self.pageSizes.filter { $0 != settings.pageSize }
       for size in sizes {
         var candidate = settings
         candidate.pageSize = size
@@ -111,7 +112,8 @@ public struct StoreEncryption: Sendable {
         ? "; it reserves \(reserve) bytes a page, as SQLCipher does: if it is SQLCipher 4 with a plaintext header, give --cipher-plaintext-header-size 32 and its --cipher-salt"
         : ": drop --key-file and --key-env"
       throw MigrationError(
-        .notEncrypted, place: path, "the database is not encrypted (its header is SQLite's own)\(hint)")
+        .notEncrypted, place: path,
+        "the database is not encrypted (its header is SQLite's own)\(hint)")
     }
     guard prefix.count >= 512 else {
       throw MigrationError(
@@ -276,11 +278,13 @@ final class CipherVFS {
     case HARNESS_CIPHER_HMAC_MISMATCH, HARNESS_CIPHER_BAD_HEADER:
       return MigrationError(
         .damagedPage, place: "\(file):page \(page)",
-        "page \(page) fails its HMAC check: it was changed or damaged after SQLCipher wrote it; the run stopped and wrote nothing")
+        "page \(page) fails its HMAC check: it was changed or damaged after SQLCipher wrote it; the run stopped and wrote nothing"
+      )
     case HARNESS_CIPHER_REFUSED_WRITE:
       return MigrationError(
         .sqlite, place: file,
-        "SQLite asked for a write that would not keep the file SQLCipher's (a temporary file, a WAL frame, or a partial page); it was refused")
+        "SQLite asked for a write that would not keep the file SQLCipher's (a temporary file, a WAL frame, or a partial page); it was refused"
+      )
     default:
       return MigrationError(.sqlite, place: file, "the cipher failed (status \(status.rawValue))")
     }

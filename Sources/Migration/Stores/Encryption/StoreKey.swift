@@ -103,7 +103,9 @@ public final class StoreKey: @unchecked Sendable {
       throw MigrationError(.invalidKey, place: "$\(name)", "the environment variable is not set")
     }
     let count = strlen(value)
-    var bytes = [UInt8](UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: count))
+    var bytes = [UInt8](
+      UnsafeBufferPointer(
+        start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self), count: count))
     defer { harness_secure_zero(&bytes, bytes.count) }
     try self.init(bytes: bytes, source: "$\(name)")
   }
