@@ -178,8 +178,13 @@ static int file_write(sqlite3_file *base, const void *buffer, int amount, sqlite
       file->number = big_endian32(buffer);
       return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
     }
-    if ((uint32_t)amount != page_size || offset != file->number_offset + 4)
+    if ((uint32_t)amount != page_size || offset != file->number_offset + 4) {
+      // Headers and checksums pass as they are. A header can be a page long, but it starts
+      // a sector (512 bytes at least); a page-long write anywhere else would be a page image
+      // without its number, so it is refused rather than written in the clear.
+      if ((uint32_t)amount == page_size && offset % 512 != 0) return refuse(file, 0);
       return file->real->pMethods->xWrite(file->real, buffer, amount, offset);
+    }
     harness_cipher_status result =
       harness_cipher_encrypt_page(file->vfs->codec, file->number, buffer, file->cipher);
     if (result != HARNESS_CIPHER_OK) return refuse(file, file->number);

@@ -37,6 +37,11 @@ public enum ArchiveJSON {
   ///   - archive: The archive.
   ///   - writer: The writer; with a sink, the text leaves in chunks as it is written.
   public static func write(_ archive: KeyedArchive, to writer: inout JSONWriter) {
+    write(archive, to: &writer, nesting: NestedArchive.maximumDepth)
+  }
+
+  /// Writes the graph; `nesting` is how many more levels of nested archives are expanded.
+  private static func write(_ archive: KeyedArchive, to writer: inout JSONWriter, nesting: Int) {
     writer.beginObject()
     writer.key("serializationVersion")
     writer.write(.integer(1))
@@ -45,7 +50,7 @@ public enum ArchiveJSON {
     writer.key("version")
     writer.write(.integer(archive.version))
     writer.key("top")
-    writeFields(archive.top, to: &writer)
+    writeFields(archive.top, to: &writer, nesting: nesting)
     writer.key("objects")
     writer.beginArray()
     for (index, object) in archive.objects.enumerated() {
@@ -59,7 +64,7 @@ public enum ArchiveJSON {
       case .value(let value):
         writer.write(.string("value"))
         writer.key("value")
-        write(value, to: &writer)
+        write(value, to: &writer, nesting: nesting)
       case .classDescription(let description):
         writer.write(.string("class"))
         writer.key("class")
@@ -75,16 +80,34 @@ public enum ArchiveJSON {
         writer.key("classIndex")
         writer.write(.integer(Int64(instance.classIndex)))
         writer.key("fields")
-        writeFields(instance.fields, to: &writer)
+        writeFields(instance.fields, to: &writer, nesting: nesting)
         let leaf = archive.leaf(of: .object(index))
         if !leaf.isObject {
           writer.key("foundationValue")
           writer.write(leafJSON(leaf))
+          if nesting > 0, case .data(let bytes) = leaf, let nested = NestedArchive(bytes) {
+            writer.key("nestedArchive")
+            writeNested(nested, to: &writer, nesting: nesting - 1)
+          }
         }
       }
       writer.endObject()
     }
     writer.endArray()
+    writer.endObject()
+  }
+
+  /// A nested archive's mark: its classes, its root class, and its own graph.
+  private static func writeNested(
+    _ nested: NestedArchive, to writer: inout JSONWriter, nesting: Int
+  ) {
+    writer.beginObject()
+    writer.key("classes")
+    writeStrings(nested.classNames, to: &writer)
+    writer.key("rootClass")
+    writer.write(nested.rootClassName.map(JSONValue.string) ?? .null)
+    writer.key("graph")
+    write(nested.archive, to: &writer, nesting: nesting)
     writer.endObject()
   }
 
@@ -94,18 +117,32 @@ public enum ArchiveJSON {
     writer.endArray()
   }
 
-  private static func writeFields(_ fields: PropertyListDictionary, to writer: inout JSONWriter) {
+  private static func writeFields(
+    _ fields: PropertyListDictionary, to writer: inout JSONWriter, nesting: Int
+  ) {
     writer.beginObject()
     for (key, value) in fields.entries {
       writer.key(key)
-      write(value, to: &writer)
+      write(value, to: &writer, nesting: nesting)
     }
     writer.endObject()
   }
 
   /// Writes a field value as JSON, with UIDs as `{"$ref": n}`, streaming arrays and dictionaries.
-  private static func write(_ value: PropertyListValue, to writer: inout JSONWriter) {
+  private static func write(_ value: PropertyListValue, to writer: inout JSONWriter, nesting: Int) {
     switch value {
+    case .data(let bytes) where nesting > 0:
+      guard let nested = NestedArchive(bytes) else {
+        value.writeJSON(to: &writer)
+        return
+      }
+      // A Data value that is itself a keyed archive: marked, with its classes and graph.
+      writer.beginObject()
+      writer.key("$data")
+      writer.write(.string(Base64.encode(bytes)))
+      writer.key("nestedArchive")
+      writeNested(nested, to: &writer, nesting: nesting - 1)
+      writer.endObject()
     case .uid(let uid):
       writer.beginObject()
       writer.key("$ref")
@@ -113,10 +150,10 @@ public enum ArchiveJSON {
       writer.endObject()
     case .array(let elements):
       writer.beginArray()
-      for element in elements { write(element, to: &writer) }
+      for element in elements { write(element, to: &writer, nesting: nesting) }
       writer.endArray()
     case .dictionary(let dictionary):
-      writeFields(dictionary, to: &writer)
+      writeFields(dictionary, to: &writer, nesting: nesting)
     default:
       value.writeJSON(to: &writer)
     }

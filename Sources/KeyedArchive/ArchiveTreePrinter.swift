@@ -13,6 +13,9 @@ public struct ArchiveTreePrinter: Sendable {
   /// The longest string or data shown before it is cut with `…`.
   public var maximumValueLength = 200
 
+  /// How many levels of archives inside `Data` values are expanded (see ``NestedArchive``).
+  public var nestedDepth = NestedArchive.maximumDepth
+
   /// Creates a printer.
   public init(limits: ArchiveLimits = .default) {
     self.limits = limits
@@ -99,6 +102,16 @@ public struct ArchiveTreePrinter: Sendable {
         }
       }
       output += "\(indent)\(label) = \(describe(leaf))\(suffix)\n"
+      if case .data(let bytes) = leaf, nestedDepth > 0,
+        let nested = NestedArchive(bytes, limits: limits)
+      {
+        // A Data value that is itself an archive: its own tree, one level in.
+        var inner = self
+        inner.nestedDepth -= 1
+        for line in inner.render(nested.archive).split(separator: "\n") {
+          output += "\(indent)  | \(line)\n"
+        }
+      }
     }
   }
 
@@ -114,6 +127,9 @@ public struct ArchiveTreePrinter: Sendable {
     case .date(let seconds):
       return "date " + (ISO8601.format(seconds, fractionalDigits: 3) ?? "\(seconds)")
     case .data(let bytes):
+      if nestedDepth > 0, let nested = NestedArchive(bytes, limits: limits) {
+        return "<\(bytes.count) bytes: \(nested.summary)>"
+      }
       let shown = Hex.encode(bytes.prefix(maximumValueLength / 2))
       return
         "<\(bytes.count) bytes\(bytes.isEmpty ? "" : ": " + shown)\(bytes.count > maximumValueLength / 2 ? "…" : "")>"

@@ -28,6 +28,8 @@ struct MigrateOptions {
   var allowedClasses: [String]
   /// `--rename-only`.
   var renameOnly: Bool
+  /// `--nested`.
+  var nested: Bool
   /// `--format`.
   var format: MigrationReportWriter.Format
   /// `--output`, if given.
@@ -80,8 +82,14 @@ struct MigrateOptions {
       valueColumn, format, output, batchSize,
     ] + EncryptionOptions.options
 
+  static let nested = Flag(
+    name: "nested",
+    help:
+      "With --rename-only, rename classes inside archives kept as Data values in a record too (each re-read and compared)."
+  )
+
   /// The flags every migrate command declares.
-  static let commonFlags = [renameOnly]
+  static let commonFlags = [renameOnly, nested]
 
   /// Reads the options the parser has checked and converted.
   ///
@@ -100,6 +108,11 @@ struct MigrateOptions {
     keyColumn = arguments[Self.keyColumn]
     valueColumn = arguments[Self.valueColumn]
     renameOnly = arguments[Self.renameOnly]
+    nested = arguments[Self.nested]
+    if nested, !renameOnly {
+      throw UsageError(
+        message: "--nested renames classes inside nested archives: use it with --rename-only")
+    }
     format = arguments[Self.format]
     outputPath = arguments[Self.output]
     batchSize = arguments[Self.batchSize]
@@ -216,7 +229,7 @@ struct MigrateOptions {
           place: manifestPath ?? "--class-map", category: .invalidOptions,
           message: "--rename-only needs a class-name mapping (--manifest or --class-map OLD=NEW)")
       }
-      return RenameOnlyTransform(mapping: mapping)
+      return RenameOnlyTransform(mapping: mapping, nested: nested)
     }
     guard !allowed.isEmpty else {
       throw CommandFailure(

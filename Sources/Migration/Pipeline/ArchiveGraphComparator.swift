@@ -25,18 +25,22 @@ public struct ArchiveGraphComparator: Sendable {
   public var mapping: ClassNameMapping
   /// Whether `$classes` chains must match too (after mapping).
   public var comparesClassChains: Bool
+  /// How many levels of archives inside `Data` values compare as graphs (``NestedArchive``);
+  /// 0 compares every `Data` value byte for byte.
+  public var nestedDepth: Int
 
   /// Creates a comparator.
-  public init(mapping: ClassNameMapping, comparesClassChains: Bool = true) {
+  public init(mapping: ClassNameMapping, comparesClassChains: Bool = true, nestedDepth: Int = 0) {
     self.mapping = mapping
     self.comparesClassChains = comparesClassChains
+    self.nestedDepth = nestedDepth
   }
 
   /// The first difference between the graphs, or `nil` when they are equal modulo the mapping.
   public func difference(_ original: KeyedArchive, _ rewritten: KeyedArchive) -> GraphDifference? {
     var walk = Walk(
       original: original, rewritten: rewritten, mapping: mapping,
-      comparesClassChains: comparesClassChains)
+      comparesClassChains: comparesClassChains, nestedDepth: nestedDepth)
     return walk.run()
   }
 }
@@ -54,6 +58,7 @@ private struct Walk {
   let rewritten: KeyedArchive
   let mapping: ClassNameMapping
   let comparesClassChains: Bool
+  let nestedDepth: Int
   var forward: [Int]
   var backward: [Int]
   var origins: [Origin?]
@@ -64,8 +69,9 @@ private struct Walk {
 
   init(
     original: KeyedArchive, rewritten: KeyedArchive, mapping: ClassNameMapping,
-    comparesClassChains: Bool
+    comparesClassChains: Bool, nestedDepth: Int
   ) {
+    self.nestedDepth = nestedDepth
     self.original = original
     self.rewritten = rewritten
     self.mapping = mapping
@@ -206,6 +212,19 @@ private struct Walk {
       return nil
     case (.dictionary(let x), .dictionary(let y)):
       return compareDictionaries(x, y, from: parent, key: label(key, index))
+    case (.data(let x), .data(let y)) where x != y && nestedDepth > 0:
+      // Archives inside Data values: equal when their graphs are, modulo the same mapping.
+      guard let inner = NestedArchive(x), let rewrittenInner = NestedArchive(y) else {
+        return difference(
+          at: parent, key: label(key, index), "\(describe(a)) became \(describe(b))")
+      }
+      let comparator = ArchiveGraphComparator(
+        mapping: mapping, comparesClassChains: comparesClassChains, nestedDepth: nestedDepth - 1)
+      guard let found = comparator.difference(inner.archive, rewrittenInner.archive) else {
+        return nil
+      }
+      return difference(
+        at: parent, key: label(key, index), "in the nested archive: \(found)")
     default:
       guard a == b else {
         return difference(
