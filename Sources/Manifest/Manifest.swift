@@ -177,6 +177,63 @@ public struct Manifest: Sendable {
     public var locations: Set<ManifestLocation> { [location, keyLocation, reasonLocation] }
   }
 
+  /// Where a manifest's store keeps its archives, written `<store kind="sqlite" table="t" …/>`.
+  ///
+  /// With it, `migrate-dry-run --store FILE --manifest MANIFEST` needs no more
+  /// options; options given on the command line take precedence.
+  ///
+  /// ```swift
+  /// if let store = manifest.store, store.kind == .sqlite {
+  ///   print(store.table ?? "", store.keyColumn ?? "key", store.valueColumn ?? "value")
+  /// }
+  /// ```
+  public struct StoreShape: Sendable, Hashable {
+    /// The kinds of store.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+      /// A folder of archive files.
+      case folder
+      /// An SQLite table, in the clear or encrypted.
+      case sqlite
+      /// A Core Data store, by entity and attribute.
+      case coreData = "core-data"
+      /// A property list whose Data values hold archives.
+      case propertyList = "property-list"
+    }
+
+    /// The kind of store.
+    public var kind: Kind
+    /// An SQLite store's table.
+    public var table: String?
+    /// An SQLite store's key column.
+    public var keyColumn: String?
+    /// An SQLite store's value column.
+    public var valueColumn: String?
+    /// A Core Data store's entity.
+    public var entity: String?
+    /// A Core Data store's attribute.
+    public var attribute: String?
+    /// A property-list store's key paths; empty for every archive it holds.
+    public var keyPaths: [String]
+    /// Where the element was written.
+    public var location: ManifestLocation
+
+    /// Creates a store shape.
+    public init(
+      kind: Kind, table: String? = nil, keyColumn: String? = nil, valueColumn: String? = nil,
+      entity: String? = nil, attribute: String? = nil, keyPaths: [String] = [],
+      location: ManifestLocation
+    ) {
+      self.kind = kind
+      self.table = table
+      self.keyColumn = keyColumn
+      self.valueColumn = valueColumn
+      self.entity = entity
+      self.attribute = attribute
+      self.keyPaths = keyPaths
+      self.location = location
+    }
+  }
+
   /// The manifest's file, as the caller named it.
   public var file: String
   /// The producer.
@@ -189,6 +246,8 @@ public struct Manifest: Sendable {
   public var rootClass: ClassReference?
   /// What a rewrite may change.
   public var migration: MigrationAllowance
+  /// Where the store's archives are, if the manifest says.
+  public var store: StoreShape?
   /// The refused records the manifest accepts, in document order.
   public var acceptedRefusals: [AcceptedRefusal]
   /// The archive entries, in document order.
@@ -200,9 +259,10 @@ public struct Manifest: Sendable {
   package init(
     file: String, producer: Producer, classMappings: [ClassMapping],
     allowedClasses: [ClassReference]? = nil, rootClass: ClassReference? = nil,
-    migration: MigrationAllowance, acceptedRefusals: [AcceptedRefusal] = [],
-    archives: [ArchiveEntry], location: ManifestLocation
+    migration: MigrationAllowance, store: StoreShape? = nil,
+    acceptedRefusals: [AcceptedRefusal] = [], archives: [ArchiveEntry], location: ManifestLocation
   ) {
+    self.store = store
     self.acceptedRefusals = acceptedRefusals
     self.file = file
     self.producer = producer

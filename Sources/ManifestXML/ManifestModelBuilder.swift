@@ -49,6 +49,7 @@ package struct ManifestModelBuilder {
       allowedClasses: root.child(named: "allowedClasses").map(classReferences),
       rootClass: root.child(named: "rootClass").map(classReference),
       migration: migration,
+      store: root.child(named: "store").flatMap { storeShape($0) },
       acceptedRefusals: root.children(named: "accepted").compactMap { acceptedRefusal($0) },
       archives: root.children(named: "archive").map { archive($0) },
       location: root.location)
@@ -71,6 +72,46 @@ package struct ManifestModelBuilder {
 
   private func classReferences(_ element: XMLTree) -> [Manifest.ClassReference] {
     element.children(named: "class").map(classReference)
+  }
+
+  /// A `store` element; each kind must have the attributes it needs, and no other kind's.
+  private mutating func storeShape(_ element: XMLTree) -> Manifest.StoreShape? {
+    guard
+      let kind = element[attribute: "kind"].flatMap({
+        Manifest.StoreShape.Kind(rawValue: $0.trimmingXMLWhitespace())
+      })
+    else { return nil }
+    let shape = Manifest.StoreShape(
+      kind: kind, table: element[attribute: "table"], keyColumn: element[attribute: "keyColumn"],
+      valueColumn: element[attribute: "valueColumn"], entity: element[attribute: "entity"],
+      attribute: element[attribute: "attribute"],
+      keyPaths: element.children(named: "keyPath").map { $0.text.trimmingXMLWhitespace() },
+      location: element.location)
+    let needed: [String]
+    let allowed: Set<String>
+    switch kind {
+    case .folder:
+      (needed, allowed) = ([], ["kind"])
+    case .sqlite:
+      (needed, allowed) = (["table"], ["kind", "table", "keyColumn", "valueColumn"])
+    case .coreData:
+      (needed, allowed) = (["entity", "attribute"], ["kind", "entity", "attribute"])
+    case .propertyList:
+      (needed, allowed) = ([], ["kind"])
+    }
+    for name in needed where element[attribute: name] == nil {
+      error(at: element.location, "a \(kind.rawValue) store needs the \(name) attribute")
+    }
+    for name in ["table", "keyColumn", "valueColumn", "entity", "attribute"]
+    where !allowed.contains(name) && element[attribute: name] != nil {
+      error(
+        at: element.location(ofAttribute: name),
+        "\(name) does not apply to a \(kind.rawValue) store")
+    }
+    if kind != .propertyList, !shape.keyPaths.isEmpty {
+      error(at: element.location, "keyPath applies to a property-list store only")
+    }
+    return shape
   }
 
   /// An `accepted` element; its reason must say something, not only white space.

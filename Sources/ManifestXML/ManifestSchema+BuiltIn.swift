@@ -186,6 +186,20 @@ extension ManifestSchema {
           </xs:appinfo>
         </xs:annotation>
       </xs:element>
+      <xs:element name="store" type="m:StoreShape" minOccurs="0">
+        <xs:annotation>
+          <xs:documentation>
+            Where the store's archives are, so that `migrate-dry-run --store
+            FILE --manifest MANIFEST` needs no more options: an SQLite table with
+            its key and value columns, a Core Data entity and attribute, or the
+            key paths of a property list. Options given on the command line take
+            precedence. `survey --author` writes it.
+          </xs:documentation>
+          <xs:appinfo>
+            <example><![CDATA[<store kind="sqlite" table="store" keyColumn="key" valueColumn="value"/>]]></example>
+          </xs:appinfo>
+        </xs:annotation>
+      </xs:element>
       <xs:element name="accepted" type="m:AcceptedRefusal" minOccurs="0" maxOccurs="unbounded">
         <xs:annotation>
           <xs:documentation>
@@ -449,6 +463,77 @@ extension ManifestSchema {
       </xs:element>
     </xs:choice>
   </xs:complexType>
+
+  <xs:complexType name="StoreShape">
+    <xs:annotation>
+      <xs:documentation>
+        The shape of the store a manifest's archives are kept in, such as
+        &lt;store kind="core-data" entity="Book" attribute="cover"/&gt;.
+      </xs:documentation>
+    </xs:annotation>
+    <xs:sequence>
+      <xs:element name="keyPath" type="m:NonEmptyString" minOccurs="0" maxOccurs="unbounded">
+        <xs:annotation>
+          <xs:documentation>
+            For a property-list store: a key path whose Data value holds an
+            archive (profile.current, recent[2]). Without any, every Data value
+            that holds an archive is a record.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<keyPath>profile.current</keyPath>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+    </xs:sequence>
+    <xs:attribute name="kind" type="m:StoreKind" use="required">
+      <xs:annotation>
+        <xs:documentation>What kind of store it is.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="table" type="m:NonEmptyString">
+      <xs:annotation>
+        <xs:documentation>An SQLite store's table (kind sqlite; required there).</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="keyColumn" type="m:NonEmptyString">
+      <xs:annotation>
+        <xs:documentation>The column that identifies a record (kind sqlite; default key).</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="valueColumn" type="m:NonEmptyString">
+      <xs:annotation>
+        <xs:documentation>The column that holds the archive bytes (kind sqlite; default value).</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="entity" type="m:NonEmptyString">
+      <xs:annotation>
+        <xs:documentation>A Core Data entity's name, as Z_PRIMARYKEY lists it (kind core-data; required there).</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="attribute" type="m:NonEmptyString">
+      <xs:annotation>
+        <xs:documentation>The entity's transformable attribute (kind core-data; required there).</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+  </xs:complexType>
+
+  <xs:simpleType name="StoreKind">
+    <xs:annotation>
+      <xs:documentation>The kinds of store a manifest can describe.</xs:documentation>
+    </xs:annotation>
+    <xs:restriction base="xs:token">
+      <xs:enumeration value="folder">
+        <xs:annotation><xs:documentation>A folder of archive files.</xs:documentation></xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="sqlite">
+        <xs:annotation><xs:documentation>An SQLite table, in the clear or SQLCipher-encrypted.</xs:documentation></xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="core-data">
+        <xs:annotation><xs:documentation>A Core Data SQLite store, named by entity and attribute.</xs:documentation></xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="property-list">
+        <xs:annotation><xs:documentation>A property list (UserDefaults) whose Data values hold archives.</xs:documentation></xs:annotation>
+      </xs:enumeration>
+    </xs:restriction>
+  </xs:simpleType>
 
   <xs:complexType name="AcceptedRefusal">
     <xs:annotation>

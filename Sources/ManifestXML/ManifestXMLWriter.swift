@@ -20,4 +20,21 @@ package enum ManifestXMLWriter {
     if value.isInfinite { return value < 0 ? "-INF" : "INF" }
     return "\(value)"
   }
+
+  /// The `<store>` element for a store shape, indented by `indent`, ending in a newline.
+  package static func storeElement(_ shape: Manifest.StoreShape, indent: String = "  ") -> String {
+    var attributes = " kind=\"\(shape.kind.rawValue)\""
+    for (name, value) in [
+      ("table", shape.table), ("keyColumn", shape.keyColumn), ("valueColumn", shape.valueColumn),
+      ("entity", shape.entity), ("attribute", shape.attribute),
+    ] {
+      if let value { attributes += " \(name)=\"\(XMLText.escaped(value))\"" }
+    }
+    guard !shape.keyPaths.isEmpty else { return "\(indent)<store\(attributes)/>\n" }
+    var text = "\(indent)<store\(attributes)>\n"
+    for keyPath in shape.keyPaths {
+      text += "\(indent)  <keyPath>\(XMLText.escaped(keyPath))</keyPath>\n"
+    }
+    return text + "\(indent)</store>\n"
+  }
 }
