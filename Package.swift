@@ -97,8 +97,9 @@ let package = Package(
 
     // The pipeline.
     .target(name: "TextOutput", swiftSettings: strictSettings),
-    // SHA-256, for manifests' checksums and migration journals alike.
-    .target(name: "Checksum", dependencies: ["TextOutput"], swiftSettings: strictSettings),
+    // SHA-256 (from CCrypto), for manifests' checksums and migration journals alike.
+    .target(
+      name: "Checksum", dependencies: ["CCrypto", "TextOutput"], swiftSettings: strictSettings),
     .target(name: "HarnessVocabulary", swiftSettings: strictSettings),
     .target(name: "JSONOutput", dependencies: ["TextOutput"], swiftSettings: strictSettings),
     .target(
@@ -146,7 +147,9 @@ let package = Package(
     // manifests' reviewed values).
     .target(
       name: "Anonymization",
-      dependencies: ["KeyedArchive", "PropertyList", "Manifest", "Checksum", "JSONOutput"],
+      dependencies: [
+        "KeyedArchive", "PropertyList", "Manifest", "Checksum", "CCrypto", "JSONOutput",
+      ],
       swiftSettings: strictSettings
     ),
     .target(

@@ -76,6 +76,14 @@ int harness_sha256_final(harness_sha256_context *context, uint8_t digest[32]) {
   return 1;
 }
 
+harness_sha256_context *harness_sha256_copy(const harness_sha256_context *context) {
+  if (context == NULL) return NULL;
+  harness_sha256_context *copy = malloc(sizeof(harness_sha256_context));
+  // CC_SHA256_CTX is plain data (state words, counts, the pending block): a struct copy is a copy.
+  if (copy != NULL) *copy = *context;
+  return copy;
+}
+
 void harness_sha256_free(harness_sha256_context *context) {
   if (context == NULL) return;
   harness_secure_zero(context, sizeof(*context));
@@ -178,6 +186,19 @@ int harness_sha256_final(harness_sha256_context *context, uint8_t digest[32]) {
   unsigned int length = 0;
   if (EVP_DigestFinal_ex(context->state, digest, &length) != 1 || length != 32) return 0;
   return EVP_DigestInit_ex(context->state, EVP_sha256(), NULL) == 1;
+}
+
+harness_sha256_context *harness_sha256_copy(const harness_sha256_context *context) {
+  if (context == NULL) return NULL;
+  harness_sha256_context *copy = OPENSSL_zalloc(sizeof(harness_sha256_context));
+  if (copy == NULL) return NULL;
+  copy->state = EVP_MD_CTX_new();
+  if (copy->state == NULL || EVP_MD_CTX_copy_ex(copy->state, context->state) != 1) {
+    EVP_MD_CTX_free(copy->state);
+    OPENSSL_free(copy);
+    return NULL;
+  }
+  return copy;
 }
 
 void harness_sha256_free(harness_sha256_context *context) {

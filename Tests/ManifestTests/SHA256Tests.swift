@@ -48,6 +48,40 @@ struct SHA256Tests {
     }
   }
 
+  @Test("A copy of a hasher hashes on independently of the original")
+  func copiesAreIndependent() {
+    var original = SHA256()
+    original.update(Array("ab".utf8))
+    var copy = original
+    copy.update(Array("c".utf8))
+    original.update(Array("x".utf8))
+    let shared = original
+    #expect(copy.finalize() == SHA256.hash(Array("abc".utf8)))
+    #expect(original.finalize() == SHA256.hash(Array("abx".utf8)))
+    var untouched = shared
+    #expect(
+      untouched.finalize() == SHA256.hash(Array("abx".utf8)),
+      "a copy made before finalize keeps its state")
+  }
+
+  @Test("A finalized hasher starts over with nothing hashed")
+  func finalizeStartsOver() {
+    var hasher = SHA256()
+    hasher.update(Array("abc".utf8))
+    _ = hasher.finalize()
+    #expect(hasher.finalize() == SHA256.hash([]))
+    hasher.update(Array("abc".utf8))
+    #expect(hasher.finalize() == SHA256.hash(Array("abc".utf8)))
+  }
+
+  @Test("Any sequence of bytes hashes like the same bytes in an array")
+  func sequences() {
+    let bytes = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+    #expect(SHA256.hash(bytes.lazy.map { $0 }) == SHA256.hash(bytes))
+    #expect(SHA256.hash(bytes[3...]) == SHA256.hash(Array(bytes[3...])))
+    #expect(SHA256.hash(Data(bytes)) == SHA256.hash(bytes))
+  }
+
   @Test(
     "Digests of corpus files match sha256sum",
     .enabled(

@@ -32,6 +32,9 @@ harness_sha256_context *harness_sha256_new(void);
 int harness_sha256_update(harness_sha256_context *context, const void *bytes, size_t count);
 /// Writes the 32-byte digest and resets the context for reuse. Returns 1 on success.
 int harness_sha256_final(harness_sha256_context *context, uint8_t digest[32]);
+/// A new context in the same state as `context`, which is not changed: hashing more into
+/// either leaves the other as it was. NULL when memory runs out or `context` is NULL.
+harness_sha256_context *harness_sha256_copy(const harness_sha256_context *context);
 /// Frees a context (NULL is allowed).
 void harness_sha256_free(harness_sha256_context *context);
 
