@@ -86,7 +86,9 @@ private func fail(_ message: String) -> Never {
 }
 
 /// Writes page 1's header fields the codec and SQLite check, so that a round trip must succeed.
-private func makeValidFirstPage(_ plain: UnsafeMutablePointer<UInt8>, pageSize: UInt32, reserve: UInt32) {
+private func makeValidFirstPage(
+  _ plain: UnsafeMutablePointer<UInt8>, pageSize: UInt32, reserve: UInt32
+) {
   for index in 0..<16 { plain[index] = sqliteHeader[index] }
   let stored = pageSize == 65536 ? 1 : pageSize
   plain[16] = UInt8(truncatingIfNeeded: stored >> 8)
@@ -131,7 +133,8 @@ public func pageCodecFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int)
   let made = key.withUnsafeBufferPointer { keyBytes in
     salt.withUnsafeBufferPointer { saltBytes in
       harness_cipher_codec_new(
-        &settings, keyBytes.baseAddress, keyBytes.count, raw ? 1 : 0, saltBytes.baseAddress, &status)
+        &settings, keyBytes.baseAddress, keyBytes.count, raw ? 1 : 0, saltBytes.baseAddress, &status
+      )
     }
   }
   for index in key.indices { key[index] = 0 }
@@ -208,7 +211,9 @@ public func pageCodecFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int)
         fail("the plaintext header changed at byte \(index)")
       }
     } else {
-      for index in 0..<16 where cipher[index] != salt[index] { fail("page 1 does not start with the salt") }
+      for index in 0..<16 where cipher[index] != salt[index] {
+        fail("page 1 does not start with the salt")
+      }
       for index in 0..<16 where back[index] != sqliteHeader[index] {
         fail("page 1 did not get SQLite's header back")
       }
