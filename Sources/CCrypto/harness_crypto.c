@@ -18,6 +18,36 @@
 #include <openssl/rand.h>
 #endif
 
+// libcrypto and CommonCrypto are not instrumented. Under AddressSanitizer (the fuzz targets,
+// `swift build --sanitize=address`) every buffer handed to them is checked first, so that a
+// wrong pointer or length from a caller is reported here instead of read or written unseen.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define HARNESS_ADDRESS_SANITIZER 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(HARNESS_ADDRESS_SANITIZER)
+#define HARNESS_ADDRESS_SANITIZER 1
+#endif
+
+#if defined(HARNESS_ADDRESS_SANITIZER)
+#include <sanitizer/asan_interface.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static void harness_check_region(const void *bytes, size_t count, const char *what) {
+  if (bytes == NULL || count == 0) return;
+  void *bad = __asan_region_is_poisoned((void *)bytes, count);
+  if (bad == NULL) return;
+  fprintf(stderr, "harness_crypto: %s: %zu bytes at %p reach unaddressable memory at %p\n", what,
+          count, bytes, bad);
+  __asan_describe_address(bad);
+  abort();
+}
+#else
+#define harness_check_region(bytes, count, what) ((void)0)
+#endif
+
 size_t harness_hash_size(harness_hash hash) {
   switch (hash) {
   case HARNESS_HASH_SHA1: return 20;
@@ -59,6 +89,7 @@ harness_sha256_context *harness_sha256_new(void) {
 
 int harness_sha256_update(harness_sha256_context *context, const void *bytes, size_t count) {
   if (context == NULL) return 0;
+  harness_check_region(bytes, count, "sha256 input");
   const unsigned char *cursor = (const unsigned char *)bytes;
   while (count > 0) {
     CC_LONG part = count > 0x40000000u ? 0x40000000u : (CC_LONG)count;
@@ -100,6 +131,8 @@ static CCHmacAlgorithm harness_hmac_algorithm(harness_hash hash) {
 
 int harness_digest(harness_hash hash, const void *bytes, size_t count, uint8_t *digest) {
   if (harness_hash_size(hash) == 0 || count > 0xFFFFFFFFu) return 0;
+  harness_check_region(bytes, count, "digest input");
+  harness_check_region(digest, harness_hash_size(hash), "digest output");
   switch (hash) {
   case HARNESS_HASH_SHA1: CC_SHA1(bytes, (CC_LONG)count, digest); return 1;
   case HARNESS_HASH_SHA256: CC_SHA256(bytes, (CC_LONG)count, digest); return 1;
@@ -112,6 +145,10 @@ int harness_hmac(
   harness_hash hash, const void *key, size_t key_count, const void *first, size_t first_count,
   const void *second, size_t second_count, uint8_t *mac) {
   if (harness_hash_size(hash) == 0) return 0;
+  harness_check_region(key, key_count, "HMAC key");
+  harness_check_region(first, first_count, "HMAC input");
+  harness_check_region(second, second_count, "HMAC input");
+  harness_check_region(mac, harness_hash_size(hash), "HMAC output");
   CCHmacContext context;
   CCHmacInit(&context, harness_hmac_algorithm(hash), key, key_count);
   if (first_count > 0) CCHmacUpdate(&context, first, first_count);
@@ -125,6 +162,9 @@ int harness_pbkdf2(
   harness_hash hash, const void *password, size_t password_count, const void *salt,
   size_t salt_count, uint32_t iterations, uint8_t *key, size_t key_count) {
   if (harness_hash_size(hash) == 0 || iterations == 0) return 0;
+  harness_check_region(password, password_count, "PBKDF2 password");
+  harness_check_region(salt, salt_count, "PBKDF2 salt");
+  harness_check_region(key, key_count, "PBKDF2 output");
   CCPseudoRandomAlgorithm prf = hash == HARNESS_HASH_SHA1     ? kCCPRFHmacAlgSHA1
                                 : hash == HARNESS_HASH_SHA256 ? kCCPRFHmacAlgSHA256
                                                               : kCCPRFHmacAlgSHA512;
@@ -137,6 +177,10 @@ int harness_aes256_cbc(
   int encrypt, const uint8_t key[32], const uint8_t iv[16], const uint8_t *input,
   uint8_t *output, size_t count) {
   if (count % 16 != 0) return 0;
+  harness_check_region(key, 32, "AES key");
+  harness_check_region(iv, 16, "AES IV");
+  harness_check_region(input, count, "AES input");
+  harness_check_region(output, count, "AES output");
   size_t moved = 0;
   CCCryptorStatus status = CCCrypt(
     encrypt ? kCCEncrypt : kCCDecrypt, kCCAlgorithmAES, 0, key, kCCKeySizeAES256, iv, input, count,
@@ -145,6 +189,7 @@ int harness_aes256_cbc(
 }
 
 int harness_random_bytes(uint8_t *bytes, size_t count) {
+  harness_check_region(bytes, count, "random bytes");
   return CCRandomGenerateBytes(bytes, count) == kCCSuccess;
 }
 
@@ -177,6 +222,7 @@ harness_sha256_context *harness_sha256_new(void) {
 
 int harness_sha256_update(harness_sha256_context *context, const void *bytes, size_t count) {
   if (context == NULL) return 0;
+  harness_check_region(bytes, count, "sha256 input");
   if (count == 0) return 1;
   return EVP_DigestUpdate(context->state, bytes, count) == 1;
 }
@@ -210,6 +256,8 @@ void harness_sha256_free(harness_sha256_context *context) {
 int harness_digest(harness_hash hash, const void *bytes, size_t count, uint8_t *digest) {
   const EVP_MD *md = harness_md(hash);
   if (md == NULL) return 0;
+  harness_check_region(bytes, count, "digest input");
+  harness_check_region(digest, harness_hash_size(hash), "digest output");
   unsigned int length = 0;
   return EVP_Digest(count > 0 ? bytes : "", count, digest, &length, md, NULL) == 1
          && length == harness_hash_size(hash);
@@ -220,6 +268,10 @@ int harness_hmac(
   const void *second, size_t second_count, uint8_t *mac) {
   const EVP_MD *md = harness_md(hash);
   if (md == NULL || key_count > 0x7FFFFFFF) return 0;
+  harness_check_region(key, key_count, "HMAC key");
+  harness_check_region(first, first_count, "HMAC input");
+  harness_check_region(second, second_count, "HMAC input");
+  harness_check_region(mac, harness_hash_size(hash), "HMAC output");
   HMAC_CTX *context = HMAC_CTX_new();
   if (context == NULL) return 0;
   unsigned int length = 0;
@@ -239,6 +291,9 @@ int harness_pbkdf2(
   if (md == NULL || iterations == 0 || iterations > 0x7FFFFFFF || password_count > 0x7FFFFFFF
       || salt_count > 0x7FFFFFFF || key_count > 0x7FFFFFFF)
     return 0;
+  harness_check_region(password, password_count, "PBKDF2 password");
+  harness_check_region(salt, salt_count, "PBKDF2 salt");
+  harness_check_region(key, key_count, "PBKDF2 output");
   static const unsigned char empty = 0;
   return PKCS5_PBKDF2_HMAC(
            password_count > 0 ? password : (const void *)&empty, (int)password_count,
@@ -251,6 +306,10 @@ int harness_aes256_cbc(
   uint8_t *output, size_t count) {
   if (count % 16 != 0 || count > 0x7FFFFFFF) return 0;
   if (count == 0) return 1;
+  harness_check_region(key, 32, "AES key");
+  harness_check_region(iv, 16, "AES IV");
+  harness_check_region(input, count, "AES input");
+  harness_check_region(output, count, "AES output");
   EVP_CIPHER_CTX *context = EVP_CIPHER_CTX_new();
   if (context == NULL) return 0;
   int written = 0, final = 0;
@@ -264,6 +323,7 @@ int harness_aes256_cbc(
 }
 
 int harness_random_bytes(uint8_t *bytes, size_t count) {
+  harness_check_region(bytes, count, "random bytes");
   if (count > 0x7FFFFFFF) return 0;
   return RAND_bytes(bytes, (int)count) == 1;
 }

@@ -39,7 +39,8 @@ static int valid_settings(const harness_cipher_settings *settings) {
   if (settings->kdf_iterations == 0) return 0;
   uint32_t header = settings->plaintext_header_size;
   uint32_t reserve = reserve_for(settings);
-  if (header % 16 != 0 || header + reserve >= size) return 0;
+  // header < size first: header + reserve must not wrap (0xFFFFFFF0 + 80 is 64).
+  if (header % 16 != 0 || header >= size || header + reserve >= size) return 0;
   // SQLite's own limit: the usable size of a page is at least 480 bytes.
   if (size - reserve < 480) return 0;
   return 1;

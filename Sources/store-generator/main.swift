@@ -4,8 +4,13 @@
 //
 //   store-generator sqlite PATH --records N [--table T] [--wal] [--mix clean|mixed] [--trap-at I]
 //   store-generator directory PATH --records N [--mix clean|mixed] [--trap-at I]
-//   store-generator check --original A --expected B --current C [--table T]
-//   store-generator sums STORE OUT [--table T]   (then check --original-sums OUT …)
+//   store-generator check --original A --expected B --current C [--table T] [--key-file F]
+//   store-generator sums STORE OUT [--table T] [--key-file F]   (then check --original-sums OUT …)
+//
+// `--key-file F` reads an encrypted (SQLCipher) SQLite store through the harness's
+// codec, as `archive-harness --key-file` does. The store is opened read-write, so a hot
+// rollback journal that an interrupted migrate left is rolled back first, as the next
+// read-write open of the database does.
 //
 // `mixed` adds, every 97th record, an already-current v2 archive, a NULL (or
 // an empty file), a non-archive value and a truncated archive. `--trap-at I`
@@ -196,8 +201,18 @@ func makeDirectory(_ path: String, records: Int, mixed: Bool) {
   }
 }
 
+/// The keys of an encrypted store from `--key-file`, or nil for a store in the clear.
+func encryptionKeys(_ path: String, keyFile: String?) -> SQLCipherKeys? {
+  guard let keyFile else { return nil }
+  do {
+    return try StoreEncryption(key: StoreKey(contentsOfFile: keyFile)).open(path: path)
+  } catch {
+    fail("\(error)")
+  }
+}
+
 /// Every record of a store, by place relative to the store, as a checksum.
-func checksums(_ path: String, table: String?) -> [String: String] {
+func checksums(_ path: String, table: String?, keyFile: String? = nil) -> [String: String] {
   var result: [String: String] = [:]
   do {
     let store: any RecordStore
@@ -207,7 +222,8 @@ func checksums(_ path: String, table: String?) -> [String: String] {
       store = try DirectoryStore(path: path)
     } else {
       store = try SQLiteStore(
-        path: path, table: table ?? "t", keyColumn: "key", valueColumn: "value", readOnly: false)
+        path: path, table: table ?? "t", keyColumn: "key", valueColumn: "value", readOnly: false,
+        keys: encryptionKeys(path, keyFile: keyFile))
     }
     while true {
       let batch = try store.nextBatch(maximumCount: 1000)
@@ -253,7 +269,8 @@ case "sqlite", "directory":
   }
 case "sums":
   guard arguments.count >= 3 else { fail("usage: store-generator sums STORE OUT [--table T]") }
-  let sums = checksums(arguments[1], table: option("table", in: arguments))
+  let sums = checksums(
+    arguments[1], table: option("table", in: arguments), keyFile: option("key-file", in: arguments))
   let text = sums.keys.sorted().map { "\($0)\t\(sums[$0] ?? "")\n" }.joined()
   do {
     try SafeFileWriter.write(text, to: arguments[2])
@@ -277,11 +294,11 @@ case "check":
       return sums
     }
     guard let store = option(name, in: arguments) else { fail("check needs --\(name)") }
-    return checksums(store, table: table)
+    return checksums(store, table: table, keyFile: option("key-file", in: arguments))
   }
   let before = load("original")
   let after = load("expected")
-  let now = checksums(current, table: table)
+  let now = checksums(current, table: table, keyFile: option("key-file", in: arguments))
   var problems: [String] = []
   if Set(before.keys) != Set(now.keys) {
     problems.append("the record set changed: \(before.count) records before, \(now.count) now")

@@ -180,6 +180,23 @@ struct EncryptedStoreTests {
     }
   }
 
+  @Test("A plaintext header of 4,294,967,280 bytes is out of range, not a read 4 GB past the page")
+  func plaintextHeaderThatWraps() throws {
+    // Found by Fuzz/page-codec: 0xFFFFFFF0 plus the reserve wrapped in 32 bits, passed the
+    // codec's size check, and page 1's HMAC then read from 4 GB past the page. A journal's
+    // settings reach the codec the same way, so the codec refuses it, not only the CLI.
+    let key = try StoreKey(bytes: SQLCipherFixtures.rawKey, source: "key")
+    #expect {
+      _ = try StoreEncryption(
+        key: key, compatibility: 4, pageSize: 4096, plaintextHeaderSize: 0xFFFF_FFF0,
+        salt: SQLCipherFixtures.headerSalt
+      ).open(path: "\(SQLCipherFixtures.folder)/v4-plaintext-header.sqlite")
+    } throws: { error in
+      let error = error as? MigrationError
+      return error?.code == .invalidOptions && error?.message.contains("out of range") == true
+    }
+  }
+
   @Test("A tampered page is named by its number, and the dry run stops")
   func tamperedPage() throws {
     let path = try SQLCipherFixtures.copy("v4.sqlite")
