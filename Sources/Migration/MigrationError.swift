@@ -18,7 +18,7 @@ public struct MigrationError: Error, Hashable, Sendable, CustomStringConvertible
     /// The code's name, such as `sqlite`.
     public var description: String { name }
 
-    /// The store path names neither a folder nor an SQLite database.
+    /// The store path names no folder, SQLite database or property list.
     public static let storeNotFound = Code("store-not-found")
     /// A file or folder could not be read.
     public static let unreadable = Code("unreadable")
@@ -44,6 +44,13 @@ public struct MigrationError: Error, Hashable, Sendable, CustomStringConvertible
     public static let damagedPage = Code("damaged-page")
     /// A rollback journal left by an interrupted write that this run cannot replay.
     public static let hotJournal = Code("hot-journal")
+    /// The store path is a symbolic link where the store must be the file itself (a property list).
+    public static let symbolicLink = Code("symbolic-link")
+    /// A file is larger than the size a store reads.
+    public static let limitExceeded = Code("limit-exceeded")
+    /// A file that reads, but is not a store: a property list that is itself a keyed archive, or
+    /// whose root is neither a dictionary nor an array.
+    public static let notAStore = Code("not-a-store")
   }
 
   /// The kind of problem.

@@ -14,6 +14,8 @@ import TextOutput
 struct BinaryPropertyListReader: ~Copyable {
   let bytes: UnsafeRawBufferPointer
   private let limits: PropertyListLimits
+  /// Whether a dictionary that repeats a key is an error rather than keeping the last value.
+  private let refusesRepeatedKeys: Bool
   private var offsetTable: (start: Int, entrySize: Int) = (0, 1)
   private(set) var objectCount = 0
   private(set) var referenceSize = 1
@@ -32,9 +34,11 @@ struct BinaryPropertyListReader: ~Copyable {
   private static let trailerSize = 32
   private static let magic: [UInt8] = Array("bplist00".utf8)
 
-  init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) {
+  init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits, refusesRepeatedKeys: Bool = false)
+  {
     self.bytes = bytes
     self.limits = limits
+    self.refusesRepeatedKeys = refusesRepeatedKeys
   }
 
   /// Whether the bytes start with the binary property list magic.
@@ -290,12 +294,14 @@ struct BinaryPropertyListReader: ~Copyable {
         // Nothing is built; a repeated key is no error.
       } else if count > 16 {
         if let position = positions[name] {
+          if refusesRepeatedKeys { throw Self.repeatedKey(name, at: keyOffset) }
           dictionary.replaceValue(at: position, with: value)
         } else {
           positions[name] = dictionary.count
           dictionary.appendUnchecked(key: name, value: value)
         }
       } else if dictionary[name] != nil {
+        if refusesRepeatedKeys { throw Self.repeatedKey(name, at: keyOffset) }
         dictionary[name] = value
       } else {
         dictionary.appendUnchecked(key: name, value: value)
@@ -303,6 +309,15 @@ struct BinaryPropertyListReader: ~Copyable {
       size = try addLogicalSize(size, valueSize + 1, at: start)
     }
     return (.dictionary(dictionary), size)
+  }
+
+  /// The error for a dictionary key that repeats an earlier one (`String` equality, so
+  /// canonically equivalent spellings are one key).
+  static func repeatedKey(_ name: String, at keyOffset: Int) -> PropertyListError {
+    PropertyListError(
+      .repeatedKey, at: keyOffset,
+      "the dictionary holds the key '\(name.prefix(80))' twice (or two canonically equal spellings "
+        + "of it), so one of its values would be lost")
   }
 
   /// The name a dictionary key holds, or the error for a key that is no string.

@@ -34,6 +34,9 @@ public struct PropertyListError: Error, Hashable, Sendable {
     public static let invalidXML = Code("invalid-xml")
     /// A value of a type the format allows but this reader does not (sets, null, fill).
     public static let unsupported = Code("unsupported")
+    /// A dictionary holds a key twice, which a reader asked to refuse it reports
+    /// (``PropertyListReader/refusesRepeatedKeys``).
+    public static let repeatedKey = Code("repeated-key")
     /// A ``PropertyListLimits`` bound was passed.
     public static let limitExceeded = Code("limit-exceeded")
   }

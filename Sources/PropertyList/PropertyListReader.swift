@@ -8,10 +8,28 @@ import JSONOutput
 public struct PropertyListReader: Sendable {
   /// The bounds this reader enforces.
   public var limits: PropertyListLimits
+  /// Whether a dictionary that holds a key twice is an error (``PropertyListError/Code/repeatedKey``).
+  ///
+  /// By default the later value replaces the earlier one in the earlier key's
+  /// place, as Foundation reads such a list. A caller that writes the list
+  /// back, and must not drop a value it was never shown, refuses them:
+  ///
+  /// ```swift
+  /// let value = try PropertyListReader(refusesRepeatedKeys: true).read(bytes)
+  /// ```
+  ///
+  /// Keys are compared as `String`s are, so two canonically equivalent
+  /// spellings (`é` precomposed and decomposed) are the same key.
+  public var refusesRepeatedKeys: Bool
 
   /// Creates a reader with the given limits.
-  public init(limits: PropertyListLimits = .default) {
+  ///
+  /// - Parameters:
+  ///   - limits: The bounds it enforces.
+  ///   - refusesRepeatedKeys: Whether a repeated dictionary key is an error.
+  public init(limits: PropertyListLimits = .default, refusesRepeatedKeys: Bool = false) {
     self.limits = limits
+    self.refusesRepeatedKeys = refusesRepeatedKeys
   }
 
   /// Detects the format of some bytes, or `nil` when they are neither format.
@@ -38,15 +56,18 @@ public struct PropertyListReader: Sendable {
   ) {
     try checkInputSize(bytes)
     let limits = self.limits
+    let refusesRepeatedKeys = self.refusesRepeatedKeys
     let result: Result<(PropertyListValue, PropertyListFormat), PropertyListError> =
       bytes.withUnsafeBytes { buffer in
         do throws(PropertyListError) {
           if BinaryPropertyListReader.hasMagic(buffer) {
-            var reader = BinaryPropertyListReader(bytes: buffer, limits: limits)
+            var reader = BinaryPropertyListReader(
+              bytes: buffer, limits: limits, refusesRepeatedKeys: refusesRepeatedKeys)
             return .success((try reader.read(), .binary))
           }
           if XMLPropertyListReader.looksLikeXML(buffer) {
-            var reader = XMLPropertyListReader(bytes: buffer, limits: limits)
+            var reader = XMLPropertyListReader(
+              bytes: buffer, limits: limits, refusesRepeatedKeys: refusesRepeatedKeys)
             return .success((try reader.read(), .xml))
           }
           return .failure(
@@ -85,8 +106,12 @@ public struct PropertyListReader: Sendable {
   public func writeJSON(_ bytes: [UInt8], to writer: inout JSONWriter) throws(PropertyListError) {
     try checkInputSize(bytes)
     let limits = self.limits
+    let refusesRepeatedKeys = self.refusesRepeatedKeys
     let streamed: Result<Bool, PropertyListError> = bytes.withUnsafeBytes { buffer in
-      guard BinaryPropertyListReader.hasMagic(buffer) else { return .success(false) }
+      // The streamed check builds no dictionaries, so it cannot see a repeated key.
+      guard !refusesRepeatedKeys, BinaryPropertyListReader.hasMagic(buffer) else {
+        return .success(false)
+      }
       do throws(PropertyListError) {
         var reader = BinaryPropertyListReader(bytes: buffer, limits: limits)
         let top = try reader.validate()

@@ -7,12 +7,16 @@
 struct XMLPropertyListReader: ~Copyable {
   private let bytes: UnsafeRawBufferPointer
   private let limits: PropertyListLimits
+  /// Whether a dictionary that repeats a key is an error rather than keeping the last value.
+  private let refusesRepeatedKeys: Bool
   private var position = 0
   private var valueCount = 0
 
-  init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) {
+  init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits, refusesRepeatedKeys: Bool = false)
+  {
     self.bytes = bytes
     self.limits = limits
+    self.refusesRepeatedKeys = refusesRepeatedKeys
   }
 
   /// Whether the bytes look like an XML document (after an optional BOM and white space).
@@ -158,6 +162,12 @@ struct XMLPropertyListReader: ~Copyable {
       let value = try readValue(
         named: valueTag, selfClosing: valueClosing, at: valueStart, depth: depth + 1)
       if let position = positions[key] {
+        if refusesRepeatedKeys {
+          let (line, column) = lineColumn(keyStart)
+          let repeated = BinaryPropertyListReader.repeatedKey(key, at: keyStart)
+          throw PropertyListError(
+            repeated.code, at: keyStart, line: line, column: column, repeated.message)
+        }
         dictionary.replaceValue(at: position, with: value)
       } else {
         positions[key] = dictionary.count

@@ -233,6 +233,7 @@ func checksums(_ path: String, table: String?, keyFile: String? = nil) -> [Strin
         switch record.id.kind {
         case .file(_, let relative): name = relative
         case .row(_, let key, _): name = key.displayText
+        case .propertyListValue(let keyPath): name = keyPath.description
         }
         switch record.content {
         case .bytes(let bytes): result[name] = SHA256.hex(bytes)

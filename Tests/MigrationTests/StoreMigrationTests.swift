@@ -304,16 +304,19 @@ struct ConcurrentWriterTransform: RecordTransform {
   }
 }
 
-/// Wraps a transform and, while verifying one file, rewrites that file: a concurrent writer.
+/// Wraps a transform and, while verifying one record, rewrites a file: a concurrent writer.
 struct ConcurrentFileWriterTransform: RecordTransform {
   var inner: any RecordTransform
+  /// The record, by its description, whose verification triggers the write.
   var path: String
+  /// The file written: the record's own path by default (a directory store's file).
+  var file: String? = nil
   var newValue: [UInt8]
   var name: String { inner.name }
 
   func transform(_ input: TransformInput) -> TransformResult {
     if input.id.description == path {
-      _ = FileManager.default.createFile(atPath: path, contents: Data(newValue))
+      _ = FileManager.default.createFile(atPath: file ?? path, contents: Data(newValue))
     }
     return inner.transform(input)
   }

@@ -12,7 +12,12 @@ enum MigrateCommand {
         old one, synced and renamed over it, and the original is kept under
         --backup. SQLite: the database is copied with VACUUM INTO first, then rows
         change in transactions of --batch-size with compare-and-swap updates, so a
-        concurrent writer's newer value is never overwritten. Either way a journal
+        concurrent writer's newer value is never overwritten. A property list
+        (a preferences file): its Data values holding archives are the records,
+        named by key path (prefs.plist:profile.current, …:recent[2]); the file is
+        copied, then rewritten once per batch in its own format, every other value
+        and the key order kept, read back and compared before it is renamed over
+        the old one. In each case a journal
         (BACKUP/RUN/journal.jsonl) records every change; 'migrate --rollback
         JOURNAL' restores the originals. Ctrl-C stops after the current batch.
         Running migrate again after it finished changes nothing and says so.

@@ -43,7 +43,9 @@ struct MigrateOptions {
 
   static let store = Option<String>.required(
     "store", valueName: "PATH",
-    help: "The store: a folder of archive files, or an SQLite database file.")
+    help:
+      "The store: a folder of archive files, an SQLite database file, or a property list (a preferences file) whose Data values hold archives."
+  )
   static let manifest = Option<String?>.optional(
     "manifest", valueName: "FILE",
     help: "The manifest with the class-name mapping, allowedClasses and expectations.")
@@ -126,7 +128,8 @@ struct MigrateOptions {
       && isDirectory.boolValue
   }
 
-  /// Opens the store: a folder, or an SQLite table (which needs `--table`), encrypted with `--key-file` or `--key-env`.
+  /// Opens the store: a folder, a property list, or an SQLite table (which needs `--table`),
+  /// encrypted with `--key-file` or `--key-env`.
   ///
   /// An encrypted store's settings are found (or taken from the options), and
   /// which ones opened it is printed as a note.
@@ -148,6 +151,16 @@ struct MigrateOptions {
             message: "--key-file and --key-env apply to SQLite stores; this store is a folder")
         }
         return try DirectoryStore(path: storePath)
+      }
+      if PropertyListStore.looksLikePropertyList(atPath: storePath) {
+        if table != nil || encryption.isGiven {
+          throw CommandFailure(
+            place: storePath, category: .invalidOptions,
+            message:
+              "--table, --key-file and --key-env apply to SQLite stores; this store is a property list"
+          )
+        }
+        return try PropertyListStore(path: storePath)
       }
       guard let table else {
         throw CommandFailure(

@@ -9,7 +9,8 @@ import HarnessVocabulary
 /// refusal keeps that category. The record is never rewritten either way.
 ///
 /// The key is the record's ``RecordID/acceptanceKey``: the file's path relative
-/// to a directory store, or the key column's value of an SQLite row.
+/// to a directory store, the key column's value of an SQLite row, or the key
+/// path of a property-list store's value.
 ///
 /// ```swift
 /// let accepted = AcceptedRefusal(
@@ -19,7 +20,8 @@ import HarnessVocabulary
 ///   store: store, migrator: migrator, writer: nil, acceptedRefusals: [accepted])
 /// ```
 public struct AcceptedRefusal: Sendable, Hashable {
-  /// The record's key: a directory store's relative path, or an SQLite key column's value.
+  /// The record's key: a directory store's relative path, an SQLite key column's value, or a
+  /// property-list value's key path.
   public var key: String
   /// The rejection category the record's refusal must have to be accepted.
   public var category: RejectionCategory
@@ -71,7 +73,8 @@ public struct AcceptedRefusal: Sendable, Hashable {
 
 extension RecordID {
   /// The key a store manifest's `<accepted key="…">` names this record by: a file's path
-  /// relative to the directory store, or an SQLite key of TEXT or INTEGER (in decimal).
+  /// relative to the directory store, an SQLite key of TEXT or INTEGER (in decimal), or a
+  /// property-list value's key path (`profile.current`, `recent[2]`).
   ///
   /// `nil` for a key of another storage class (REAL, BLOB, NULL), which no acceptance names.
   ///
@@ -82,6 +85,8 @@ extension RecordID {
     switch kind {
     case .file(_, let relativePath):
       return relativePath
+    case .propertyListValue(let keyPath):
+      return keyPath.description
     case .row(_, let key, _):
       switch key {
       case .text(let text): return text

@@ -256,6 +256,8 @@ public final class MigrationReportWriter {
     switch plan.record.id.kind {
     case .file(_, let relative):
       members.append(("file", .string(relative)))
+    case .propertyListValue(let keyPath):
+      members.append(("keyPath", .string(keyPath.description)))
     case .row(let table, let key, let rowid):
       members.append(("table", .string(table)))
       members.append(("key", MigrationJournal.json(key)))

@@ -1,7 +1,8 @@
-/// Where a record lives: a file in a directory store, or a row in an SQLite store.
+/// Where a record lives: a file in a directory store, a row in an SQLite store, or a value in a
+/// property-list store.
 ///
 /// Its ``description`` is what every message about the record prints:
-/// the file's path, or `DATABASE:TABLE[KEY=VALUE]`.
+/// the file's path, `DATABASE:TABLE[KEY=VALUE]`, or `FILE:KEYPATH` (``PropertyListKeyPath``).
 public struct RecordID: Hashable, Sendable, CustomStringConvertible {
   /// The two kinds of place.
   public enum Kind: Hashable, Sendable {
@@ -9,6 +10,8 @@ public struct RecordID: Hashable, Sendable, CustomStringConvertible {
     case file(path: String, relativePath: String)
     /// A row: the table, the key column's value and, for rowid tables, the rowid.
     case row(table: String, key: SQLiteValue, rowid: Int64?)
+    /// A `Data` value of a property list, by its key path from the root.
+    case propertyListValue(keyPath: PropertyListKeyPath)
   }
 
   /// The kind of place.
@@ -28,5 +31,16 @@ public struct RecordID: Hashable, Sendable, CustomStringConvertible {
     RecordID(
       kind: .row(table: table, key: key, rowid: rowid),
       description: "\(database):\(table)[\(keyColumn)=\(key.displayText)]")
+  }
+
+  /// A `Data` value at `keyPath` in the property list at `file`: `FILE:KEYPATH`.
+  ///
+  /// ```swift
+  /// RecordID.propertyListValue(
+  ///   file: "com.example.app.plist", keyPath: PropertyListKeyPath([.key("recent"), .index(2)])
+  /// ).description  // "com.example.app.plist:recent[2]"
+  /// ```
+  public static func propertyListValue(file: String, keyPath: PropertyListKeyPath) -> RecordID {
+    RecordID(kind: .propertyListValue(keyPath: keyPath), description: "\(file):\(keyPath)")
   }
 }

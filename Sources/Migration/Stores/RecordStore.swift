@@ -6,6 +6,7 @@
 /// ## Topics
 /// - ``DirectoryStore``
 /// - ``SQLiteStore``
+/// - ``PropertyListStore``
 /// - ``RecordWriter``
 public protocol RecordStore: AnyObject {
   /// The store's path, as messages print it.

@@ -20,6 +20,14 @@ import TextOutput
 /// {"key":{"integer":42},"new":"9f…","old":"3a…","op":"update"}
 /// {"interrupted":false,"op":"end","rewritten":1}
 /// ```
+///
+/// The header's `kind` says which store it describes, and what a change line names the record by:
+/// - `directory`: `path`, the file relative to the store, and `backup`, its copy under `originals/`;
+/// - `sqlite`: `key` (`{"integer": 42}`, `{"text": "a"}`, …) and, for rowid tables, `rowid`; the header
+///   names `table`, `keyColumn`, `valueColumn` and, for an encrypted store, `cipher`;
+/// - `plist`: `keyPath`, an array of dictionary keys (strings) and array indexes (integers)
+///   from the root; the header names the file's `format` (`binary` or `xml`), and `backup` is
+///   the copy of the whole file.
 public final class MigrationJournal {
   /// The journal format's version.
   public static let formatVersion: Int64 = 1
@@ -119,6 +127,35 @@ public final class MigrationJournal {
     case .blob(let bytes): return .object([("blob", .string(Hex.encode(bytes)))])
     case .null: return .object([("null", .bool(true))])
     }
+  }
+
+  /// A property-list key path as the journal stores it: `["profile", "current"]`, `["recent", 2]`.
+  static func json(_ keyPath: PropertyListKeyPath) -> JSONValue {
+    .array(
+      keyPath.components.map { component in
+        switch component {
+        case .key(let key): .string(key)
+        case .index(let index): .integer(Int64(index))
+        }
+      })
+  }
+
+  /// The property-list key path a journal entry stores, or `nil` when the entry is malformed.
+  static func keyPath(_ object: Any?) -> PropertyListKeyPath? {
+    guard let array = object as? [Any] else { return nil }
+    var components: [PropertyListKeyPath.Component] = []
+    for element in array {
+      if let key = element as? String {
+        components.append(.key(key))
+      } else if let number = element as? NSNumber, let index = Int(exactly: number.doubleValue),
+        index >= 0
+      {
+        components.append(.index(index))
+      } else {
+        return nil
+      }
+    }
+    return PropertyListKeyPath(components)
   }
 
   /// The key column's value that a journal entry stores, or `nil` when the entry is malformed.

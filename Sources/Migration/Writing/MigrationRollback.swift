@@ -1,5 +1,6 @@
 import Checksum
 import Foundation
+import PropertyList
 
 #if canImport(Glibc)
   import Glibc
@@ -90,6 +91,10 @@ public enum MigrationRollback {
       return try rollBackSQLite(
         store: store, backup: backup, header: journal.header, entries: journal.entries,
         journalPath: journalPath, keys: keys, onRecord: onRecord)
+    case "plist":
+      return try rollBackPropertyList(
+        store: store, backup: backup, entries: journal.entries, journalPath: journalPath,
+        onRecord: onRecord)
     default:
       throw MigrationError(.journal, place: "\(journalPath):1", "unknown store kind '\(kind)'")
     }
@@ -195,6 +200,88 @@ public enum MigrationRollback {
         onRecord(item.path, item.outcome)
       }
     }
+    return summary
+  }
+
+  /// Restores a property-list store's values from the copy of the file, in one verified rewrite.
+  ///
+  /// Every journaled value is decided against the file as it is now; the
+  /// values to restore are put back into that tree (every other value, and
+  /// the newer values of keys the run did not change, stay as they are now),
+  /// and the tree is written in the file's format by the one write rule, read
+  /// back and compared before it replaces the file. The file as the rollback
+  /// found it is kept as `RUN/rolled-back/NAME`.
+  private static func rollBackPropertyList(
+    store: String, backup: String, entries: [[String: Any]], journalPath: String,
+    onRecord: (String, Outcome) -> Void
+  ) throws(MigrationError) -> Summary {
+    var changes: [(keyPath: PropertyListKeyPath, old: String, new: String)] = []
+    for entry in entries.reversed() where entry["op"] as? String == "replace" {
+      guard let keyPath = MigrationJournal.keyPath(entry["keyPath"]),
+        let old = entry["old"] as? String, let new = entry["new"] as? String
+      else {
+        throw MigrationError(.journal, place: journalPath, "a replace entry is malformed")
+      }
+      changes.append((keyPath, old, new))
+    }
+    var summary = Summary()
+    func report(_ keyPath: PropertyListKeyPath, _ outcome: Outcome) {
+      summary.count(outcome)
+      onRecord(RecordID.propertyListValue(file: store, keyPath: keyPath).description, outcome)
+    }
+    let maximumFileSize = Int.max
+    if let type = DurableFile.entryType(of: store), type != S_IFREG {
+      // Never follow or replace a link, a device or a FIFO put where the file was.
+      for change in changes {
+        report(
+          change.keyPath,
+          .conflict(
+            "the store is now \(DirectoryStore.kindName(type)), not a regular file; left as it is"))
+      }
+      return summary
+    }
+    let current = try PropertyListFile.load(store, maximumFileSize: maximumFileSize)
+    let original = try? PropertyListFile.load(backup, maximumFileSize: maximumFileSize)
+    var tree = current.value
+    var decided: [(PropertyListKeyPath, Outcome)] = []
+    for change in changes {
+      guard case .data(let bytes)? = tree.value(at: change.keyPath) else {
+        decided.append((change.keyPath, .conflict("the value is gone or is no longer data")))
+        continue
+      }
+      let sum = SHA256.hex(bytes)
+      if sum == change.old {
+        decided.append((change.keyPath, .alreadyOriginal))
+      } else if sum == change.new {
+        if case .data(let restored)? = original?.value.value(at: change.keyPath),
+          SHA256.hex(restored) == change.old,
+          tree.replace(at: change.keyPath, with: .data(restored))
+        {
+          decided.append((change.keyPath, .restored))
+        } else {
+          decided.append(
+            (change.keyPath, .conflict("the backup \(backup) is missing or not the original")))
+        }
+      } else {
+        decided.append(
+          (change.keyPath, .conflict("the value changed after the migration; left as it is")))
+      }
+    }
+    if decided.contains(where: { $0.1 == .restored }) {
+      // Keep the migrated file beside the copy of the original: a record of what was undone.
+      let name = store.split(separator: "/").last.map(String.init) ?? "store.plist"
+      let keptFolder = DurableFile.directory(of: backup) + "/rolled-back"
+      try DurableFile.makeDirectories(keptFolder)
+      DurableFile.removeRegularFile(keptFolder + "/" + name)
+      try DurableFile.create(keptFolder + "/" + name, bytes: current.bytes, mode: 0o600)
+      let outcome = try PropertyListFile.commit(
+        tree, format: current.format, over: store, expecting: current.identity,
+        maximumFileSize: maximumFileSize)
+      if case .notWritten(let reason) = outcome {
+        throw MigrationError(.writeFailed, place: store, reason)
+      }
+    }
+    for (keyPath, outcome) in decided { report(keyPath, outcome) }
     return summary
   }
 
