@@ -44,6 +44,9 @@ public struct MigrationError: Error, Hashable, Sendable, CustomStringConvertible
     public static let damagedPage = Code("damaged-page")
     /// A rollback journal left by an interrupted write that this run cannot replay.
     public static let hotJournal = Code("hot-journal")
+    /// A store of a kind this command does not read yet (a property-list file that is not a
+    /// keyed archive, for `survey`).
+    public static let notSupported = Code("not-supported")
   }
 
   /// The kind of problem.
