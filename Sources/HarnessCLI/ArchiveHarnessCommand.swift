@@ -48,7 +48,7 @@ public enum ArchiveHarnessCommand {
             name: "report", abstract: "Work with verify reports.",
             entries: [.command(ReportMergeCommand.command)])),
         .command(AnonymizeCommand.command), .command(PrivacyScanCommand.command),
-        .command(MigrateDryRunCommand.command),
+        .command(SurveyCommand.command), .command(MigrateDryRunCommand.command),
         .command(MigrateCommand.command), .command(HelpCommand.command),
       ])
 

@@ -20,6 +20,8 @@ public enum JSONSchemas {
     case migrationReport = "migration-report"
     /// `privacy-scan --format json`.
     case privacyScan = "privacy-scan"
+    /// `survey --format json`.
+    case survey
 
     /// The schema file's path: `schemas/NAME.schema.json` in the package.
     public var path: String {

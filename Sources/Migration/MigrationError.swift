@@ -51,6 +51,9 @@ public struct MigrationError: Error, Hashable, Sendable, CustomStringConvertible
     /// A file that reads, but is not a store: a property list that is itself a keyed archive, or
     /// whose root is neither a dictionary nor an array.
     public static let notAStore = Code("not-a-store")
+    /// A store of a kind this command does not read yet (a property-list file that is not a
+    /// keyed archive, for `survey`).
+    public static let notSupported = Code("not-supported")
   }
 
   /// The kind of problem.

@@ -27,7 +27,9 @@ struct HelpTests {
       Self.paths == [
         "inspect", "decode", "verify", "manifest", "manifest validate", "manifest author",
         "manifest reference",
-        "report", "report merge", "anonymize", "privacy-scan", "migrate-dry-run", "migrate", "help",
+        "report", "report merge", "anonymize", "privacy-scan", "survey", "migrate-dry-run",
+        "migrate",
+        "help",
       ])
   }
 

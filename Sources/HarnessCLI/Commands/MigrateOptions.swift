@@ -24,6 +24,8 @@ struct MigrateOptions {
   var keyColumn: String
   /// `--value-column`.
   var valueColumn: String
+  /// `--entity` and `--attribute`, for a Core Data store.
+  var coreData: CoreDataSelection?
   /// `--allowed-classes`, added to the manifest's.
   var allowedClasses: [String]
   /// `--rename-only`.
@@ -81,7 +83,7 @@ struct MigrateOptions {
   static let commonOptions: [any CommandOption] =
     [
       store, manifest, classMap, allowedClasses, SchemaOption.option, table, keyColumn,
-      valueColumn, format, output, batchSize,
+      valueColumn, entity, attribute, format, output, batchSize,
     ] + EncryptionOptions.options
 
   static let nested = Flag(
@@ -109,6 +111,7 @@ struct MigrateOptions {
     table = arguments[Self.table]
     keyColumn = arguments[Self.keyColumn]
     valueColumn = arguments[Self.valueColumn]
+    coreData = try Self.coreDataSelection(arguments)
     renameOnly = arguments[Self.renameOnly]
     nested = arguments[Self.nested]
     if nested, !renameOnly {
@@ -140,10 +143,10 @@ struct MigrateOptions {
     }
     do {
       if storeIsDirectory {
-        if table != nil {
+        if table != nil || coreData != nil {
           throw CommandFailure(
             place: storePath, category: .invalidOptions,
-            message: "--table applies to SQLite stores; this store is a folder")
+            message: "--table and --entity apply to SQLite stores; this store is a folder")
         }
         if encryption.isGiven {
           throw CommandFailure(
@@ -153,20 +156,23 @@ struct MigrateOptions {
         return try DirectoryStore(path: storePath)
       }
       if PropertyListStore.looksLikePropertyList(atPath: storePath) {
-        if table != nil || encryption.isGiven {
+        if table != nil || coreData != nil || encryption.isGiven {
           throw CommandFailure(
             place: storePath, category: .invalidOptions,
             message:
-              "--table, --key-file and --key-env apply to SQLite stores; this store is a property list"
+              "--table, --entity, --key-file and --key-env apply to SQLite stores; this store is a property list"
           )
         }
         return try PropertyListStore(path: storePath)
+      }
+      if let coreData {
+        return try openEntityStore(coreData, readOnly: readOnly, console: console)
       }
       guard let table else {
         throw CommandFailure(
           place: storePath, category: .invalidOptions,
           message:
-            "an SQLite store needs --table (and --key-column, --value-column unless 'key' and 'value')"
+            "an SQLite store needs --table (and --key-column, --value-column unless 'key' and 'value'), or a Core Data store --entity and --attribute"
         )
       }
       let keys = try encryption.open(storePath, console: console)

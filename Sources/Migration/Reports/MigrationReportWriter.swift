@@ -262,6 +262,10 @@ public final class MigrationReportWriter {
       members.append(("table", .string(table)))
       members.append(("key", MigrationJournal.json(key)))
       if let rowid { members.append(("rowid", .integer(rowid))) }
+      if let entity = plan.record.id.entity {
+        members.append(("entity", .string(entity.name)))
+        members.append(("attribute", .string(entity.attribute)))
+      }
     }
     switch plan.outcome {
     case .willRewrite(let summary), .rewritten(let summary):

@@ -2,7 +2,15 @@
 /// property-list store.
 ///
 /// Its ``description`` is what every message about the record prints:
-/// the file's path, `DATABASE:TABLE[KEY=VALUE]`, or `FILE:KEYPATH` (``PropertyListKeyPath``).
+/// the file's path, `DATABASE:TABLE[KEY=VALUE]`, `FILE:KEYPATH` (``PropertyListKeyPath``), or,
+/// for a store opened by Core Data entity, `DATABASE:ENTITY[Z_PK=VALUE].ATTRIBUTE`.
+///
+/// ```swift
+/// let id = RecordID.row(
+///   database: "Books.sqlite", table: "ZBOOK", keyColumn: "Z_PK", key: .integer(48), rowid: 48,
+///   entity: RecordID.Entity(name: "Book", attribute: "cover"))
+/// print(id)  // Books.sqlite:Book[Z_PK=48].cover
+/// ```
 public struct RecordID: Hashable, Sendable, CustomStringConvertible {
   /// The two kinds of place.
   public enum Kind: Hashable, Sendable {
@@ -14,8 +22,24 @@ public struct RecordID: Hashable, Sendable, CustomStringConvertible {
     case propertyListValue(keyPath: PropertyListKeyPath)
   }
 
+  /// A Core Data entity's attribute, naming a row of its table.
+  public struct Entity: Hashable, Sendable {
+    /// The row's entity, from `Z_PRIMARYKEY`.
+    public var name: String
+    /// The attribute, as it was named.
+    public var attribute: String
+
+    /// Names a row by its entity and attribute.
+    public init(name: String, attribute: String) {
+      self.name = name
+      self.attribute = attribute
+    }
+  }
+
   /// The kind of place.
   public var kind: Kind
+  /// The Core Data entity and attribute of a row, when the store was opened by entity.
+  public var entity: Entity?
   /// The place as messages print it.
   public let description: String
 
@@ -24,13 +48,19 @@ public struct RecordID: Hashable, Sendable, CustomStringConvertible {
     RecordID(kind: .file(path: path, relativePath: relativePath), description: path)
   }
 
-  /// A row record in the database at `database`.
+  /// A row record in the database at `database`; with `entity`, named by it.
   public static func row(
-    database: String, table: String, keyColumn: String, key: SQLiteValue, rowid: Int64?
+    database: String, table: String, keyColumn: String, key: SQLiteValue, rowid: Int64?,
+    entity: Entity? = nil
   ) -> RecordID {
-    RecordID(
-      kind: .row(table: table, key: key, rowid: rowid),
-      description: "\(database):\(table)[\(keyColumn)=\(key.displayText)]")
+    let description =
+      if let entity {
+        "\(database):\(entity.name)[\(keyColumn)=\(key.displayText)].\(entity.attribute)"
+      } else {
+        "\(database):\(table)[\(keyColumn)=\(key.displayText)]"
+      }
+    return RecordID(
+      kind: .row(table: table, key: key, rowid: rowid), entity: entity, description: description)
   }
 
   /// A `Data` value at `keyPath` in the property list at `file`: `FILE:KEYPATH`.

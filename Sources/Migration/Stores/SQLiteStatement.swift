@@ -99,6 +99,25 @@ final class SQLiteStatement {
     return Array(UnsafeRawBufferPointer(start: pointer, count: count))
   }
 
+  /// Calls `body` with a 0-based column's bytes (BLOB or TEXT) where SQLite holds them, without a copy.
+  ///
+  /// The buffer is valid only inside `body`, and only until the statement steps or resets.
+  func withBytes<Result>(_ index: Int32, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    let isText = sqlite3_column_type(statement, index) == SQLITE_TEXT
+    let pointer: UnsafeRawPointer? =
+      isText
+      ? UnsafeRawPointer(sqlite3_column_text(statement, index))
+      : sqlite3_column_blob(statement, index)
+    let count = Int(sqlite3_column_bytes(statement, index))
+    guard let pointer, count > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+    return body(UnsafeRawBufferPointer(start: pointer, count: count))
+  }
+
+  /// The number of bytes of a 0-based column's BLOB or TEXT value, without reading it.
+  func byteCount(_ index: Int32) -> Int {
+    Int(sqlite3_column_bytes(statement, index))
+  }
+
   /// A 0-based column as an integer.
   func integer(_ index: Int32) -> Int64 {
     sqlite3_column_int64(statement, index)

@@ -26,10 +26,14 @@ public final class SQLiteStore: RecordStore {
   public let hasRowid: Bool
   /// An encrypted store's keys and the settings that opened it; `nil` for a store in the clear.
   public let keys: SQLCipherKeys?
+  /// The Core Data entity and attribute the store was opened by, when it was.
+  public let entity: RecordID.Entity?
 
   let database: SQLiteDatabase
   private let pageStatement: SQLiteStatement
   private let firstPageStatement: SQLiteStatement?
+  private let entityFilter: String
+  private let entityNames: [Int64: String]
   private var lastRowid: Int64 = Int64.min
   private var lastKey: SQLiteValue?
   private var finished = false
@@ -45,16 +49,10 @@ public final class SQLiteStore: RecordStore {
   ///   - keys: An SQLCipher store's keys, from ``StoreEncryption/open(path:)``.
   /// - Throws: ``MigrationError`` naming the file, and the table or column
   ///   that does not exist, with the ones that do.
-  public init(
+  public convenience init(
     path: String, table: String, keyColumn: String, valueColumn: String, readOnly: Bool,
     keys: SQLCipherKeys? = nil
   ) throws(MigrationError) {
-    if let keys {
-      try HotJournal.check(database: path, keys: keys, readOnly: readOnly)
-    } else {
-      try Self.checkHeader(path)
-    }
-    self.keys = keys
     for (role, name) in [
       ("table", table), ("key column", keyColumn), ("value column", valueColumn),
     ]
@@ -62,16 +60,75 @@ public final class SQLiteStore: RecordStore {
       throw MigrationError(
         .invalidIdentifier, place: path, "the \(role) name is empty or holds NUL")
     }
+    try self.init(path: path, readOnly: readOnly, keys: keys) { _ throws(MigrationError) in
+      Selection(table: table, keyColumn: keyColumn, valueColumn: valueColumn)
+    }
+  }
+
+  /// Opens a Core Data entity's attribute as a store: `--entity Book --attribute cover` reads
+  /// `ZBOOK.ZCOVER` keyed by `Z_PK`, and names each record `Book[Z_PK=48].cover`.
+  ///
+  /// The entity is looked up in `Z_PRIMARYKEY` and the attribute among its table's columns.
+  /// Where entities share a table (inheritance), only the rows of the entity and the entities
+  /// below it are read (by `Z_ENT`), each named by its own entity.
+  ///
+  /// ```swift
+  /// let store = try SQLiteStore(path: "Books.sqlite", entity: "Book", attribute: "cover", readOnly: true)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - path: The database file.
+  ///   - entity: The entity's name (`Z_PRIMARYKEY.Z_NAME`).
+  ///   - attribute: The attribute's name; its column is `Z` + the name, uppercased.
+  ///   - readOnly: Opens the database read-only, as a dry run does.
+  ///   - keys: An SQLCipher store's keys, from ``StoreEncryption/open(path:)``.
+  /// - Throws: ``MigrationError``: the store is not a Core Data store, or the entity or the
+  ///   attribute does not exist (naming the ones that do).
+  public convenience init(
+    path: String, entity: String, attribute: String, readOnly: Bool, keys: SQLCipherKeys? = nil
+  ) throws(MigrationError) {
+    try self.init(path: path, readOnly: readOnly, keys: keys) { database throws(MigrationError) in
+      guard let schema = try CoreDataSchema.read(database) else {
+        throw MigrationError(
+          .invalidIdentifier, place: path,
+          "--entity needs a Core Data store (tables Z_PRIMARYKEY and Z_METADATA), and this store has neither; name the table with --table"
+        )
+      }
+      let target = try schema.target(
+        entity: entity, attribute: attribute, in: database, path: path)
+      return Selection(
+        table: target.table, keyColumn: "Z_PK", valueColumn: target.column,
+        entity: RecordID.Entity(name: target.entity.name, attribute: attribute),
+        entityFilter: target.entityFilter, entityNames: target.names)
+    }
+  }
+
+  /// What to read: a table's key and value columns, and for a Core Data entity its rows.
+  private struct Selection {
+    var table: String
+    var keyColumn: String
+    var valueColumn: String
+    var entity: RecordID.Entity?
+    var entityFilter: Set<Int64>?
+    var entityNames: [Int64: String] = [:]
+  }
+
+  private init(
+    path: String, readOnly: Bool, keys: SQLCipherKeys?,
+    select: (SQLiteDatabase) throws(MigrationError) -> Selection
+  ) throws(MigrationError) {
+    if let keys {
+      try HotJournal.check(database: path, keys: keys, readOnly: readOnly)
+    } else {
+      try Self.checkHeader(path)
+    }
+    self.keys = keys
     let database = try SQLiteDatabase(path: path, readOnly: readOnly, keys: keys)
     self.database = database
     self.path = path
 
-    let lookup = try database.prepare(
-      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE")
-    try lookup.bind(.text(table), at: 1)
-    let found: Bool
     do {
-      found = try lookup.step()
+      _ = try database.prepare("SELECT count(*) FROM sqlite_schema").step()
     } catch {
       guard readOnly, error.message.contains("readonly") || error.message.contains("read-only")
       else { throw error }
@@ -80,7 +137,12 @@ public final class SQLiteStore: RecordStore {
         "\(error.message): the database holds an interrupted write (a hot journal) that only a read-write connection can roll back; open it read-write once (for example with sqlite3) and retry"
       )
     }
-    guard found, case .text(let schemaTable) = lookup.value(0) else {
+    let selection = try select(database)
+    let table = selection.table
+    let lookup = try database.prepare(
+      "SELECT name FROM sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE")
+    try lookup.bind(.text(table), at: 1)
+    guard try lookup.step(), case .text(let schemaTable) = lookup.value(0) else {
       let list = try database.prepare(
         "SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
       )
@@ -108,8 +170,8 @@ public final class SQLiteStore: RecordStore {
       }
       return found
     }
-    let key = try column(keyColumn, "key column")
-    let value = try column(valueColumn, "value column")
+    let key = try column(selection.keyColumn, "key column")
+    let value = try column(selection.valueColumn, "value column")
     guard key != value else {
       throw MigrationError(
         .invalidIdentifier, place: "\(path):\(schemaTable)",
@@ -117,6 +179,16 @@ public final class SQLiteStore: RecordStore {
     }
     self.keyColumn = key
     self.valueColumn = value
+    entity = selection.entity
+    entityNames = selection.entityNames
+    // Z_ENT values are integers from the store's own Z_PRIMARYKEY, written into the SQL as numbers.
+    entityFilter =
+      selection.entityFilter.map { filter in
+        "\"Z_ENT\" IN (" + filter.sorted().map(String.init).joined(separator: ", ") + ")"
+      } ?? ""
+    let entityColumn = entityNames.isEmpty ? "NULL" : "\"Z_ENT\""
+    let andFilter = entityFilter.isEmpty ? "" : " AND \(entityFilter)"
+    let whereFilter = entityFilter.isEmpty ? "" : " WHERE \(entityFilter)"
 
     let quotedTable = SQLiteDatabase.quote(schemaTable)
     let quotedKey = SQLiteDatabase.quote(key)
@@ -129,15 +201,15 @@ public final class SQLiteStore: RecordStore {
     hasRowid = rowid
     if rowid {
       pageStatement = try database.prepare(
-        "SELECT rowid, \(quotedKey), \(quotedValue) FROM \(quotedTable) WHERE rowid > ?1 ORDER BY rowid LIMIT ?2"
+        "SELECT rowid, \(quotedKey), \(quotedValue), \(entityColumn) FROM \(quotedTable) WHERE rowid > ?1\(andFilter) ORDER BY rowid LIMIT ?2"
       )
       firstPageStatement = nil
     } else {
       pageStatement = try database.prepare(
-        "SELECT NULL, \(quotedKey), \(quotedValue) FROM \(quotedTable) WHERE \(quotedKey) > ?1 ORDER BY \(quotedKey) LIMIT ?2"
+        "SELECT NULL, \(quotedKey), \(quotedValue), \(entityColumn) FROM \(quotedTable) WHERE \(quotedKey) > ?1\(andFilter) ORDER BY \(quotedKey) LIMIT ?2"
       )
       firstPageStatement = try database.prepare(
-        "SELECT NULL, \(quotedKey), \(quotedValue) FROM \(quotedTable) ORDER BY \(quotedKey) LIMIT ?2"
+        "SELECT NULL, \(quotedKey), \(quotedValue), \(entityColumn) FROM \(quotedTable)\(whereFilter) ORDER BY \(quotedKey) LIMIT ?2"
       )
     }
   }
@@ -158,7 +230,9 @@ public final class SQLiteStore: RecordStore {
 
   /// The number of rows in the table.
   public func recordCount() throws(MigrationError) -> Int? {
-    let statement = try database.prepare("SELECT count(*) FROM \(SQLiteDatabase.quote(table))")
+    let filter = entityFilter.isEmpty ? "" : " WHERE \(entityFilter)"
+    let statement = try database.prepare(
+      "SELECT count(*) FROM \(SQLiteDatabase.quote(table))\(filter)")
     _ = try statement.step()
     return Int(statement.integer(0))
   }
@@ -183,8 +257,16 @@ public final class SQLiteStore: RecordStore {
     while try statement.step() {
       let rowid: Int64? = hasRowid ? statement.integer(0) : nil
       let key = statement.value(1)
+      var rowEntity = entity
+      if var named = rowEntity, case .integer(let number) = statement.value(3),
+        let name = entityNames[number]
+      {
+        named.name = name
+        rowEntity = named
+      }
       let id = RecordID.row(
-        database: path, table: table, keyColumn: keyColumn, key: key, rowid: rowid)
+        database: path, table: table, keyColumn: keyColumn, key: key, rowid: rowid,
+        entity: rowEntity)
       let content: StoreRecord.Content
       var isText = false
       switch statement.columnType(2) {
