@@ -36,6 +36,10 @@ typedef struct cipher_file {
   // The journal's last 4-byte access: the page number of the record whose page follows.
   sqlite3_int64 number_offset;
   uint32_t number;
+  // The journal's last page image: where it was, and the difference between SQLite's checksum
+  // sum over it in the clear and SQLCipher's over it encrypted (see journal_checksum_delta).
+  sqlite3_int64 image_offset;
+  uint32_t checksum_delta;
   // A read-only connection's WAL that does not exist: an empty file that is never made.
   int absent;
   sqlite3_file *real;
@@ -56,6 +60,23 @@ static int coded(const cipher_file *file) {
 static uint32_t big_endian32(const uint8_t *bytes) {
   return ((uint32_t)bytes[0] << 24) | ((uint32_t)bytes[1] << 16) | ((uint32_t)bytes[2] << 8)
          | bytes[3];
+}
+
+/// SQLite's journal checksum adds every 200th byte of a page image (from the end) to a nonce.
+/// SQLite under this VFS sums the plaintext it holds; SQLCipher sums the encrypted image it
+/// writes. The journal on disk carries SQLCipher's sum, so either can roll it back: a checksum
+/// is translated by the difference of the two sums as it is written and as it is read.
+static uint32_t image_sum(const uint8_t *image, uint32_t page_size) {
+  uint32_t sum = 0;
+  for (int64_t index = (int64_t)page_size - 200; index > 0; index -= 200) sum += image[index];
+  return sum;
+}
+
+static void put_big_endian32(uint8_t *bytes, uint32_t value) {
+  bytes[0] = (uint8_t)(value >> 24);
+  bytes[1] = (uint8_t)(value >> 16);
+  bytes[2] = (uint8_t)(value >> 8);
+  bytes[3] = (uint8_t)value;
 }
 
 static int file_close(sqlite3_file *base) {
@@ -123,6 +144,11 @@ static int file_read(sqlite3_file *base, void *buffer, int amount, sqlite3_int64
   int status = file->real->pMethods->xRead(file->real, buffer, amount, offset);
   uint32_t page_size = file->page_size;
   if (file->kind == KIND_JOURNAL) {
+    if (amount == 4 && status == SQLITE_OK && offset == file->image_offset + page_size) {
+      // The checksum after a page image: SQLCipher's sum, given to SQLite as its own.
+      put_big_endian32(buffer, big_endian32(buffer) - file->checksum_delta);
+      return status;
+    }
     if (amount == 4) {
       if (status == SQLITE_OK) {
         file->number_offset = offset;
@@ -138,6 +164,8 @@ static int file_read(sqlite3_file *base, void *buffer, int amount, sqlite3_int64
       record_failure(file, result, file->number);
       return SQLITE_IOERR_DATA;
     }
+    file->image_offset = offset;
+    file->checksum_delta = image_sum(buffer, page_size) - image_sum(file->plain, page_size);
     memcpy(buffer, file->plain, page_size);
     return SQLITE_OK;
   }
@@ -173,6 +201,12 @@ static int file_write(sqlite3_file *base, const void *buffer, int amount, sqlite
   uint32_t page_size = file->page_size;
   if (file->kind == KIND_WAL) return refuse(file, 0);
   if (file->kind == KIND_JOURNAL) {
+    if (amount == 4 && offset == file->image_offset + page_size) {
+      // The checksum after a page image: written as SQLCipher would, over the encrypted image.
+      uint8_t checksum[4];
+      put_big_endian32(checksum, big_endian32(buffer) + file->checksum_delta);
+      return file->real->pMethods->xWrite(file->real, checksum, 4, offset);
+    }
     if (amount == 4) {
       file->number_offset = offset;
       file->number = big_endian32(buffer);
@@ -188,6 +222,8 @@ static int file_write(sqlite3_file *base, const void *buffer, int amount, sqlite
     harness_cipher_status result =
       harness_cipher_encrypt_page(file->vfs->codec, file->number, buffer, file->cipher);
     if (result != HARNESS_CIPHER_OK) return refuse(file, file->number);
+    file->image_offset = offset;
+    file->checksum_delta = image_sum(file->cipher, page_size) - image_sum(buffer, page_size);
     return file->real->pMethods->xWrite(file->real, file->cipher, amount, offset);
   }
   if ((uint32_t)amount != page_size || offset % page_size != 0) return refuse(file, 0);
@@ -471,6 +507,7 @@ static int vfs_open(sqlite3_vfs *base, sqlite3_filename name, sqlite3_file *out,
     }
   }
   file->number_offset = -8;
+  file->image_offset = -(1LL << 40);
   if (vfs->read_only && file->kind == KIND_WAL) {
     int exists = 0;
     if (vfs->root->xAccess(vfs->root, name, SQLITE_ACCESS_EXISTS, &exists) == SQLITE_OK && !exists) {

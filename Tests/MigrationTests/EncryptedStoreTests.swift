@@ -229,8 +229,8 @@ struct EncryptedStoreTests {
     }
   }
 
-  @Test("A hot rollback journal that SQLCipher left is refused with an explanation")
-  func sqlcipherHotJournalRefused() throws {
+  @Test("A hot journal in SQLCipher's format is rolled back by a read-write open and refused by a dry run")
+  func sqlcipherHotJournal() throws {
     let path = try SQLCipherFixtures.copy("v4.sqlite")
     defer { try? FileManager.default.removeItem(atPath: DurableFile.directory(of: path)) }
     // A journal as SQLCipher writes one: its checksum covers the encrypted page image.
@@ -251,11 +251,38 @@ struct EncryptedStoreTests {
     try Data(journal).write(to: URL(fileURLWithPath: path + "-journal"))
     let keys = try SQLCipherFixtures.Case(file: "v4.sqlite", compatibility: 4).encryption()
       .open(path: path)
+    let original = try SQLCipherFixtures.rows(
+      "\(SQLCipherFixtures.folder)/v4.sqlite",
+      keys: try SQLCipherFixtures.Case(file: "v4.sqlite", compatibility: 4).encryption()
+        .open(path: "\(SQLCipherFixtures.folder)/v4.sqlite"))
+    #expect {
+      _ = try SQLCipherFixtures.store(path, keys: keys, readOnly: true)
+    } throws: { error in
+      (error as? MigrationError)?.code == .hotJournal
+        && (error as? MigrationError)?.message.contains("dry run cannot roll it back") == true
+    }
+    // A read-write open rolls it back (page 2 is put back as the journal holds it).
+    _ = try SQLCipherFixtures.store(path, keys: keys, readOnly: false)
+    #expect(!FileManager.default.fileExists(atPath: path + "-journal"))
+    #expect(try SQLCipherFixtures.rows(path, keys: keys) == original)
+    #expect(try keys.verifyPages(of: path) > 2)
+  }
+
+  @Test("A journal whose first record checks in no known way is refused by every run")
+  func unknownHotJournalRefused() throws {
+    let path = try SQLCipherFixtures.copy("v4.sqlite")
+    defer { try? FileManager.default.removeItem(atPath: DurableFile.directory(of: path)) }
+    var journal: [UInt8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]
+    journal += [0, 0, 0, 1, 0, 0, 0, 7, 0, 0, 0, 38, 0, 0, 2, 0, 0, 0, 16, 0]
+    journal += [UInt8](repeating: 0, count: 512 - journal.count)
+    journal += [0, 0, 0, 2] + [UInt8](repeating: 0xAB, count: 4096) + [0, 0, 0, 0]
+    try Data(journal).write(to: URL(fileURLWithPath: path + "-journal"))
+    let keys = try SQLCipherFixtures.Case(file: "v4.sqlite", compatibility: 4).encryption()
+      .open(path: path)
     #expect {
       _ = try SQLCipherFixtures.store(path, keys: keys, readOnly: false)
     } throws: { error in
       (error as? MigrationError)?.code == .hotJournal
-        && (error as? MigrationError)?.message.contains("SQLCipher") == true
     }
   }
 
@@ -273,6 +300,18 @@ struct EncryptedStoreTests {
     let journal = try Data(contentsOf: URL(fileURLWithPath: path + "-journal"))
     try database.execute("ROLLBACK")
     #expect(journal.count > 1024)
+    // Its checksums are SQLCipher's (over the encrypted image), so SQLCipher can roll it back.
+    let bytes = [UInt8](journal)
+    func word(_ at: Int) -> UInt32 { bytes[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+    let sector = Int(word(20))
+    let pageSize = Int(word(24))
+    var sum = word(12)
+    var index = pageSize - 200
+    while index > 0 {
+      sum &+= UInt32(bytes[sector + 4 + index])
+      index -= 200
+    }
+    #expect(sum == word(sector + 4 + pageSize))
     for text in ["Avery Example", "Walldorf", "ProfilesApp.UserProfile", "SQLite format 3"] {
       #expect(journal.range(of: Data(text.utf8)) == nil, "\(text) is in the journal")
     }
