@@ -229,7 +229,9 @@ struct EncryptedStoreTests {
     }
   }
 
-  @Test("A hot journal in SQLCipher's format is rolled back by a read-write open and refused by a dry run")
+  @Test(
+    "A hot journal in SQLCipher's format is rolled back by a read-write open and refused by a dry run"
+  )
   func sqlcipherHotJournal() throws {
     let path = try SQLCipherFixtures.copy("v4.sqlite")
     defer { try? FileManager.default.removeItem(atPath: DurableFile.directory(of: path)) }

@@ -58,7 +58,9 @@ enum MigrateCommand {
     options.toolName = context.toolName
     let backup = arguments[MigrateCommand.backup]
     let setup = try options.makeSetup(context: context)
+    options.adopt(setup.store)
     let store = try options.openStore(readOnly: false, console: context.console)
+    try options.restrict(store, to: setup.store)
     let runDirectory = try backup.map { try makeRunDirectoryPath(backup: $0, store: store) }
     let journalPath = arguments[journal]
     let writer: any RecordWriter

@@ -31,7 +31,9 @@ enum MigrateDryRunCommand {
     var options = try MigrateOptions(arguments)
     options.toolName = context.toolName
     let setup = try options.makeSetup(context: context)
+    options.adopt(setup.store)
     let store = try options.openStore(readOnly: true, console: context.console)
+    try options.restrict(store, to: setup.store)
     let summary = try options.runEngine(
       store: store, setup: setup, writer: nil, operation: .dryRun,
       console: context.console

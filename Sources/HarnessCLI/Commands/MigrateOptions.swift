@@ -190,6 +190,43 @@ struct MigrateOptions {
     var transform: any RecordTransform
     /// The manifest's `<accepted>` refusals, for the engine.
     var acceptedRefusals: [AcceptedRefusal]
+    /// The manifest's `<store>`: where the store's archives are.
+    var store: Manifest.StoreShape? = nil
+  }
+
+  /// Takes the table and columns, or the entity and attribute, from the manifest's `<store>`
+  /// when the command line names neither; the command line's options win.
+  mutating func adopt(_ shape: Manifest.StoreShape?) {
+    guard let shape, table == nil, coreData == nil else { return }
+    switch shape.kind {
+    case .sqlite:
+      table = shape.table
+      if let column = shape.keyColumn { keyColumn = column }
+      if let column = shape.valueColumn { valueColumn = column }
+    case .coreData:
+      if let entity = shape.entity, let attribute = shape.attribute {
+        coreData = CoreDataSelection(entity: entity, attribute: attribute)
+      }
+    case .folder, .propertyList:
+      break
+    }
+  }
+
+  /// A property-list store limited to the manifest's `<keyPath>`s, when it lists any.
+  func restrict(_ store: any RecordStore, to shape: Manifest.StoreShape?) throws {
+    guard let shape, shape.kind == .propertyList, !shape.keyPaths.isEmpty,
+      let store = store as? PropertyListStore
+    else { return }
+    var paths: [PropertyListKeyPath] = []
+    for text in shape.keyPaths {
+      guard let path = PropertyListKeyPath(parsing: text) else {
+        throw CommandFailure(
+          place: shape.location.description, category: .invalidManifest,
+          message: "'\(text)' is not a key path (profile.current, recent[2], \"a.b\")")
+      }
+      paths.append(path)
+    }
+    store.restrict(to: paths)
   }
 
   /// Loads `--manifest`, if given; semantic errors count only where they concern `<accepted>`.
@@ -224,7 +261,7 @@ struct MigrateOptions {
     }
     return Setup(
       transform: try makeTransform(manifest: manifest, context: context),
-      acceptedRefusals: accepted)
+      acceptedRefusals: accepted, store: manifest?.store)
   }
 
   /// The transform: rename-only, or the typed round trip over the app's registered classes.

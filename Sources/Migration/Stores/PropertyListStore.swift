@@ -34,7 +34,7 @@ public final class PropertyListStore: RecordStore {
   /// The largest file read; a larger one is an error.
   public let maximumFileSize: Int
 
-  private let records: [StoreRecord]
+  private var records: [StoreRecord]
   private var next = 0
 
   /// Opens a property-list file as a store.
@@ -87,6 +87,20 @@ public final class PropertyListStore: RecordStore {
 
   /// The number of `Data` values the file holds.
   public func recordCount() -> Int? { records.count }
+
+  /// Keeps only the records at these key paths (a manifest's `<store>` names them); every
+  /// other value stays as it is, unread by the run.
+  ///
+  /// ```swift
+  /// store.restrict(to: [PropertyListKeyPath(parsing: "profile.current")].compactMap { $0 })
+  /// ```
+  public func restrict(to keyPaths: [PropertyListKeyPath]) {
+    let wanted = Set(keyPaths)
+    records = records.filter { record in
+      guard case .propertyListValue(let keyPath) = record.id.kind else { return false }
+      return wanted.contains(keyPath)
+    }
+  }
 
   /// The next `Data` values, in document order, at most `maximumCount` of them; empty at the end.
   public func nextBatch(maximumCount: Int) -> [StoreRecord] {
