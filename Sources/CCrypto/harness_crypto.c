@@ -12,10 +12,12 @@
 #include <CommonCrypto/CommonRandom.h>
 #include <stdlib.h>
 #else
+#include <openssl/core_names.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include <openssl/params.h>
 #include <openssl/rand.h>
+#include <pthread.h>
 #endif
 
 // libcrypto and CommonCrypto are not instrumented. Under AddressSanitizer (the fuzz targets,
@@ -263,6 +265,19 @@ int harness_digest(harness_hash hash, const void *bytes, size_t count, uint8_t *
          && length == harness_hash_size(hash);
 }
 
+static pthread_once_t harness_hmac_once = PTHREAD_ONCE_INIT;
+static EVP_MAC *harness_hmac_fetched = NULL;
+
+static void harness_fetch_hmac(void) {
+  harness_hmac_fetched = EVP_MAC_fetch(NULL, "HMAC", NULL);
+}
+
+/// OpenSSL's HMAC implementation, fetched once per process.
+static EVP_MAC *harness_hmac_algorithm(void) {
+  pthread_once(&harness_hmac_once, harness_fetch_hmac);
+  return harness_hmac_fetched;
+}
+
 int harness_hmac(
   harness_hash hash, const void *key, size_t key_count, const void *first, size_t first_count,
   const void *second, size_t second_count, uint8_t *mac) {
@@ -272,15 +287,24 @@ int harness_hmac(
   harness_check_region(first, first_count, "HMAC input");
   harness_check_region(second, second_count, "HMAC input");
   harness_check_region(mac, harness_hash_size(hash), "HMAC output");
-  HMAC_CTX *context = HMAC_CTX_new();
+  EVP_MAC *algorithm = harness_hmac_algorithm();
+  if (algorithm == NULL) return 0;
+  EVP_MAC_CTX *context = EVP_MAC_CTX_new(algorithm);
   if (context == NULL) return 0;
-  unsigned int length = 0;
+  // OpenSSL 3's EVP_MAC interface (HMAC_CTX is deprecated there).
+  char *digest = (char *)(hash == HARNESS_HASH_SHA1     ? "SHA1"
+                          : hash == HARNESS_HASH_SHA256 ? "SHA256"
+                                                        : "SHA512");
+  OSSL_PARAM parameters[2] = {
+    OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest, 0), OSSL_PARAM_construct_end()};
   static const unsigned char empty = 0;
-  int ok = HMAC_Init_ex(context, key_count > 0 ? key : &empty, (int)key_count, md, NULL) == 1
-           && (first_count == 0 || HMAC_Update(context, first, first_count) == 1)
-           && (second_count == 0 || HMAC_Update(context, second, second_count) == 1)
-           && HMAC_Final(context, mac, &length) == 1 && length == harness_hash_size(hash);
-  HMAC_CTX_free(context);
+  size_t length = 0;
+  int ok = EVP_MAC_init(context, key_count > 0 ? key : &empty, key_count, parameters) == 1
+           && (first_count == 0 || EVP_MAC_update(context, first, first_count) == 1)
+           && (second_count == 0 || EVP_MAC_update(context, second, second_count) == 1)
+           && EVP_MAC_final(context, mac, &length, harness_hash_size(hash)) == 1
+           && length == harness_hash_size(hash);
+  EVP_MAC_CTX_free(context);
   return ok;
 }
 

@@ -124,16 +124,27 @@ struct StoreSurveyTests {
     #expect(file.noCommandReason?.contains("folder") == true)
   }
 
-  @Test("A property list that is not a keyed archive is not supported yet, by name")
-  func plainPropertyListFile() throws {
+  @Test("A property list's Data values that hold archives are places, by key path")
+  func propertyListStore() throws {
     let folder = try MigrationFixtures.temporaryFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let path = folder + "/Settings.plist"
-    try Data(BinaryPropertyListWriter().write(.dictionary(["a": .integer(1)])))
-      .write(to: URL(fileURLWithPath: path))
-    let error = #expect(throws: MigrationError.self) { try StoreSurvey(path: path).run() }
-    #expect(error?.code == .notSupported)
-    #expect(error?.message.contains("not supported yet by survey") == true)
+    let path = folder + "/com.example.app.plist"
+    let plist = PropertyListValue.dictionary([
+      "profile": .dictionary(["current": .data(MigrationFixtures.profile())]),
+      "recent": .array([.data(MigrationFixtures.profile(id: 2)), .data(Array("plain".utf8))]),
+      "count": .integer(3),
+    ])
+    try Data(BinaryPropertyListWriter().write(plist)).write(to: URL(fileURLWithPath: path))
+    let before = try MigrationFixtures.checksums(ofFolder: folder)
+    let report = try StoreSurvey(path: path).run()
+    #expect(report.kind == .propertyList)
+    let current = try place(report, .keyPath("profile.current"))
+    #expect(current.archives == 1)
+    #expect(
+      current.dryRunArguments(store: path)?.prefix(3) == ["migrate-dry-run", "--store", path])
+    #expect(try place(report, .keyPath("recent[0]")).archives == 1)
+    #expect(try place(report, .keyPath("recent[1]")).otherBlobs == 1)
+    #expect(try MigrationFixtures.checksums(ofFolder: folder) == before)
   }
 
   @Test("A file that is no archive, database or folder is refused")

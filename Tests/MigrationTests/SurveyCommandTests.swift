@@ -187,23 +187,35 @@ struct SurveyCommandTests {
     #expect(place?["noCommand"] != nil)
   }
 
-  @Test("A property list that is not an archive: exit 2, not supported yet by survey")
-  func plainPropertyListRefused() throws {
+  @Test("An XML file that is not a property list is no store: exit 2")
+  func xmlManifestRefused() throws {
     let run = try CommandRunner.run([
       "survey", Corpus.packageRoot.appendingPathComponent("manifests/ProfilesApp-1.0.xml").path,
     ])
-    // An XML manifest is not a property list at all.
     #expect(run.status == 2)
+  }
+
+  @Test(
+    "A UserDefaults property list: each Data value that holds an archive is a place by key path")
+  func preferencesPropertyList() throws {
     let folder = try MigrationFixtures.temporaryFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
+    let archive = try Data(
+      contentsOf: Corpus.packageRoot.appendingPathComponent(
+        "LegacyArchives/ProfilesApp-1.0/profile-valid.archive"))
     try Data(
-      "<?xml version=\"1.0\"?><plist version=\"1.0\"><dict><key>a</key><true/></dict></plist>"
-        .utf8
+      """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <plist version="1.0"><dict><key>a</key><true/><key>profile</key><dict>\
+      <key>current</key><data>\(archive.base64EncodedString())</data></dict></dict></plist>
+      """.utf8
     ).write(to: URL(fileURLWithPath: folder + "/Settings.plist"))
-    let plist = try CommandRunner.run(["survey", folder + "/Settings.plist"])
-    #expect(plist.status == 2)
-    #expect(plist.stderr.contains("[not-supported]"))
-    #expect(plist.stderr.contains("not supported yet by survey"))
+    let run = try CommandRunner.run(["survey", folder + "/Settings.plist", "--format", "json"])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(try JSONSchemas.violations(of: run.stdout, against: .survey).isEmpty)
+    let place = try places(run.stdout)["profile.current"]
+    #expect(place?["archives"] == .number(1))
+    #expect(place?["command"] != nil)
   }
 
   @Test("A key for a folder is refused, exit 2")

@@ -72,9 +72,8 @@ public struct StoreSurvey: Sendable {
       report.coreData = try SQLiteSurveySource(path: path, keys: keys).run(
         into: census, report: &report)
     } else {
-      report.kind = .file
+      report.kind = try surveyFile(into: census)
       report.files = 1
-      try surveyFile(into: census)
     }
     census.flush()
     report.places = census.places.filter(\.isListed).sorted { $0.place < $1.place }
@@ -83,8 +82,10 @@ public struct StoreSurvey: Sendable {
 
   private static let sqliteHeader = Array("SQLite format 3\0".utf8)
 
-  /// Surveys one file, which must be a keyed archive.
-  private func surveyFile(into census: SurveyCensus) throws(MigrationError) {
+  /// Surveys one file: a keyed archive, or a property list whose Data values are the places.
+  private func surveyFile(into census: SurveyCensus) throws(MigrationError)
+    -> SurveyReport.StoreKind
+  {
     let read = try DurableFile.readFile(path, limit: limits.propertyList.maximumInputSize)
     guard let bytes = read.bytes else {
       throw MigrationError(
@@ -100,12 +101,21 @@ public struct StoreSurvey: Sendable {
       )
     }
     if case .propertyList = SurveyExamination.examine(bytes, limits: limits) {
-      throw MigrationError(
-        .notSupported, place: path,
-        "a property list that is not a keyed archive: not supported yet by survey (property-list stores, with a place per key path, are to come)"
-      )
+      // A property-list store (UserDefaults): one place per key path of a Data value.
+      let store = try PropertyListStore(path: path)
+      while case let batch = store.nextBatch(maximumCount: 512), !batch.isEmpty {
+        for record in batch {
+          guard case .propertyListValue(let keyPath) = record.id.kind,
+            case .bytes(let value) = record.content
+          else { continue }
+          let place = census.place(.keyPath(keyPath.description))
+          census.count(value, at: place, isBlob: true) { .file(record.id.description) }
+        }
+      }
+      return .propertyList
     }
     let place = census.place(.file(path: path))
     census.count(bytes, at: place, isBlob: true) { .file(path) }
+    return .file
   }
 }

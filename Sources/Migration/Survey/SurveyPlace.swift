@@ -16,6 +16,8 @@ public enum SurveyPlace: Hashable, Sendable, Comparable, CustomStringConvertible
   case folder(relativePath: String)
   /// A single archive file.
   case file(path: String)
+  /// A `Data` value of a property-list store, by its key path (`profile.current`, `recent[2]`).
+  case keyPath(String)
 
   /// `TABLE.COLUMN`, the folder's relative path, or the file's path.
   public var description: String {
@@ -23,6 +25,7 @@ public enum SurveyPlace: Hashable, Sendable, Comparable, CustomStringConvertible
     case .column(let table, let column): "\(table).\(column)"
     case .folder(let relativePath): relativePath
     case .file(let path): path
+    case .keyPath(let keyPath): keyPath
     }
   }
 
@@ -32,6 +35,7 @@ public enum SurveyPlace: Hashable, Sendable, Comparable, CustomStringConvertible
     case .column: "column"
     case .folder: "folder"
     case .file: "file"
+    case .keyPath: "key-path"
     }
   }
 
@@ -40,7 +44,8 @@ public enum SurveyPlace: Hashable, Sendable, Comparable, CustomStringConvertible
     switch (lhs, rhs) {
     case (.column(let a, let b), .column(let c, let d)):
       a == c ? b.utf8.lexicographicallyPrecedes(d.utf8) : a.utf8.lexicographicallyPrecedes(c.utf8)
-    case (.folder(let a), .folder(let b)), (.file(let a), .file(let b)):
+    case (.folder(let a), .folder(let b)), (.file(let a), .file(let b)),
+      (.keyPath(let a), .keyPath(let b)):
       a.utf8.lexicographicallyPrecedes(b.utf8)
     default:
       lhs.kindName < rhs.kindName

@@ -18,6 +18,8 @@ public struct SurveyReport: Sendable {
     case folder
     /// One archive file.
     case file
+    /// A property list (UserDefaults) whose Data values hold archives.
+    case propertyList = "property-list"
   }
 
   /// The store, as given.
@@ -135,6 +137,8 @@ public struct SurveyPlaceReport: Sendable {
     switch place {
     case .file:
       return nil
+    case .keyPath:
+      arguments.append(store)
     case .folder(let relativePath):
       arguments.append(relativePath == "." ? store : store + "/" + relativePath)
     case .column(let table, let column):
@@ -158,7 +162,7 @@ public struct SurveyPlaceReport: Sendable {
       return "migrate works on a folder or an SQLite store: put the file in a folder of its own"
     case .column:
       return entity == nil || attribute == nil ? keyProblem : nil
-    case .folder:
+    case .folder, .keyPath:
       return nil
     }
   }

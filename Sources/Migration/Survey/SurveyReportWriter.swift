@@ -101,6 +101,7 @@ public struct SurveyReportWriter: Sendable {
       if let settings = report.encryption { out += ", encrypted (\(settings))" }
     case .folder: out += "a folder"
     case .file: out += "one archive file"
+    case .propertyList: out += "a property list"
     }
     out += "\n"
     if let sample = report.sampleLimit {
@@ -133,7 +134,7 @@ public struct SurveyReportWriter: Sendable {
     case .sqlite:
       out +=
         "\(plural(report.tables, "table")), \(plural(report.columns, "column")), \(plural(report.rows, "row"))\n"
-    case .folder, .file:
+    case .folder, .file, .propertyList:
       out += "\(plural(report.files, "file"))\n"
     }
     return out
@@ -171,6 +172,8 @@ public struct SurveyReportWriter: Sendable {
       return relativePath == "." ? "the store's folder" : "folder \(relativePath)"
     case .file(let path):
       return path
+    case .keyPath(let keyPath):
+      return "key path \(keyPath)"
     }
   }
 
@@ -276,7 +279,7 @@ public struct SurveyReportWriter: Sendable {
         ("tables", .integer(Int64(report.tables))), ("columns", .integer(Int64(report.columns))),
         ("rows", .integer(Int64(report.rows))),
       ]
-    case .folder, .file:
+    case .folder, .file, .propertyList:
       read = [("files", .integer(Int64(report.files)))]
     }
     members.append(("read", .object(read)))
@@ -372,6 +375,8 @@ public struct SurveyReportWriter: Sendable {
       members.append(("folder", .string(relativePath)))
     case .file(let path):
       members.append(("file", .string(path)))
+    case .keyPath(let keyPath):
+      members.append(("keyPath", .string(keyPath)))
     }
     members += frequenciesJSON("classSets", "classes", place.classSets)
     members += frequenciesJSON("topKeys", "keys", place.topKeys)

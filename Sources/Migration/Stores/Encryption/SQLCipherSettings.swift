@@ -149,9 +149,15 @@ extension SQLCipherSettings {
       let iterations = (object["kdfIterations"] as? NSNumber)?.intValue,
       let kdf = (object["kdfAlgorithm"] as? String).flatMap(Hash.init(name:))
     else { return nil }
+    // A journal is read back from disk: settings out of SQLCipher's ranges (a key derivation
+    // that would run for hours, a page size SQLite never uses) make it malformed.
+    guard (1...10_000_000).contains(iterations), (512...65536).contains(pageSize),
+      pageSize & (pageSize - 1) == 0, (1...4).contains(compatibility)
+    else { return nil }
     let hmac = (object["hmacAlgorithm"] as? String).flatMap(Hash.init(name:))
     if object["hmacAlgorithm"] is String, hmac == nil { return nil }
     let header = (object["plaintextHeaderSize"] as? NSNumber)?.intValue ?? 0
+    guard (0...1024).contains(header), header % 16 == 0 else { return nil }
     let salt = (object["salt"] as? String).flatMap(Hex.decode)
     self.init(
       compatibility: compatibility, pageSize: pageSize, kdfIterations: iterations,
