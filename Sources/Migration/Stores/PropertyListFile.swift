@@ -106,19 +106,7 @@ enum PropertyListFile {
         "the file of \(size) bytes exceeds the limit of \(maximumFileSize) bytes")
     }
     var bytes = [UInt8](repeating: 0, count: size)
-    var offset = 0
-    while offset < size {
-      let count = bytes.withUnsafeMutableBytes { buffer in
-        read(descriptor, buffer.baseAddress.map { $0 + offset }, size - offset)
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw MigrationError(
-          .unreadable, place: path, "cannot read: \(MigrationError.systemMessage())")
-      }
-      if count == 0 { break }
-      offset += count
-    }
+    let offset = try DurableFile.readFully(descriptor, into: &bytes, path: path)
     guard offset == size, identity(of: path) == Identity(status) else {
       throw MigrationError(
         .unreadable, place: path, "the file changed while it was read; run again when it is still")

@@ -35,10 +35,23 @@ enum DurableFile {
     let size = Int(status.st_size)
     guard size <= limit else { return (nil, size) }
     var bytes = [UInt8](repeating: 0, count: size)
+    let offset = try readFully(descriptor, into: &bytes, path: path)
+    if offset < size { bytes.removeLast(size - offset) }
+    return (bytes, size)
+  }
+
+  /// Reads from an open descriptor until `buffer` is full or the file ends, retrying on `EINTR`.
+  ///
+  /// - Returns: How many bytes were read: `buffer.count`, or fewer at the end of the file.
+  /// - Throws: ``MigrationError`` naming `path` when a read fails.
+  static func readFully(_ descriptor: Int32, into buffer: inout [UInt8], path: String)
+    throws(MigrationError) -> Int
+  {
+    let size = buffer.count
     var offset = 0
     while offset < size {
-      let count = bytes.withUnsafeMutableBytes { buffer in
-        read(descriptor, buffer.baseAddress.map { $0 + offset }, size - offset)
+      let count = buffer.withUnsafeMutableBytes { raw in
+        read(descriptor, raw.baseAddress.map { $0 + offset }, size - offset)
       }
       if count < 0 {
         if errno == EINTR { continue }
@@ -48,8 +61,7 @@ enum DurableFile {
       if count == 0 { break }
       offset += count
     }
-    if offset < size { bytes.removeLast(size - offset) }
-    return (bytes, size)
+    return offset
   }
 
   /// Creates a new file (failing if anything exists there), writes the bytes, syncs it (unless `sync` is false) and closes it.

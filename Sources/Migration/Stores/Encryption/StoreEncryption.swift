@@ -316,19 +316,7 @@ extension SQLCipherKeys {
     defer { clearBytes(&plain) }
     var number: UInt32 = 0
     while true {
-      var filled = 0
-      while filled < pageSize {
-        let count = page.withUnsafeMutableBytes {
-          read(descriptor, $0.baseAddress.map { $0 + filled }, pageSize - filled)
-        }
-        if count < 0, errno == EINTR { continue }
-        guard count >= 0 else {
-          throw MigrationError(
-            .unreadable, place: path, "cannot read: \(MigrationError.systemMessage())")
-        }
-        if count == 0 { break }
-        filled += count
-      }
+      let filled = try DurableFile.readFully(descriptor, into: &page, path: path)
       if filled == 0 { break }
       number += 1
       guard filled == pageSize else {
