@@ -46,11 +46,12 @@ extension ManifestAuthor {
   ///   - reachable: The class names of instances reachable from the archives' roots.
   ///   - existing: The mappings a manifest being updated already has, archived → current.
   ///   - surveyed: The archives, to name where an unmapped class occurs.
+  ///   - place: Where the names come from, when no surveyed archive holds one.
   ///   - diagnostics: Receives one diagnostic per name that could not be mapped.
   /// - Returns: The rows to write and the current name of every archived name that has one.
   func classPlan(
     _ names: Set<String>, reachable: Set<String>, existing: [String: String],
-    surveyed: [Surveyed], diagnostics: inout [ManifestDiagnostic]
+    surveyed: [Surveyed], place: String = "<archives>", diagnostics: inout [ManifestDiagnostic]
   ) -> ClassPlan {
     var plan = ClassPlan()
     let names = names.subtracting([KeyedArchive.oldStyleArrayClassName])
@@ -96,7 +97,7 @@ extension ManifestAuthor {
     for name in plan.unmapped {
       let archive =
         surveyed.first { $0.survey.classNames.contains(name.archivedName) }?.input.path
-        ?? "<archives>"
+        ?? place
       let location = ManifestLocation(file: archive, line: 0, column: 0)
       if reachable.contains(name.archivedName) {
         diagnostics.append(

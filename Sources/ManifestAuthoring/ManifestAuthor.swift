@@ -202,42 +202,17 @@ public struct ManifestAuthor: Sendable {
       diagnostics: &diagnostics)
     var drafts = drafts(surveyed, plan: plan)
 
-    let produced = options.produced ?? Self.today()
-    if !XSDValue.isDateOrDateTime(produced) {
-      diagnostics.append(
-        ManifestDiagnostic(
-          .error, .semantic, at: ManifestLocation(file: "<options>", line: 0, column: 0),
-          "produced '\(produced)' is not a date (YYYY-MM-DD) or date and time"))
-    }
+    let produced = producedDate(diagnostics: &diagnostics)
     let render = { (drafts: [EntryDraft]) -> String in
       var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       text += "<!-- Written by \(self.commentSafe(self.options.toolName)) manifest author, which "
       text += "recorded what each decode path does now. Edit freely: updating with 'manifest "
       text += "author' keeps your edits and comments. -->\n"
-      text +=
-        "<manifest xmlns=\"\(ManifestSchema.namespace)\" schemaVersion=\"\(ManifestSchema.version)\">\n"
-      text += "  <producer app=\"\(XMLText.escaped(self.options.app))\""
-      text += " version=\"\(XMLText.escaped(self.options.version))\""
-      text += " platform=\"\(XMLText.escaped(self.options.platform))\""
-      text += " produced=\"\(XMLText.escaped(produced))\">\n"
-      let provenance =
-        self.options.provenance
-        ?? "Authored by \(self.options.toolName) manifest author from \(surveyed.count) archives."
-      text += "    <provenance>\(XMLText.escaped(provenance))</provenance>\n"
-      text += "  </producer>\n"
-      if self.registeredClasses == nil {
-        text +=
-          "  <!-- Class-name mapping skeleton: every class name the archives contain, superclass\n"
-        text +=
-          "       chains included. Change 'to' where the current class has another name. -->\n"
-      } else {
-        text += "  <!-- Class-name mapping: each archived name that means a registered class of\n"
-        text +=
-          "       another name. Names no registered class matches are listed as comments. -->\n"
-      }
-      text += "  <classMap>\n"
-      text += plan.rows(indent: "    ", prefix: "")
-      text += "  </classMap>\n"
+      text += self.manifestHead(
+        produced: produced,
+        provenance:
+          "Authored by \(self.options.toolName) manifest author from \(surveyed.count) archives.",
+        plan: plan)
       for draft in drafts {
         text += self.archiveElement(draft, current: plan.current, indent: "  ", prefix: "")
       }
@@ -538,6 +513,50 @@ public struct ManifestAuthor: Sendable {
         "\(inner)<!-- values nested deeper than \(options.maximumDepth) levels are not listed -->\n"
     }
     text += "\(indent)</\(prefix)archive>\n"
+    return text
+  }
+
+  /// The `produced` date: the option's, or today's; a diagnostic when it is not a date.
+  func producedDate(diagnostics: inout [ManifestDiagnostic]) -> String {
+    let produced = options.produced ?? Self.today()
+    if !XSDValue.isDateOrDateTime(produced) {
+      diagnostics.append(
+        ManifestDiagnostic(
+          .error, .semantic, at: ManifestLocation(file: "<options>", line: 0, column: 0),
+          "produced '\(produced)' is not a date (YYYY-MM-DD) or date and time"))
+    }
+    return produced
+  }
+
+  /// The `manifest` start tag, the `producer` and the `classMap` of a manifest being written.
+  ///
+  /// - Parameters:
+  ///   - produced: The `produced` date.
+  ///   - provenance: The provenance written when ``Options/provenance`` is nil.
+  ///   - plan: The class map's rows.
+  /// - Returns: The text, up to and with the `classMap`'s end tag.
+  func manifestHead(produced: String, provenance: String, plan: ClassPlan) -> String {
+    var text =
+      "<manifest xmlns=\"\(ManifestSchema.namespace)\" schemaVersion=\"\(ManifestSchema.version)\">\n"
+    text += "  <producer app=\"\(XMLText.escaped(options.app))\""
+    text += " version=\"\(XMLText.escaped(options.version))\""
+    text += " platform=\"\(XMLText.escaped(options.platform))\""
+    text += " produced=\"\(XMLText.escaped(produced))\">\n"
+    text += "    <provenance>\(XMLText.escaped(options.provenance ?? provenance))</provenance>\n"
+    text += "  </producer>\n"
+    if registeredClasses == nil {
+      text +=
+        "  <!-- Class-name mapping skeleton: every class name the archives contain, superclass\n"
+      text +=
+        "       chains included. Change 'to' where the current class has another name. -->\n"
+    } else {
+      text += "  <!-- Class-name mapping: each archived name that means a registered class of\n"
+      text +=
+        "       another name. Names no registered class matches are listed as comments. -->\n"
+    }
+    text += "  <classMap>\n"
+    text += plan.rows(indent: "    ", prefix: "")
+    text += "  </classMap>\n"
     return text
   }
 

@@ -148,11 +148,15 @@ final class SurveyCensus {
     for (candidate, result) in zip(candidates, results) {
       let index = candidate.place
       switch result {
-      case .archive(let format, let classes, let topKeys):
+      case .archive(let facts):
         places[index].archives += 1
-        places[index].formats[format, default: 0] += 1
-        places[index].classSets.add(classes)
-        places[index].topKeys.add(topKeys)
+        places[index].formats[facts.format, default: 0] += 1
+        places[index].classSets.add(facts.classes)
+        places[index].topKeys.add(facts.topKeys)
+        places[index].nestedArchives += facts.nestedArchives
+        places[index].classNamesLeftOut +=
+          Self.merge(facts.classNames, into: &places[index].classNames)
+          + Self.merge(facts.nestedClassNames, into: &places[index].nestedClassNames)
       case .propertyList:
         places[index].otherBlobs += 1
         places[index].otherKinds[.propertyList, default: 0] += 1
@@ -160,6 +164,20 @@ final class SurveyCensus {
         damaged(at: index, record: candidate.record, reason: reason)
       }
     }
+  }
+
+  /// Adds names to a place's set up to ``SurveyPlaceReport/maximumClassNames``; returns how
+  /// many new names were left out.
+  private static func merge(_ names: Set<String>, into set: inout Set<String>) -> Int {
+    var leftOut = 0
+    for name in names where !set.contains(name) {
+      if set.count < SurveyPlaceReport.maximumClassNames {
+        set.insert(name)
+      } else {
+        leftOut += 1
+      }
+    }
+    return leftOut
   }
 
   /// Reads values on every worker thread, each thread a contiguous slice; results in order.

@@ -3,8 +3,24 @@ import PropertyList
 
 /// What the bounded reader makes of a value that starts like a property list.
 enum SurveyExamination: Sendable {
+  /// What a keyed archive holds, as a survey counts it.
+  struct Archive: Sendable {
+    /// The format it is written in.
+    var format: PropertyListFormat
+    /// Its class set, bounded for a report (``SurveyExamination/bounded(_:)``).
+    var classes: [String]
+    /// Its `$top` keys, bounded for a report.
+    var topKeys: [String]
+    /// Every archived class name of its instances, whole, for a manifest's class map.
+    var classNames: Set<String>
+    /// The keyed archives held in its `Data` values, to ``NestedArchive/maximumDepth``.
+    var nestedArchives = 0
+    /// The archived class names of the nested archives' instances.
+    var nestedClassNames: Set<String> = []
+  }
+
   /// A keyed archive: its format, its class set and its `$top` keys.
-  case archive(PropertyListFormat, classes: [String], topKeys: [String])
+  case archive(Archive)
   /// A property list that is not a keyed archive.
   case propertyList
   /// A property list that does not read, or one that claims to be a keyed archive and is not
@@ -39,13 +55,37 @@ enum SurveyExamination: Sendable {
     } catch {
       return .damaged("not a valid keyed archive: \(error.description)")
     }
-    var classes: Set<String> = []
+    var facts = Archive(
+      format: read.format, classes: [], topKeys: bounded(Set(archive.top.entries.map(\.key))),
+      classNames: classNames(of: archive))
+    facts.classes = bounded(facts.classNames)
+    countNested(in: archive, depth: 1, limits: limits, into: &facts)
+    return .archive(facts)
+  }
+
+  /// The archived class names of an archive's instances.
+  private static func classNames(of archive: KeyedArchive) -> Set<String> {
+    var names: Set<String> = []
     for object in archive.objects {
-      if case .instance(let instance) = object { classes.insert(instance.archiveClass.name) }
+      if case .instance(let instance) = object { names.insert(instance.archiveClass.name) }
     }
-    return .archive(
-      read.format, classes: bounded(classes),
-      topKeys: bounded(Set(archive.top.entries.map(\.key))))
+    return names
+  }
+
+  /// Counts the keyed archives held in an archive's `Data` values, and theirs, to
+  /// ``NestedArchive/maximumDepth``, as `inspect` shows them.
+  private static func countNested(
+    in archive: KeyedArchive, depth: Int, limits: ArchiveLimits, into facts: inout Archive
+  ) {
+    guard depth <= NestedArchive.maximumDepth else { return }
+    for object in archive.objects {
+      guard case .value(.data(let bytes)) = object,
+        let nested = NestedArchive(bytes, limits: limits)
+      else { continue }
+      facts.nestedArchives += 1
+      facts.nestedClassNames.formUnion(classNames(of: nested.archive))
+      countNested(in: nested.archive, depth: depth + 1, limits: limits, into: &facts)
+    }
   }
 
   /// The names sorted by their UTF-8 bytes, at most ``maximumNames`` of them, each cut to

@@ -96,6 +96,16 @@ public struct SurveyPlaceReport: Sendable {
   public var classSets: SurveyFrequencies
   /// The archives' `$top` key sets.
   public var topKeys: SurveyFrequencies
+  /// Every archived class name the archives' instances have, at most ``maximumClassNames``;
+  /// what `survey --author` maps.
+  public var classNames: Set<String> = []
+  /// Keyed archives held in the archives' `Data` values (a profile's `NSColor` archives), to
+  /// `NestedArchive.maximumDepth`.
+  public var nestedArchives = 0
+  /// The archived class names of the nested archives' instances, at most ``maximumClassNames``.
+  public var nestedClassNames: Set<String> = []
+  /// Class names not kept in ``classNames`` or ``nestedClassNames`` once either was full.
+  public var classNamesLeftOut = 0
   /// The first damaged values, each with the record and the reader's reason.
   public var damagedExamples: [(record: String, reason: String)] = []
   /// Values stored as SQL BLOB (or files), as opposed to TEXT.
@@ -103,6 +113,8 @@ public struct SurveyPlaceReport: Sendable {
 
   /// The most damaged values a place keeps as examples.
   public static let maximumExamples = 3
+  /// The most class names a place keeps in ``classNames``, and in ``nestedClassNames``.
+  public static let maximumClassNames = 4096
 
   /// Creates an empty place.
   public init(place: SurveyPlace, classSetCapacity: Int = 1000) {

@@ -81,6 +81,18 @@ public struct SurveyReportWriter: Sendable {
     return ([toolName] + arguments).map(Self.shellWord).joined(separator: " ")
   }
 
+  /// The `migrate-dry-run` of the whole store with a manifest that says where its archives are
+  /// (`survey --author` writes one), as a shell reads it.
+  ///
+  /// - Parameters:
+  ///   - manifest: The manifest's path.
+  ///   - report: The survey, for the store's path and the arguments that open it.
+  /// - Returns: The command line.
+  public func dryRunCommand(manifest: String, in report: SurveyReport) -> String {
+    ([toolName, "migrate-dry-run", "--store", report.store] + Self.storeArguments(for: report)
+      + ["--manifest", manifest]).map(Self.shellWord).joined(separator: " ")
+  }
+
   /// A word as a POSIX shell reads it back: bare when it is safe, else in single quotes.
   static func shellWord(_ word: String) -> String {
     let safe = word.utf8.allSatisfy { byte in
@@ -197,6 +209,14 @@ public struct SurveyReportWriter: Sendable {
     }
     out += frequenciesText("class sets", place.classSets, empty: "(no objects: a plain value)")
     out += frequenciesText("$top keys", place.topKeys, empty: "(none)")
+    if place.nestedArchives > 0 {
+      out +=
+        "  nested archives: \(place.nestedArchives) in Data values, of "
+        + place.nestedClassNames.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        .prefix(listLimit).joined(separator: ", ")
+        + (place.nestedClassNames.count > listLimit
+          ? " and \(place.nestedClassNames.count - listLimit) more classes" : "") + "\n"
+    }
     if let command = command(for: place, in: report) {
       out += "  next: \(command)\n"
     } else if let reason = place.noCommandReason {
@@ -331,6 +351,13 @@ public struct SurveyReportWriter: Sendable {
       ("archives", .integer(Int64(place.archives))),
       ("damagedArchives", .integer(Int64(place.damagedArchives))),
       ("notRead", .integer(Int64(place.notRead))),
+      ("nestedArchives", .integer(Int64(place.nestedArchives))),
+      (
+        "nestedClasses",
+        .array(
+          place.nestedClassNames.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.map(
+            JSONValue.string))
+      ),
       ("nulls", .integer(Int64(place.nulls))),
       ("otherBlobs", .integer(Int64(place.otherBlobs))),
       ("nonBlobValues", .integer(Int64(place.nonBlobValues))),
