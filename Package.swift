@@ -60,132 +60,149 @@ let package = Package(
   ],
   targets: [
     // C libraries, through system-library targets with a small shim each.
-    // libxml2 is found through pkg-config on Linux by CLibXML2, which exposes no header to
+    // libxml2 is found through pkg-config on Linux by CHarnessLibXML2, which exposes no header to
     // Swift: Debian's libxml2 headers include ICU's, which clash with Foundation's own ICU module
-    // in any Swift module that sees both. Swift reaches libxml2 only through CXMLBridge, a C
+    // in any Swift module that sees both. Swift reaches libxml2 only through CHarnessXMLBridge, a C
     // target whose header includes nothing of libxml2. Its C file includes `<libxml/…>`, which
     // the SDK resolves on Apple platforms (it has `usr/include/libxml` since Xcode 11.4); a C
-    // target does not import CLibXML2's module, so the module's `link` never reaches the
-    // linker and CXMLBridge names libxml2 itself.
+    // target does not import CHarnessLibXML2's module, so the module's `link` never reaches the
+    // linker and CHarnessXMLBridge names libxml2 itself.
     .systemLibrary(
-      name: "CLibXML2", pkgConfig: libxml2PkgConfig, providers: libxml2Providers),
+      name: "CHarnessLibXML2", pkgConfig: libxml2PkgConfig, providers: libxml2Providers),
     .target(
-      name: "CXMLBridge", dependencies: ["CLibXML2"],
+      name: "CHarnessXMLBridge", dependencies: ["CHarnessLibXML2"],
       linkerSettings: [.linkedLibrary("xml2")]),
-    .systemLibrary(name: "CSQLite", pkgConfig: sqlitePkgConfig, providers: sqliteProviders),
+    .systemLibrary(name: "CHarnessSQLite", pkgConfig: sqlitePkgConfig, providers: sqliteProviders),
     // The one interface to cryptography (digests, HMAC, PBKDF2, AES-256-CBC, random bytes):
     // OpenSSL's libcrypto on Linux (Debian's libssl-dev), CommonCrypto on Darwin. Its header
     // includes neither, so no OpenSSL name reaches Swift.
     .target(
-      name: "CCrypto",
+      name: "CHarnessCrypto",
       linkerSettings: [.linkedLibrary("crypto", .when(platforms: [.linux]))]),
     // SQLCipher's page format and a SQLite VFS that applies it over the system's libsqlite3.
     .target(
-      name: "CSQLCipher", dependencies: ["CCrypto", "CSQLite"],
+      name: "CHarnessSQLCipher", dependencies: ["CHarnessCrypto", "CHarnessSQLite"],
       linkerSettings: [.linkedLibrary("sqlite3")]),
 
     // What the decode worker's fork server needs from C on Linux (fork, the parent-death
     // signal, wait statuses, passing a socket): static inline functions in one header.
-    .target(name: "CWorkerProcess"),
+    .target(name: "CHarnessWorkerProcess"),
     // Child processes started with posix_spawn and reaped with waitpid, every wait bounded:
     // the decode worker, and the commands tests run.
     .target(
-      name: "ChildProcesses", dependencies: ["CWorkerProcess"], swiftSettings: strictSettings),
+      name: "HarnessChildProcesses", dependencies: ["CHarnessWorkerProcess"],
+      swiftSettings: strictSettings),
 
     // Every file the project writes goes through FileOutput's one rule (README, "Outputs").
-    .target(name: "FileOutput", swiftSettings: strictSettings),
+    .target(name: "HarnessFileOutput", swiftSettings: strictSettings),
 
     // The pipeline.
-    .target(name: "TextOutput", swiftSettings: strictSettings),
-    // SHA-256 (from CCrypto), for manifests' checksums and migration journals alike.
+    .target(name: "HarnessTextOutput", swiftSettings: strictSettings),
+    // SHA-256 (from CHarnessCrypto), for manifests' checksums and migration journals alike.
     .target(
-      name: "Checksum", dependencies: ["CCrypto", "TextOutput"], swiftSettings: strictSettings),
+      name: "HarnessChecksum", dependencies: ["CHarnessCrypto", "HarnessTextOutput"],
+      swiftSettings: strictSettings),
     .target(name: "HarnessVocabulary", swiftSettings: strictSettings),
-    .target(name: "JSONOutput", dependencies: ["TextOutput"], swiftSettings: strictSettings),
     .target(
-      name: "PropertyList", dependencies: ["JSONOutput", "TextOutput"],
+      name: "HarnessJSONOutput", dependencies: ["HarnessTextOutput"], swiftSettings: strictSettings),
+    .target(
+      name: "HarnessPropertyList", dependencies: ["HarnessJSONOutput", "HarnessTextOutput"],
       swiftSettings: strictSettings),
     .target(
-      name: "KeyedArchive",
-      dependencies: ["PropertyList", "JSONOutput", "TextOutput", "HarnessVocabulary"],
-      swiftSettings: strictSettings),
-    .target(
-      name: "Decoding",
+      name: "HarnessKeyedArchive",
       dependencies: [
-        "KeyedArchive", "PropertyList", "HarnessVocabulary", "TextOutput", "FileOutput",
-        "CWorkerProcess", "ChildProcesses",
+        "HarnessPropertyList", "HarnessJSONOutput", "HarnessTextOutput", "HarnessVocabulary",
+      ],
+      swiftSettings: strictSettings),
+    .target(
+      name: "HarnessDecoding",
+      dependencies: [
+        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessVocabulary", "HarnessTextOutput",
+        "HarnessFileOutput",
+        "CHarnessWorkerProcess", "HarnessChildProcesses",
       ],
       swiftSettings: strictSettings),
     // The manifest model: archives, expectations and the engine that checks them.
     .target(
-      name: "Manifest",
+      name: "HarnessManifest",
       dependencies: [
-        "KeyedArchive", "PropertyList", "HarnessVocabulary", "TextOutput", "Checksum",
+        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessVocabulary", "HarnessTextOutput",
+        "HarnessChecksum",
       ],
       swiftSettings: strictSettings
     ),
-    // Manifests as XML: libxml2 (through CXMLBridge) parses and validates against the XSD,
+    // Manifests as XML: libxml2 (through CHarnessXMLBridge) parses and validates against the XSD,
     // the loader builds the model, the writer writes it back.
     .target(
-      name: "ManifestXML",
+      name: "HarnessManifestXML",
       dependencies: [
-        "Manifest", "KeyedArchive", "PropertyList", "CXMLBridge", "HarnessVocabulary", "TextOutput",
-        "Checksum",
+        "HarnessManifest", "HarnessKeyedArchive", "HarnessPropertyList", "CHarnessXMLBridge",
+        "HarnessVocabulary", "HarnessTextOutput",
+        "HarnessChecksum",
       ],
       swiftSettings: strictSettings
     ),
     // Writing manifests from archives: the survey, the author, registered-class matching.
     .target(
-      name: "ManifestAuthoring",
+      name: "HarnessManifestAuthoring",
       dependencies: [
-        "Manifest", "ManifestXML", "KeyedArchive", "PropertyList", "TextOutput", "Checksum",
-        "HarnessVocabulary", "Verification",
+        "HarnessManifest", "HarnessManifestXML", "HarnessKeyedArchive", "HarnessPropertyList",
+        "HarnessTextOutput", "HarnessChecksum",
+        "HarnessVocabulary", "HarnessVerification",
       ],
       swiftSettings: strictSettings
     ),
     // Pseudonyms for archives fit to commit, and the privacy scan (Manifest for the
     // manifests' reviewed values).
     .target(
-      name: "Anonymization",
+      name: "HarnessAnonymization",
       dependencies: [
-        "KeyedArchive", "PropertyList", "Manifest", "Checksum", "CCrypto", "JSONOutput",
+        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessManifest", "HarnessChecksum",
+        "CHarnessCrypto", "HarnessJSONOutput",
       ],
       swiftSettings: strictSettings
     ),
     .target(
-      name: "Verification",
+      name: "HarnessVerification",
       dependencies: [
-        "Decoding", "Manifest", "ManifestXML", "KeyedArchive", "PropertyList", "JSONOutput",
-        "HarnessVocabulary", "TextOutput", "Checksum", "FileOutput",
+        "HarnessDecoding", "HarnessManifest", "HarnessManifestXML", "HarnessKeyedArchive",
+        "HarnessPropertyList", "HarnessJSONOutput",
+        "HarnessVocabulary", "HarnessTextOutput", "HarnessChecksum", "HarnessFileOutput",
       ],
       swiftSettings: strictSettings
     ),
     .target(
-      name: "Migration",
+      name: "HarnessMigration",
       dependencies: [
-        "Checksum", "Decoding", "KeyedArchive", "PropertyList", "CSQLite", "CSQLCipher",
-        "CCrypto", "JSONOutput", "HarnessVocabulary", "TextOutput", "FileOutput",
+        "HarnessChecksum", "HarnessDecoding", "HarnessKeyedArchive", "HarnessPropertyList",
+        "CHarnessSQLite", "CHarnessSQLCipher",
+        "CHarnessCrypto", "HarnessJSONOutput", "HarnessVocabulary", "HarnessTextOutput",
+        "HarnessFileOutput",
       ],
       swiftSettings: strictSettings,
-      // CSQLite's module links sqlite3 where it is imported; this says so for the whole target.
+      // CHarnessSQLite's module links sqlite3 where it is imported; this says so for the whole target.
       linkerSettings: [.linkedLibrary("sqlite3")]
     ),
     // The team-facing library: the pipeline re-exported, the configuration and the worker choice.
     .target(
       name: "ArchiveHarness",
       dependencies: [
-        "PropertyList", "KeyedArchive", "Decoding", "Manifest", "ManifestXML", "ManifestAuthoring",
-        "Verification", "Migration", "Anonymization", "JSONOutput", "HarnessVocabulary", "Checksum",
+        "HarnessPropertyList", "HarnessKeyedArchive", "HarnessDecoding", "HarnessManifest",
+        "HarnessManifestXML", "HarnessManifestAuthoring",
+        "HarnessVerification", "HarnessMigration", "HarnessAnonymization", "HarnessJSONOutput",
+        "HarnessVocabulary", "HarnessChecksum",
       ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "HarnessCLI",
       dependencies: [
-        "ArchiveHarness", "Verification", "Migration", "Decoding", "Manifest", "ManifestXML",
-        "ManifestAuthoring", "Anonymization",
-        "KeyedArchive", "PropertyList", "HarnessVocabulary", "JSONOutput", "Checksum", "FileOutput",
-        "TextOutput",
+        "ArchiveHarness", "HarnessVerification", "HarnessMigration", "HarnessDecoding",
+        "HarnessManifest", "HarnessManifestXML",
+        "HarnessManifestAuthoring", "HarnessAnonymization",
+        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessVocabulary", "HarnessJSONOutput",
+        "HarnessChecksum", "HarnessFileOutput",
+        "HarnessTextOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -202,7 +219,7 @@ let package = Package(
 
     .executableTarget(
       name: "archive-harness",
-      dependencies: ["HarnessCLI", "Decoding", "ProfileKit", "ProfilesApp"],
+      dependencies: ["HarnessCLI", "HarnessDecoding", "ProfileKit", "ProfilesApp"],
       swiftSettings: strictSettings
     ),
 
@@ -217,14 +234,16 @@ let package = Package(
     // Writes LegacyArchives/ once (scripts/make-legacy-archives).
     .executableTarget(
       name: "make-legacy-archives",
-      dependencies: ["KeyedArchive", "PropertyList", "FileOutput"],
+      dependencies: ["HarnessKeyedArchive", "HarnessPropertyList", "HarnessFileOutput"],
       swiftSettings: strictSettings
     ),
 
     // Benchmarks (run by scripts/bench and scripts/bench-reader; never by the tests).
     .executableTarget(
       name: "harness-bench",
-      dependencies: ["KeyedArchive", "PropertyList", "Decoding", "ProfileKit"],
+      dependencies: [
+        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessDecoding", "ProfileKit",
+      ],
       swiftSettings: strictSettings
     ),
 
@@ -232,8 +251,9 @@ let package = Package(
     .executableTarget(
       name: "store-generator",
       dependencies: [
-        "HarnessTestSupport", "Manifest", "Migration", "PropertyList", "CSQLite", "Checksum",
-        "FileOutput",
+        "HarnessTestSupport", "HarnessManifest", "HarnessMigration", "HarnessPropertyList",
+        "CHarnessSQLite", "HarnessChecksum",
+        "HarnessFileOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -242,28 +262,30 @@ let package = Package(
     .target(
       name: "HarnessTestSupport",
       dependencies: [
-        "KeyedArchive", "PropertyList", "JSONOutput", "ChildProcesses", "CWorkerProcess",
+        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessJSONOutput", "HarnessChildProcesses",
+        "CHarnessWorkerProcess",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
-      name: "ChildProcessesTests", dependencies: ["ChildProcesses", "CWorkerProcess"],
+      name: "ChildProcessesTests",
+      dependencies: ["HarnessChildProcesses", "CHarnessWorkerProcess"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "FileOutputTests",
-      dependencies: ["FileOutput"],
+      dependencies: ["HarnessFileOutput"],
       swiftSettings: strictSettings
     ),
     .testTarget(
-      name: "TextOutputTests", dependencies: ["TextOutput"], swiftSettings: strictSettings),
+      name: "TextOutputTests", dependencies: ["HarnessTextOutput"], swiftSettings: strictSettings),
     .testTarget(
-      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport", "JSONOutput"],
+      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport", "HarnessJSONOutput"],
       swiftSettings: strictSettings),
     // README's module map against every module's imports.
     .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
     .testTarget(
       name: "SystemLibraryTests",
-      dependencies: ["CXMLBridge", "CSQLite"],
+      dependencies: ["CHarnessXMLBridge", "CHarnessSQLite"],
       swiftSettings: strictSettings
     ),
     .testTarget(
@@ -277,41 +299,45 @@ let package = Package(
     .testTarget(
       name: "HarnessCLITests",
       dependencies: [
-        "HarnessCLI", "HarnessTestSupport", "Checksum", "JSONOutput", "ProfileKit", "ProfilesApp",
-        "PropertyList",
+        "HarnessCLI", "HarnessTestSupport", "HarnessChecksum", "HarnessJSONOutput", "ProfileKit",
+        "ProfilesApp",
+        "HarnessPropertyList",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "VerificationTests",
       dependencies: [
-        "Verification", "Decoding", "Manifest", "ManifestXML", "KeyedArchive", "ProfileKit",
-        "HarnessTestSupport", "HarnessVocabulary", "JSONOutput", "TextOutput",
+        "HarnessVerification", "HarnessDecoding", "HarnessManifest", "HarnessManifestXML",
+        "HarnessKeyedArchive", "ProfileKit",
+        "HarnessTestSupport", "HarnessVocabulary", "HarnessJSONOutput", "HarnessTextOutput",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "PropertyListTests",
-      dependencies: ["PropertyList", "JSONOutput", "HarnessTestSupport"],
+      dependencies: ["HarnessPropertyList", "HarnessJSONOutput", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "MigrationTests",
       dependencies: [
-        "Migration", "Manifest", "KeyedArchive", "PropertyList", "HarnessTestSupport", "CSQLite",
-        "Checksum", "JSONOutput", "HarnessVocabulary",
+        "HarnessMigration", "HarnessManifest", "HarnessKeyedArchive", "HarnessPropertyList",
+        "HarnessTestSupport", "CHarnessSQLite",
+        "HarnessChecksum", "HarnessJSONOutput", "HarnessVocabulary",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "KeyedArchiveTests",
-      dependencies: ["KeyedArchive", "PropertyList", "HarnessTestSupport"],
+      dependencies: ["HarnessKeyedArchive", "HarnessPropertyList", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "DecodingTests",
       dependencies: [
-        "Decoding", "KeyedArchive", "PropertyList", "ProfileKit", "ProfilesApp",
+        "HarnessDecoding", "HarnessKeyedArchive", "HarnessPropertyList", "ProfileKit",
+        "ProfilesApp",
         "HarnessTestSupport", "HarnessVocabulary",
       ],
       swiftSettings: strictSettings
@@ -319,16 +345,18 @@ let package = Package(
     .testTarget(
       name: "AnonymizationTests",
       dependencies: [
-        "Anonymization", "Manifest", "ManifestXML", "KeyedArchive", "PropertyList",
-        "HarnessTestSupport", "Checksum", "TextOutput",
+        "HarnessAnonymization", "HarnessManifest", "HarnessManifestXML", "HarnessKeyedArchive",
+        "HarnessPropertyList",
+        "HarnessTestSupport", "HarnessChecksum", "HarnessTextOutput",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "ManifestTests",
       dependencies: [
-        "Manifest", "ManifestXML", "ManifestAuthoring", "KeyedArchive", "PropertyList",
-        "HarnessTestSupport", "HarnessVocabulary", "Checksum",
+        "HarnessManifest", "HarnessManifestXML", "HarnessManifestAuthoring", "HarnessKeyedArchive",
+        "HarnessPropertyList",
+        "HarnessTestSupport", "HarnessVocabulary", "HarnessChecksum",
       ],
       swiftSettings: strictSettings
     ),
@@ -337,8 +365,9 @@ let package = Package(
     .testTarget(
       name: "AdversarialTests",
       dependencies: [
-        "KeyedArchive", "PropertyList", "JSONOutput", "HarnessTestSupport", "Decoding",
-        "ProfileKit", "Manifest", "ManifestXML",
+        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessJSONOutput", "HarnessTestSupport",
+        "HarnessDecoding",
+        "ProfileKit", "HarnessManifest", "HarnessManifestXML",
       ],
       exclude: ["Regressions"],
       swiftSettings: strictSettings

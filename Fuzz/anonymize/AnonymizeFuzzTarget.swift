@@ -5,8 +5,8 @@
 // Built by scripts/fuzz with -sanitize=fuzzer,address against the Anonymization
 // sources and the modules below them; never part of `swift build`.
 
-import Anonymization
-import KeyedArchive
+import HarnessAnonymization
+import HarnessKeyedArchive
 
 /// A fixed salt, so that a crash replays.
 private let key: AnonymizationKey? = try? AnonymizationKey(

@@ -4,8 +4,8 @@
 // Built by scripts/fuzz with -sanitize=fuzzer,address against the
 // KeyedArchive, PropertyList and JSONOutput sources; never part of `swift build`.
 
-import KeyedArchive
-import PropertyList
+import HarnessKeyedArchive
+import HarnessPropertyList
 
 /// Key paths that fan out, index, count and follow fields, as manifests write them.
 private let keyPathTexts: [String] = [

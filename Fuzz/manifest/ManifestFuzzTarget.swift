@@ -6,8 +6,8 @@
 // never part of `swift build`.
 
 import Foundation
-import Manifest
-import ManifestXML
+import HarnessManifest
+import HarnessManifestXML
 
 /// The package root, found from this file's path (Fuzz/manifest/…).
 private let repositoryRoot = URL(fileURLWithPath: #filePath)

@@ -1,4 +1,4 @@
-// libFuzzer entry point for SQLCipher's page codec (Sources/CSQLCipher/sqlcipher_codec.c):
+// libFuzzer entry point for SQLCipher's page codec (Sources/CHarnessSQLCipher/sqlcipher_codec.c):
 // settings, a key, a salt and a page number come from the input's first bytes, the rest is a
 // page. Each input is decrypted as it is; then the same bytes, as a plaintext page, must come
 // back unchanged from encrypt and decrypt, and, when the settings have an HMAC, a flipped bit
@@ -21,12 +21,12 @@
 //         byte 0 says so), the key, the 16-byte salt, and the page (zero-padded or cut to
 //         the page size)
 //
-// Built by scripts/fuzz with -sanitize=fuzzer,address against CCrypto and CSQLCipher (their C
+// Built by scripts/fuzz with -sanitize=fuzzer,address against CHarnessCrypto and CHarnessSQLCipher (their C
 // compiled with clang and the same sanitizers, libcrypto and libsqlite3 linked); never part of
 // `swift build`. Every buffer the codec sees is allocated at its exact size, so that a read
 // or write past a page is AddressSanitizer's to report.
 
-import CSQLCipher
+import CHarnessSQLCipher
 
 /// Page sizes: every valid one, then sizes the codec must refuse.
 private let pageSizes: [UInt32] = [

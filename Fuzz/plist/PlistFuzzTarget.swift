@@ -3,8 +3,8 @@
 // Built by scripts/fuzz with -sanitize=fuzzer,address against the
 // PropertyList and JSONOutput sources; never part of `swift build`.
 
-import JSONOutput
-import PropertyList
+import HarnessJSONOutput
+import HarnessPropertyList
 
 /// Small limits, so that the fuzzer also reaches every limit check cheaply.
 private let tightLimits: PropertyListLimits = {

@@ -6,9 +6,9 @@
 // ProfileKit, KeyedArchive, PropertyList and JSONOutput sources; never part of
 // `swift build`.
 
-import Decoding
+import HarnessDecoding
 import Foundation
-import KeyedArchive
+import HarnessKeyedArchive
 import ProfileKit
 
 /// The decoder the shipped harness uses: the v2 model, with v1's module renamed to v2's.

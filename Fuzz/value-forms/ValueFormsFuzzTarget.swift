@@ -6,9 +6,9 @@
 // PropertyList, JSONOutput, HarnessVocabulary and TextOutput sources; never part of
 // `swift build`.
 
-import Decoding
+import HarnessDecoding
 import Foundation
-import KeyedArchive
+import HarnessKeyedArchive
 
 /// The registry: Foundation's value classes and every stand-in.
 private let registry = ClassRegistry(platformClasses: PlatformClass.allCases)

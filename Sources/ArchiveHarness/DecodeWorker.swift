@@ -1,7 +1,7 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessVerification
 import HarnessVocabulary
-import Verification
 
 /// Where decode paths run: a worker process the harness outlives, or this process.
 ///

@@ -6,15 +6,15 @@
 // (HarnessVocabulary: decode paths, outcomes, categories, steps, severities) and SHA-256
 // (Checksum), which manifests pin archives with. JSONOutput's value type appears in the report
 // writers' API. Every other module is internal to the package.
-@_exported import Anonymization
-@_exported import Checksum
-@_exported import Decoding
+@_exported import HarnessAnonymization
+@_exported import HarnessChecksum
+@_exported import HarnessDecoding
+@_exported import HarnessJSONOutput
+@_exported import HarnessKeyedArchive
+@_exported import HarnessManifest
+@_exported import HarnessManifestAuthoring
+@_exported import HarnessManifestXML
+@_exported import HarnessMigration
+@_exported import HarnessPropertyList
+@_exported import HarnessVerification
 @_exported import HarnessVocabulary
-@_exported import JSONOutput
-@_exported import KeyedArchive
-@_exported import Manifest
-@_exported import ManifestAuthoring
-@_exported import ManifestXML
-@_exported import Migration
-@_exported import PropertyList
-@_exported import Verification

@@ -1,7 +1,7 @@
-import Decoding
 import Foundation
-import Migration
-import Verification
+import HarnessDecoding
+import HarnessMigration
+import HarnessVerification
 
 /// The app-specific part of a harness: the model classes its archives decode into, and where decoding runs.
 ///

@@ -1,6 +1,6 @@
-import Manifest
-import ManifestAuthoring
-import Migration
+import HarnessManifest
+import HarnessManifestAuthoring
+import HarnessMigration
 
 extension ManifestAuthor.StoreFindings {
   /// Why a survey gives no store manifest.

@@ -1,6 +1,6 @@
-import Decoding
+import HarnessDecoding
+import HarnessVerification
 import HarnessVocabulary
-import Verification
 
 /// A runner with no worker: every path throws the reason, so reports list it as not run.
 struct UnavailablePathRunner: DecodePathRunner {

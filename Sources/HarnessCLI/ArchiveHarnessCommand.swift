@@ -1,6 +1,6 @@
-import Decoding
+import HarnessDecoding
+import HarnessTextOutput
 import HarnessVocabulary
-import TextOutput
 
 /// The `archive-harness` command line: subcommands, help and exit statuses.
 ///

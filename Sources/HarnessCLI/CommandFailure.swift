@@ -1,6 +1,6 @@
-import FileOutput
+import HarnessFileOutput
+import HarnessMigration
 import HarnessVocabulary
-import Migration
 
 /// A failure that stops a command with exit status 2, printed as a diagnostic naming the place.
 struct CommandFailure: Error {

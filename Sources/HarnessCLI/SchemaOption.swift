@@ -1,6 +1,6 @@
 import Foundation
-import Manifest
-import ManifestXML
+import HarnessManifest
+import HarnessManifestXML
 
 /// `--schema FILE`: the built-in schema unless a file is named.
 enum SchemaOption {

@@ -1,6 +1,6 @@
-import CWorkerProcess
-import ChildProcesses
+import CHarnessWorkerProcess
 import Foundation
+import HarnessChildProcesses
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-@_exported import KeyedArchive
+@_exported import HarnessKeyedArchive
 
 /// The real archives vendored in `Tests/Fixtures/RealArchives`, with their origins and licences.
 ///

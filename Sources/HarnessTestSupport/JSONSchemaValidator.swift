@@ -1,4 +1,4 @@
-import JSONOutput
+import HarnessJSONOutput
 
 /// Checks JSON documents against a JSON Schema (draft 2020-12), for the keywords the harness's schemas use.
 ///

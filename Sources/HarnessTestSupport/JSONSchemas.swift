@@ -1,5 +1,5 @@
 import Foundation
-import JSONOutput
+import HarnessJSONOutput
 
 /// The JSON Schemas the repository ships in `schemas/`, one for each `--format json` output.
 ///

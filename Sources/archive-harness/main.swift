@@ -1,5 +1,5 @@
-import Decoding
 import HarnessCLI
+import HarnessDecoding
 import ProfileKit
 import ProfilesApp
 

@@ -1,5 +1,5 @@
-import Decoding
 import Foundation
+import HarnessDecoding
 import ProfileKit
 
 /// Secure decode of Foundation-written `ProfileKit.UserProfile` archives: Foundation's

@@ -1,6 +1,6 @@
 import Foundation
-import KeyedArchive
-import PropertyList
+import HarnessKeyedArchive
+import HarnessPropertyList
 
 struct Measurement {
   var name: String

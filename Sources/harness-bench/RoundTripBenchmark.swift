@@ -1,5 +1,5 @@
-import Decoding
 import Foundation
+import HarnessDecoding
 import ProfileKit
 
 /// The full round trip (decode, encode, re-decode, compare) of Foundation-written

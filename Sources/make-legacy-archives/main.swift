@@ -1,3 +1,4 @@
+import Foundation
 // Writes the sample app's historical archives into LegacyArchives/, once.
 //
 // These are the archives version 1 of the sample app (module `ProfilesApp`,
@@ -8,10 +9,9 @@
 // `setClassName(_:for:)` and writes some Foundation classes differently.
 //
 // Usage: make-legacy-archives OUTPUT-DIRECTORY
-import FileOutput
-import Foundation
-import KeyedArchive
-import PropertyList
+import HarnessFileOutput
+import HarnessKeyedArchive
+import HarnessPropertyList
 
 /// The archived class names of one producing version.
 struct Producer {

@@ -16,14 +16,14 @@
 // an empty file), a non-archive value and a truncated archive. `--trap-at I`
 // makes record I a `ProfilesApp.Badge` whose decode traps in crash-test-harness.
 
-import CSQLite
-import Checksum
-import FileOutput
+import CHarnessSQLite
 import Foundation
+import HarnessChecksum
+import HarnessFileOutput
+import HarnessManifest
+import HarnessMigration
+import HarnessPropertyList
 import HarnessTestSupport
-import Manifest
-import Migration
-import PropertyList
 
 enum Kind {
   case current
@@ -236,7 +236,7 @@ func checksums(_ path: String, table: String?, keyFile: String? = nil) -> [Strin
         case .propertyListValue(let keyPath): name = keyPath.description
         }
         switch record.content {
-        case .bytes(let bytes): result[name] = SHA256.hex(bytes)
+        case .bytes(let bytes): result[name] = SHA256Checksum.hex(bytes)
         case .null: result[name] = "NULL"
         case .unsupported(let reason), .refused(let reason): result[name] = reason
         }

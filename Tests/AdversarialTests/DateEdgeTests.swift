@@ -1,7 +1,7 @@
+import HarnessJSONOutput
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import JSONOutput
-import KeyedArchive
-import PropertyList
 import Testing
 
 /// Date edges: NaN, infinite and huge dates through the reader, the printers, JSON and the writers.

@@ -1,8 +1,8 @@
-import Decoding
+import HarnessDecoding
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import KeyedArchive
 import ProfileKit
-import PropertyList
 import Testing
 
 /// Reference bombs through the harness coder: decoding, describing and re-encoding shared objects.

@@ -1,6 +1,6 @@
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import KeyedArchive
-import PropertyList
 import Testing
 
 /// Deep nesting, 100,000 levels, in each format and through object references.

@@ -1,8 +1,8 @@
-import Decoding
 import Foundation
-import KeyedArchive
+import HarnessDecoding
+import HarnessKeyedArchive
+import HarnessPropertyList
 import ProfileKit
-import PropertyList
 import Testing
 
 /// Inputs the fuzzers found, kept under `Regressions/`; each must be answered with an error or a value, never a trap or a hang.

@@ -1,6 +1,6 @@
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import KeyedArchive
-import PropertyList
 import Testing
 
 /// Raw encodings and checks that the adversarial tests share.

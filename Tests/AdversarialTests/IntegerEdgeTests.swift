@@ -1,7 +1,7 @@
+import HarnessJSONOutput
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import JSONOutput
-import KeyedArchive
-import PropertyList
 import Testing
 
 /// Integer edges: 128-bit values, negative counts, offset tables that overlap the trailer, odd sizes.

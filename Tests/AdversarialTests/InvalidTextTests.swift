@@ -1,6 +1,6 @@
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import KeyedArchive
-import PropertyList
 import Testing
 
 /// Invalid text: unpaired UTF-16 surrogates in binary lists and invalid UTF-8 in XML lists.

@@ -1,6 +1,6 @@
 import Foundation
-import Manifest
-import ManifestXML
+import HarnessManifest
+import HarnessManifestXML
 import Testing
 
 /// Hostile manifests: entity tricks, huge or deep documents, refused encodings, escaping paths.

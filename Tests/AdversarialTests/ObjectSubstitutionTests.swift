@@ -1,8 +1,8 @@
-import Decoding
+import HarnessDecoding
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import KeyedArchive
 import ProfileKit
-import PropertyList
 import Testing
 
 /// Object substitution: archives that put another class where the app's read expects one.

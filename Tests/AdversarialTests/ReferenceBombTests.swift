@@ -1,7 +1,7 @@
+import HarnessJSONOutput
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import JSONOutput
-import KeyedArchive
-import PropertyList
 import Testing
 
 /// Reference bombs: objects shared so often that a naive walk of the graph never ends.

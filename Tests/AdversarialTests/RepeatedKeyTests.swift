@@ -1,5 +1,5 @@
+import HarnessPropertyList
 import HarnessTestSupport
-import PropertyList
 import Testing
 
 /// Dictionaries that repeat their keys, which a linear lookup per repeat turns into quadratic work.

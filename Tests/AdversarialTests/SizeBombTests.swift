@@ -1,5 +1,5 @@
+import HarnessPropertyList
 import HarnessTestSupport
-import PropertyList
 import Testing
 
 /// Size bombs: lengths and counts declared far beyond what the file holds.

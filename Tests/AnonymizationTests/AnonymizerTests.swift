@@ -1,10 +1,10 @@
-import Anonymization
 import Foundation
+import HarnessAnonymization
+import HarnessKeyedArchive
+import HarnessManifest
+import HarnessManifestXML
+import HarnessPropertyList
 import HarnessTestSupport
-import KeyedArchive
-import Manifest
-import ManifestXML
-import PropertyList
 import Testing
 
 @Suite("Anonymizer")

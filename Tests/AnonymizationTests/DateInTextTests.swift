@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Anonymization
+@testable import HarnessAnonymization
 
 @Suite("Dates written inside strings")
 struct DateInTextTests {

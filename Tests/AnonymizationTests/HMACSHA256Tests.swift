@@ -1,6 +1,6 @@
-import Anonymization
+import HarnessAnonymization
+import HarnessTextOutput
 import Testing
-import TextOutput
 
 /// RFC 4231's test vectors for HMAC-SHA-256.
 @Suite("HMAC-SHA-256")

@@ -1,7 +1,7 @@
-import Anonymization
+import HarnessAnonymization
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import KeyedArchive
-import PropertyList
 import Testing
 
 /// Archives built to make the anonymizer or the scanner crash, recurse without bound, or take super-linear time.

@@ -1,7 +1,7 @@
-import KeyedArchive
+import HarnessKeyedArchive
 import Testing
 
-@testable import Anonymization
+@testable import HarnessAnonymization
 
 /// One true-positive and one false-positive test per detector of the privacy scan.
 @Suite("Privacy detectors")

@@ -1,8 +1,8 @@
-import Anonymization
 import Foundation
-import KeyedArchive
-import Manifest
-import PropertyList
+import HarnessAnonymization
+import HarnessKeyedArchive
+import HarnessManifest
+import HarnessPropertyList
 import Testing
 
 @Suite("Privacy scan")

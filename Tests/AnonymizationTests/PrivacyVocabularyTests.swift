@@ -1,8 +1,8 @@
-import Anonymization
 import Foundation
+import HarnessAnonymization
+import HarnessManifest
+import HarnessManifestXML
 import HarnessTestSupport
-import Manifest
-import ManifestXML
 import Testing
 
 /// The detector names are one vocabulary: the Swift enum, the manifest schema and the JSON schema agree.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import Anonymization
+@testable import HarnessAnonymization
 
 @Suite("Pseudonyms")
 struct PseudonymTests {

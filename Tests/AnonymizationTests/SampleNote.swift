@@ -1,6 +1,6 @@
 import Foundation
-import KeyedArchive
-import PropertyList
+import HarnessKeyedArchive
+import HarnessPropertyList
 
 /// A note archive full of personal data, shaped as NSKeyedArchiver writes it, with shared references and a cycle.
 enum SampleNote {

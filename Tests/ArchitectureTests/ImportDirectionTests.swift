@@ -67,17 +67,18 @@ struct ImportDirectionTests {
   func scannerForms() {
     let text = """
       import Foundation
-      @_exported import KeyedArchive
-      internal import CXMLBridge
-      public import struct PropertyList.PropertyListValue
-      @testable import Decoding
+      @_exported import HarnessKeyedArchive
+      internal import CHarnessXMLBridge
+      public import struct HarnessPropertyList.PropertyListValue
+      @testable import HarnessDecoding
       // import Verification
       let text = "import Migration"
-        import Manifest
+        import HarnessManifest
       """
     #expect(
       ImportScanner.imports(in: text) == [
-        "Foundation", "KeyedArchive", "CXMLBridge", "PropertyList", "Decoding", "Manifest",
+        "Foundation", "HarnessKeyedArchive", "CHarnessXMLBridge", "HarnessPropertyList",
+        "HarnessDecoding", "HarnessManifest",
       ])
   }
 

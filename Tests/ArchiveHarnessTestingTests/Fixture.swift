@@ -81,7 +81,7 @@ struct TeamPackage {
   /// - Throws: When the file cannot be read.
   func sha256(_ relativePath: String) throws -> String {
     let data = try Data(contentsOf: root.appendingPathComponent(relativePath))
-    return SHA256.hash([UInt8](data)).hexadecimal
+    return SHA256Checksum.hash([UInt8](data)).hexadecimal
   }
 
   /// Deletes the package folder.

@@ -1,6 +1,6 @@
-import CWorkerProcess
-import ChildProcesses
+import CHarnessWorkerProcess
 import Foundation
+import HarnessChildProcesses
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
-import Decoding
 import Foundation
+import HarnessDecoding
 import HarnessTestSupport
 import HarnessVocabulary
 import Testing

@@ -1,6 +1,6 @@
-import Decoding
 import Foundation
-import PropertyList
+import HarnessDecoding
+import HarnessPropertyList
 import Testing
 
 #if canImport(Glibc)

@@ -1,8 +1,8 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessPropertyList
 import HarnessTestSupport
 import HarnessVocabulary
-import PropertyList
 import Testing
 
 /// The Foundation value forms the harness coder reads, from real archives written on macOS and

@@ -1,6 +1,6 @@
-import Decoding
 import Foundation
-import KeyedArchive
+import HarnessDecoding
+import HarnessKeyedArchive
 import ProfileKit
 import Testing
 

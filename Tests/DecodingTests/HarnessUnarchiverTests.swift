@@ -1,7 +1,7 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessPropertyList
 import ProfileKit
-import PropertyList
 import Testing
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessPropertyList
 import HarnessVocabulary
-import PropertyList
 import Testing
 
 /// Malformed archived forms of the formatters, regular expressions and their matches,

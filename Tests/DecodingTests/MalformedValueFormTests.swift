@@ -1,7 +1,7 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessPropertyList
 import HarnessVocabulary
-import PropertyList
 import Testing
 
 /// Malformed archived forms of the Foundation value classes and stand-ins: each is refused on

@@ -1,9 +1,9 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
 import HarnessVocabulary
-import KeyedArchive
-import PropertyList
 import Testing
 
 /// Stand-ins for Apple-platform classes: registered under the real class's name, read from the

@@ -1,6 +1,6 @@
-import Decoding
 import Foundation
-import KeyedArchive
+import HarnessDecoding
+import HarnessKeyedArchive
 import Testing
 
 /// A round trip of dictionaries keyed by collections, which corelibs cannot bridge.

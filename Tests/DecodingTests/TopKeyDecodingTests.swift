@@ -1,8 +1,8 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessKeyedArchive
 import HarnessTestSupport
 import HarnessVocabulary
-import KeyedArchive
 import Testing
 
 /// Decoding the objects under `$top` keys other than `root`, one key or several.

@@ -1,4 +1,4 @@
-import Decoding
+import HarnessDecoding
 import ProfileKit
 import Testing
 

@@ -1,5 +1,5 @@
-import Decoding
 import Foundation
+import HarnessDecoding
 import Testing
 
 /// A worker is used only after its handshake; anything else is "worker unavailable", never a crash.

@@ -1,5 +1,5 @@
-import FileOutput
 import Foundation
+import HarnessFileOutput
 import Testing
 
 #if canImport(Glibc)

@@ -1,5 +1,5 @@
-import Checksum
 import Foundation
+import HarnessChecksum
 import HarnessTestSupport
 import Testing
 
@@ -161,7 +161,8 @@ struct AnonymizeCommandTests {
     let updated = String(
       decoding: try #require(Self.contents(root + "/manifests/NotesApp-1.0.xml")), as: UTF8.self)
     #expect(
-      updated == manifest.replacingOccurrences(of: old, with: SHA256.hash(written).hexadecimal))
+      updated
+        == manifest.replacingOccurrences(of: old, with: SHA256Checksum.hash(written).hexadecimal))
     #expect(result.stdout.contains("1 sha256 updated, 0 unchanged, 1 archives not listed"))
     #expect(result.stderr.contains("'NotesApp-1.0/new.archive' has no entry"))
   }

@@ -1,7 +1,7 @@
 import Foundation
+import HarnessPropertyList
 import HarnessTestSupport
 import ProfilesApp
-import PropertyList
 import Testing
 
 /// A fresh folder with `LegacyArchives/` copied from the repository's samples and an empty

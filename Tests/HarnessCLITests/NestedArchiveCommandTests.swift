@@ -1,6 +1,6 @@
 import Foundation
+import HarnessPropertyList
 import HarnessTestSupport
-import PropertyList
 import Testing
 
 @Suite("Nested archives on the command line: inspect shows them, migrate --nested renames them")

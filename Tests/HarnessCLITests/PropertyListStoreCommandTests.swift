@@ -1,7 +1,7 @@
 import Foundation
+import HarnessJSONOutput
+import HarnessPropertyList
 import HarnessTestSupport
-import JSONOutput
-import PropertyList
 import Testing
 
 /// `migrate-dry-run`, `migrate` and `migrate --rollback` on a preferences file, run as a team runs them.

@@ -1,6 +1,6 @@
 import Foundation
+import HarnessJSONOutput
 import HarnessTestSupport
-import JSONOutput
 import Testing
 
 @Suite("archive-harness verify and decode, run as a user would")

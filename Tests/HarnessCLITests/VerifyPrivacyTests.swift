@@ -1,7 +1,7 @@
-import Checksum
 import Foundation
+import HarnessChecksum
+import HarnessJSONOutput
 import HarnessTestSupport
-import JSONOutput
 import Testing
 
 @Suite("archive-harness verify --privacy, run as a user would")
@@ -27,7 +27,7 @@ struct VerifyPrivacyTests {
       <?xml version="1.0" encoding="UTF-8"?>
       <manifest xmlns="urn:archive-harness:manifest:1" schemaVersion="1">
         <producer app="NotesApp" version="1.0" platform="iOS 17" produced="2024-01-01"/>
-        <archive path="NotesApp-1.0/profile.archive" sha256="\(SHA256.hash(bytes).hexadecimal)">
+        <archive path="NotesApp-1.0/profile.archive" sha256="\(SHA256Checksum.hash(bytes).hexadecimal)">
           <legacy outcome="rejected" category="unmapped-class"/>
           <secure outcome="rejected" category="unmapped-class"/>
           \(reviewed)

@@ -1,5 +1,5 @@
+import HarnessJSONOutput
 import HarnessTestSupport
-import JSONOutput
 import Testing
 
 @Suite("JSON Schema validation")

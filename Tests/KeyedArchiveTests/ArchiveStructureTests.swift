@@ -1,7 +1,7 @@
+import HarnessJSONOutput
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import JSONOutput
-import KeyedArchive
-import PropertyList
 import Testing
 
 @Suite("Keyed-archive graph")

@@ -1,6 +1,6 @@
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import KeyedArchive
-import PropertyList
 import Testing
 
 @Suite("Real archives from Tests/Fixtures/RealArchives")

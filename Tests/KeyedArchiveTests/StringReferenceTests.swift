@@ -1,5 +1,5 @@
-import KeyedArchive
-import PropertyList
+import HarnessKeyedArchive
+import HarnessPropertyList
 import Testing
 
 /// An `NSString` whose `NS.string` refers to another object, as hostile archives write it.

@@ -1,4 +1,4 @@
-import KeyedArchive
+import HarnessKeyedArchive
 import Testing
 
 @Suite("Swift mangled class names")

@@ -1,7 +1,7 @@
 import Foundation
+import HarnessManifest
+import HarnessManifestXML
 import HarnessVocabulary
-import Manifest
-import ManifestXML
 import Testing
 
 /// `<accepted key category reason/>`: the refusals a store manifest accepts, in the XSD and the model.

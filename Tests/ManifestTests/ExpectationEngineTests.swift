@@ -1,8 +1,8 @@
-import Checksum
 import Foundation
-import KeyedArchive
-import Manifest
-import PropertyList
+import HarnessChecksum
+import HarnessKeyedArchive
+import HarnessManifest
+import HarnessPropertyList
 import Testing
 
 @Suite("Expectation engine")
@@ -134,7 +134,7 @@ struct ExpectationEngineTests {
     let bytes = try SampleArchive.write(to: archives)
     let body = """
         <classMap><map from="ProfilesApp.UserProfile" to="ProfileKit.UserProfile"/></classMap>
-        <archive path="alice.archive" sha256="\(SHA256.hash(bytes).hexadecimal)">
+        <archive path="alice.archive" sha256="\(SHA256Checksum.hash(bytes).hexadecimal)">
           \(element)
         </archive>
       """
@@ -151,7 +151,7 @@ struct ExpectationEngineTests {
     let bytes = try SampleArchive.write(to: archives)
     let body = """
         <classMap><map from="ProfilesApp.UserProfile" to="ProfileKit.UserProfile"/></classMap>
-        <archive path="alice.archive" sha256="\(SHA256.hash(bytes).hexadecimal)">
+        <archive path="alice.archive" sha256="\(SHA256Checksum.hash(bytes).hexadecimal)">
           \(element)
         </archive>
       """
@@ -271,7 +271,7 @@ struct ExpectationEngineTests {
     let archives = try ManifestTestSupport.temporaryDirectory()
     let bytes = try SampleArchive.write(to: archives)
     let body = """
-        <archive path="alice.archive" sha256="\(SHA256.hash(bytes).hexadecimal)" maxSize="10">
+        <archive path="alice.archive" sha256="\(SHA256Checksum.hash(bytes).hexadecimal)" maxSize="10">
           <present key="name"/>
         </archive>
       """

@@ -1,10 +1,10 @@
-import Checksum
 import Foundation
-import KeyedArchive
-import Manifest
-import ManifestAuthoring
-import ManifestXML
-import PropertyList
+import HarnessChecksum
+import HarnessKeyedArchive
+import HarnessManifest
+import HarnessManifestAuthoring
+import HarnessManifestXML
+import HarnessPropertyList
 import Testing
 
 @Suite("Manifest authoring and evaluation")
@@ -103,7 +103,7 @@ struct ManifestAuthorTests {
     let loaded = try ManifestTestSupport.load(result.text, archivesDirectory: archives)
     #expect(loaded.diagnostics.isEmpty, "\(loaded.diagnostics)\n\(result.text)")
     #expect(loaded.manifest?.archives.first?.expectations.isEmpty == true)
-    #expect(loaded.manifest?.archives.first?.sha256 == SHA256.hash(junk).hexadecimal)
+    #expect(loaded.manifest?.archives.first?.sha256 == SHA256Checksum.hash(junk).hexadecimal)
   }
 
   @Test("A produced value that is not a date is reported")
@@ -120,7 +120,7 @@ struct ManifestAuthorTests {
     let archives = try ManifestTestSupport.temporaryDirectory()
     let alice = try SampleArchive.write(to: archives, name: "alice.archive")
     let bob = try SampleArchive.write(to: archives, name: "bob.archive", city: "Paris")
-    let aliceSHA = SHA256.hash(alice).hexadecimal
+    let aliceSHA = SHA256Checksum.hash(alice).hexadecimal
     let existing = """
       <?xml version="1.0" encoding="UTF-8"?>
       <!-- Hand-written, keep me. -->

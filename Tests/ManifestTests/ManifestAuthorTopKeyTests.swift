@@ -1,8 +1,8 @@
 import Foundation
-import KeyedArchive
-import Manifest
-import ManifestAuthoring
-import PropertyList
+import HarnessKeyedArchive
+import HarnessManifest
+import HarnessManifestAuthoring
+import HarnessPropertyList
 import Testing
 
 @Suite("Manifest authoring of archives without a root")

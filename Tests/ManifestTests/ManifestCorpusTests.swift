@@ -1,9 +1,9 @@
 import Foundation
+import HarnessKeyedArchive
+import HarnessManifest
+import HarnessManifestAuthoring
+import HarnessManifestXML
 import HarnessTestSupport
-import KeyedArchive
-import Manifest
-import ManifestAuthoring
-import ManifestXML
 import Testing
 
 /// One real archive of `Tests/Fixtures/RealArchives`, named by its path there.

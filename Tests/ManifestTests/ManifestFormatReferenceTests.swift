@@ -1,6 +1,6 @@
 import Foundation
-import Manifest
-import ManifestXML
+import HarnessManifest
+import HarnessManifestXML
 import Testing
 
 /// The reference of the manifest format (`docs/ManifestFormat.md`) and the XSD annotations it is built from.

@@ -1,9 +1,9 @@
-import Checksum
 import Foundation
-import KeyedArchive
-import Manifest
-import ManifestAuthoring
-import ManifestXML
+import HarnessChecksum
+import HarnessKeyedArchive
+import HarnessManifest
+import HarnessManifestAuthoring
+import HarnessManifestXML
 import Testing
 
 /// The manifest's part in anonymization: `<reviewed>` elements, and sha256 updates after an archive is rewritten.
@@ -14,7 +14,7 @@ struct ManifestPrivacyTests {
     let folder = try ManifestTestSupport.temporaryDirectory()
     let bytes = Array("archive bytes".utf8)
     try Data(bytes).write(to: URL(fileURLWithPath: folder + "/a.archive"))
-    return (folder, SHA256.hash(bytes).hexadecimal)
+    return (folder, SHA256Checksum.hash(bytes).hexadecimal)
   }
 
   @Test("A reviewed element gives the entry a review with its key path, detector, reason and place")

@@ -1,7 +1,7 @@
 import Foundation
-import Manifest
-import ManifestAuthoring
-import ManifestXML
+import HarnessManifest
+import HarnessManifestAuthoring
+import HarnessManifestXML
 import Testing
 
 @Suite("Manifest references stay inside the manifests folder")

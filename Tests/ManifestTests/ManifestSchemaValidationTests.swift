@@ -1,6 +1,6 @@
 import Foundation
-import Manifest
-import ManifestXML
+import HarnessManifest
+import HarnessManifestXML
 import Testing
 
 @Suite("Manifest schema validation")

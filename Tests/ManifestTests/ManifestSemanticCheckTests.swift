@@ -1,7 +1,7 @@
-import Checksum
 import Foundation
-import Manifest
-import ManifestXML
+import HarnessChecksum
+import HarnessManifest
+import HarnessManifestXML
 import Testing
 
 @Suite("Manifest semantic checks")
@@ -15,7 +15,7 @@ struct ManifestSemanticCheckTests {
       archives = try ManifestTestSupport.temporaryDirectory()
       let bytes = Array("not really an archive".utf8)
       try Data(bytes).write(to: URL(fileURLWithPath: archives + "/a.archive"))
-      sha = SHA256.hash(bytes).hexadecimal
+      sha = SHA256Checksum.hash(bytes).hexadecimal
     }
 
     func load(_ body: String, registeredClasses: Set<String> = []) throws -> [String] {
@@ -402,7 +402,7 @@ struct ManifestFileLoadingTests {
     let bytes = try SampleArchive.write(to: archives)
     let text = ManifestTestSupport.manifest(
       """
-        <archive path="alice.archive" sha256="\(SHA256.hash(bytes).hexadecimal)">
+        <archive path="alice.archive" sha256="\(SHA256Checksum.hash(bytes).hexadecimal)">
           <string key="name">Alice</string>
           <integer key="age">oops</integer>
         </archive>

@@ -1,7 +1,7 @@
 import Foundation
+import HarnessManifest
+import HarnessManifestXML
 import HarnessTestSupport
-import Manifest
-import ManifestXML
 import Testing
 
 /// Paths and helpers shared by the manifest tests.

@@ -1,6 +1,6 @@
 import Foundation
+import HarnessManifest
 import HarnessVocabulary
-import Manifest
 import Testing
 
 /// The manifest schema's enumerations, read from the XSD as text, beside the enums that model them.

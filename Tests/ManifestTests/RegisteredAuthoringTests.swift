@@ -1,9 +1,9 @@
 import Foundation
-import KeyedArchive
-import Manifest
-import ManifestAuthoring
-import ManifestXML
-import PropertyList
+import HarnessKeyedArchive
+import HarnessManifest
+import HarnessManifestAuthoring
+import HarnessManifestXML
+import HarnessPropertyList
 import Testing
 
 /// Archives for authoring with registered classes: notes and attachments under chosen names.

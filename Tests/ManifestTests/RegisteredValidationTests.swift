@@ -1,6 +1,6 @@
-import Checksum
 import Foundation
-import Manifest
+import HarnessChecksum
+import HarnessManifest
 import Testing
 
 @Suite("Validation against registered classes")
@@ -68,7 +68,7 @@ struct RegisteredValidationTests {
     let bytes = Array("x".utf8)
     try Data(bytes).write(to: URL(fileURLWithPath: archives + "/a.archive"))
     let body = """
-        <archive path="a.archive" sha256="\(SHA256.hash(bytes).hexadecimal)">
+        <archive path="a.archive" sha256="\(SHA256Checksum.hash(bytes).hexadecimal)">
           <allowedClasses><class name="NotesKit.Ghost"/></allowedClasses>
         </archive>
       """

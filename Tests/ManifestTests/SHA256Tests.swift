@@ -1,6 +1,6 @@
-import Checksum
 import Foundation
-import Manifest
+import HarnessChecksum
+import HarnessManifest
 import Testing
 
 @Suite("SHA-256")
@@ -30,56 +30,56 @@ struct SHA256Tests {
   @Test("FIPS 180-4 test vectors", arguments: vectors)
   func fipsVectors(vector: Vector) {
     let bytes = Array(String(repeating: vector.message, count: vector.repeatCount).utf8)
-    #expect(SHA256.hash(bytes).hexadecimal == vector.digest)
+    #expect(SHA256Checksum.hash(bytes).hexadecimal == vector.digest)
   }
 
   @Test("Hashing in uneven pieces equals hashing at once")
   func incrementalEqualsOneShot() {
     let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
     for pieceSize in [1, 3, 63, 64, 65, 200] {
-      var hasher = SHA256()
+      var hasher = SHA256Checksum()
       var offset = 0
       while offset < bytes.count {
         let end = min(offset + pieceSize, bytes.count)
         hasher.update(Array(bytes[offset..<end]))
         offset = end
       }
-      #expect(hasher.finalize() == SHA256.hash(bytes), "piece size \(pieceSize)")
+      #expect(hasher.finalize() == SHA256Checksum.hash(bytes), "piece size \(pieceSize)")
     }
   }
 
   @Test("A copy of a hasher hashes on independently of the original")
   func copiesAreIndependent() {
-    var original = SHA256()
+    var original = SHA256Checksum()
     original.update(Array("ab".utf8))
     var copy = original
     copy.update(Array("c".utf8))
     original.update(Array("x".utf8))
     let shared = original
-    #expect(copy.finalize() == SHA256.hash(Array("abc".utf8)))
-    #expect(original.finalize() == SHA256.hash(Array("abx".utf8)))
+    #expect(copy.finalize() == SHA256Checksum.hash(Array("abc".utf8)))
+    #expect(original.finalize() == SHA256Checksum.hash(Array("abx".utf8)))
     var untouched = shared
     #expect(
-      untouched.finalize() == SHA256.hash(Array("abx".utf8)),
+      untouched.finalize() == SHA256Checksum.hash(Array("abx".utf8)),
       "a copy made before finalize keeps its state")
   }
 
   @Test("A finalized hasher starts over with nothing hashed")
   func finalizeStartsOver() {
-    var hasher = SHA256()
+    var hasher = SHA256Checksum()
     hasher.update(Array("abc".utf8))
     _ = hasher.finalize()
-    #expect(hasher.finalize() == SHA256.hash([]))
+    #expect(hasher.finalize() == SHA256Checksum.hash([]))
     hasher.update(Array("abc".utf8))
-    #expect(hasher.finalize() == SHA256.hash(Array("abc".utf8)))
+    #expect(hasher.finalize() == SHA256Checksum.hash(Array("abc".utf8)))
   }
 
   @Test("Any sequence of bytes hashes like the same bytes in an array")
   func sequences() {
     let bytes = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
-    #expect(SHA256.hash(bytes.lazy.map { $0 }) == SHA256.hash(bytes))
-    #expect(SHA256.hash(bytes[3...]) == SHA256.hash(Array(bytes[3...])))
-    #expect(SHA256.hash(Data(bytes)) == SHA256.hash(bytes))
+    #expect(SHA256Checksum.hash(bytes.lazy.map { $0 }) == SHA256Checksum.hash(bytes))
+    #expect(SHA256Checksum.hash(bytes[3...]) == SHA256Checksum.hash(Array(bytes[3...])))
+    #expect(SHA256Checksum.hash(Data(bytes)) == SHA256Checksum.hash(bytes))
   }
 
   @Test(
@@ -109,7 +109,7 @@ struct SHA256Tests {
     for (line, file) in zip(lines, files) {
       let expected = String(line.prefix(64))
       let bytes = try #require(FileManager.default.contents(atPath: file))
-      #expect(SHA256.hash(bytes).hexadecimal == expected, "\(file)")
+      #expect(SHA256Checksum.hash(bytes).hexadecimal == expected, "\(file)")
     }
   }
 }

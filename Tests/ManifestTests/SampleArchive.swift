@@ -1,7 +1,7 @@
 import Foundation
-import KeyedArchive
-import Manifest
-import PropertyList
+import HarnessKeyedArchive
+import HarnessManifest
+import HarnessPropertyList
 
 /// A small UserProfile archive with shared references and cycles, written by the project's writer.
 enum SampleArchive {

@@ -1,6 +1,6 @@
 import Foundation
-import Manifest
-import ManifestXML
+import HarnessManifest
+import HarnessManifestXML
 import Testing
 
 /// `<store kind … />`: where a store manifest's archives are, in the XSD and the model.

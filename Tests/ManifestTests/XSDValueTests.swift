@@ -1,7 +1,7 @@
 import Testing
 
-@testable import Manifest
-@testable import ManifestXML
+@testable import HarnessManifest
+@testable import HarnessManifestXML
 
 @Suite("XSD values")
 struct XSDValueTests {

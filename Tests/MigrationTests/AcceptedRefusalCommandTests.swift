@@ -1,9 +1,9 @@
 import Foundation
+import HarnessJSONOutput
 import HarnessTestSupport
-import JSONOutput
 import Testing
 
-@testable import Migration
+@testable import HarnessMigration
 
 /// `migrate-dry-run` and `migrate` with a store manifest that accepts a known-bad record.
 ///

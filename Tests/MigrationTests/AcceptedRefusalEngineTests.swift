@@ -1,10 +1,10 @@
 import Foundation
+import HarnessJSONOutput
 import HarnessTestSupport
 import HarnessVocabulary
-import JSONOutput
 import Testing
 
-@testable import Migration
+@testable import HarnessMigration
 
 /// The engine and the reports with a store manifest's accepted refusals, on the sample store
 /// (whose one refusal is `e-truncated`).

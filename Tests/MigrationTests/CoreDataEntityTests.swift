@@ -1,9 +1,9 @@
 import Foundation
+import HarnessJSONOutput
 import HarnessTestSupport
-import JSONOutput
 import Testing
 
-@testable import Migration
+@testable import HarnessMigration
 
 /// `--entity Book --attribute cover` for `--table ZBOOK --key-column Z_PK --value-column ZCOVER`.
 @Suite("migrate-dry-run and migrate by Core Data entity and attribute")

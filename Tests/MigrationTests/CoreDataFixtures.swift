@@ -1,10 +1,10 @@
-import CSQLite
+import CHarnessSQLite
 import Foundation
-import KeyedArchive
-import PropertyList
+import HarnessKeyedArchive
+import HarnessPropertyList
 import Testing
 
-@testable import Migration
+@testable import HarnessMigration
 
 /// A store shaped as Core Data writes one: `Z_PRIMARYKEY`, `Z_METADATA` and entity tables.
 ///

@@ -1,9 +1,9 @@
 import Foundation
+import HarnessJSONOutput
 import HarnessTestSupport
-import JSONOutput
 import Testing
 
-@testable import Migration
+@testable import HarnessMigration
 
 @Suite("archive-harness migrate-dry-run and migrate, run as a user would")
 struct MigrateCommandTests {

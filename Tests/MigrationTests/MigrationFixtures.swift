@@ -1,13 +1,13 @@
-import CSQLite
-import Checksum
+import CHarnessSQLite
 import Foundation
+import HarnessChecksum
+import HarnessKeyedArchive
+import HarnessManifest
+import HarnessPropertyList
 import HarnessTestSupport
-import KeyedArchive
-import Manifest
-import PropertyList
 import Testing
 
-@testable import Migration
+@testable import HarnessMigration
 
 /// Archives, stores and checksums shared by the migration tests.
 enum MigrationFixtures {
@@ -108,7 +108,7 @@ enum MigrationFixtures {
         !isDirectory.boolValue
       {
         let data = try Data(contentsOf: URL(fileURLWithPath: full))
-        result[relative] = SHA256.hex(Array(data))
+        result[relative] = SHA256Checksum.hex(Array(data))
       }
     }
     return result
@@ -116,7 +116,7 @@ enum MigrationFixtures {
 
   /// SHA-256 of one file.
   static func checksum(ofFile path: String) throws -> String {
-    SHA256.hex(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+    SHA256Checksum.hex(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
   }
 
   /// Runs a whole store through an engine and returns the plans by place.

@@ -1,8 +1,8 @@
-import KeyedArchive
-import PropertyList
+import HarnessKeyedArchive
+import HarnessPropertyList
 import Testing
 
-@testable import Migration
+@testable import HarnessMigration
 
 @Suite("Archives inside Data values: renamed with --nested, re-read and compared")
 struct NestedArchiveRenameTests {

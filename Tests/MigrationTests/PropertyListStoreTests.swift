@@ -1,11 +1,11 @@
 import Foundation
+import HarnessJSONOutput
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import JSONOutput
-import KeyedArchive
-import PropertyList
 import Testing
 
-@testable import Migration
+@testable import HarnessMigration
 
 /// Preferences files built in the tests: archives as `Data` values at several depths, beside values
 /// that are not records.

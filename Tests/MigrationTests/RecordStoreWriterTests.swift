@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Migration
+@testable import HarnessMigration
 
 @Suite("Record stores make their own writers")
 struct RecordStoreWriterTests {

@@ -1,9 +1,9 @@
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import KeyedArchive
-import PropertyList
 import Testing
 
-@testable import Migration
+@testable import HarnessMigration
 
 @Suite("Rename-only transform and graph comparison")
 struct RenameOnlyTransformTests {

@@ -1,10 +1,10 @@
 import Foundation
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import KeyedArchive
-import PropertyList
 import Testing
 
-@testable import Migration
+@testable import HarnessMigration
 
 @Suite("Stores: dry run, migrate, rollback")
 struct StoreMigrationTests {

@@ -1,9 +1,9 @@
 import Foundation
-import KeyedArchive
-import PropertyList
+import HarnessKeyedArchive
+import HarnessPropertyList
 import Testing
 
-@testable import Migration
+@testable import HarnessMigration
 
 /// The survey as a library: which places hold archives, what else they hold, and their names.
 @Suite("StoreSurvey: the places of a store and what they hold")

@@ -1,11 +1,11 @@
 import Foundation
+import HarnessJSONOutput
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import JSONOutput
-import KeyedArchive
-import PropertyList
 import Testing
 
-@testable import Migration
+@testable import HarnessMigration
 
 /// `archive-harness survey --author`: a manifest for the store, which the dry run then needs
 /// nothing else with; and nested archives counted by the survey.

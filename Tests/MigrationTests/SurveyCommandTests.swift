@@ -1,9 +1,9 @@
 import Foundation
+import HarnessJSONOutput
 import HarnessTestSupport
-import JSONOutput
 import Testing
 
-@testable import Migration
+@testable import HarnessMigration
 
 /// `archive-harness survey`, run as a user would: text and JSON, every store kind, writing nothing.
 @Suite("archive-harness survey, run as a user would")

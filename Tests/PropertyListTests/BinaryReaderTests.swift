@@ -1,5 +1,5 @@
+import HarnessPropertyList
 import HarnessTestSupport
-import PropertyList
 import Testing
 
 @Suite("Binary property-list reader")

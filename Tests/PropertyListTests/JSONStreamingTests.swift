@@ -1,5 +1,5 @@
-import JSONOutput
-import PropertyList
+import HarnessJSONOutput
+import HarnessPropertyList
 import Testing
 
 /// Streaming a property list through a JSONWriter gives the text of its value tree, byte for byte.

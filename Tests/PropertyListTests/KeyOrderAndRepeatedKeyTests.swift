@@ -1,6 +1,6 @@
+import HarnessJSONOutput
+import HarnessPropertyList
 import HarnessTestSupport
-import JSONOutput
-import PropertyList
 import Testing
 
 /// What a rewrite of a whole property list depends on: the order of keys survives a read and a

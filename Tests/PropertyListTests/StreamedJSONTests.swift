@@ -1,6 +1,6 @@
+import HarnessJSONOutput
+import HarnessPropertyList
 import HarnessTestSupport
-import JSONOutput
-import PropertyList
 import Testing
 
 /// `PropertyListReader.writeJSON` writes a binary list straight from its bytes; its text must be the

@@ -1,5 +1,5 @@
-import JSONOutput
-import PropertyList
+import HarnessJSONOutput
+import HarnessPropertyList
 import Testing
 
 @Suite("Property-list writers")

@@ -1,4 +1,4 @@
-import PropertyList
+import HarnessPropertyList
 import Testing
 
 @Suite("XML property-list reader")

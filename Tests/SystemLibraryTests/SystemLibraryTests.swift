@@ -1,5 +1,5 @@
-import CSQLite
-import CXMLBridge
+import CHarnessSQLite
+import CHarnessXMLBridge
 import Foundation
 import Testing
 
@@ -44,7 +44,7 @@ struct SystemLibraryTests {
   func bridgeHeaderIsNarrow() throws {
     let header = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
-      .appendingPathComponent("Sources/CXMLBridge/include/xml_bridge.h")
+      .appendingPathComponent("Sources/CHarnessXMLBridge/include/xml_bridge.h")
     let includes = try String(contentsOf: header, encoding: .utf8)
       .split(separator: "\n").filter { $0.hasPrefix("#include") }
     #expect(includes == ["#include <stddef.h>"])

@@ -1,5 +1,5 @@
+import HarnessTextOutput
 import Testing
-import TextOutput
 
 @Suite("Scalar escaping")
 struct ScalarEscapingTests {

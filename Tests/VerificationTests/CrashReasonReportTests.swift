@@ -1,11 +1,11 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessJSONOutput
 import HarnessTestSupport
+import HarnessTextOutput
+import HarnessVerification
 import HarnessVocabulary
-import JSONOutput
 import Testing
-import TextOutput
-import Verification
 
 #if canImport(Glibc)
   import Glibc

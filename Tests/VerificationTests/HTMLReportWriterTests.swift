@@ -1,8 +1,8 @@
-import Decoding
+import HarnessDecoding
+import HarnessManifest
+import HarnessVerification
 import HarnessVocabulary
-import Manifest
 import Testing
-import Verification
 
 /// The HTML report: its structure, its escaping, and that it loads nothing.
 @Suite("The HTML report")

@@ -1,12 +1,12 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessJSONOutput
+import HarnessKeyedArchive
+import HarnessManifest
 import HarnessTestSupport
+import HarnessVerification
 import HarnessVocabulary
-import JSONOutput
-import KeyedArchive
-import Manifest
 import Testing
-import Verification
 
 /// The verify report's JSON against `schemas/verify.schema.json`, over every kind of value it can hold.
 @Suite("The verify report's JSON schema")

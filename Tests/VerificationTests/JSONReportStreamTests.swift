@@ -1,11 +1,11 @@
-import Decoding
-import FileOutput
 import Foundation
+import HarnessDecoding
+import HarnessFileOutput
+import HarnessJSONOutput
 import HarnessTestSupport
+import HarnessVerification
 import HarnessVocabulary
-import JSONOutput
 import Testing
-import Verification
 
 /// The verify report streamed case by case is the writer's document, byte for byte, and a failed
 /// run leaves a regular output path as it was.

@@ -1,10 +1,10 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessKeyedArchive
+import HarnessPropertyList
+import HarnessVerification
 import HarnessVocabulary
-import KeyedArchive
-import PropertyList
 import Testing
-import Verification
 
 #if canImport(Glibc)
   import Glibc

@@ -1,11 +1,11 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessManifest
+import HarnessManifestXML
 import HarnessTestSupport
-import Manifest
-import ManifestXML
+import HarnessVerification
 import ProfileKit
 import Testing
-import Verification
 
 /// One archive entry of one shipped manifest, as a test argument named by manifest and file.
 struct ManifestCase: Sendable, CustomTestStringConvertible, Encodable {

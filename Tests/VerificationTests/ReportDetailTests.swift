@@ -1,11 +1,11 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessKeyedArchive
+import HarnessManifest
 import HarnessTestSupport
+import HarnessVerification
 import HarnessVocabulary
-import KeyedArchive
-import Manifest
 import Testing
-import Verification
 
 /// Issue 24's rest: JUnit times and classnames, one wording for no expectation, the tool's name,
 /// and a truncated archive's category.

@@ -1,11 +1,11 @@
 import Foundation
+import HarnessJSONOutput
+import HarnessManifest
+import HarnessManifestXML
 import HarnessTestSupport
+import HarnessVerification
 import HarnessVocabulary
-import JSONOutput
-import Manifest
-import ManifestXML
 import Testing
-import Verification
 
 /// The shipped JSON Schemas beside the enums and the manifest schema they must agree with.
 @Suite("JSON schemas and vocabulary")

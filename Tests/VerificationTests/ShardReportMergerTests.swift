@@ -1,7 +1,7 @@
+import HarnessJSONOutput
+import HarnessVerification
 import HarnessVocabulary
-import JSONOutput
 import Testing
-import Verification
 
 /// `report merge`: shard reports of one run become its report; anything else is refused.
 @Suite("Merging shard reports")

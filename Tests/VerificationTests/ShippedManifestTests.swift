@@ -1,11 +1,11 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessKeyedArchive
+import HarnessManifest
 import HarnessTestSupport
-import KeyedArchive
-import Manifest
+import HarnessVerification
 import ProfileKit
 import Testing
-import Verification
 
 @Suite("The shipped historical archives")
 struct ShippedManifestTests {

@@ -1,10 +1,10 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessManifest
+import HarnessManifestXML
 import HarnessTestSupport
-import Manifest
-import ManifestXML
+import HarnessVerification
 import Testing
-import Verification
 
 /// Field expectations that name a stand-in's fields (`color.red`), which the archive does not
 /// hold under that name: the object the secure path decoded decides them.

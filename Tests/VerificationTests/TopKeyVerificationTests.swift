@@ -1,10 +1,10 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessManifest
+import HarnessManifestXML
 import HarnessTestSupport
-import Manifest
-import ManifestXML
+import HarnessVerification
 import Testing
-import Verification
 
 /// Manifest entries that read `$top` keys other than `root`: `decodeKeys`, and expectations
 /// on each key, checked against the archive and against what each path decoded.

@@ -1,6 +1,6 @@
+import HarnessVerification
 import HarnessVocabulary
 import Testing
-import Verification
 
 /// What a case says of itself: its status and whether every path ran.
 @Suite("A verification case")

@@ -1,7 +1,7 @@
-import Decoding
-import JSONOutput
+import HarnessDecoding
+import HarnessJSONOutput
+import HarnessVerification
 import Testing
-import Verification
 
 /// A JSON report read back renders as the report it was written from, in every format.
 @Suite("Reading JSON reports back")

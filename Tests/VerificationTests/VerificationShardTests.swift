@@ -1,5 +1,5 @@
+import HarnessVerification
 import Testing
-import Verification
 
 /// `verify --shard K/N`: which slice an entry belongs to, and that the slices partition the entries.
 @Suite("Shards of a verify run")

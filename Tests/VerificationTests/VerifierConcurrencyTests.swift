@@ -1,6 +1,6 @@
-import Decoding
+import HarnessDecoding
+import HarnessVerification
 import Testing
-import Verification
 
 /// Entries verified on several threads at once give the report one thread gives, in the same order.
 @Suite("Verifier concurrency")

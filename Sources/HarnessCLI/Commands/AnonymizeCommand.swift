@@ -1,11 +1,11 @@
-import Anonymization
-import Checksum
-import FileOutput
 import Foundation
+import HarnessAnonymization
+import HarnessChecksum
+import HarnessFileOutput
+import HarnessKeyedArchive
+import HarnessManifest
+import HarnessManifestAuthoring
 import HarnessVocabulary
-import KeyedArchive
-import Manifest
-import ManifestAuthoring
 
 /// `archive-harness anonymize IN OUT`: archives fit to commit, one file or a whole folder, with one set of pseudonyms.
 enum AnonymizeCommand {
@@ -134,7 +134,7 @@ enum AnonymizeCommand {
     for ((job, _), output) in zip(readable, outputs) {
       let bytes = output.bytes
       try write(bytes, to: job.output)
-      checksums[job.output] = SHA256.hash(bytes).hexadecimal
+      checksums[job.output] = SHA256Checksum.hash(bytes).hexadecimal
       text += summary(of: output.report, file: job.output, verbose: arguments[verbose])
       if output.report.collisions > 0 {
         console.diagnose(

@@ -1,11 +1,11 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessJSONOutput
+import HarnessKeyedArchive
+import HarnessManifest
+import HarnessManifestXML
+import HarnessVerification
 import HarnessVocabulary
-import JSONOutput
-import KeyedArchive
-import Manifest
-import ManifestXML
-import Verification
 
 /// `archive-harness decode FILE`: what the app would see for one archive, on each path.
 enum DecodeCommand {

@@ -1,5 +1,5 @@
-import Migration
-import TextOutput
+import HarnessMigration
+import HarnessTextOutput
 
 /// The options that open an encrypted (SQLCipher) SQLite store: the key's source and the settings a user knows.
 ///

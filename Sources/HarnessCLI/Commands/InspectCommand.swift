@@ -1,7 +1,7 @@
-import Decoding
-import JSONOutput
-import KeyedArchive
-import PropertyList
+import HarnessDecoding
+import HarnessJSONOutput
+import HarnessKeyedArchive
+import HarnessPropertyList
 
 /// `archive-harness inspect FILE`: the archive as a tree, its graph as JSON, or the raw property list as JSON.
 enum InspectCommand {

@@ -1,9 +1,9 @@
-import FileOutput
 import Foundation
-import Manifest
-import ManifestAuthoring
-import ManifestXML
-import Verification
+import HarnessFileOutput
+import HarnessManifest
+import HarnessManifestAuthoring
+import HarnessManifestXML
+import HarnessVerification
 
 /// `archive-harness manifest validate FILE...`: schema and semantic checks, every problem reported.
 enum ManifestValidateCommand {

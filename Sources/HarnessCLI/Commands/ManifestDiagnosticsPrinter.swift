@@ -1,8 +1,8 @@
-import Decoding
-import FileOutput
 import Foundation
-import Manifest
-import Verification
+import HarnessDecoding
+import HarnessFileOutput
+import HarnessManifest
+import HarnessVerification
 
 /// Prints manifest diagnostics to standard error as `FILE:LINE:COLUMN: error: message`.
 enum ManifestDiagnosticsPrinter {

@@ -1,5 +1,5 @@
 import Foundation
-import Migration
+import HarnessMigration
 
 /// `archive-harness migrate`: rewrite verified records, with a backup and a journal; `--rollback JOURNAL` undoes a run.
 enum MigrateCommand {

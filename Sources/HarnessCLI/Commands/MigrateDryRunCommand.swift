@@ -1,4 +1,4 @@
-import Migration
+import HarnessMigration
 
 /// `archive-harness migrate-dry-run`: the plan for every record, and proof nothing was changed.
 enum MigrateDryRunCommand {

@@ -1,4 +1,4 @@
-import Migration
+import HarnessMigration
 
 /// `--entity` and `--attribute`: a Core Data entity's attribute, in place of `--table`,
 /// `--key-column` and `--value-column`.

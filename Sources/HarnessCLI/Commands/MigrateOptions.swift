@@ -1,12 +1,12 @@
-import Decoding
 import Dispatch
-import FileOutput
 import Foundation
-import Manifest
-import ManifestXML
-import Migration
-import TextOutput
-import Verification
+import HarnessDecoding
+import HarnessFileOutput
+import HarnessManifest
+import HarnessManifestXML
+import HarnessMigration
+import HarnessTextOutput
+import HarnessVerification
 
 /// The options `migrate-dry-run` and `migrate` share, and the store, transform and report they make.
 struct MigrateOptions {

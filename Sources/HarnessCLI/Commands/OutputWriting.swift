@@ -1,8 +1,8 @@
-import Decoding
-import FileOutput
 import Foundation
-import Manifest
-import Verification
+import HarnessDecoding
+import HarnessFileOutput
+import HarnessManifest
+import HarnessVerification
 
 /// Writes a report to a file or to standard output, by the one rule of ``OutputDestination``.
 enum OutputWriting {

@@ -1,9 +1,9 @@
-import Anonymization
 import Foundation
+import HarnessAnonymization
+import HarnessManifest
+import HarnessManifestXML
+import HarnessVerification
 import HarnessVocabulary
-import Manifest
-import ManifestXML
-import Verification
 
 /// `archive-harness privacy-scan`: every archive that still holds something that looks like personal data.
 enum PrivacyScanCommand {

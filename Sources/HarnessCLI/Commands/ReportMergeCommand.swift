@@ -1,5 +1,5 @@
-import JSONOutput
-import Verification
+import HarnessJSONOutput
+import HarnessVerification
 
 /// `archive-harness report merge A.json B.json …`: the shard reports of one run, as one report.
 enum ReportMergeCommand {

@@ -1,5 +1,5 @@
 import Foundation
-import Migration
+import HarnessMigration
 
 /// `archive-harness survey STORE`: every place in a store that holds keyed archives, what each
 /// holds, and the `migrate-dry-run` to run next; it writes nothing.

@@ -1,8 +1,8 @@
-import Decoding
-import FileOutput
 import Foundation
-import Manifest
-import Verification
+import HarnessDecoding
+import HarnessFileOutput
+import HarnessManifest
+import HarnessVerification
 
 /// `archive-harness verify`: every manifest entry through every path, with a report.
 enum VerifyCommand {

@@ -1,7 +1,7 @@
-import Anonymization
 import Foundation
-import Manifest
-import Verification
+import HarnessAnonymization
+import HarnessManifest
+import HarnessVerification
 
 /// `verify --privacy`: the privacy scan of each verified archive, reported as the `privacy` part of its case.
 ///

@@ -1,8 +1,8 @@
-import Decoding
 import Foundation
+import HarnessDecoding
+import HarnessKeyedArchive
+import HarnessPropertyList
 import HarnessTestSupport
-import KeyedArchive
-import PropertyList
 import Testing
 
 /// An archive from the shared corpus whose classes the Foundation registry, with every

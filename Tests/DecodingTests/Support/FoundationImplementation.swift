@@ -1,5 +1,5 @@
-import Decoding
 import Foundation
+import HarnessDecoding
 
 #if canImport(Glibc)
   import Glibc

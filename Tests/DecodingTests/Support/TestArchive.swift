@@ -1,4 +1,4 @@
-import PropertyList
+import HarnessPropertyList
 
 /// Builds small Apple-shaped keyed archives for tests with the project's own writer.
 struct TestArchive {

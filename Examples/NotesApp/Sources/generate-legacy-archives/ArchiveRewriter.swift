@@ -1,6 +1,6 @@
-import KeyedArchive
-import Migration
-import PropertyList
+import HarnessKeyedArchive
+import HarnessMigration
+import HarnessPropertyList
 
 /// Changes what Linux Foundation's `NSKeyedArchiver` wrote, with the harness's own archive tools.
 ///

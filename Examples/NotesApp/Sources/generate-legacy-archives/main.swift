@@ -54,7 +54,7 @@ func writeDamagedArchives(in folder: String, arguments: [String]) throws {
     try Data(file.bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
     print("\(path): \(file.bytes.count) bytes")
     if let relative = ManifestAuthor.relativePath(of: path, archivesDirectory: archives) {
-      checksums[relative] = SHA256.hash(file.bytes).hexadecimal
+      checksums[relative] = SHA256Checksum.hash(file.bytes).hexadecimal
     }
   }
   guard let manifest = option("update-manifest", in: arguments) else { return }

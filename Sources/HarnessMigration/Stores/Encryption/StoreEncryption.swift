@@ -1,0 +1,344 @@
+import CHarnessCrypto
+import CHarnessSQLCipher
+import Foundation
+import Synchronization
+
+/// What is known of an encrypted store before it is opened: its key, and any settings the user states.
+///
+/// A setting left `nil` is found: each SQLCipher version's defaults (4, 3, 2,
+/// then 1) are tried against page 1's HMAC, at the version's page size and then
+/// at every other, with one key derivation per version for the whole run.
+///
+/// ```swift
+/// let encryption = StoreEncryption(key: try StoreKey(environmentVariable: "PROFILES_KEY"))
+/// let cipher = try encryption.open(path: "profiles.db")
+/// print(cipher.settings)  // SQLCipher 4 defaults
+/// ```
+public struct StoreEncryption: Sendable {
+  /// The key.
+  public var key: StoreKey
+  /// The SQLCipher major version whose defaults to start from; `nil` tries 4, 3, 2 and 1.
+  public var compatibility: Int?
+  /// The page size; `nil` tries the version's, then every other.
+  public var pageSize: Int?
+  /// PBKDF2 iterations.
+  public var kdfIterations: Int?
+  /// The key derivation's hash.
+  public var kdfAlgorithm: SQLCipherSettings.Hash?
+  /// The page HMAC's hash.
+  public var hmacAlgorithm: SQLCipherSettings.Hash?
+  /// The plaintext header's size (SQLCipher 4's `cipher_plaintext_header_size`).
+  public var plaintextHeaderSize: Int?
+  /// The salt, which a plaintext header keeps out of the file (16 bytes).
+  public var salt: [UInt8]?
+
+  /// Describes an encrypted store by its key, and by the settings the user states.
+  public init(
+    key: StoreKey, compatibility: Int? = nil, pageSize: Int? = nil, kdfIterations: Int? = nil,
+    kdfAlgorithm: SQLCipherSettings.Hash? = nil, hmacAlgorithm: SQLCipherSettings.Hash? = nil,
+    plaintextHeaderSize: Int? = nil, salt: [UInt8]? = nil
+  ) {
+    self.key = key
+    self.compatibility = compatibility
+    self.pageSize = pageSize
+    self.kdfIterations = kdfIterations
+    self.kdfAlgorithm = kdfAlgorithm
+    self.hmacAlgorithm = hmacAlgorithm
+    self.plaintextHeaderSize = plaintextHeaderSize
+    self.salt = salt
+  }
+
+  /// Describes a store whose settings are known exactly, as a migration journal records them.
+  public init(key: StoreKey, settings: SQLCipherSettings) {
+    self.init(
+      key: key, compatibility: settings.compatibility, pageSize: settings.pageSize,
+      kdfIterations: settings.kdfIterations, kdfAlgorithm: settings.kdfAlgorithm,
+      hmacAlgorithm: settings.hmacAlgorithm, plaintextHeaderSize: settings.plaintextHeaderSize,
+      salt: settings.salt)
+    if settings.hmacAlgorithm == nil { noHMAC = true }
+  }
+
+  /// Set when the settings say there is no page HMAC (SQLCipher 1's layout).
+  var noHMAC = false
+
+  private static let pageSizes = [1024, 4096, 8192, 16384, 32768, 65536, 2048, 512]
+
+  /// The candidates to try, by key derivation: each with its page sizes in order.
+  private func candidates() -> [SQLCipherSettings] {
+    let versions = compatibility.map { [$0] } ?? [4, 3, 2, 1]
+    var result: [SQLCipherSettings] = []
+    for version in versions {
+      var settings = SQLCipherSettings.defaults(compatibility: version)
+      if let kdfIterations { settings.kdfIterations = kdfIterations }
+      if let kdfAlgorithm { settings.kdfAlgorithm = kdfAlgorithm }
+      if let hmacAlgorithm { settings.hmacAlgorithm = hmacAlgorithm }
+      if noHMAC { settings.hmacAlgorithm = nil }
+      settings.plaintextHeaderSize = plaintextHeaderSize ?? 0
+      let sizes =
+        pageSize.map { [$0] } ?? [settings.pageSize]
+        + Self.pageSizes.filter { $0 != settings.pageSize }
+      for size in sizes {
+        var candidate = settings
+        candidate.pageSize = size
+        result.append(candidate)
+      }
+    }
+    return result
+  }
+
+  /// Finds the store's settings and derives its keys, once.
+  ///
+  /// - Parameter path: The database file.
+  /// - Returns: The keys and the settings that matched page 1.
+  /// - Throws: ``MigrationError``: ``MigrationError/Code/notEncrypted`` for a
+  ///   plain SQLite file; ``MigrationError/Code/wrongKey`` naming what was tried
+  ///   when nothing matched (a wrong key, other settings, or not SQLCipher).
+  public func open(path: String) throws(MigrationError) -> SQLCipherKeys {
+    let read: [UInt8]?
+    do {
+      read = try DurableFile.readPrefix(path, count: 65536)
+    } catch {
+      throw MigrationError(.storeNotFound, place: path, error.message)
+    }
+    guard let prefix = read else {
+      throw MigrationError(.storeNotFound, place: path, "cannot read the database")
+    }
+    let header = Array("SQLite format 3\0".utf8)
+    let headerSize = plaintextHeaderSize ?? 0
+    if headerSize == 0, prefix.starts(with: header) {
+      let reserve = prefix.count > 20 ? Int(prefix[20]) : 0
+      let hint =
+        reserve >= 16
+        ? "; it reserves \(reserve) bytes a page, as SQLCipher does: if it is SQLCipher 4 with a plaintext header, give --cipher-plaintext-header-size 32 and its --cipher-salt"
+        : ": drop --key-file and --key-env"
+      throw MigrationError(
+        .notEncrypted, place: path,
+        "the database is not encrypted (its header is SQLite's own)\(hint)")
+    }
+    guard prefix.count >= 512 else {
+      throw MigrationError(
+        .wrongKey, place: path,
+        "the file holds \(prefix.count) bytes, less than one page: it is not an SQLCipher database")
+    }
+    let salt: [UInt8]
+    if headerSize > 0 {
+      guard let given = self.salt ?? key.salt, given.count == 16 else {
+        throw MigrationError(
+          .invalidKey, place: path,
+          "a plaintext header keeps the salt out of the file: give --cipher-salt (32 hex digits) or a raw key of 96 hex digits"
+        )
+      }
+      salt = given
+    } else {
+      salt = key.salt ?? Array(prefix[0..<16])
+    }
+
+    var derived: [String: SQLCipherCodec] = [:]
+    var tried: [String] = []
+    for candidate in candidates() where candidate.pageSize <= prefix.count {
+      let derivation = "\(candidate.kdfAlgorithm.rawValue)/\(candidate.kdfIterations)"
+      let base: SQLCipherCodec
+      if let existing = derived[derivation] {
+        base = existing
+      } else {
+        base = try SQLCipherCodec(key: key, settings: candidate, salt: salt, path: path)
+        derived[derivation] = base
+      }
+      guard let codec = base.variant(candidate) else { continue }
+      tried.append("SQLCipher \(candidate.compatibility)")
+      let status = codec.check(firstPage: prefix)
+      if status == HARNESS_CIPHER_OK {
+        var settings = candidate
+        if headerSize > 0 { settings.salt = salt }
+        return SQLCipherKeys(codec: codec, settings: settings)
+      }
+    }
+    let stated = pageSize.map { "page size \($0)" } ?? "page sizes 512 to 65,536"
+    throw MigrationError(
+      .wrongKey, place: path,
+      "the key does not open the database: page 1 did not verify with \(Self.list(tried)) settings (\(stated)). It may be a wrong key, settings other than those (--cipher-compatibility, --cipher-page-size, --cipher-kdf-iter, --cipher-kdf-algorithm, --cipher-hmac-algorithm, --cipher-plaintext-header-size with --cipher-salt), or a file that is not an SQLCipher database"
+    )
+  }
+
+  private static func list(_ items: [String]) -> String {
+    var unique: [String] = []
+    for item in items where !unique.contains(item) { unique.append(item) }
+    guard unique.count > 1, let last = unique.last else { return unique.first ?? "no" }
+    return unique.dropLast().joined(separator: ", ") + " and " + last
+  }
+}
+
+/// An encrypted store's derived keys and the settings that opened it; connections share it.
+///
+/// It holds the keys in memory for the run and clears them when released; it
+/// never prints them. ``settings`` are what a journal records.
+public final class SQLCipherKeys: Sendable {
+  /// The settings page 1 verified with (the salt only for a plaintext header).
+  public let settings: SQLCipherSettings
+  let codec: SQLCipherCodec
+
+  init(codec: SQLCipherCodec, settings: SQLCipherSettings) {
+    self.codec = codec
+    self.settings = settings
+  }
+}
+
+/// The C codec: keys and settings, cleared and freed with the object.
+final class SQLCipherCodec: @unchecked Sendable {
+  let pointer: OpaquePointer
+  let settings: SQLCipherSettings
+
+  init(key: StoreKey, settings: SQLCipherSettings, salt: [UInt8], path: String)
+    throws(MigrationError)
+  {
+    var cSettings = settings.cSettings
+    var status = HARNESS_CIPHER_OK
+    let made = try key.withBytes { bytes throws(MigrationError) in
+      guard bytes.count == 32 || key.kind == .passphrase else {
+        throw MigrationError(.invalidKey, place: path, "a raw key holds 32 bytes")
+      }
+      return harness_cipher_codec_new(
+        &cSettings, bytes.baseAddress, bytes.count, key.kind == .raw ? 1 : 0, salt, &status)
+    }
+    guard let made else {
+      throw MigrationError(
+        .invalidOptions, place: path,
+        status == HARNESS_CIPHER_BAD_SETTINGS
+          ? "the cipher settings are out of range (\(settings))"
+          : "the key derivation failed")
+    }
+    pointer = made
+    self.settings = settings
+  }
+
+  private init(pointer: OpaquePointer, settings: SQLCipherSettings) {
+    self.pointer = pointer
+    self.settings = settings
+  }
+
+  /// The same keys with other settings of the same key derivation, or nil when out of range.
+  func variant(_ settings: SQLCipherSettings) -> SQLCipherCodec? {
+    if settings == self.settings { return self }
+    var cSettings = settings.cSettings
+    guard let made = harness_cipher_codec_variant(pointer, &cSettings, nil) else { return nil }
+    return SQLCipherCodec(pointer: made, settings: settings)
+  }
+
+  /// Checks page 1 (the file's first page-size bytes).
+  func check(firstPage bytes: [UInt8]) -> harness_cipher_status {
+    guard bytes.count >= settings.pageSize else { return HARNESS_CIPHER_BAD_SETTINGS }
+    var plain = [UInt8](repeating: 0, count: settings.pageSize)
+    defer { clearBytes(&plain) }
+    return bytes.withUnsafeBufferPointer { page in
+      plain.withUnsafeMutableBufferPointer { out in
+        harness_cipher_decrypt_page(pointer, 1, page.baseAddress, out.baseAddress)
+      }
+    }
+  }
+
+  deinit {
+    harness_cipher_codec_free(pointer)
+  }
+}
+
+/// Clears a buffer that held plaintext or key bytes, in a way the compiler keeps.
+func clearBytes(_ bytes: inout [UInt8]) {
+  bytes.withUnsafeMutableBytes { raw in harness_secure_zero(raw.baseAddress, raw.count) }
+}
+
+/// A VFS registered for one connection's life: the codec's, or a plain one that only reads.
+final class CipherVFS {
+  private static let counter = Atomic<Int>(0)
+  let pointer: OpaquePointer
+  let name: String
+  /// The codec, kept alive as long as the VFS.
+  let codec: SQLCipherCodec?
+
+  init(codec: SQLCipherCodec?, readOnly: Bool, path: String) throws(MigrationError) {
+    let number = Self.counter.add(1, ordering: .relaxed).newValue
+    let name = "archive-harness-\(getpid())-\(number)"
+    guard
+      let made = harness_cipher_vfs_register(name, codec?.pointer, readOnly ? 1 : 0)
+    else {
+      throw MigrationError(.sqlite, place: path, "cannot register the harness's SQLite VFS")
+    }
+    pointer = made
+    self.name = name
+    self.codec = codec
+  }
+
+  /// The first page that failed its check or a write that was refused, as an error; nil when none.
+  func failure(path: String) -> MigrationError? {
+    var page: UInt32 = 0
+    var kind: Int32 = 0
+    let status = harness_cipher_vfs_failure(pointer, &page, &kind)
+    let file = kind == 1 ? "\(path)-wal" : kind == 2 ? "\(path)-journal" : path
+    switch status {
+    case HARNESS_CIPHER_OK: return nil
+    case HARNESS_CIPHER_HMAC_MISMATCH, HARNESS_CIPHER_BAD_HEADER:
+      return MigrationError(
+        .damagedPage, place: "\(file):page \(page)",
+        "page \(page) fails its HMAC check: it was changed or damaged after SQLCipher wrote it; the run stopped and wrote nothing"
+      )
+    case HARNESS_CIPHER_REFUSED_WRITE:
+      return MigrationError(
+        .sqlite, place: file,
+        "SQLite asked for a write that would not keep the file SQLCipher's (a temporary file, a WAL frame, or a partial page); it was refused"
+      )
+    default:
+      return MigrationError(.sqlite, place: file, "the cipher failed (status \(status.rawValue))")
+    }
+  }
+
+  deinit {
+    harness_cipher_vfs_unregister(pointer)
+  }
+}
+
+extension SQLCipherKeys {
+  /// Checks every page of an encrypted database file: its HMAC, and page 1's header.
+  ///
+  /// - Parameter path: The database file (not its `-wal`).
+  /// - Returns: The number of pages checked.
+  /// - Throws: ``MigrationError`` with code ``MigrationError/Code/damagedPage``
+  ///   naming the first page that fails, or when the file cannot be read.
+  @discardableResult
+  public func verifyPages(of path: String) throws(MigrationError) -> Int {
+    let pageSize = settings.pageSize
+    let descriptor = openForReading(path)
+    guard descriptor >= 0 else {
+      throw MigrationError(
+        .unreadable, place: path, "cannot open: \(MigrationError.systemMessage())")
+    }
+    defer { close(descriptor) }
+    var page = [UInt8](repeating: 0, count: pageSize)
+    var plain = [UInt8](repeating: 0, count: pageSize)
+    defer { clearBytes(&plain) }
+    var number: UInt32 = 0
+    while true {
+      let filled = try DurableFile.readFully(descriptor, into: &page, path: path)
+      if filled == 0 { break }
+      number += 1
+      guard filled == pageSize else {
+        throw MigrationError(
+          .damagedPage, place: "\(path):page \(number)",
+          "the file ends inside page \(number): SQLCipher writes whole pages")
+      }
+      let status = page.withUnsafeBufferPointer { input in
+        plain.withUnsafeMutableBufferPointer { output in
+          harness_cipher_decrypt_page(codec.pointer, number, input.baseAddress, output.baseAddress)
+        }
+      }
+      guard status == HARNESS_CIPHER_OK else {
+        throw MigrationError(
+          .damagedPage, place: "\(path):page \(number)",
+          "page \(number) fails its HMAC check: it was changed or damaged after it was written")
+      }
+    }
+    return Int(number)
+  }
+}
+
+private func openForReading(_ path: String) -> Int32 {
+  open(path, O_RDONLY | O_CLOEXEC)
+}

@@ -1,0 +1,141 @@
+import HarnessJSONOutput
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes verified rewrites into a directory store: original to the backup, journal line, then an atomic replace.
+///
+/// Per batch: each original is hard-linked (or, across file systems, copied)
+/// into `RUN/originals/RELATIVE` and synced; the journal lines are appended and synced; then each file is
+/// replaced by writing `.NAME.archive-harness-tmp` beside it, syncing it and
+/// renaming it over the original; finally each touched folder is synced. A
+/// file whose bytes changed since they were read is not replaced.
+final class DirectoryRecordWriter: RecordWriter {
+  private let store: DirectoryStore
+  /// The store's canonical path, which every rewritten file's folder must resolve under.
+  private let storeRoot: String
+  private let run: MigrationRun
+  private(set) var backupPath: String?
+
+  init(store: DirectoryStore, runDirectory: String?, journalPath: String?) {
+    self.store = store
+    self.storeRoot = DurableFile.canonical(store.path)
+    self.run = MigrationRun(runDirectory: runDirectory, journalPath: journalPath)
+  }
+
+  var journalPath: String? { run.journalPath }
+
+  private func start() throws(MigrationError) {
+    run.started = true
+    var backup: JSONValue = .null
+    if let runDirectory = run.runDirectory {
+      let originals = runDirectory + "/originals"
+      try DurableFile.makeDirectories(originals)
+      backupPath = originals
+      backup = .string(DurableFile.canonical(originals))
+    }
+    try run.openJournal(header: [
+      ("kind", .string("directory")), ("store", .string(DurableFile.canonical(store.path))),
+      ("backup", backup),
+    ])
+  }
+
+  func write(_ batch: [PendingRewrite]) throws(MigrationError) -> [RecordRefusal?] {
+    guard !batch.isEmpty else { return [] }
+    if !run.started { try start() }
+    // With syncfs, one flush per phase replaces an fsync per file and folder.
+    let batched = DurableFile.canSyncFileSystem
+    var results: [RecordRefusal?] = Array(repeating: nil, count: batch.count)
+    var lines: [JSONValue] = []
+    var backupFolders: Set<String> = []
+    for (index, rewrite) in batch.enumerated() {
+      guard case .file(let path, let relative) = rewrite.record.id.kind else {
+        results[index] = RecordRefusal(.write, "not a file of this store")
+        continue
+      }
+      guard DirectoryStore.folderIsInside(relative, root: storeRoot) else {
+        results[index] = RecordRefusal(
+          .write, "a folder on the way to the file became a symbolic link; it is left as it is")
+        continue
+      }
+      if let type = DurableFile.entryType(of: path), type != S_IFREG {
+        results[index] = RecordRefusal(
+          .write,
+          "the file became \(DirectoryStore.kindName(type)) after it was read; it is left as it is")
+        continue
+      }
+      let current: [UInt8]?
+      do {
+        current = try DurableFile.readFile(path, limit: store.maximumFileSize).bytes
+      } catch {
+        results[index] = RecordRefusal(.write, "the file cannot be read again: \(error.message)")
+        continue
+      }
+      guard current == rewrite.original else {
+        results[index] = RecordRefusal(
+          .write, "the file changed since it was read; the newer contents are kept")
+        continue
+      }
+      var members = MigrationRun.changeMembers(
+        "replace", record: ("path", .string(relative)), rewrite)
+      if let backupPath {
+        let target = backupPath + "/" + relative
+        let folder = DurableFile.directory(of: target)
+        if !backupFolders.contains(folder) { try DurableFile.makeDirectories(folder) }
+        backupFolders.insert(folder)
+        DurableFile.removeRegularFile(target)
+        // A hard link keeps the original inode, untouched because the store file is
+        // replaced by rename, never rewritten in place; it also spares the file
+        // system freeing the old blocks at the rename. Across file systems, copy.
+        if link(path, target) != 0 {
+          try DurableFile.create(target, bytes: rewrite.original, sync: !batched)
+        } else if !batched {
+          try DurableFile.syncFile(target)
+        }
+        members.append(("backup", .string(relative)))
+      }
+      lines.append(.object(members))
+    }
+    // 1. The originals are on disk before the journal names them.
+    if let backupPath, !backupFolders.isEmpty {
+      if batched {
+        try DurableFile.syncFileSystem(containing: backupPath)
+      } else {
+        for folder in backupFolders { try DurableFile.syncDirectory(folder) }
+      }
+    }
+    // 2. The journal is on disk before any file changes.
+    try run.append(lines)
+
+    // 3. The new contents are on disk before they are renamed into place.
+    var temporaries: [(index: Int, temporary: String, path: String)] = []
+    for (index, rewrite) in batch.enumerated() where results[index] == nil {
+      guard case .file(let path, _) = rewrite.record.id.kind else { continue }
+      let temporary = try DurableFile.writeTemporary(
+        for: path, bytes: rewrite.replacement, sync: !batched)
+      temporaries.append((index, temporary, path))
+    }
+    if batched, !temporaries.isEmpty { try DurableFile.syncFileSystem(containing: store.path) }
+
+    // 4. Atomic renames, then the folders are synced so the renames survive a crash.
+    var touchedFolders: Set<String> = []
+    for entry in temporaries {
+      try DurableFile.moveIntoPlace(entry.temporary, entry.path)
+      touchedFolders.insert(DurableFile.directory(of: entry.path))
+      run.rewritten += 1
+    }
+    if batched {
+      if !temporaries.isEmpty { try DurableFile.syncFileSystem(containing: store.path) }
+    } else {
+      for folder in touchedFolders { try DurableFile.syncDirectory(folder) }
+    }
+    return results
+  }
+
+  func finish(interrupted: Bool) throws(MigrationError) {
+    try run.finish(interrupted: interrupted)
+  }
+}

@@ -1,0 +1,400 @@
+import Foundation
+import HarnessChecksum
+import HarnessPropertyList
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Undoes a `migrate` run from its journal, record by record, only where the record still holds what the run wrote.
+///
+/// For each journaled change, the record's current bytes are checksummed:
+/// - equal to the journal's `new`: the original is taken from the backup,
+///   checked against the journal's `old`, and put back (atomically for files,
+///   compare-and-swap in a transaction for rows); a folder's migrated files
+///   are kept under `RUN/rolled-back/`;
+/// - equal to `old`: the change never happened (a crash before it) or was
+///   already undone; nothing to do;
+/// - anything else: someone changed the record since; it is left alone and
+///   reported as a conflict.
+public enum MigrationRollback {
+  /// What happened to one journaled record.
+  public enum Outcome: Sendable, Hashable {
+    /// The original bytes are back.
+    case restored
+    /// The record already held its original bytes.
+    case alreadyOriginal
+    /// The record holds neither version, or the backup is missing or wrong; left alone.
+    case conflict(String)
+
+    /// The outcome's name: `restored`, `already-original`, `conflict`.
+    public var name: String {
+      switch self {
+      case .restored: "restored"
+      case .alreadyOriginal: "already-original"
+      case .conflict: "conflict"
+      }
+    }
+  }
+
+  /// Counts of a rollback.
+  public struct Summary: Sendable, Hashable {
+    /// Records restored.
+    public var restored = 0
+    /// Records that already held their originals.
+    public var alreadyOriginal = 0
+    /// Records left alone.
+    public var conflicts = 0
+  }
+
+  /// Rolls back the run a journal describes.
+  ///
+  /// - Parameters:
+  ///   - journalPath: The journal `migrate` wrote.
+  ///   - key: An encrypted store's key (the journal records its settings, never the key).
+  ///   - onRecord: Called with each record's place and outcome.
+  /// - Returns: The counts.
+  /// - Throws: ``MigrationError`` when the journal, the store or the backup cannot be used.
+  public static func run(
+    journalPath: String, key: StoreKey? = nil, onRecord: (String, Outcome) -> Void
+  ) throws(MigrationError) -> Summary {
+    let journal = try MigrationJournal.read(journalPath)
+    guard let store = journal.header["store"] as? String,
+      let kind = journal.header["kind"] as? String
+    else {
+      throw MigrationError(.journal, place: "\(journalPath):1", "the header names no store or kind")
+    }
+    guard let backup = journal.header["backup"] as? String else {
+      throw MigrationError(
+        .journal, place: "\(journalPath):1",
+        "the run was made with --no-backup; there are no originals to restore")
+    }
+    switch kind {
+    case "directory":
+      return try rollBackDirectory(
+        store: store, backup: backup, entries: journal.entries, journalPath: journalPath,
+        onRecord: onRecord)
+    case "sqlite":
+      var keys: SQLCipherKeys?
+      if let cipher = journal.header["cipher"] as? [String: Any] {
+        guard let settings = SQLCipherSettings(journalValue: cipher) else {
+          throw MigrationError(
+            .journal, place: "\(journalPath):1", "the header's cipher settings are malformed")
+        }
+        guard let key else {
+          throw MigrationError(
+            .invalidKey, place: store,
+            "the store is encrypted (\(settings)): give its key with --key-file or --key-env")
+        }
+        keys = try StoreEncryption(key: key, settings: settings).open(path: store)
+      }
+      return try rollBackSQLite(
+        store: store, backup: backup, header: journal.header, entries: journal.entries,
+        journalPath: journalPath, keys: keys, onRecord: onRecord)
+    case "plist":
+      return try rollBackPropertyList(
+        store: store, backup: backup, entries: journal.entries, journalPath: journalPath,
+        onRecord: onRecord)
+    default:
+      throw MigrationError(.journal, place: "\(journalPath):1", "unknown store kind '\(kind)'")
+    }
+  }
+
+  private static func rollBackDirectory(
+    store: String, backup: String, entries: [[String: Any]], journalPath: String,
+    onRecord: (String, Outcome) -> Void
+  ) throws(MigrationError) -> Summary {
+    var summary = Summary()
+    let replaces = entries.reversed().filter { $0["op"] as? String == "replace" }
+    let batched = DurableFile.canSyncFileSystem
+    let storeRoot = DurableFile.canonical(store)
+    var start = 0
+    while start < replaces.count {
+      let chunk = replaces[start..<min(start + 256, replaces.count)]
+      start += 256
+      // Decide every record of the chunk, writing the originals to temporary files.
+      var decided: [(path: String, outcome: Outcome, temporary: String?)] = []
+      for entry in chunk {
+        guard let relative = entry["path"] as? String, let old = entry["old"] as? String,
+          let new = entry["new"] as? String, let backupName = entry["backup"] as? String,
+          !relative.split(separator: "/").contains("..")
+        else {
+          throw MigrationError(.journal, place: journalPath, "a replace entry is malformed")
+        }
+        let path = store + "/" + relative
+        guard DirectoryStore.folderIsInside(relative, root: storeRoot) else {
+          decided.append(
+            (
+              path,
+              .conflict("a folder on the way to the file is now a symbolic link; left as it is"),
+              nil
+            ))
+          continue
+        }
+        let type = DurableFile.entryType(of: path)
+        if let type, type != S_IFREG {
+          // Never follow or replace a link, a device or a FIFO put where the file was.
+          decided.append(
+            (
+              path,
+              .conflict(
+                "the file is now \(DirectoryStore.kindName(type)), not a regular file; left as it is"
+              ),
+              nil
+            ))
+          continue
+        }
+        let current = type != nil ? try DurableFile.readFile(path, limit: Int.max).bytes : nil
+        let currentSum = current.map(SHA256Checksum.hex)
+        if currentSum == old {
+          decided.append((path, .alreadyOriginal, nil))
+        } else if currentSum == new {
+          let original = try? DurableFile.readFile(backup + "/" + backupName, limit: Int.max).bytes
+          if let original, SHA256Checksum.hex(original) == old {
+            let temporary = try DurableFile.writeTemporary(
+              for: path, bytes: original, sync: !batched)
+            decided.append((path, .restored, temporary))
+          } else {
+            decided.append(
+              (
+                path,
+                .conflict("the backup \(backup)/\(backupName) is missing or not the original"),
+                nil
+              ))
+          }
+        } else {
+          decided.append(
+            (
+              path,
+              .conflict(
+                current == nil
+                  ? "the file is gone" : "the file changed after the migration; left as it is"),
+              nil
+            ))
+        }
+      }
+      // Originals on disk, then renamed into place, then the renames on disk.
+      let temporaries = decided.filter { $0.temporary != nil }
+      if batched, !temporaries.isEmpty { try DurableFile.syncFileSystem(containing: store) }
+      var touched: Set<String> = []
+      for item in temporaries {
+        if let temporary = item.temporary {
+          // Keep the migrated version beside the originals (RUN/rolled-back/…): a
+          // record of what was undone, and a rename that frees no blocks is fast.
+          let relative = String(item.path.dropFirst(store.count + 1))
+          let kept = DurableFile.directory(of: backup) + "/rolled-back/" + relative
+          try DurableFile.makeDirectories(DurableFile.directory(of: kept))
+          DurableFile.removeRegularFile(kept)
+          _ = link(item.path, kept)
+          try DurableFile.moveIntoPlace(temporary, item.path)
+          touched.insert(DurableFile.directory(of: item.path))
+        }
+      }
+      if batched {
+        if !temporaries.isEmpty { try DurableFile.syncFileSystem(containing: store) }
+      } else {
+        for folder in touched { try DurableFile.syncDirectory(folder) }
+      }
+      for item in decided {
+        summary.count(item.outcome)
+        onRecord(item.path, item.outcome)
+      }
+    }
+    return summary
+  }
+
+  /// Restores a property-list store's values from the copy of the file, in one verified rewrite.
+  ///
+  /// Every journaled value is decided against the file as it is now; the
+  /// values to restore are put back into that tree (every other value, and
+  /// the newer values of keys the run did not change, stay as they are now),
+  /// and the tree is written in the file's format by the one write rule, read
+  /// back and compared before it replaces the file. The file as the rollback
+  /// found it is kept as `RUN/rolled-back/NAME`.
+  private static func rollBackPropertyList(
+    store: String, backup: String, entries: [[String: Any]], journalPath: String,
+    onRecord: (String, Outcome) -> Void
+  ) throws(MigrationError) -> Summary {
+    var changes: [(keyPath: PropertyListKeyPath, old: String, new: String)] = []
+    for entry in entries.reversed() where entry["op"] as? String == "replace" {
+      guard let keyPath = MigrationJournal.keyPath(entry["keyPath"]),
+        let old = entry["old"] as? String, let new = entry["new"] as? String
+      else {
+        throw MigrationError(.journal, place: journalPath, "a replace entry is malformed")
+      }
+      changes.append((keyPath, old, new))
+    }
+    var summary = Summary()
+    func report(_ keyPath: PropertyListKeyPath, _ outcome: Outcome) {
+      summary.count(outcome)
+      onRecord(RecordID.propertyListValue(file: store, keyPath: keyPath).description, outcome)
+    }
+    let maximumFileSize = Int.max
+    if let type = DurableFile.entryType(of: store), type != S_IFREG {
+      // Never follow or replace a link, a device or a FIFO put where the file was.
+      for change in changes {
+        report(
+          change.keyPath,
+          .conflict(
+            "the store is now \(DirectoryStore.kindName(type)), not a regular file; left as it is"))
+      }
+      return summary
+    }
+    let current = try PropertyListFile.load(store, maximumFileSize: maximumFileSize)
+    let original = try? PropertyListFile.load(backup, maximumFileSize: maximumFileSize)
+    var tree = current.value
+    var decided: [(PropertyListKeyPath, Outcome)] = []
+    for change in changes {
+      guard case .data(let bytes)? = tree.value(at: change.keyPath) else {
+        decided.append((change.keyPath, .conflict("the value is gone or is no longer data")))
+        continue
+      }
+      let sum = SHA256Checksum.hex(bytes)
+      if sum == change.old {
+        decided.append((change.keyPath, .alreadyOriginal))
+      } else if sum == change.new {
+        if case .data(let restored)? = original?.value.value(at: change.keyPath),
+          SHA256Checksum.hex(restored) == change.old,
+          tree.replace(at: change.keyPath, with: .data(restored))
+        {
+          decided.append((change.keyPath, .restored))
+        } else {
+          decided.append(
+            (change.keyPath, .conflict("the backup \(backup) is missing or not the original")))
+        }
+      } else {
+        decided.append(
+          (change.keyPath, .conflict("the value changed after the migration; left as it is")))
+      }
+    }
+    if decided.contains(where: { $0.1 == .restored }) {
+      // Keep the migrated file beside the copy of the original: a record of what was undone.
+      let name = store.split(separator: "/").last.map(String.init) ?? "store.plist"
+      let keptFolder = DurableFile.directory(of: backup) + "/rolled-back"
+      try DurableFile.makeDirectories(keptFolder)
+      DurableFile.removeRegularFile(keptFolder + "/" + name)
+      try DurableFile.create(keptFolder + "/" + name, bytes: current.bytes, mode: 0o600)
+      let outcome = try PropertyListFile.commit(
+        tree, format: current.format, over: store, expecting: current.identity,
+        maximumFileSize: maximumFileSize)
+      if case .notWritten(let reason) = outcome {
+        throw MigrationError(.writeFailed, place: store, reason)
+      }
+    }
+    for (keyPath, outcome) in decided { report(keyPath, outcome) }
+    return summary
+  }
+
+  private static func rollBackSQLite(
+    store: String, backup: String, header: [String: Any], entries: [[String: Any]],
+    journalPath: String, keys: SQLCipherKeys?, onRecord: (String, Outcome) -> Void
+  ) throws(MigrationError) -> Summary {
+    guard let table = header["table"] as? String, let keyColumn = header["keyColumn"] as? String,
+      let valueColumn = header["valueColumn"] as? String
+    else {
+      throw MigrationError(
+        .journal, place: "\(journalPath):1", "the header names no table or columns")
+    }
+    let target = try SQLiteStore(
+      path: store, table: table, keyColumn: keyColumn, valueColumn: valueColumn, readOnly: false,
+      keys: keys)
+    if keys != nil { try target.database.execute("PRAGMA journal_mode = DELETE") }
+    let source = try SQLiteStore(
+      path: backup, table: table, keyColumn: keyColumn, valueColumn: valueColumn, readOnly: true,
+      keys: keys)
+    let quotedTable = SQLiteDatabase.quote(target.table)
+    let quotedKey = SQLiteDatabase.quote(target.keyColumn)
+    let quotedValue = SQLiteDatabase.quote(target.valueColumn)
+    let rowidSelect = target.hasRowid ? " AND rowid = ?2" : ""
+    let readCurrent = try target.database.prepare(
+      "SELECT \(quotedValue) FROM \(quotedTable) WHERE \(quotedKey) IS ?1\(rowidSelect)")
+    // By key only: VACUUM INTO may renumber the rowids of tables without an
+    // INTEGER PRIMARY KEY, so the backup's rowids need not match the store's.
+    let readOriginal = try source.database.prepare(
+      "SELECT \(SQLiteDatabase.quote(source.valueColumn)), typeof(\(SQLiteDatabase.quote(source.valueColumn))) = 'text' FROM \(SQLiteDatabase.quote(source.table)) WHERE \(SQLiteDatabase.quote(source.keyColumn)) IS ?1"
+    )
+    let restore = try target.database.prepare(
+      "UPDATE \(quotedTable) SET \(quotedValue) = ?1 WHERE \(quotedKey) IS ?2\(target.hasRowid ? " AND rowid = ?4" : "") AND \(quotedValue) = ?3"
+    )
+    var summary = Summary()
+    var pending = 0
+    try target.database.execute("BEGIN IMMEDIATE")
+    do throws(MigrationError) {
+      for entry in entries.reversed() where entry["op"] as? String == "update" {
+        guard let key = MigrationJournal.sqliteValue(entry["key"]),
+          let old = entry["old"] as? String,
+          let new = entry["new"] as? String
+        else {
+          throw MigrationError(.journal, place: journalPath, "an update entry is malformed")
+        }
+        let rowid = (entry["rowid"] as? NSNumber)?.int64Value
+        let place = RecordID.row(
+          database: store, table: target.table, keyColumn: target.keyColumn, key: key, rowid: rowid
+        ).description
+        try readCurrent.bind(key, at: 1)
+        if let rowid, target.hasRowid { try readCurrent.bind(.integer(rowid), at: 2) }
+        let current: [UInt8]? = try readCurrent.step() ? readCurrent.bytes(0) : nil
+        readCurrent.reset()
+        let currentSum = current.map(SHA256Checksum.hex)
+        let outcome: Outcome
+        if currentSum == old {
+          outcome = .alreadyOriginal
+        } else if let current, currentSum == new {
+          try readOriginal.bind(key, at: 1)
+          var original: [UInt8]?
+          var originalIsText = false
+          // A key may repeat; the original is the row whose bytes have the journaled checksum.
+          while try readOriginal.step() {
+            let candidate = readOriginal.bytes(0)
+            if SHA256Checksum.hex(candidate) == old {
+              original = candidate
+              originalIsText = readOriginal.integer(1) != 0
+              break
+            }
+          }
+          readOriginal.reset()
+          if let original, SHA256Checksum.hex(original) == old {
+            try restore.bind(bytes: original, asText: originalIsText, at: 1)
+            try restore.bind(key, at: 2)
+            try restore.bind(bytes: current, asText: false, at: 3)
+            if let rowid, target.hasRowid { try restore.bind(.integer(rowid), at: 4) }
+            _ = try restore.step()
+            restore.reset()
+            outcome =
+              target.database.changes == 1
+              ? .restored : .conflict("the row changed while rolling back; left as it is")
+          } else {
+            outcome = .conflict("the backup \(backup) has no matching original for this row")
+          }
+        } else {
+          outcome = .conflict(
+            current == nil
+              ? "the row is gone" : "the row changed after the migration; left as it is")
+        }
+        summary.count(outcome)
+        onRecord(place, outcome)
+        pending += 1
+        if pending >= 512 {
+          try target.database.execute("COMMIT")
+          try target.database.execute("BEGIN IMMEDIATE")
+          pending = 0
+        }
+      }
+      try target.database.execute("COMMIT")
+    } catch {
+      try? target.database.execute("ROLLBACK")
+      throw error
+    }
+    return summary
+  }
+}
+
+extension MigrationRollback.Summary {
+  mutating func count(_ outcome: MigrationRollback.Outcome) {
+    switch outcome {
+    case .restored: restored += 1
+    case .alreadyOriginal: alreadyOriginal += 1
+    case .conflict: conflicts += 1
+    }
+  }
+}

@@ -1,0 +1,101 @@
+import HarnessTextOutput
+
+/// Writes a report for people: one block per case, the differential advice, and a summary.
+///
+/// Colour is used only when asked (on a terminal). The text may change
+/// between versions; tools should read `--format json`.
+public struct TextReportWriter: Sendable {
+  /// Whether to colour statuses with ANSI escapes.
+  public var colour: Bool
+  /// Whether to list passing cases' paths too, not only their status line.
+  public var verbose: Bool
+
+  /// Creates a writer.
+  public init(colour: Bool = false, verbose: Bool = false) {
+    self.colour = colour
+    self.verbose = verbose
+  }
+
+  /// The report as text.
+  public func render(_ report: VerificationReport) -> String {
+    var text = ""
+    for note in report.notes {
+      text += "note: \(note)\n"
+    }
+    for item in report.cases {
+      text += "\(badge(item.status)) \(item.name)\n"
+      if item.status == .passed && !verbose {
+        for note in item.notes { text += "    note: \(note)\n" }
+        continue
+      }
+      for path in item.paths {
+        let mark = path.matches ? "  " : paint("✗ ", code: "31")
+        var line = "    \(mark)\(padded(path.path.description, 18)) \(path.outcome)"
+        if let category = path.category { line += " [\(category)]" }
+        // A decode path's expectation, or that there is none; the structure has no stated one.
+        if case .decode = path.path {
+          line += "  (\(path.expectationPhrase))"
+        } else if path.expected != nil {
+          line += "  (\(path.expectationPhrase))"
+        }
+        text += line + "\n"
+        // A crash always says why: the runtime's own message is the finding.
+        if let message = path.message, !path.matches || verbose || path.outcome == .crashed {
+          text += Self.messageLines(message, indent: "        ")
+        }
+      }
+      for expectation in item.expectations where !expectation.passed || verbose {
+        let mark = expectation.passed ? "  " : paint("✗ ", code: "31")
+        text +=
+          "    \(mark)\(expectation.keyPath): expected \(expectation.expected), got \(expectation.actual)  (\(expectation.location))\n"
+      }
+      for note in item.notes {
+        text += "    note: \(note)\n"
+      }
+    }
+    let counts = report.counts
+    let summary = VerificationCase.Status.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }
+      .joined(separator: ", ")
+    text += "\n\(report.cases.count) archive entries: \(summary)\n"
+    // Only an uncontained run says so: a trap in it would have ended the run, not failed a case.
+    if let containment = report.containment, !containment.isOn {
+      text += paint(containment.reportLine, code: "33") + "\n"
+    }
+    return text
+  }
+
+  /// A message as report lines: each of its lines indented, its control characters escaped
+  /// (`SwiftLiteral.escapingControlCharacters(_:)`), so that text a worker wrote to standard
+  /// error cannot move the cursor or recolour a terminal.
+  ///
+  /// ```swift
+  /// TextReportWriter.messageLines("SIGILL: Fatal error: \u{1B}[2J", indent: "  ")
+  /// // "  SIGILL: Fatal error: \\u{1b}[2J\n"
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - message: A message, perhaps of several lines.
+  ///   - indent: What each line starts with.
+  /// - Returns: The lines, each ending with a line feed.
+  public static func messageLines(_ message: String, indent: String = "    ") -> String {
+    message.split(separator: "\n", omittingEmptySubsequences: false).map {
+      indent + SwiftLiteral.escapingControlCharacters(String($0)) + "\n"
+    }.joined()
+  }
+
+  private func padded(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+  }
+
+  private func badge(_ status: VerificationCase.Status) -> String {
+    switch status {
+    case .passed: return paint("PASS", code: "32")
+    case .failed: return paint("FAIL", code: "31")
+    case .unexpectedPass: return paint("HOLE", code: "1;31")
+    }
+  }
+
+  private func paint(_ text: String, code: String) -> String {
+    colour ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+}
