@@ -92,7 +92,7 @@ let package = Package(
     .target(
       name: "ChildProcesses", dependencies: ["CWorkerProcess"], swiftSettings: strictSettings),
 
-    // Every file the project writes goes through FileOutput's one rule (README, "Outputs").
+    // Every file the project writes goes through FileOutput's one rule (the Outputs article).
     .target(name: "FileOutput", swiftSettings: strictSettings),
 
     // The pipeline.
@@ -257,9 +257,14 @@ let package = Package(
     .testTarget(
       name: "TextOutputTests", dependencies: ["TextOutput"], swiftSettings: strictSettings),
     .testTarget(
+      name: "ChecksumTests", dependencies: ["Checksum", "HarnessTestSupport"],
+      swiftSettings: strictSettings),
+    .testTarget(
+      name: "JSONOutputTests", dependencies: ["JSONOutput"], swiftSettings: strictSettings),
+    .testTarget(
       name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport", "JSONOutput"],
       swiftSettings: strictSettings),
-    // README's module map against every module's imports.
+    // The module map in CONTRIBUTING.md against every module's imports.
     .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
     .testTarget(
       name: "SystemLibraryTests",
@@ -278,7 +283,7 @@ let package = Package(
       name: "HarnessCLITests",
       dependencies: [
         "HarnessCLI", "HarnessTestSupport", "Checksum", "JSONOutput", "ProfileKit", "ProfilesApp",
-        "PropertyList",
+        "PropertyList", "Migration",
       ],
       swiftSettings: strictSettings
     ),

@@ -1,4 +1,3 @@
-import HarnessTestSupport
 import JSONOutput
 import Testing
 
