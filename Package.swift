@@ -93,7 +93,7 @@ let package = Package(
       name: "HarnessChildProcesses", dependencies: ["CHarnessWorkerProcess"],
       swiftSettings: strictSettings),
 
-    // Every file the project writes goes through FileOutput's one rule (README, "Outputs").
+    // Every file the project writes goes through FileOutput's one rule (the Outputs article).
     .target(name: "HarnessFileOutput", swiftSettings: strictSettings),
 
     // The pipeline.
@@ -279,9 +279,14 @@ let package = Package(
     .testTarget(
       name: "TextOutputTests", dependencies: ["HarnessTextOutput"], swiftSettings: strictSettings),
     .testTarget(
+      name: "ChecksumTests", dependencies: ["HarnessChecksum", "HarnessTestSupport"],
+      swiftSettings: strictSettings),
+    .testTarget(
+      name: "JSONOutputTests", dependencies: ["HarnessJSONOutput"], swiftSettings: strictSettings),
+    .testTarget(
       name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport", "HarnessJSONOutput"],
       swiftSettings: strictSettings),
-    // README's module map against every module's imports.
+    // The module map in CONTRIBUTING.md against every module's imports.
     .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
     .testTarget(
       name: "SystemLibraryTests",
@@ -299,9 +304,8 @@ let package = Package(
     .testTarget(
       name: "HarnessCLITests",
       dependencies: [
-        "HarnessCLI", "HarnessTestSupport", "HarnessChecksum", "HarnessJSONOutput", "ProfileKit",
-        "ProfilesApp",
-        "HarnessPropertyList",
+        "HarnessCLI", "HarnessTestSupport", "HarnessChecksum", "HarnessJSONOutput", "ProfileKit", "ProfilesApp",
+        "HarnessPropertyList", "HarnessMigration",
       ],
       swiftSettings: strictSettings
     ),

@@ -1,7 +1,7 @@
 // crash-test-harness: the archive-harness command over the sample app's v2 classes plus one
-// model class with a decoding bug, as a team's own harness executable would be built
-// (README, "Add your own model types"). scripts/crash-test and the migration tests use it to
-// show that a record whose init?(coder:) traps costs that record alone in a typed migrate.
+// model class with a decoding bug, as a team's own harness executable would be built (the
+// "Adopting ArchiveHarness in an app" article). scripts/crash-test and the migration tests use
+// it to show that a record whose init?(coder:) traps costs that record alone in a typed migrate.
 
 import Foundation
 import HarnessCLI

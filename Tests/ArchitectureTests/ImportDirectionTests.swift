@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// The module map in README, and every module's `import` lines held against it.
+/// The module map in CONTRIBUTING.md, and every module's `import` lines held against it.
 ///
-/// README lists the modules in layers, bottom first. A module may import only modules on
+/// CONTRIBUTING.md lists the modules in layers, bottom first. A module may import only modules on
 /// lower layers, so imports point down the pipeline and never back up, and a new module
 /// must be placed on the map before any test passes.
 @Suite("Import direction")
@@ -12,11 +12,11 @@ struct ImportDirectionTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
-  /// The layers README declares, by module folder name.
+  /// The layers CONTRIBUTING.md declares, by module folder name.
   static func layers() throws -> [String: Int] {
-    let readme = try String(
-      contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-    return try ModuleLayers.parse(readme)
+    let contributing = try String(
+      contentsOf: root.appendingPathComponent("CONTRIBUTING.md"), encoding: .utf8)
+    return try ModuleLayers.parse(contributing)
   }
 
   /// Every folder under Sources/, each a module.
@@ -26,17 +26,19 @@ struct ImportDirectionTests {
     ).filter { !$0.hasPrefix(".") }.sorted()
   }
 
-  @Test("Every module in Sources/ is on README's module map, and every mapped module exists")
+  @Test(
+    "Every module in Sources/ is on CONTRIBUTING.md's module map, and every mapped module exists")
   func mapCoversEveryModule() throws {
     let layers = try Self.layers()
     let modules = try Self.modules()
-    #expect(modules.filter { layers[$0] == nil } == [], "add these to README's module layers")
+    #expect(
+      modules.filter { layers[$0] == nil } == [], "add these to CONTRIBUTING.md's module layers")
     #expect(
       layers.keys.filter { !modules.contains($0) }.sorted() == [],
-      "README's module layers name modules that do not exist")
+      "CONTRIBUTING.md's module layers name modules that do not exist")
   }
 
-  @Test("Every import points down README's module map, never up or sideways")
+  @Test("Every import points down CONTRIBUTING.md's module map, never up or sideways")
   func importsPointDown() throws {
     let layers = try Self.layers()
     // Module names as imported: a folder such as `archive-harness` is the module `archive_harness`.
@@ -84,16 +86,16 @@ struct ImportDirectionTests {
 
   @Test("A module listed on two layers is an error")
   func duplicateModuleRefused() {
-    let readme = """
+    let document = """
       <!-- module-layers -->
       | 0 | `A` |
       | 1 | `A`, `B` |
       <!-- /module-layers -->
       """
-    #expect(throws: ModuleLayers.Problem.self) { try ModuleLayers.parse(readme) }
+    #expect(throws: ModuleLayers.Problem.self) { try ModuleLayers.parse(document) }
   }
 
-  @Test("A README without the module layers block is an error")
+  @Test("A document without the module layers block is an error")
   func missingBlockRefused() {
     #expect(throws: ModuleLayers.Problem.self) { try ModuleLayers.parse("# Title\n") }
   }
@@ -107,18 +109,19 @@ struct ImportDirectionTests {
   }
 }
 
-/// Reads README's `<!-- module-layers -->` table: `| LAYER | `Module`, `Module` |` rows.
+/// Reads CONTRIBUTING.md's `<!-- module-layers -->` table: `| LAYER | `Module`, `Module` |` rows.
 enum ModuleLayers {
   struct Problem: Error, CustomStringConvertible {
     var description: String
   }
 
-  static func parse(_ readme: String) throws -> [String: Int] {
-    guard let start = readme.firstRange(of: "<!-- module-layers -->"),
-      let end = readme.firstRange(of: "<!-- /module-layers -->"), start.upperBound < end.lowerBound
-    else { throw Problem(description: "README has no <!-- module-layers --> block") }
+  static func parse(_ document: String) throws -> [String: Int] {
+    guard let start = document.firstRange(of: "<!-- module-layers -->"),
+      let end = document.firstRange(of: "<!-- /module-layers -->"),
+      start.upperBound < end.lowerBound
+    else { throw Problem(description: "the document has no <!-- module-layers --> block") }
     var layers: [String: Int] = [:]
-    for line in readme[start.upperBound..<end.lowerBound].split(separator: "\n") {
+    for line in document[start.upperBound..<end.lowerBound].split(separator: "\n") {
       let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
       guard cells.count >= 2, let layer = Int(cells[0]) else { continue }
       for name in cells[1].split(separator: ",") {

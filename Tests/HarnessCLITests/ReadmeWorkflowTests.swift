@@ -2,8 +2,8 @@ import Foundation
 import HarnessTestSupport
 import Testing
 
-/// README's sharded GitHub Actions workflow, parsed by Python's yaml module.
-@Suite("README's sharded workflow")
+/// The sharded GitHub Actions workflow of the `ShardedCI` article, parsed by Python's yaml module.
+@Suite("The sharded CI article's workflow")
 struct ReadmeWorkflowTests {
   /// Runs python3 with a program and some standard input; `nil` when python3 cannot be started.
   static func python(_ program: String, input: String = "") -> (status: Int32, output: String)? {
@@ -26,13 +26,16 @@ struct ReadmeWorkflowTests {
   /// Whether python3 and its yaml module are here.
   static let hasYAML = python("import yaml")?.status == 0
 
-  /// The YAML between README's `<!-- shard-workflow -->` markers, without its fence.
+  /// The article that holds the workflow, relative to the package root.
+  static let article = "Sources/ArchiveHarness/ArchiveHarness.docc/ShardedCI.md"
+
+  /// The YAML between the article's `<!-- shard-workflow -->` markers, without its fence.
   static func workflow() throws -> String {
-    let readme = try String(
-      contentsOf: Corpus.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    let start = try #require(readme.range(of: "<!-- shard-workflow -->\n```yaml\n"))
-    let end = try #require(readme.range(of: "```\n<!-- /shard-workflow -->"))
-    return String(readme[start.upperBound..<end.lowerBound])
+    let text = try String(
+      contentsOf: Corpus.packageRoot.appendingPathComponent(article), encoding: .utf8)
+    let start = try #require(text.range(of: "<!-- shard-workflow -->\n```yaml\n"))
+    let end = try #require(text.range(of: "```\n<!-- /shard-workflow -->"))
+    return String(text[start.upperBound..<end.lowerBound])
   }
 
   @Test(

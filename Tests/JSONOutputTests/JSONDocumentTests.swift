@@ -1,5 +1,4 @@
 import HarnessJSONOutput
-import HarnessTestSupport
 import Testing
 
 @Suite("JSON documents")

@@ -1,30 +1,26 @@
 import Foundation
-import HarnessJSONOutput
 import HarnessTestSupport
+import HarnessJSONOutput
 import Testing
-
-@testable import HarnessMigration
 
 @Suite("archive-harness migrate-dry-run and migrate, run as a user would")
 struct MigrateCommandTests {
   /// A scratch copy of the shipped v1 archives, as a directory store.
   private func scratchStore() throws -> String {
-    let folder = try MigrationFixtures.temporaryFolder()
+    let folder = try StoreFixtures.temporaryFolder()
     try FileManager.default.copyItem(
       atPath: Corpus.packageRoot.appendingPathComponent("LegacyArchives/ProfilesApp-1.0").path,
       toPath: folder + "/store")
     return folder
   }
 
-  private var manifest: String {
-    Corpus.packageRoot.appendingPathComponent("manifests/ProfilesApp-1.0.xml").path
-  }
+  private var manifest: String { StoreFixtures.manifest }
 
   @Test("A typed dry run over the shipped v1 archives plans every record, changes nothing, exits 1")
   func typedDryRun() throws {
     let folder = try scratchStore()
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let before = try MigrationFixtures.checksums(ofFolder: folder)
+    let before = try StoreFixtures.checksums(ofFolder: folder)
     let result = try CommandRunner.run([
       "migrate-dry-run", "--store", folder + "/store", "--manifest", manifest,
     ])
@@ -34,14 +30,14 @@ struct MigrateCommandTests {
       result.stdout.contains("refused          \(folder)/store/memo-truncated.archive  [read]"))
     #expect(result.stdout.contains("typeConversionFailed"))
     #expect(result.stdout.contains("summary: 4 will-rewrite, 0 already-current, 8 refused"))
-    #expect(try MigrationFixtures.checksums(ofFolder: folder) == before)
+    #expect(try StoreFixtures.checksums(ofFolder: folder) == before)
   }
 
   @Test("Migrate rewrites the verified records, a re-run is a no-op, rollback restores every byte")
   func typedMigrateRerunRollback() throws {
     let folder = try scratchStore()
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let before = try MigrationFixtures.checksums(ofFolder: folder + "/store")
+    let before = try StoreFixtures.checksums(ofFolder: folder + "/store")
     let first = try CommandRunner.run([
       "migrate", "--store", folder + "/store", "--manifest", manifest, "--backup",
       folder + "/backup",
@@ -63,17 +59,17 @@ struct MigrateCommandTests {
     let rollback = try CommandRunner.run(["migrate", "--rollback", journal])
     #expect(rollback.status == 0, "\(rollback.stdout)\(rollback.stderr)")
     #expect(rollback.stdout.contains("rollback: 4 restored, 0 already original, 0 conflicts"))
-    #expect(try MigrationFixtures.checksums(ofFolder: folder + "/store") == before)
+    #expect(try StoreFixtures.checksums(ofFolder: folder + "/store") == before)
   }
 
   @Test("An SQLite dry run writes a JSON plan to --output and names rows by table and key")
   func sqliteJSONPlan() throws {
-    let folder = try MigrationFixtures.temporaryFolder()
+    let folder = try StoreFixtures.temporaryFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/store.sqlite"
-    try MigrationFixtures.makeDatabase(at: path)
+    try StoreFixtures.makeSQLiteStore(at: path)
     let result = try CommandRunner.run(
-      MigrationFixtures.renameOnlyDryRun(store: path, format: "json", output: folder + "/plan.json")
+      StoreFixtures.renameOnlyDryRun(store: path, format: "json", output: folder + "/plan.json")
     )
     #expect(result.status == 1)
     #expect(result.stdout.isEmpty)
@@ -124,14 +120,14 @@ struct MigrateCommandTests {
 struct TrappingDecodeMigrationTests {
   static let harness = "crash-test-harness"
 
-  /// A folder of five v1 profiles and, third, a badge whose label is a number (it traps).
+  /// A folder of five v1 profiles and a badge whose label is a number (it traps).
   private func trappingStore() throws -> String {
-    let folder = try MigrationFixtures.temporaryFolder()
+    let folder = try StoreFixtures.temporaryFolder()
     try FileManager.default.createDirectory(
       atPath: folder + "/store", withIntermediateDirectories: true)
+    let profile = Data(try StoreFixtures.shipped(StoreFixtures.legacyProfile))
     for index in 0..<5 {
-      let bytes = MigrationFixtures.profile(id: Int64(index))
-      try Data(bytes).write(to: URL(fileURLWithPath: folder + "/store/profile-\(index).archive"))
+      try profile.write(to: URL(fileURLWithPath: folder + "/store/profile-\(index).archive"))
     }
     var builder = ArchiveBuilder()
     builder.setRoot(builder.object("ProfilesApp.Badge", [("label", .integer(7))]))
@@ -142,7 +138,7 @@ struct TrappingDecodeMigrationTests {
   private func arguments(_ command: String, _ folder: String) -> [String] {
     [
       command, "--store", folder + "/store", "--manifest",
-      Corpus.packageRoot.appendingPathComponent("manifests/ProfilesApp-1.0.xml").path,
+      StoreFixtures.manifest,
       "--class-map", "ProfilesApp.Badge=crash_test_harness.Badge",
       "--allowed-classes", "crash_test_harness.Badge",
     ]
@@ -180,7 +176,7 @@ struct TrappingDecodeMigrationTests {
   func dryRunReportsTrap() throws {
     let folder = try trappingStore()
     defer { try? FileManager.default.removeItem(atPath: folder) }
-    let before = try MigrationFixtures.checksums(ofFolder: folder)
+    let before = try StoreFixtures.checksums(ofFolder: folder)
     let result = try CommandRunner.run(
       arguments("migrate-dry-run", folder) + ["--format", "json"], executableName: Self.harness)
     #expect(result.status == 1)
@@ -191,6 +187,6 @@ struct TrappingDecodeMigrationTests {
     #expect(badge["outcome"] as? String == "refused")
     #expect((badge["reason"] as? String)?.hasPrefix("[crashed]") == true)
     #expect(records.filter { $0["outcome"] as? String == "will-rewrite" }.count == 5)
-    #expect(try MigrationFixtures.checksums(ofFolder: folder) == before)
+    #expect(try StoreFixtures.checksums(ofFolder: folder) == before)
   }
 }

@@ -1,6 +1,6 @@
-import Foundation
 import HarnessChecksum
-import HarnessManifest
+import Foundation
+import HarnessTestSupport
 import Testing
 
 @Suite("SHA-256")
@@ -89,8 +89,9 @@ struct SHA256Tests {
       "skipped: /usr/bin/sha256sum is absent"))
   func matchesSHA256Sum() throws {
     let tool = "/usr/bin/sha256sum"
-    let names = try FileManager.default.subpathsOfDirectory(atPath: ManifestTestSupport.corpusPath)
-    let files = names.sorted().prefix(20).map { "\(ManifestTestSupport.corpusPath)/\($0)" }
+    let corpus = Corpus.directory.path
+    let names = try FileManager.default.subpathsOfDirectory(atPath: corpus)
+    let files = names.sorted().prefix(20).map { "\(corpus)/\($0)" }
       .filter { path in
         var isDirectory: ObjCBool = false
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
