@@ -70,7 +70,7 @@ struct ImportDirectionTests {
       @_exported import HarnessKeyedArchive
       internal import CHarnessXMLBridge
       public import struct HarnessPropertyList.PropertyListValue
-      @testable import HarnessDecoding
+      @testable import HarnessCoder
       // import Verification
       let text = "import Migration"
         import HarnessManifest
@@ -78,7 +78,7 @@ struct ImportDirectionTests {
     #expect(
       ImportScanner.imports(in: text) == [
         "Foundation", "HarnessKeyedArchive", "CHarnessXMLBridge", "HarnessPropertyList",
-        "HarnessDecoding", "HarnessManifest",
+        "HarnessCoder", "HarnessManifest",
       ])
   }
 
