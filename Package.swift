@@ -114,12 +114,13 @@ let package = Package(
         "HarnessPropertyList", "HarnessJSONOutput", "HarnessTextOutput", "HarnessVocabulary",
       ],
       swiftSettings: strictSettings),
+    // The harness NSCoder: the class registry and class-name maps, the decoder (legacy and
+    // secure paths) and the encoder, and what a decode gives.
     .target(
-      name: "HarnessDecoding",
+      name: "HarnessCoder",
       dependencies: [
         "HarnessKeyedArchive", "HarnessPropertyList", "HarnessVocabulary", "HarnessTextOutput",
         "HarnessFileOutput",
-        "CHarnessWorkerProcess", "HarnessChildProcesses",
       ],
       swiftSettings: strictSettings),
     // The manifest model: archives, expectations and the engine that checks them.
@@ -165,7 +166,7 @@ let package = Package(
     .target(
       name: "HarnessVerification",
       dependencies: [
-        "HarnessDecoding", "HarnessManifest", "HarnessManifestXML", "HarnessKeyedArchive",
+        "HarnessCoder", "HarnessManifest", "HarnessManifestXML", "HarnessKeyedArchive",
         "HarnessPropertyList", "HarnessJSONOutput",
         "HarnessVocabulary", "HarnessTextOutput", "HarnessChecksum", "HarnessFileOutput",
       ],
@@ -174,7 +175,7 @@ let package = Package(
     .target(
       name: "HarnessMigration",
       dependencies: [
-        "HarnessChecksum", "HarnessDecoding", "HarnessKeyedArchive", "HarnessPropertyList",
+        "HarnessChecksum", "HarnessCoder", "HarnessKeyedArchive", "HarnessPropertyList",
         "CHarnessSQLite", "CHarnessSQLCipher",
         "CHarnessCrypto", "HarnessJSONOutput", "HarnessVocabulary", "HarnessTextOutput",
         "HarnessFileOutput",
@@ -183,21 +184,34 @@ let package = Package(
       // CHarnessSQLite's module links sqlite3 where it is imported; this says so for the whole target.
       linkerSettings: [.linkedLibrary("sqlite3")]
     ),
+    // Where decoding runs: the decode worker (the harness executable re-executed), its fork
+    // server, supervisor and frames, and the runners Verification and Migration take (in
+    // workers, in process, or none).
+    .target(
+      name: "HarnessContainment",
+      dependencies: [
+        "HarnessCoder", "HarnessVerification", "HarnessMigration", "HarnessKeyedArchive",
+        "HarnessPropertyList", "HarnessVocabulary", "HarnessTextOutput", "HarnessFileOutput",
+        "CHarnessWorkerProcess", "HarnessChildProcesses",
+      ],
+      swiftSettings: strictSettings
+    ),
     // The team-facing library: the pipeline re-exported, the configuration and the worker choice.
     .target(
       name: "ArchiveHarness",
       dependencies: [
-        "HarnessPropertyList", "HarnessKeyedArchive", "HarnessDecoding", "HarnessManifest",
+        "HarnessPropertyList", "HarnessKeyedArchive", "HarnessCoder", "HarnessManifest",
         "HarnessManifestXML", "HarnessManifestAuthoring",
         "HarnessVerification", "HarnessMigration", "HarnessAnonymization", "HarnessJSONOutput",
-        "HarnessVocabulary", "HarnessChecksum",
+        "HarnessVocabulary", "HarnessChecksum", "HarnessContainment",
       ],
       swiftSettings: strictSettings
     ),
     .target(
       name: "HarnessCLI",
       dependencies: [
-        "ArchiveHarness", "HarnessVerification", "HarnessMigration", "HarnessDecoding",
+        "ArchiveHarness", "HarnessVerification", "HarnessMigration", "HarnessCoder",
+        "HarnessContainment",
         "HarnessManifest", "HarnessManifestXML",
         "HarnessManifestAuthoring", "HarnessAnonymization",
         "HarnessKeyedArchive", "HarnessPropertyList", "HarnessVocabulary", "HarnessJSONOutput",
@@ -219,7 +233,7 @@ let package = Package(
 
     .executableTarget(
       name: "archive-harness",
-      dependencies: ["HarnessCLI", "HarnessDecoding", "ProfileKit", "ProfilesApp"],
+      dependencies: ["HarnessCLI", "HarnessCoder", "ProfileKit", "ProfilesApp"],
       swiftSettings: strictSettings
     ),
 
@@ -242,7 +256,8 @@ let package = Package(
     .executableTarget(
       name: "harness-bench",
       dependencies: [
-        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessDecoding", "ProfileKit",
+        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessCoder", "HarnessMigration",
+        "ProfileKit",
       ],
       swiftSettings: strictSettings
     ),
@@ -312,7 +327,8 @@ let package = Package(
     .testTarget(
       name: "VerificationTests",
       dependencies: [
-        "HarnessVerification", "HarnessDecoding", "HarnessManifest", "HarnessManifestXML",
+        "HarnessContainment",
+        "HarnessVerification", "HarnessCoder", "HarnessManifest", "HarnessManifestXML",
         "HarnessKeyedArchive", "ProfileKit",
         "HarnessTestSupport", "HarnessVocabulary", "HarnessJSONOutput", "HarnessTextOutput",
       ],
@@ -326,6 +342,7 @@ let package = Package(
     .testTarget(
       name: "MigrationTests",
       dependencies: [
+        "HarnessContainment",
         "HarnessMigration", "HarnessManifest", "HarnessKeyedArchive", "HarnessPropertyList",
         "HarnessTestSupport", "CHarnessSQLite",
         "HarnessChecksum", "HarnessJSONOutput", "HarnessVocabulary",
@@ -340,7 +357,8 @@ let package = Package(
     .testTarget(
       name: "DecodingTests",
       dependencies: [
-        "HarnessDecoding", "HarnessKeyedArchive", "HarnessPropertyList", "ProfileKit",
+        "HarnessContainment",
+        "HarnessCoder", "HarnessKeyedArchive", "HarnessPropertyList", "ProfileKit",
         "ProfilesApp",
         "HarnessTestSupport", "HarnessVocabulary",
       ],
@@ -369,8 +387,9 @@ let package = Package(
     .testTarget(
       name: "AdversarialTests",
       dependencies: [
+        "HarnessContainment",
         "HarnessKeyedArchive", "HarnessPropertyList", "HarnessJSONOutput", "HarnessTestSupport",
-        "HarnessDecoding",
+        "HarnessCoder",
         "ProfileKit", "HarnessManifest", "HarnessManifestXML",
       ],
       exclude: ["Regressions"],

@@ -6,7 +6,7 @@
 // ProfileKit, KeyedArchive, PropertyList and JSONOutput sources; never part of
 // `swift build`.
 
-import HarnessDecoding
+import HarnessCoder
 import Foundation
 import HarnessKeyedArchive
 import ProfileKit

@@ -6,7 +6,7 @@
 // PropertyList, JSONOutput, HarnessVocabulary and TextOutput sources; never part of
 // `swift build`.
 
-import HarnessDecoding
+import HarnessCoder
 import Foundation
 import HarnessKeyedArchive
 

@@ -8,7 +8,8 @@
 // writers' API. Every other module is internal to the package.
 @_exported import HarnessAnonymization
 @_exported import HarnessChecksum
-@_exported import HarnessDecoding
+@_exported import HarnessCoder
+@_exported import HarnessContainment
 @_exported import HarnessJSONOutput
 @_exported import HarnessKeyedArchive
 @_exported import HarnessManifest

@@ -1,5 +1,6 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
+import HarnessContainment
 import HarnessMigration
 import HarnessVerification
 

@@ -1,5 +1,6 @@
 import ArchiveHarness
 import Foundation
+import HarnessContainment
 
 /// A team's harness setup: its manifests and historical archives, its model classes, and the worker.
 ///

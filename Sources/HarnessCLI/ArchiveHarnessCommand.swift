@@ -1,4 +1,5 @@
-import HarnessDecoding
+import HarnessCoder
+import HarnessContainment
 import HarnessTextOutput
 import HarnessVocabulary
 

@@ -1,8 +1,8 @@
 /// Whether a trap while decoding is contained: a worker process's crash, or the end of this process.
 ///
 /// App code runs while decoding (`init?(coder:)`), and Foundation's unarchiver
-/// traps on some archives. A ``WorkerPathRunner`` decodes in a child process,
-/// so a trap is a `crashed` outcome; an ``InProcessPathRunner`` decodes in the
+/// traps on some archives. A `WorkerPathRunner` (HarnessContainment) decodes in a child process,
+/// so a trap is a `crashed` outcome; an `InProcessPathRunner` (HarnessContainment) decodes in the
 /// caller's process (on iOS, the test host), so a trap ends it. Reports say which:
 /// the text report prints ``reportLine`` when containment is off, the JSON
 /// report carries ``reportValue`` as `containment`.

@@ -1,12 +1,12 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessVocabulary
 
 /// Runs one archive through one decode path and returns what the app would see.
 ///
-/// ``WorkerPathRunner`` runs every path in a child process, so that a trap in
+/// `WorkerPathRunner` (HarnessContainment) runs every path in a child process, so that a trap in
 /// Foundation or in an app's `init?(coder:)` becomes a `crashed` outcome
-/// rather than the end of the harness. ``InProcessPathRunner`` runs only the
+/// rather than the end of the harness. `InProcessPathRunner` (HarnessContainment) runs only the
 /// harness paths, in this process, for callers that trust the model code.
 ///
 /// A runner that cannot run a path at all (no worker could be had) throws, and

@@ -1,4 +1,4 @@
-import HarnessDecoding
+import HarnessCoder
 import HarnessKeyedArchive
 import HarnessManifest
 

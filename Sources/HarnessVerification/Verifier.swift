@@ -1,5 +1,5 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessKeyedArchive
 import HarnessManifest
 import HarnessManifestXML
@@ -63,7 +63,7 @@ public struct Verifier: Sendable {
 
   /// How many entries are verified at once, each on its own thread.
   ///
-  /// Give a ``WorkerPathRunner`` as many workers. The report keeps manifest and
+  /// Give a `WorkerPathRunner` (HarnessContainment) as many workers. The report keeps manifest and
   /// entry order whatever this is.
   public var concurrency: Int
 
@@ -75,7 +75,7 @@ public struct Verifier: Sendable {
   ///   - paths: The paths to run, in report order.
   ///   - limits: The bounds on reading archives.
   ///   - concurrency: How many entries are verified at once (at least one); a
-  ///     ``WorkerPathRunner`` should have as many workers.
+  ///     `WorkerPathRunner` (HarnessContainment) should have as many workers.
   public init(
     registry: ClassRegistry, runner: any DecodePathRunner,
     paths: [DecodePath] = DecodePath.allCases, limits: ArchiveLimits = .default,

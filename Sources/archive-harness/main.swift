@@ -1,5 +1,5 @@
 import HarnessCLI
-import HarnessDecoding
+import HarnessCoder
 import ProfileKit
 import ProfilesApp
 

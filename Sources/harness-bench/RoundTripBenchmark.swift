@@ -1,5 +1,6 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
+import HarnessMigration
 import ProfileKit
 
 /// The full round trip (decode, encode, re-decode, compare) of Foundation-written

@@ -72,7 +72,7 @@ struct ImportDirectionTests {
       @_exported import HarnessKeyedArchive
       internal import CHarnessXMLBridge
       public import struct HarnessPropertyList.PropertyListValue
-      @testable import HarnessDecoding
+      @testable import HarnessCoder
       // import Verification
       let text = "import Migration"
         import HarnessManifest
@@ -80,7 +80,7 @@ struct ImportDirectionTests {
     #expect(
       ImportScanner.imports(in: text) == [
         "Foundation", "HarnessKeyedArchive", "CHarnessXMLBridge", "HarnessPropertyList",
-        "HarnessDecoding", "HarnessManifest",
+        "HarnessCoder", "HarnessManifest",
       ])
   }
 

@@ -1,7 +1,9 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import ProfileKit
 import Testing
+
+@testable import HarnessContainment
 
 /// The harness archiver's output read back by the harness coder and by Foundation's unarchiver.
 @Suite("Archiver and coder round trip")

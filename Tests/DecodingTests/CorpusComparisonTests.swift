@@ -1,7 +1,9 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessVocabulary
 import Testing
+
+@testable import HarnessContainment
 
 /// The harness coder against Foundation's unarchiver over the shared corpus, in both modes.
 ///

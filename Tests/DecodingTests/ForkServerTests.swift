@@ -1,8 +1,10 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessTestSupport
 import HarnessVocabulary
 import Testing
+
+@testable import HarnessContainment
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessTestSupport
 import HarnessVocabulary
 import Testing

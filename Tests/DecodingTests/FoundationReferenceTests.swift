@@ -1,7 +1,9 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessPropertyList
 import Testing
+
+@testable import HarnessContainment
 
 #if canImport(Glibc)
   import Glibc

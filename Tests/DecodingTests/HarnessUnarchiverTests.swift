@@ -1,8 +1,10 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessPropertyList
 import ProfileKit
 import Testing
+
+@testable import HarnessContainment
 
 #if canImport(Glibc)
   import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessPropertyList
 import HarnessVocabulary
 import Testing

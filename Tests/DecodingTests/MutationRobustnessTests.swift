@@ -1,7 +1,9 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import ProfileKit
 import Testing
+
+@testable import HarnessContainment
 
 /// Structural mutations of a valid archive: the harness coder answers every one with a value,
 /// in this process, while corelibs' unarchiver crashes on a share of them.

@@ -1,6 +1,7 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessKeyedArchive
+import HarnessMigration
 import ProfileKit
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessKeyedArchive
+import HarnessMigration
 import Testing
 
 /// A round trip of dictionaries keyed by collections, which corelibs cannot bridge.

@@ -1,4 +1,5 @@
-import HarnessDecoding
+import HarnessCoder
+import HarnessMigration
 import ProfileKit
 import Testing
 

@@ -1,7 +1,10 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
+import HarnessMigration
 import ProfileKit
 import Testing
+
+@testable import HarnessContainment
 
 #if canImport(Glibc)
   import Glibc

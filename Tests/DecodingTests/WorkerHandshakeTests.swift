@@ -1,6 +1,8 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import Testing
+
+@testable import HarnessContainment
 
 /// A worker is used only after its handshake; anything else is "worker unavailable", never a crash.
 @Suite("Worker handshake")

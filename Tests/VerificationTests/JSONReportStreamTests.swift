@@ -1,11 +1,13 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessFileOutput
 import HarnessJSONOutput
 import HarnessTestSupport
 import HarnessVerification
 import HarnessVocabulary
 import Testing
+
+@testable import HarnessContainment
 
 /// The verify report streamed case by case is the writer's document, byte for byte, and a failed
 /// run leaves a regular output path as it was.

@@ -1,11 +1,13 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessManifest
 import HarnessManifestXML
 import HarnessTestSupport
 import HarnessVerification
 import ProfileKit
 import Testing
+
+@testable import HarnessContainment
 
 /// One archive entry of one shipped manifest, as a test argument named by manifest and file.
 struct ManifestCase: Sendable, CustomTestStringConvertible, Encodable {

@@ -1,11 +1,13 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessKeyedArchive
 import HarnessManifest
 import HarnessTestSupport
 import HarnessVerification
 import HarnessVocabulary
 import Testing
+
+@testable import HarnessContainment
 
 /// Issue 24's rest: JUnit times and classnames, one wording for no expectation, the tool's name,
 /// and a truncated archive's category.

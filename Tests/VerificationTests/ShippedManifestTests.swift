@@ -1,7 +1,8 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessKeyedArchive
 import HarnessManifest
+import HarnessMigration
 import HarnessTestSupport
 import HarnessVerification
 import ProfileKit

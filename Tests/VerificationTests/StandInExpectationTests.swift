@@ -1,10 +1,12 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessManifest
 import HarnessManifestXML
 import HarnessTestSupport
 import HarnessVerification
 import Testing
+
+@testable import HarnessContainment
 
 /// Field expectations that name a stand-in's fields (`color.red`), which the archive does not
 /// hold under that name: the object the secure path decoded decides them.

@@ -1,10 +1,12 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessManifest
 import HarnessManifestXML
 import HarnessTestSupport
 import HarnessVerification
 import Testing
+
+@testable import HarnessContainment
 
 /// Manifest entries that read `$top` keys other than `root`: `decodeKeys`, and expectations
 /// on each key, checked against the archive and against what each path decoded.

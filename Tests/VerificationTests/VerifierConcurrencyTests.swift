@@ -1,6 +1,8 @@
-import HarnessDecoding
+import HarnessCoder
 import HarnessVerification
 import Testing
+
+@testable import HarnessContainment
 
 /// Entries verified on several threads at once give the report one thread gives, in the same order.
 @Suite("Verifier concurrency")

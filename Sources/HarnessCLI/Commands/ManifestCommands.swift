@@ -1,4 +1,5 @@
 import Foundation
+import HarnessContainment
 import HarnessFileOutput
 import HarnessManifest
 import HarnessManifestAuthoring

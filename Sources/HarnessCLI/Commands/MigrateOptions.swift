@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessFileOutput
 import HarnessManifest
 import HarnessManifestXML

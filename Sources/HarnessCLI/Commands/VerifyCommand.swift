@@ -1,5 +1,5 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 import HarnessFileOutput
 import HarnessManifest
 import HarnessVerification

@@ -1,5 +1,5 @@
 import Foundation
-import HarnessDecoding
+import HarnessCoder
 
 #if canImport(Glibc)
   import Glibc

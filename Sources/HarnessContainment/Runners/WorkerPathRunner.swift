@@ -1,0 +1,69 @@
+import Foundation
+import HarnessCoder
+import HarnessVerification
+import HarnessVocabulary
+
+/// Runs every path in a supervised worker process: the `archive-harness` binary re-executed.
+///
+/// With more than one worker, callers on different threads (Swift Testing's parallel test
+/// cases) decode in different worker processes at once.
+public struct WorkerPathRunner: DecodePathRunner {
+  /// The supervisors that own the worker processes, one per caller at a time.
+  public let pool: SupervisorPool
+
+  /// Every path decodes in a worker process: a trap is the archive's `crashed` outcome.
+  public var containment: Containment { .workerProcess }
+
+  /// Creates a runner over an executable that has the worker mode.
+  ///
+  /// - Parameters:
+  ///   - executable: The `archive-harness` binary (or a team's own harness executable).
+  ///   - registryName: The worker registry to decode with; the app's current classes by default.
+  ///   - timeout: The longest one archive may take before its worker is killed.
+  ///   - workers: How many worker processes may decode at once.
+  public init(
+    executable: URL, registryName: String = HarnessWorker.defaultRegistryName,
+    timeout: Duration = .seconds(20), workers: Int = 1
+  ) {
+    pool = SupervisorPool(count: workers) {
+      WorkerSupervisor(
+        executableURL: executable, registryName: registryName, timeout: timeout)
+    }
+  }
+
+  /// Runs one path in the worker.
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - path: The decode path to run.
+  ///   - allowedClasses: Runtime names of the classes a secure read allows.
+  ///   - classMap: The class-name map.
+  ///   - topKeys: The `$top` keys the app reads.
+  /// - Returns: The outcome; ``DecodeOutcome/crashed(_:)`` when a signal ended the worker.
+  /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
+  public func outcome(
+    _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
+    topKeys: [String]
+  ) throws(WorkerProtocolError) -> DecodeOutcome {
+    try pool.withSupervisor { supervisor throws(WorkerProtocolError) in
+      try supervisor.decode(
+        bytes, path: path, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys)
+    }
+  }
+
+  /// Works out the allowed-classes advice in the worker, where app code may trap.
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - allowedClasses: Runtime names of the classes the secure read declares.
+  ///   - classMap: The class-name map.
+  /// - Returns: ``DifferentialAdvice/message``, or why there is none.
+  /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
+  public func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
+    throws(WorkerProtocolError) -> String
+  {
+    try pool.withSupervisor { supervisor throws(WorkerProtocolError) in
+      try supervisor.advice(bytes, allowedClasses: allowedClasses, classMap: classMap)
+    }
+  }
+}

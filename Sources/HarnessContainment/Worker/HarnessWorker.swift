@@ -1,0 +1,260 @@
+import Foundation
+import HarnessCoder
+import HarnessMigration
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The entry point of the decode worker: the `archive-harness` binary re-executed with
+/// ``modeArgument``, reading requests on standard input and answering on standard output.
+///
+/// The worker first writes a handshake frame naming itself and its registries; then each
+/// request is a length-prefixed JSON ``WorkerRequest`` and each answer a ``WorkerResponse``.
+/// A batch of archives to migrate, typed, comes as one binary frame and is answered with one
+/// ``TypedMigrationResult`` frame per archive (see
+/// ``WorkerSupervisor/migrate(_:classMap:allowedClasses:)``).
+/// A decode that traps kills only the worker; ``WorkerSupervisor`` records the
+/// signal and starts a fresh worker. Wire it into a `main.swift` like this:
+///
+/// ```swift
+/// if CommandLine.arguments.dropFirst().first == HarnessWorker.modeArgument {
+///   exit(HarnessWorker.run(registry: ClassRegistry(modelClasses: [Memo.self])))
+/// }
+/// ```
+public enum HarnessWorker {
+  /// The hidden command-line argument that selects worker mode.
+  public static let modeArgument = "__decode-worker"
+
+  /// The name under which ``run(registry:)`` registers its registry.
+  public static let defaultRegistryName = "default"
+
+  /// Serves requests with one registry, named ``defaultRegistryName``.
+  ///
+  /// - Parameter registry: The app's classes.
+  /// - Returns: The process exit status: 0 at the end of input, 2 on a protocol error.
+  public static func run(registry: ClassRegistry) -> Int32 {
+    run(registries: [defaultRegistryName: registry])
+  }
+
+  /// Serves requests with several named registries, such as two versions of an app.
+  ///
+  /// Standard output is kept for answers: anything user code prints goes to standard error.
+  /// The `legacy` and `secure` paths run ``HarnessDecoder``, so app code that traps in
+  /// `init?(coder:)` is contained too.
+  ///
+  /// - Parameter registries: Registries by the name requests give.
+  /// - Returns: The process exit status: 0 at the end of input, 2 on a protocol error.
+  public static func run(registries: [String: ClassRegistry]) -> Int32 {
+    let parent = getppid()
+    let answers = dup(STDOUT_FILENO)
+    guard answers >= 0 else {
+      FileHandle.standardError.write(Data("decode worker: cannot duplicate stdout\n".utf8))
+      return 2
+    }
+    dup2(STDERR_FILENO, STDOUT_FILENO)
+    let channel = FileDescriptorChannel(input: STDIN_FILENO, output: answers)
+    let forkServer = ForkServer.canServe(answeringOn: answers) ? ForkServer(channel: channel) : nil
+    do {
+      let hello = WorkerHello(registries: Array(registries.keys), forkServer: forkServer != nil)
+      try channel.writeFrame([UInt8](try JSONEncoder().encode(hello)))
+    } catch {
+      report("cannot write the handshake: \(error)")
+      return 2
+    }
+    return serve(channel, registries: registries, forkServer: forkServer, parent: parent)
+  }
+
+  /// Answers frames on `channel` until the end of input.
+  ///
+  /// A fork server (on Linux, after its handshake) forks children on request, each of which
+  /// serves on its own channel here and exits; the server then decodes nothing itself. Where
+  /// it refuses to fork, it decodes as any worker does.
+  ///
+  /// A process that decodes watches `parent` from then on and ends when it ends (see
+  /// ``watch(parent:)``).
+  private static func serve(
+    _ channel: FileDescriptorChannel, registries: [String: ClassRegistry],
+    forkServer: ForkServer?, parent: pid_t
+  ) -> Int32 {
+    let decoder = JSONDecoder()
+    let encoder = JSONEncoder()
+    var forkServer = forkServer
+    var hasDecoded = false
+    while true {
+      let frame: [UInt8]
+      do {
+        guard let next = try channel.readFrame() else { return 0 }
+        frame = next
+      } catch {
+        report("cannot read a request: \(error)")
+        return 2
+      }
+      if frame.first == ForkServerRequest.marker {
+        if var server = forkServer {
+          do throws(WorkerProtocolError) {
+            switch try server.handle(frame, hasDecoded: hasDecoded) {
+            case .server:
+              forkServer = server
+              continue
+            case .child(let childChannel):
+              // A fresh child: serve its own channel, then end without unwinding the server.
+              _exit(
+                serve(childChannel, registries: registries, forkServer: nil, parent: getppid()))
+            }
+          } catch {
+            report(error.message)
+            return 2
+          }
+        }
+        report("a fork-server request came to a worker that does not serve forks")
+        return 2
+      }
+      if let forkServer, forkServer.hasForked {
+        report("a decode request came to a fork server, which decodes nothing itself")
+        return 2
+      }
+      if !hasDecoded {
+        hasDecoded = true
+        watch(parent: parent)
+      }
+      if frame.first == WorkerMigrationBatch.marker {
+        do throws(WorkerProtocolError) {
+          try migrate(WorkerMigrationBatch(decoding: frame), registries: registries, to: channel)
+        } catch {
+          report("\(error.message)")
+          return 2
+        }
+        continue
+      }
+      let request: WorkerRequest
+      do {
+        request = try decoder.decode(WorkerRequest.self, from: Data(frame))
+      } catch {
+        report("cannot parse a request: \(error)")
+        return 2
+      }
+      let response = answer(request, registries: registries)
+      do {
+        let payload = try encoder.encode(response)
+        try channel.writeFrame([UInt8](payload))
+      } catch {
+        report("cannot write the answer to request \(request.id): \(error)")
+        return 2
+      }
+    }
+  }
+
+  /// Decodes one request in this process; it may trap, which is why it runs in a worker.
+  ///
+  /// - Parameters:
+  ///   - request: The archive and how to read it.
+  ///   - registries: Registries by name.
+  /// - Returns: The response to send.
+  package static func answer(_ request: WorkerRequest, registries: [String: ClassRegistry])
+    -> WorkerResponse
+  {
+    guard let registry = registries[request.registryName] else {
+      let known = registries.keys.sorted().joined(separator: ", ")
+      let message =
+        "\(request.path.rawValue): worker has no registry '\(request.registryName)' "
+        + "(known: \(known))"
+      return WorkerResponse(
+        id: request.id,
+        outcome: .rejected(.init(category: .malformed, keyPath: "root", message: message)))
+    }
+    if request.advice == true {
+      let advice = HarnessDecoder(registry: registry, classMap: request.classMap)
+        .differentialAdvice([UInt8](request.archive), allowedClasses: request.allowedClasses)
+      return WorkerResponse(id: request.id, outcome: advice.secure, notes: [advice.message])
+    }
+    if request.path.isFoundation {
+      let result = FoundationReferenceDecoder(registry: registry).decode(request)
+      return WorkerResponse(id: request.id, outcome: result.outcome, notes: result.notes)
+    }
+    let decoder = HarnessDecoder(registry: registry, classMap: request.classMap)
+    let result = decoder.decode(
+      [UInt8](request.archive), secure: request.path.isSecure,
+      allowedClasses: request.allowedClasses, topKeys: request.keys)
+    return WorkerResponse(id: request.id, outcome: result.outcome, notes: result.warnings)
+  }
+
+  /// The longest a migration answer waits to be sent with later ones.
+  public static let answerFlushInterval: Duration = .milliseconds(50)
+
+  /// Migrates a batch, typed, answering every archive in order.
+  ///
+  /// Answers are gathered and sent in bunches (64 KiB, or after
+  /// ``answerFlushInterval``), or each as soon as it is ready when the header asks for it, so
+  /// that a trap ends the worker right after the answers before it and the supervisor knows
+  /// which archive trapped.
+  private static func migrate(
+    _ batch: WorkerMigrationBatch, registries: [String: ClassRegistry],
+    to channel: FileDescriptorChannel
+  ) throws(WorkerProtocolError) {
+    let header = batch.header
+    let migration = registries[header.registryName].map {
+      TypedMigration(
+        registry: $0, classMap: header.classMap, allowedClasses: header.allowedClasses)
+    }
+    var pending: [[UInt8]] = []
+    var pendingBytes = 0
+    var lastFlush = ContinuousClock.now
+    for (index, archive) in batch.archives.enumerated() {
+      let result =
+        migration?.migrate(archive)
+        ?? .refused(
+          RoundTrip.Refusal(
+            step: .read, category: .rejected(.malformed),
+            reason: "the decode worker has no registry '\(header.registryName)'"))
+      let encoded = result.encoded
+      pending.append(encoded)
+      pendingBytes += encoded.count
+      let last = index == batch.archives.count - 1
+      if header.flushEach || last || pendingBytes >= 1 << 16
+        || ContinuousClock.now - lastFlush >= Self.answerFlushInterval
+      {
+        do throws(FileDescriptorChannel.Failure) {
+          try channel.writeFrames(pending)
+        } catch {
+          throw WorkerProtocolError("cannot answer migration batch \(header.id): \(error)")
+        }
+        pending.removeAll(keepingCapacity: true)
+        pendingBytes = 0
+        lastFlush = ContinuousClock.now
+      }
+    }
+  }
+
+  /// How often a decoding worker checks that the process that started it still runs.
+  static let parentCheckInterval: Duration = .milliseconds(100)
+
+  /// Ends this process when `parent` ends, whatever killed it.
+  ///
+  /// A worker that waits for a request sees its supervisor's end as the end of input; one
+  /// that is busy in app code or Foundation (a decode that loops, say) would not, and would
+  /// outlive it. So from its first decode a worker runs one thread that checks its parent
+  /// every ``parentCheckInterval`` and ends it with `_exit(2)` once the parent has changed.
+  /// A fork server never starts it: it decodes nothing and forks only with one thread, and
+  /// its children get `SIGKILL` from the kernel when it ends (`PR_SET_PDEATHSIG`).
+  private static func watch(parent: pid_t) {
+    let interval = UInt32(parentCheckInterval / .microseconds(1))
+    let watcher = Thread {
+      while getppid() == parent { usleep(interval) }
+      report("the process that started this worker (\(parent)) ended; the worker ends too")
+      _exit(2)
+    }
+    watcher.name = "archive-harness parent watch"
+    watcher.start()
+  }
+
+  private static func report(_ message: String) {
+    FileHandle.standardError.write(Data("decode worker: \(message)\n".utf8))
+  }
+}
+
+/// The former name of ``HarnessWorker``, from when the worker ran only the Foundation paths.
+@available(*, deprecated, renamed: "HarnessWorker")
+public typealias FoundationReferenceWorker = HarnessWorker

@@ -1,0 +1,225 @@
+import Foundation
+import HarnessCoder
+import HarnessKeyedArchive
+import HarnessVocabulary
+
+/// Migrates one archive by a verified round trip: legacy decode, secure re-encode, secure re-read, compare.
+///
+/// 1. Decode the bytes through the legacy path with the class map: the old
+///    data as the old app saw it.
+/// 2. Re-encode the object with the current classes and secure coding.
+/// 3. Re-read the new bytes through the secure path with the read's
+///    `allowedClasses`.
+/// 4. Compare the re-read object with the first decode, field by field.
+///
+/// Any failure is a ``Refusal`` naming the step. A `nil` decode, or an empty
+/// collection decoded from an archive whose root holds elements, is a refusal:
+/// it is never a value to write.
+///
+/// ```swift
+/// let trip = RoundTrip(registry: registry, classMap: map, allowedClasses: ["ProfileKit.Memo"])
+/// switch trip.run(bytes) {
+/// case .success(let migrated): write(migrated.bytes)
+/// case .failure(let refusal): print(refusal)
+/// }
+/// ```
+public struct RoundTrip: Sendable {
+  /// Why a record was not migrated: the step that failed, the category and what happened.
+  public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What kind of failure a refusal is.
+    ///
+    /// ```swift
+    /// if refusal.category == .rejected(.classNotAllowed) { print("extend allowedClasses") }
+    /// ```
+    public enum Category: Sendable, Hashable, CustomStringConvertible {
+      /// A decode refused the bytes, or they broke a rule such as a limit, for this reason.
+      case rejected(RejectionCategory)
+      /// A decode returned `nil` without a rejection.
+      case nilDecode
+      /// The decode came back empty although the archive holds elements.
+      case emptyDecode
+      /// The re-read object differs from the first decode.
+      case changed
+
+      /// The category as reports name it, such as `class-not-allowed` or `empty-decode`.
+      public var description: String {
+        switch self {
+        case .rejected(let category): category.description
+        case .nilDecode: "nil-decode"
+        case .emptyDecode: "empty-decode"
+        case .changed: "changed"
+        }
+      }
+    }
+
+    /// The step that failed: ``MigrationStep/read``, ``MigrationStep/decode``,
+    /// ``MigrationStep/encode``, ``MigrationStep/reRead`` or ``MigrationStep/compare``.
+    public let step: MigrationStep
+    /// The category of the failure, such as `class-not-allowed` or `empty-decode`.
+    public let category: Category
+    /// What happened.
+    public let reason: String
+
+    /// Creates a refusal.
+    package init(step: MigrationStep, category: Category, reason: String) {
+      self.step = step
+      self.category = category
+      self.reason = reason
+    }
+
+    /// The step, the category and the reason, such as `re-read: [class-not-allowed] …`.
+    public var description: String { "\(step): [\(category)] \(reason)" }
+  }
+
+  /// A verified migration of one archive.
+  public struct Migrated: Sendable, Hashable {
+    /// The new archive's bytes.
+    public let bytes: [UInt8]
+    /// The object as the legacy path decoded it.
+    public let before: DecodedValue
+    /// The object as the secure path re-read it; equal to ``before``.
+    public let after: DecodedValue
+  }
+
+  /// The app's current classes.
+  public var registry: ClassRegistry
+  /// The archived-name map, applied on the legacy decode.
+  public var classMap: ClassNameMap
+  /// The classes the app's secure read declares.
+  public var allowedClasses: [String]
+  /// The bounds on reading.
+  public var limits: ArchiveLimits
+
+  /// Creates a round trip.
+  public init(
+    registry: ClassRegistry, classMap: ClassNameMap, allowedClasses: [String],
+    limits: ArchiveLimits = .default
+  ) {
+    self.registry = registry
+    self.classMap = classMap
+    self.allowedClasses = allowedClasses
+    self.limits = limits
+  }
+
+  /// Runs the round trip on one archive.
+  public func run(_ bytes: [UInt8]) -> Result<Migrated, Refusal> {
+    let archive: KeyedArchive
+    do {
+      archive = try KeyedArchive(bytes: bytes, limits: limits)
+    } catch {
+      return .failure(
+        Refusal(step: .read, category: .rejected(.malformed), reason: error.description))
+    }
+    return run(archive)
+  }
+
+  /// Runs the round trip on an archive already read, sparing a second read of its bytes.
+  func run(_ archive: KeyedArchive) -> Result<Migrated, Refusal> {
+    if let refusal = HarnessDecoder.expansionRejection(archive, secure: false) {
+      return .failure(
+        Refusal(step: .read, category: .rejected(.limitExceeded), reason: refusal.message))
+    }
+    // Each decode leaves the describing to this trip's own describers below: a described
+    // decode would walk the same graph a second time. The expansion check above covers the
+    // legacy decode; the re-read makes its own.
+    let legacy = HarnessDecoder(registry: registry, classMap: classMap, limits: limits)
+      .decodeUndescribed(archive, secure: false)
+    guard let object = legacy.object, legacy.outcome.decodedValue != nil else {
+      return .failure(
+        Refusal(step: .decode, outcome: legacy.outcome, nilReason: "the legacy decode returned nil")
+      )
+    }
+    let before: DecodedValue
+    switch describe(object, of: legacy, step: .decode, naming: "the decoded object") {
+    case .success(let value): before = value
+    case .failure(let refusal): return .failure(refusal)
+    }
+    if let refusal = emptyDecode(before, archive: archive) {
+      return .failure(refusal)
+    }
+
+    let newBytes: [UInt8]
+    do {
+      newBytes = try HarnessArchiver.archivedData(
+        withRootObject: object, requiringSecureCoding: true, built: legacy.builtCollections)
+    } catch {
+      return .failure(
+        Refusal(step: .encode, category: .rejected(.notSecureCoding), reason: error.description))
+    }
+
+    let reread = HarnessDecoder(registry: registry, limits: limits)
+      .decodeUndescribed(newBytes, secure: true, allowedClasses: allowedClasses)
+    guard let rereadObject = reread.object, reread.outcome.decodedValue != nil else {
+      return .failure(
+        Refusal(
+          step: .reRead, outcome: reread.outcome, nilReason: "the secure re-read returned nil"))
+    }
+    let after: DecodedValue
+    switch describe(rereadObject, of: reread, step: .compare, naming: "the re-read object") {
+    case .success(let value): after = value
+    case .failure(let refusal): return .failure(refusal)
+    }
+    guard after == before else {
+      return .failure(
+        Refusal(
+          step: .compare, category: .changed,
+          reason: "the re-read object differs: before \(before), after \(after)"))
+    }
+    return .success(Migrated(bytes: newBytes, before: before, after: after))
+  }
+
+  /// Describes a decoded object for the comparison, from what its decode built; a refusal at
+  /// `step` when the description passes the describer's node budget.
+  private func describe(
+    _ object: AnyObject, of result: HarnessDecodeResult, step: MigrationStep, naming name: String
+  ) -> Result<DecodedValue, Refusal> {
+    var describer = ObjectDescriber()
+    describer.built = result.builtCollections
+    let value = describer.describe(object)
+    guard !describer.exceededNodeLimit else {
+      return .failure(
+        Refusal(
+          step: step, category: .rejected(.limitExceeded),
+          reason:
+            "\(name) expands to more than \(describer.maximumNodes) values; too large to compare"
+        ))
+    }
+    return .success(value)
+  }
+
+  /// A refusal when the decode is an empty collection but the archive's root holds elements.
+  private func emptyDecode(_ value: DecodedValue, archive: KeyedArchive) -> Refusal? {
+    let decodedCount: Int?
+    switch value {
+    case .null: decodedCount = 0
+    case .array(_, let elements), .set(_, let elements), .orderedSet(_, let elements):
+      decodedCount = elements.count
+    case .dictionary(_, let entries): decodedCount = entries.count
+    case .string(let string): decodedCount = string.isEmpty ? 0 : nil
+    default: decodedCount = nil
+    }
+    guard decodedCount == 0 else { return nil }
+    guard let root = archive.root else {
+      return Refusal(
+        step: .decode, category: .emptyDecode, reason: "the archive has no root")
+    }
+    let archived = archive.elementCount(of: root) ?? 1
+    guard archived > 0 || value == .null else { return nil }
+    return Refusal(
+      step: .decode, category: .emptyDecode,
+      reason:
+        "the decode came back \(value == .null ? "nil" : "empty") although the archive's root holds \(archived) element(s)"
+    )
+  }
+}
+
+extension RoundTrip.Refusal {
+  /// A refusal for a decode that gave no object: its rejection, or a `nil-decode`.
+  fileprivate init(step: MigrationStep, outcome: DecodeOutcome, nilReason: String) {
+    if let rejection = outcome.rejection {
+      self.init(step: step, category: .rejected(rejection.category), reason: rejection.message)
+    } else {
+      self.init(step: step, category: .nilDecode, reason: nilReason)
+    }
+  }
+}
