@@ -198,7 +198,7 @@ public final class HarnessUnarchiver: NSCoder {
   // Darwin is Apple's Foundation (Objective-C NSCoder plus the Swift overlay); corelibs is
   // swift-corelibs-foundation. An overlay or extension method cannot be overridden: it reaches
   // this coder through the Objective-C entry point it calls. CoderOverrideSignatureTests
-  // parses the rows and checks every `override` in Sources/HarnessCoder/Harness against them, so
+  // parses the rows and checks every `override` in Sources/HarnessCoder/Decoder against them, so
   // the table and the code cannot drift; keep one member a row.
   //
   // Overridden: both (one declaration, outside any #if), darwin (inside #if canImport(Darwin)),
