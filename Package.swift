@@ -319,7 +319,8 @@ let package = Package(
     .testTarget(
       name: "HarnessCLITests",
       dependencies: [
-        "HarnessCLI", "HarnessTestSupport", "HarnessChecksum", "HarnessJSONOutput", "ProfileKit", "ProfilesApp",
+        "HarnessCLI", "HarnessTestSupport", "HarnessChecksum", "HarnessJSONOutput", "ProfileKit",
+        "ProfilesApp",
         "HarnessPropertyList", "HarnessMigration",
       ],
       swiftSettings: strictSettings

@@ -1,6 +1,6 @@
 import Foundation
-import HarnessTestSupport
 import HarnessJSONOutput
+import HarnessTestSupport
 import Testing
 
 @Suite("archive-harness migrate-dry-run and migrate, run as a user would")

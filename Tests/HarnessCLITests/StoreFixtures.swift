@@ -1,5 +1,5 @@
-import HarnessChecksum
 import Foundation
+import HarnessChecksum
 import HarnessTestSupport
 
 @testable import HarnessMigration
