@@ -49,13 +49,15 @@ let package = Package(
   // them with the toolchain. On iOS no child process can be had: decode paths run in process
   // (DecodeWorker.inProcess), the Foundation paths do not run.
   platforms: [.macOS(.v15), .iOS(.v18)],
-  // What app teams depend on. `ArchiveHarness` is the library a team's code calls (module
-  // ArchiveHarness re-exports the pipeline modules) and holds the command line (module
-  // HarnessCLI) for a team's own harness executable. `ArchiveHarnessTesting` is the Swift Testing
-  // support. Every other module is an implementation detail, reachable only through these.
+  // What app teams depend on, each product named for the module a team imports.
+  // `ArchiveHarness` is the library a team's code calls (it re-exports the pipeline modules);
+  // `HarnessCLI` is the command line of a team's own harness executable (it re-exports
+  // ArchiveHarness); `ArchiveHarnessTesting` is the `swift test` support. Every other module is
+  // an implementation detail, reachable only through these.
   products: [
     .executable(name: "archive-harness", targets: ["archive-harness"]),
-    .library(name: "ArchiveHarness", targets: ["ArchiveHarness", "HarnessCLI"]),
+    .library(name: "ArchiveHarness", targets: ["ArchiveHarness"]),
+    .library(name: "HarnessCLI", targets: ["HarnessCLI"]),
     .library(name: "ArchiveHarnessTesting", targets: ["ArchiveHarnessTesting"]),
   ],
   targets: [

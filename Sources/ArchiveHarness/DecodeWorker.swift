@@ -11,8 +11,8 @@ import HarnessVocabulary
 /// `crashed` outcome for that archive; in process, it ends the caller.
 ///
 /// A worker is a harness executable (one whose `main` calls
-/// `ArchiveHarnessCommand.main` or ``HarnessWorker/run(registries:)``),
-/// re-executed with ``HarnessWorker/modeArgument``. A test runner is
+/// `ArchiveHarnessCommand.main` or `HarnessWorker/run(registries:)`),
+/// re-executed with `HarnessWorker/modeArgument`. A test runner is
 /// never one, so tests name the team's harness executable among the build products:
 ///
 /// ```swift
@@ -184,7 +184,7 @@ public struct DecodeWorker: Sendable, Hashable, CustomStringConvertible {
   ///   - workers: How many worker processes may decode at once, for callers on several threads.
   /// - Returns: A runner; when no executable can be had, one whose every path throws the reason.
   public func runner(
-    registry: ClassRegistry, registryName: String = HarnessWorker.defaultRegistryName,
+    registry: ClassRegistry, registryName: String = ClassRegistry.defaultName,
     timeout: Duration = .seconds(20), workers: Int = 1
   ) -> any DecodePathRunner {
     do {

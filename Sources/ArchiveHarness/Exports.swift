@@ -9,7 +9,6 @@
 @_exported import HarnessAnonymization
 @_exported import HarnessChecksum
 @_exported import HarnessCoder
-@_exported import HarnessContainment
 @_exported import HarnessJSONOutput
 @_exported import HarnessKeyedArchive
 @_exported import HarnessManifest

@@ -49,10 +49,10 @@ public struct HarnessConfiguration: Sendable {
   }
 
   /// Every registry the worker serves: ``additionalRegistries`` and the current one under
-  /// ``HarnessWorker/defaultRegistryName``.
+  /// ``ClassRegistry/defaultName``.
   public var workerRegistries: [String: ClassRegistry] {
     var registries = additionalRegistries
-    registries[HarnessWorker.defaultRegistryName] = registry
+    registries[ClassRegistry.defaultName] = registry
     return registries
   }
 
@@ -68,7 +68,7 @@ public struct HarnessConfiguration: Sendable {
   ///   - workers: How many worker processes may decode at once, for callers on several threads.
   /// - Returns: A runner; when no worker can be had, one whose every path reports why.
   public func runner(
-    registryName: String = HarnessWorker.defaultRegistryName,
+    registryName: String = ClassRegistry.defaultName,
     timeout: Duration = .seconds(20), workers: Int = 1
   ) -> any DecodePathRunner {
     worker.runner(
@@ -119,7 +119,7 @@ public struct HarnessConfiguration: Sendable {
   ///   worker executable cannot be had.
   public func typedTransform(
     classMap: ClassNameMap, allowedClasses: [String],
-    registryName: String = HarnessWorker.defaultRegistryName,
+    registryName: String = ClassRegistry.defaultName,
     workers: Int = MigrationEngine.defaultWorkerCount, timeout: Duration = .seconds(20)
   ) throws(WorkerProtocolError) -> TypedTransform {
     let registry = workerRegistries[registryName] ?? self.registry

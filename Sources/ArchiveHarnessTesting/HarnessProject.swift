@@ -68,7 +68,7 @@ public final class HarnessProject: Sendable {
     manifests: String = "manifests", archives: String = "LegacyArchives",
     relativeTo filePath: String = #filePath, root: URL? = nil,
     configuration: HarnessConfiguration,
-    registryName: String = HarnessWorker.defaultRegistryName
+    registryName: String = ClassRegistry.defaultName
   ) {
     let resolvedRoot = root?.standardizedFileURL ?? PackageRoot.containing(filePath)
     let base = resolvedRoot ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

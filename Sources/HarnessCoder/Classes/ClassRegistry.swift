@@ -9,6 +9,14 @@ import Foundation
 /// registry.registeredClass(named: "ProfileKit.UserProfile")?.supportsSecureCoding  // true
 /// ```
 public struct ClassRegistry: Sendable {
+  /// The name of the registry of an executable's current classes, which entries decode with
+  /// unless they name another registry (`registry="NAME"`).
+  ///
+  /// ```swift
+  /// let runner = configuration.runner(registryName: ClassRegistry.defaultName)
+  /// ```
+  public static let defaultName = "default"
+
   private let classesByName: [String: RegisteredClass]
   private let classesByIdentifier: [ObjectIdentifier: RegisteredClass]
 

@@ -22,7 +22,7 @@ import HarnessVocabulary
 ///
 /// Shared references decode once. A reference back to an object still being decoded is a
 /// `cycle`: Swift's `init?(coder:)` cannot hand out an object before it is initialised.
-public final class HarnessUnarchiver: NSCoder {
+package final class HarnessUnarchiver: NSCoder {
   enum Origin {
     case root
     case call
@@ -246,16 +246,16 @@ public final class HarnessUnarchiver: NSCoder {
   // | systemVersion | open var: UInt32 | open var: UInt32 | none |
 
   /// Always `true`: keyed archives only.
-  public override var allowsKeyedCoding: Bool { true }
+  package override var allowsKeyedCoding: Bool { true }
 
   /// Whether this is the secure path, where every decode must name its allowed classes.
-  public override var requiresSecureCoding: Bool { secure }
+  package override var requiresSecureCoding: Bool { secure }
 
   /// Always `.setErrorAndReturn`: a failure is recorded in ``error``, never raised.
-  public override var decodingFailurePolicy: NSCoder.DecodingFailurePolicy { .setErrorAndReturn }
+  package override var decodingFailurePolicy: NSCoder.DecodingFailurePolicy { .setErrorAndReturn }
 
   /// The first failure of the decode, as `failWithError(_:)` or the coder itself recorded it.
-  public override var error: (any Error)? { failureError }
+  package override var error: (any Error)? { failureError }
 
   /// The classes the current decode call allows, or nil outside a secure decode.
   var currentAllowedTypes: [AnyClass]? {
@@ -265,16 +265,16 @@ public final class HarnessUnarchiver: NSCoder {
 
   #if canImport(Darwin)
     /// The classes the current decode call allows, as the app's `init?(coder:)` sees them.
-    public override var allowedClasses: Set<AnyHashable>? {
+    package override var allowedClasses: Set<AnyHashable>? {
       currentAllowedTypes.map { NSSet(array: $0.map { $0 as AnyObject }) as Set<AnyHashable> }
     }
   #else
     /// The classes the current decode call allows, as the app's `init?(coder:)` sees them.
-    public override var allowedClasses: [AnyClass]? { currentAllowedTypes }
+    package override var allowedClasses: [AnyClass]? { currentAllowedTypes }
   #endif
 
   /// Records a decoder's failure; the first one is kept and reported as `init-failed`.
-  public override func failWithError(_ error: any Error) {
+  package override func failWithError(_ error: any Error) {
     guard failure == nil else { return }
     let className = contexts.last?.className ?? "?"
     let nsError = error as NSError
@@ -284,12 +284,12 @@ public final class HarnessUnarchiver: NSCoder {
   }
 
   /// Whether the current object's archive holds a value for the key.
-  public override func containsValue(forKey key: String) -> Bool {
+  package override func containsValue(forKey key: String) -> Bool {
     contexts.last?.fields[key] != nil
   }
 
   /// Decodes the object under a key without class checks (the legacy call).
-  public override func decodeObject(forKey key: String) -> Any? {
+  package override func decodeObject(forKey key: String) -> Any? {
     if secure {
       failAt(
         key, .notSecureCoding,
@@ -306,7 +306,7 @@ public final class HarnessUnarchiver: NSCoder {
     /// `decodeObject(of:forKey:)` calls (its NSCoderShims.h). `decodeObject(of: T.self,
     /// forKey:)` calls `decodeObjectOfClass:forKey:`, which Swift cannot name; NSCoder's own
     /// implementation is expected to forward it here (unverified here: no Mac).
-    public override func __decodeObject(ofClasses classes: Set<AnyHashable>?, forKey key: String)
+    package override func __decodeObject(ofClasses classes: Set<AnyHashable>?, forKey key: String)
       -> Any?
     {
       decodeObject(allowing: classes.map(Self.classList), forKey: key)
@@ -314,7 +314,7 @@ public final class HarnessUnarchiver: NSCoder {
 
     /// Decodes an array under a key whose elements are of the given classes.
     @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
-    public override func __decodeArrayOfObjects(
+    package override func __decodeArrayOfObjects(
       ofClasses classes: Set<AnyHashable>, forKey key: String
     ) -> [Any]? {
       decodeArray(allowing: Self.classList(classes), forKey: key)
@@ -322,13 +322,13 @@ public final class HarnessUnarchiver: NSCoder {
 
     /// Decodes an array under a key whose elements are of the given class.
     @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
-    public override func __decodeArrayOfObjects(of cls: AnyClass, forKey key: String) -> [Any]? {
+    package override func __decodeArrayOfObjects(of cls: AnyClass, forKey key: String) -> [Any]? {
       decodeArray(allowing: [cls], forKey: key)
     }
 
     /// Decodes a dictionary under a key whose keys and values are of the given classes.
     @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
-    public override func __decodeDictionary(
+    package override func __decodeDictionary(
       withKeysOfClasses keyClasses: Set<AnyHashable>,
       objectsOfClasses objectClasses: Set<AnyHashable>, forKey key: String
     ) -> [AnyHashable: Any]? {
@@ -338,7 +338,7 @@ public final class HarnessUnarchiver: NSCoder {
 
     /// Decodes a dictionary under a key whose keys and values are of the given classes.
     @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
-    public override func __decodeDictionary(
+    package override func __decodeDictionary(
       withKeysOf keyCls: AnyClass, objectsOf objectCls: AnyClass, forKey key: String
     ) -> [AnyHashable: Any]? {
       decodeDictionary(allowing: [keyCls, objectCls], forKey: key)
@@ -377,7 +377,7 @@ public final class HarnessUnarchiver: NSCoder {
     }
   #else
     /// Decodes the object under a key, allowing only the given classes (the secure call).
-    public override func decodeObject(of classes: [AnyClass]?, forKey key: String) -> Any? {
+    package override func decodeObject(of classes: [AnyClass]?, forKey key: String) -> Any? {
       decodeObject(allowing: classes, forKey: key)
     }
   #endif
@@ -389,7 +389,7 @@ public final class HarnessUnarchiver: NSCoder {
   }
 
   /// Decodes a property-list object under a key.
-  public override func decodePropertyList(forKey key: String) -> Any? {
+  package override func decodePropertyList(forKey key: String) -> Any? {
     let plistClasses: [AnyClass] = [
       NSString.self, NSNumber.self, NSData.self, NSDate.self, NSArray.self, NSDictionary.self,
     ]
@@ -397,7 +397,7 @@ public final class HarnessUnarchiver: NSCoder {
   }
 
   /// Decodes a Boolean under a key; a missing or mistyped value is `false` and is recorded.
-  public override func decodeBool(forKey key: String) -> Bool {
+  package override func decodeBool(forKey key: String) -> Bool {
     switch scalar(key) {
     case .bool(let value)?: return value
     case .integer(let value)?: return value != 0
@@ -409,27 +409,27 @@ public final class HarnessUnarchiver: NSCoder {
   }
 
   /// Decodes an integer under a key.
-  public override func decodeInteger(forKey key: String) -> Int {
+  package override func decodeInteger(forKey key: String) -> Int {
     Int(integer(key, range: Int64(Int.min)...Int64(Int.max), typeName: "Int"))
   }
 
   /// Decodes a 64-bit integer under a key.
-  public override func decodeInt64(forKey key: String) -> Int64 {
+  package override func decodeInt64(forKey key: String) -> Int64 {
     integer(key, range: Int64.min...Int64.max, typeName: "Int64")
   }
 
   /// Decodes a 32-bit integer under a key.
-  public override func decodeInt32(forKey key: String) -> Int32 {
+  package override func decodeInt32(forKey key: String) -> Int32 {
     Int32(integer(key, range: Int64(Int32.min)...Int64(Int32.max), typeName: "Int32"))
   }
 
   /// Decodes a C `int` under a key.
-  public override func decodeCInt(forKey key: String) -> Int32 {
+  package override func decodeCInt(forKey key: String) -> Int32 {
     decodeInt32(forKey: key)
   }
 
   /// Decodes a double-precision real under a key.
-  public override func decodeDouble(forKey key: String) -> Double {
+  package override func decodeDouble(forKey key: String) -> Double {
     switch scalar(key) {
     case .real(let value)?: return value
     case .integer(let value)?: return Double(value)
@@ -442,7 +442,7 @@ public final class HarnessUnarchiver: NSCoder {
   }
 
   /// Decodes a single-precision real under a key.
-  public override func decodeFloat(forKey key: String) -> Float {
+  package override func decodeFloat(forKey key: String) -> Float {
     Float(decodeDouble(forKey: key))
   }
 
@@ -465,7 +465,7 @@ public final class HarnessUnarchiver: NSCoder {
     /// stay valid as long as this coder lives, as Apple's unarchiver keeps them.
     ///
     /// NSCoder's own implementation raises an Objective-C exception; corelibs has no such call.
-    public override func decodeBytes(
+    package override func decodeBytes(
       forKey key: String, returnedLength lengthp: UnsafeMutablePointer<Int>?
     ) -> UnsafePointer<UInt8>? {
       lengthp?.pointee = 0
@@ -479,7 +479,7 @@ public final class HarnessUnarchiver: NSCoder {
 
     /// Unsupported: keyed archives hold no Objective-C typed values; the failure is recorded.
     @available(macOS 10.13, iOS 11.0, tvOS 11.0, watchOS 4.0, *)
-    public override func decodeValue(
+    package override func decodeValue(
       ofObjCType type: UnsafePointer<CChar>, at data: UnsafeMutableRawPointer, size: Int
     ) {
       unkeyed()
@@ -487,7 +487,7 @@ public final class HarnessUnarchiver: NSCoder {
   #else
     // Deprecated corelibs spelling of withDecodedUnsafeBytes; its base traps.
     /// Calls `body` with the bytes archived under a key, or nil when there are none.
-    public override func withDecodedUnsafeBufferPointer<ResultType>(
+    package override func withDecodedUnsafeBufferPointer<ResultType>(
       forKey key: String, body: (UnsafeBufferPointer<UInt8>?) throws -> ResultType
     ) rethrows -> ResultType {
       try withDecodedUnsafeBytes(forKey: key) { raw in
@@ -498,7 +498,7 @@ public final class HarnessUnarchiver: NSCoder {
     // A swift-corelibs-foundation experiment with no Darwin counterpart; it stands in for
     // decodeBytes(forKey:returnedLength:), which corelibs leaves commented out.
     /// Calls `body` with the bytes archived under a key, or nil when there are none.
-    public override func withDecodedUnsafeBytes<ResultType>(
+    package override func withDecodedUnsafeBytes<ResultType>(
       forKey key: String, body: (UnsafeRawBufferPointer?) throws -> ResultType
     ) rethrows -> ResultType {
       guard let bytes = archivedBytes(forKey: key) else { return try body(nil) }
@@ -507,26 +507,26 @@ public final class HarnessUnarchiver: NSCoder {
   #endif
 
   /// Unsupported: keyed archives hold no Objective-C typed values; the failure is recorded.
-  public override func decodeValue(
+  package override func decodeValue(
     ofObjCType type: UnsafePointer<CChar>, at data: UnsafeMutableRawPointer
   ) {
     unkeyed()
   }
 
   /// Unsupported outside keyed coding; the failure is recorded and the result is nil.
-  public override func decodeData() -> Data? {
+  package override func decodeData() -> Data? {
     unkeyed()
     return nil
   }
 
   /// Unsupported outside keyed coding; the failure is recorded and the result is nil.
-  public override func decodePropertyList() -> Any? {
+  package override func decodePropertyList() -> Any? {
     unkeyed()
     return nil
   }
 
   /// Always 0: keyed archives record no class versions.
-  public override func version(forClassName className: String) -> Int { 0 }
+  package override func version(forClassName className: String) -> Int { 0 }
 
   // MARK: - Fields
 

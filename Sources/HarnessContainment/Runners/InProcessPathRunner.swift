@@ -11,17 +11,17 @@ import HarnessVocabulary
 /// let runner = InProcessPathRunner(registry: ClassRegistry(modelClasses: [Note.self]))
 /// let outcome = try runner.outcome(bytes, path: .legacy, allowedClasses: [], classMap: .empty)
 /// ```
-public struct InProcessPathRunner: DecodePathRunner {
+package struct InProcessPathRunner: DecodePathRunner {
   /// The app's registered classes.
-  public let registry: ClassRegistry
+  package let registry: ClassRegistry
 
   /// Off: the harness paths decode in this process, and a trap ends it.
-  public var containment: Containment { .inProcess }
+  package var containment: Containment { .inProcess }
 
   /// Creates a runner over a registry.
   ///
   /// - Parameter registry: The app's registered classes.
-  public init(registry: ClassRegistry) {
+  package init(registry: ClassRegistry) {
     self.registry = registry
   }
 
@@ -36,7 +36,7 @@ public struct InProcessPathRunner: DecodePathRunner {
   /// - Returns: What the app would see on that path.
   /// - Throws: ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable`` for a
   ///   Foundation path, which runs only in a worker process.
-  public func outcome(
+  package func outcome(
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
     topKeys: [String]
   ) throws(WorkerProtocolError) -> DecodeOutcome {
@@ -56,7 +56,7 @@ public struct InProcessPathRunner: DecodePathRunner {
   ///   - allowedClasses: Runtime names of the classes the secure read declares.
   ///   - classMap: The class-name map.
   /// - Returns: ``DifferentialAdvice/message``.
-  public func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
+  package func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
     -> String
   {
     HarnessDecoder(registry: registry, classMap: classMap)

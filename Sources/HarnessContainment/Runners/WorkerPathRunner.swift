@@ -7,12 +7,12 @@ import HarnessVocabulary
 ///
 /// With more than one worker, callers on different threads (Swift Testing's parallel test
 /// cases) decode in different worker processes at once.
-public struct WorkerPathRunner: DecodePathRunner {
+package struct WorkerPathRunner: DecodePathRunner {
   /// The supervisors that own the worker processes, one per caller at a time.
-  public let pool: SupervisorPool
+  package let pool: SupervisorPool
 
   /// Every path decodes in a worker process: a trap is the archive's `crashed` outcome.
-  public var containment: Containment { .workerProcess }
+  package var containment: Containment { .workerProcess }
 
   /// Creates a runner over an executable that has the worker mode.
   ///
@@ -21,7 +21,7 @@ public struct WorkerPathRunner: DecodePathRunner {
   ///   - registryName: The worker registry to decode with; the app's current classes by default.
   ///   - timeout: The longest one archive may take before its worker is killed.
   ///   - workers: How many worker processes may decode at once.
-  public init(
+  package init(
     executable: URL, registryName: String = HarnessWorker.defaultRegistryName,
     timeout: Duration = .seconds(20), workers: Int = 1
   ) {
@@ -41,7 +41,7 @@ public struct WorkerPathRunner: DecodePathRunner {
   ///   - topKeys: The `$top` keys the app reads.
   /// - Returns: The outcome; ``DecodeOutcome/crashed(_:)`` when a signal ended the worker.
   /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
-  public func outcome(
+  package func outcome(
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
     topKeys: [String]
   ) throws(WorkerProtocolError) -> DecodeOutcome {
@@ -59,7 +59,7 @@ public struct WorkerPathRunner: DecodePathRunner {
   ///   - classMap: The class-name map.
   /// - Returns: ``DifferentialAdvice/message``, or why there is none.
   /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
-  public func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
+  package func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
     throws(WorkerProtocolError) -> String
   {
     try pool.withSupervisor { supervisor throws(WorkerProtocolError) in

@@ -2,7 +2,7 @@ import HarnessCoder
 
 /// How the Foundation reference path calls `NSKeyedUnarchiver`: the app's way, or one of the
 /// entry points and settings whose corelibs behaviour the harness documents.
-public enum FoundationReferenceVariant: String, Sendable, Hashable, Codable, CaseIterable {
+package enum FoundationReferenceVariant: String, Sendable, Hashable, Codable, CaseIterable {
   /// `init(forReadingFrom:)`, `.setErrorAndReturn` set before decoding, then the root decode.
   case standard
   /// As ``standard`` but leaving the default policy, `.raiseException`.

@@ -24,18 +24,18 @@ import HarnessMigration
 ///   exit(HarnessWorker.run(registry: ClassRegistry(modelClasses: [Memo.self])))
 /// }
 /// ```
-public enum HarnessWorker {
+package enum HarnessWorker {
   /// The hidden command-line argument that selects worker mode.
-  public static let modeArgument = "__decode-worker"
+  package static let modeArgument = "__decode-worker"
 
   /// The name under which ``run(registry:)`` registers its registry.
-  public static let defaultRegistryName = "default"
+  package static let defaultRegistryName = ClassRegistry.defaultName
 
   /// Serves requests with one registry, named ``defaultRegistryName``.
   ///
   /// - Parameter registry: The app's classes.
   /// - Returns: The process exit status: 0 at the end of input, 2 on a protocol error.
-  public static func run(registry: ClassRegistry) -> Int32 {
+  package static func run(registry: ClassRegistry) -> Int32 {
     run(registries: [defaultRegistryName: registry])
   }
 
@@ -47,7 +47,7 @@ public enum HarnessWorker {
   ///
   /// - Parameter registries: Registries by the name requests give.
   /// - Returns: The process exit status: 0 at the end of input, 2 on a protocol error.
-  public static func run(registries: [String: ClassRegistry]) -> Int32 {
+  package static func run(registries: [String: ClassRegistry]) -> Int32 {
     let parent = getppid()
     let answers = dup(STDOUT_FILENO)
     guard answers >= 0 else {
@@ -182,7 +182,7 @@ public enum HarnessWorker {
   }
 
   /// The longest a migration answer waits to be sent with later ones.
-  public static let answerFlushInterval: Duration = .milliseconds(50)
+  package static let answerFlushInterval: Duration = .milliseconds(50)
 
   /// Migrates a batch, typed, answering every archive in order.
   ///
@@ -257,4 +257,4 @@ public enum HarnessWorker {
 
 /// The former name of ``HarnessWorker``, from when the worker ran only the Foundation paths.
 @available(*, deprecated, renamed: "HarnessWorker")
-public typealias FoundationReferenceWorker = HarnessWorker
+package typealias FoundationReferenceWorker = HarnessWorker

@@ -10,7 +10,7 @@ extension SupervisorPool: TypedMigrationRunner {
   ///   - allowedClasses: The classes the app's secure read declares.
   /// - Returns: One result per archive.
   /// - Throws: ``WorkerProtocolError`` when the worker machinery failed.
-  public func migrate(_ archives: [[UInt8]], classMap: ClassNameMap, allowedClasses: [String])
+  package func migrate(_ archives: [[UInt8]], classMap: ClassNameMap, allowedClasses: [String])
     throws(WorkerProtocolError) -> [TypedMigrationResult]
   {
     try withSupervisor { supervisor throws(WorkerProtocolError) in
@@ -31,7 +31,7 @@ extension TypedTransform {
   ///   - pool: The workers, one per verifying thread.
   ///   - classMap: Archived name → current name, for the legacy decode.
   ///   - allowedClasses: The classes the app's secure read declares.
-  public init(pool: SupervisorPool, classMap: ClassNameMap, allowedClasses: [String]) {
+  package init(pool: SupervisorPool, classMap: ClassNameMap, allowedClasses: [String]) {
     self.init(runner: pool, classMap: classMap, allowedClasses: allowedClasses)
   }
 }

@@ -11,7 +11,7 @@ import HarnessCoder
 /// let pool = SupervisorPool(count: 2) { WorkerSupervisor(executableURL: url) }
 /// let results = try pool.withSupervisor { try $0.migrate(archives, classMap: map, allowedClasses: allowed) }
 /// ```
-public final class SupervisorPool: @unchecked Sendable {
+package final class SupervisorPool: @unchecked Sendable {
   private let condition = NSCondition()
   private var idle: [WorkerSupervisor]
   private let all: [WorkerSupervisor]
@@ -21,23 +21,23 @@ public final class SupervisorPool: @unchecked Sendable {
   /// - Parameters:
   ///   - count: How many may be used at once.
   ///   - make: Makes one supervisor.
-  public init(count: Int, make: () -> WorkerSupervisor) {
+  package init(count: Int, make: () -> WorkerSupervisor) {
     all = (0..<max(1, count)).map { _ in make() }
     idle = all
   }
 
   /// How many worker processes the pool's supervisors have started, in all.
-  public var workersStarted: Int { all.reduce(0) { $0 + $1.workersStarted } }
+  package var workersStarted: Int { all.reduce(0) { $0 + $1.workersStarted } }
 
   /// How many processes the pool's supervisors have launched, in all (forked workers aside).
-  public var workerLaunches: Int { all.reduce(0) { $0 + $1.workerLaunches } }
+  package var workerLaunches: Int { all.reduce(0) { $0 + $1.workerLaunches } }
 
   /// Runs `body` with a supervisor no other thread uses meanwhile, waiting for one if needed.
   ///
   /// - Parameter body: The work; it must not keep the supervisor.
   /// - Returns: What `body` returns.
   /// - Throws: What `body` throws.
-  public func withSupervisor<Result, Failure: Error>(
+  package func withSupervisor<Result, Failure: Error>(
     _ body: (WorkerSupervisor) throws(Failure) -> Result
   ) throws(Failure) -> Result {
     condition.lock()

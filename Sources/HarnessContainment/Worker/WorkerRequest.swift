@@ -3,29 +3,29 @@ import HarnessCoder
 import HarnessVocabulary
 
 /// One archive for a decode worker: the bytes, the path, and the read's classes and mapping.
-public struct WorkerRequest: Sendable, Hashable, Codable {
+package struct WorkerRequest: Sendable, Hashable, Codable {
   /// A number the response echoes.
-  public var id: Int
+  package var id: Int
   /// The decode path to run.
-  public var path: DecodePath
+  package var path: DecodePath
   /// The name of the worker's registry to decode with.
-  public var registryName: String
+  package var registryName: String
   /// The archive's bytes.
-  public var archive: Data
+  package var archive: Data
   /// The runtime names of the classes the secure read allows, such as `ProfileKit.Memo`.
-  public var allowedClasses: [String]
+  package var allowedClasses: [String]
   /// The class-name map applied to the archive's class names.
-  public var classMap: ClassNameMap
+  package var classMap: ClassNameMap
   /// Whether archived names that match no registered class are handed to Foundation as a
   /// placeholder class that fails to decode (the default), rather than looked up by Foundation.
-  public var guardsUnmappedClasses: Bool
+  package var guardsUnmappedClasses: Bool
   /// How a Foundation path calls the unarchiver; `nil` means ``FoundationReferenceVariant/standard``.
-  public var variant: FoundationReferenceVariant?
+  package var variant: FoundationReferenceVariant?
   /// Whether to answer with the harness paths' ``DifferentialAdvice`` (its message as the one
   /// note, the secure outcome as the outcome) instead of one path's outcome; `nil` means no.
-  public var advice: Bool?
+  package var advice: Bool?
   /// The `$top` keys the app reads, in order; `nil` means `root` alone.
-  public var topKeys: [String]?
+  package var topKeys: [String]?
 
   /// Creates a request.
   ///
@@ -41,7 +41,7 @@ public struct WorkerRequest: Sendable, Hashable, Codable {
   ///   - variant: How a Foundation path calls the unarchiver.
   ///   - advice: Whether to answer with the differential advice instead.
   ///   - topKeys: The `$top` keys the app reads; `nil` means `root` alone.
-  public init(
+  package init(
     id: Int, path: DecodePath, registryName: String, archive: Data, allowedClasses: [String],
     classMap: ClassNameMap, guardsUnmappedClasses: Bool = true,
     variant: FoundationReferenceVariant? = nil, advice: Bool? = nil, topKeys: [String]? = nil
@@ -59,7 +59,7 @@ public struct WorkerRequest: Sendable, Hashable, Codable {
   }
 
   /// The keys to read: ``topKeys``, or `root`.
-  public var keys: [String] {
+  package var keys: [String] {
     guard let topKeys, !topKeys.isEmpty else { return ["root"] }
     return topKeys
   }

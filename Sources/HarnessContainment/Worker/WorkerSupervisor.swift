@@ -44,20 +44,20 @@ import HarnessVocabulary
 ///
 /// The supervisor ignores `SIGPIPE` process-wide, so that writing to a dead worker is an error
 /// rather than the end of the supervising process.
-public final class WorkerSupervisor: @unchecked Sendable {
+package final class WorkerSupervisor: @unchecked Sendable {
   /// The worker executable.
-  public let executableURL: URL
+  package let executableURL: URL
   /// The arguments that select worker mode.
-  public let arguments: [String]
+  package let arguments: [String]
   /// The registry requests name.
-  public let registryName: String
+  package let registryName: String
   /// The longest one archive may take, including starting a worker for it.
-  public let timeout: Duration
+  package let timeout: Duration
   /// Whether the launched worker is asked to fork the workers that decode (Linux only).
-  public let forkServer: Bool
+  package let forkServer: Bool
 
   /// Whether this system can run fork servers: Linux.
-  public static var forkServerSupported: Bool {
+  package static var forkServerSupported: Bool {
     #if os(Linux)
       true
     #else
@@ -94,7 +94,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
   /// ```swift
   /// let supervisor = WorkerSupervisor(executableURL: harnessURL, forkServer: false)
   /// ```
-  public init(
+  package init(
     executableURL: URL, arguments: [String] = [HarnessWorker.modeArgument],
     registryName: String = HarnessWorker.defaultRegistryName,
     timeout: Duration = .seconds(20), forkServer: Bool = WorkerSupervisor.forkServerSupported
@@ -115,7 +115,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
 
   /// How many decode workers this supervisor has started: forked children, and launched
   /// processes that decode themselves (or that never answered the handshake).
-  public var workersStarted: Int {
+  package var workersStarted: Int {
     lock.lock()
     defer { lock.unlock() }
     return startedWorkers
@@ -129,7 +129,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
   /// _ = try supervisor.decode(memo, path: .foundationLegacy)
   /// print(supervisor.workersStarted, supervisor.workerLaunches)  // 2 1
   /// ```
-  public var workerLaunches: Int {
+  package var workerLaunches: Int {
     lock.lock()
     defer { lock.unlock() }
     return launches
@@ -164,7 +164,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
   ///   - topKeys: The `$top` keys the app reads, in order.
   /// - Returns: The outcome; ``DecodeOutcome/crashed(_:)`` when the worker died or timed out.
   /// - Throws: ``WorkerProtocolError`` when a worker cannot be started or answers nonsense.
-  public func decode(
+  package func decode(
     _ archive: [UInt8], path: DecodePath, allowedClasses: [String] = [],
     classMap: ClassNameMap = .empty, guardsUnmappedClasses: Bool = true,
     variant: FoundationReferenceVariant = .standard, topKeys: [String] = ["root"]
@@ -188,7 +188,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
   ///   - topKeys: The `$top` keys the app reads, in order.
   /// - Returns: The response; a crash has no notes.
   /// - Throws: ``WorkerProtocolError`` when a worker cannot be started or answers nonsense.
-  public func decodeWithNotes(
+  package func decodeWithNotes(
     _ archive: [UInt8], path: DecodePath, allowedClasses: [String] = [],
     classMap: ClassNameMap = .empty, guardsUnmappedClasses: Bool = true,
     variant: FoundationReferenceVariant = .standard, topKeys: [String] = ["root"]
@@ -218,7 +218,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
   /// - Returns: ``DifferentialAdvice/message``, or why there is none when the worker crashed
   ///   while trying class lists.
   /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
-  public func advice(
+  package func advice(
     _ archive: [UInt8], allowedClasses: [String], classMap: ClassNameMap = .empty
   ) throws(WorkerProtocolError) -> String {
     let response = try send { id in
@@ -328,7 +328,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
   ///   - allowedClasses: The classes the app's secure read declares.
   /// - Returns: One result per archive, in order.
   /// - Throws: ``WorkerProtocolError`` when a worker cannot be started or answers nonsense.
-  public func migrate(
+  package func migrate(
     _ archives: [[UInt8]], classMap: ClassNameMap, allowedClasses: [String]
   ) throws(WorkerProtocolError) -> [TypedMigrationResult] {
     lock.lock()
@@ -456,7 +456,7 @@ public final class WorkerSupervisor: @unchecked Sendable {
   }
 
   /// Stops the current worker, if any; the next archive starts a fresh one.
-  public func shutdown() {
+  package func shutdown() {
     lock.lock()
     defer { lock.unlock() }
     stopWorker()
@@ -636,4 +636,4 @@ public final class WorkerSupervisor: @unchecked Sendable {
 
 /// The former name of ``WorkerSupervisor``, from when its workers ran only the Foundation paths.
 @available(*, deprecated, renamed: "WorkerSupervisor")
-public typealias FoundationReferenceSupervisor = WorkerSupervisor
+package typealias FoundationReferenceSupervisor = WorkerSupervisor

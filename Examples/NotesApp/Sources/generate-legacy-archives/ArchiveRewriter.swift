@@ -1,6 +1,4 @@
-import HarnessKeyedArchive
-import HarnessMigration
-import HarnessPropertyList
+import ArchiveHarness
 
 /// Changes what Linux Foundation's `NSKeyedArchiver` wrote, with the harness's own archive tools.
 ///
