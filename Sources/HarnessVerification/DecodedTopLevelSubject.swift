@@ -10,16 +10,16 @@ import HarnessManifest
 /// let subject = DecodedTopLevelSubject(decoded, keys: ["$0", "$1"])
 /// let findings = ExpectationEngine(manifest: manifest).evaluate(entry, in: subject)
 /// ```
-public struct DecodedTopLevelSubject: ExpectationSubject, Sendable {
+package struct DecodedTopLevelSubject: ExpectationSubject, Sendable {
   /// The tree under each top key.
-  public let trees: [String: ExpectationTree]
+  package let trees: [String: ExpectationTree]
 
   /// Creates a subject from what a decode path returned.
   ///
   /// - Parameters:
   ///   - value: One key's object, or a ``DecodedValue/topLevel(_:)`` value for several keys.
   ///   - keys: The keys that were read, in order.
-  public init(_ value: DecodedValue, keys: [String]) {
+  package init(_ value: DecodedValue, keys: [String]) {
     // The whole value becomes one tree, so that a shared object described under one key
     // resolves under another.
     let tree = value.expectationTree
@@ -39,7 +39,7 @@ public struct DecodedTopLevelSubject: ExpectationSubject, Sendable {
   ///   - limits: The bounds on how many values a wildcard may reach.
   /// - Returns: The values found; none when the path's top key was not decoded.
   /// - Throws: ``ExpectationSubjectError`` when a limit is exceeded.
-  public func expectationValues(at keyPath: ArchiveKeyPath, limits: ArchiveLimits)
+  package func expectationValues(at keyPath: ArchiveKeyPath, limits: ArchiveLimits)
     throws(ExpectationSubjectError) -> [ExpectationValue]
   {
     guard let tree = trees[keyPath.topKey] else { return [] }

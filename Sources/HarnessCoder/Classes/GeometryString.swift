@@ -8,15 +8,15 @@
 /// GeometryString.pair("{400, 300}")  // (400.0, 300.0)
 /// GeometryString.rect("{{0, 0}, {320, 480}}")  // (0.0, 0.0, 320.0, 480.0)
 /// ```
-public enum GeometryString {
+package enum GeometryString {
   /// The longest string read.
-  public static let maximumLength = 256
+  package static let maximumLength = 256
 
   /// Reads `{a, b}`.
   ///
   /// - Parameter text: The archived string.
   /// - Returns: The two numbers, or `nil` when the text is not of that form.
-  public static func pair(_ text: String) -> (Double, Double)? {
+  package static func pair(_ text: String) -> (Double, Double)? {
     guard text.utf8.count <= maximumLength else { return nil }
     var scanner = Scanner(Array(text.utf8))
     guard let pair = scanner.pair(), scanner.atEnd() else { return nil }
@@ -27,7 +27,7 @@ public enum GeometryString {
   ///
   /// - Parameter text: The archived string.
   /// - Returns: The four numbers, or `nil` when the text is not of that form.
-  public static func rect(_ text: String) -> (Double, Double, Double, Double)? {
+  package static func rect(_ text: String) -> (Double, Double, Double, Double)? {
     guard text.utf8.count <= maximumLength else { return nil }
     var scanner = Scanner(Array(text.utf8))
     guard scanner.take(UInt8(ascii: "{")), let origin = scanner.pair(),

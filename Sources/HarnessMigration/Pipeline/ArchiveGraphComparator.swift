@@ -20,24 +20,24 @@ import HarnessPropertyList
 /// let comparator = ArchiveGraphComparator(mapping: ClassNameMapping(["Old.A": "New.A"]))
 /// if let difference = comparator.difference(original, rewritten) { print(difference) }
 /// ```
-public struct ArchiveGraphComparator: Sendable {
+package struct ArchiveGraphComparator: Sendable {
   /// The renames the new graph is allowed to have.
-  public var mapping: ClassNameMapping
+  package var mapping: ClassNameMapping
   /// Whether `$classes` chains must match too (after mapping).
-  public var comparesClassChains: Bool
+  package var comparesClassChains: Bool
   /// How many levels of archives inside `Data` values compare as graphs (``NestedArchive``);
   /// 0 compares every `Data` value byte for byte.
-  public var nestedDepth: Int
+  package var nestedDepth: Int
 
   /// Creates a comparator.
-  public init(mapping: ClassNameMapping, comparesClassChains: Bool = true, nestedDepth: Int = 0) {
+  package init(mapping: ClassNameMapping, comparesClassChains: Bool = true, nestedDepth: Int = 0) {
     self.mapping = mapping
     self.comparesClassChains = comparesClassChains
     self.nestedDepth = nestedDepth
   }
 
   /// The first difference between the graphs, or `nil` when they are equal modulo the mapping.
-  public func difference(_ original: KeyedArchive, _ rewritten: KeyedArchive) -> GraphDifference? {
+  package func difference(_ original: KeyedArchive, _ rewritten: KeyedArchive) -> GraphDifference? {
     var walk = Walk(
       original: original, rewritten: rewritten, mapping: mapping,
       comparesClassChains: comparesClassChains, nestedDepth: nestedDepth)

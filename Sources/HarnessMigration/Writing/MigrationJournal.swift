@@ -28,14 +28,14 @@ import HarnessTextOutput
 /// - `plist`: `keyPath`, an array of dictionary keys (strings) and array indexes (integers)
 ///   from the root; the header names the file's `format` (`binary` or `xml`), and `backup` is
 ///   the copy of the whole file.
-public final class MigrationJournal {
+package final class MigrationJournal {
   /// The journal format's version.
-  public static let formatVersion: Int64 = 1
+  package static let formatVersion: Int64 = 1
   /// The value of the first line's `journal` member.
-  public static let formatName = "archive-harness-migrate"
+  package static let formatName = "archive-harness-migrate"
 
   /// The journal's path.
-  public let path: String
+  package let path: String
   private let descriptor: Int32
 
   /// Creates the journal file (it must not exist) and writes and syncs its header.
