@@ -221,10 +221,14 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
-    // Benchmarks (run by scripts/bench and scripts/bench-reader; never by the tests).
+    // Benchmarks (run by scripts/bench, scripts/bench-reader and scripts/check-hostile-text;
+    // never by the tests).
     .executableTarget(
       name: "harness-bench",
-      dependencies: ["KeyedArchive", "PropertyList", "Decoding", "ProfileKit"],
+      dependencies: [
+        "KeyedArchive", "PropertyList", "Decoding", "ProfileKit", "Anonymization",
+        "HarnessTestSupport",
+      ],
       swiftSettings: strictSettings
     ),
 
