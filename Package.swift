@@ -254,12 +254,13 @@ let package = Package(
       swiftSettings: strictSettings
     ),
 
-    // Benchmarks (run by scripts/bench and scripts/bench-reader; never by the tests).
+    // Benchmarks (run by scripts/bench, scripts/bench-reader and scripts/check-hostile-text;
+    // never by the tests).
     .executableTarget(
       name: "harness-bench",
       dependencies: [
         "HarnessKeyedArchive", "HarnessPropertyList", "HarnessCoder", "HarnessMigration",
-        "ProfileKit",
+        "ProfileKit", "HarnessAnonymization", "HarnessTestSupport",
       ],
       swiftSettings: strictSettings
     ),

@@ -95,12 +95,14 @@ extension KeyedArchive {
     -> [KeyPathMatch]
   {
     guard let start = top[path.topKey] else { return [] }
-    var current = [
-      KeyPathMatch(
-        path: ArchiveKeyPath(topKey: path.topKey, components: []), node: node(for: start))
-    ]
+    // A match keeps the element index it took at each wildcard, as a chain
+    // through `choices` (the position of its last choice there, or -1), and
+    // its concrete path is built once at the end. Copying each match's path at
+    // every step would cost the square of the path's length.
+    var choices: [(index: Int, previous: Int)] = []
+    var current: [(node: ArchiveNode, choice: Int)] = [(node(for: start), -1)]
     for component in path.components {
-      var next: [KeyPathMatch] = []
+      var next: [(node: ArchiveNode, choice: Int)] = []
       // Many matches can reach one shared object (a wildcard over a reference
       // bomb does). Each object is resolved once per step, so a step costs the
       // size of the distinct objects it reaches, not matches times their width.
@@ -118,7 +120,12 @@ extension KeyedArchive {
           steps = resolve(component, from: match.node)
         }
         for step in steps {
-          next.append(KeyPathMatch(path: match.path.appending(step.component), node: step.node))
+          var choice = match.choice
+          if component == .wildcard, case .index(let index) = step.component {
+            choices.append((index, match.choice))
+            choice = choices.count - 1
+          }
+          next.append((step.node, choice))
           guard component != .wildcard || next.count <= limits.maximumKeyPathMatches else {
             throw KeyedArchiveError(
               .limitExceeded, at: path.description,
@@ -129,7 +136,22 @@ extension KeyedArchive {
       current = next
       if current.isEmpty { break }
     }
-    return current
+    return current.map { match in
+      // Every step other than a wildcard reaches its node by the path's own
+      // component, and every match took one index at each wildcard.
+      var taken: [Int] = []
+      var choice = match.choice
+      while choice >= 0 {
+        taken.append(choices[choice].index)
+        choice = choices[choice].previous
+      }
+      var components = path.components
+      for position in components.indices where components[position] == .wildcard {
+        components[position] = taken.popLast().map { .index($0) } ?? .wildcard
+      }
+      return KeyPathMatch(
+        path: ArchiveKeyPath(topKey: path.topKey, components: components), node: match.node)
+    }
   }
 
   /// The nodes one step of a key path reaches from a node, each with the concrete step.

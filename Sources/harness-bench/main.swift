@@ -6,6 +6,9 @@
 //     secure decode, Foundation beside HarnessDecoder
 //   harness-bench round-trip [--count N] [--without-foundation]
 //     Foundation's round trip beside RoundTrip.run
+//   harness-bench hostile-text [--characters N] [--maximum-ratio R] [--rounds N]
+//     the privacy scan and the anonymizer on each detector's bait at N and 4N characters;
+//     exits 1 when the time grows more than R times (scripts/check-hostile-text)
 // The decode and round-trip modes print a table and `BENCH` lines for scripts/bench.
 import Foundation
 
@@ -13,6 +16,7 @@ let usage = """
   usage: harness-bench reader [--without-foundation] [--iterations N] FILE...
          harness-bench decode [--count N] [--without-foundation]
          harness-bench round-trip [--count N] [--without-foundation]
+         harness-bench hostile-text [--characters N] [--maximum-ratio R] [--rounds N]
 
   """
 
@@ -47,6 +51,8 @@ switch arguments.first {
 case "reader": ReaderBenchmark.run(Array(arguments.dropFirst()))
 case "decode": DecodeBenchmark.run(TimedOptions(arguments.dropFirst()))
 case "round-trip": RoundTripBenchmark.run(TimedOptions(arguments.dropFirst()))
+case "hostile-text":
+  HostileTextBenchmark.run(HostileTextBenchmark.Options(arguments.dropFirst()))
 default:
   FileHandle.standardError.write(Data(usage.utf8))
   exit(2)

@@ -54,6 +54,28 @@ struct ArchiveStructureTests {
     #expect(paths == ["tags[0]", "tags[1]", "tags[2]"])
   }
 
+  @Test("Each match of two wildcards carries the index it took at each, and the steps after")
+  func nestedWildcardPaths() throws {
+    var builder = ArchiveBuilder()
+    var rows: [PropertyListValue] = []
+    for texts in [["a", "b"], [], ["c"]] {
+      var cells: [PropertyListValue] = []
+      for text in texts {
+        let value = builder.string(text)
+        cells.append(builder.object("Cell", [("text", value)]))
+      }
+      rows.append(builder.array(cells))
+    }
+    let table = builder.array(rows)
+    builder.setRoot(builder.object("Table", [("rows", table)]))
+    let archive = try KeyedArchive(bytes: builder.bytes())
+    let matches = try archive.evaluate(ArchiveKeyPath("rows[*][*].text"))
+    #expect(
+      matches.map(\.path.description) == ["rows[0][0].text", "rows[0][1].text", "rows[2][0].text"])
+    #expect(
+      matches.map { archive.leaf(of: $0.node) } == [.string("a"), .string("b"), .string("c")])
+  }
+
   @Test(
     "Key paths print back to the text they were parsed from",
     arguments: [

@@ -91,10 +91,17 @@ extension TextDetector {
       {
         tokenStart += 1
       }
+      // Without white space after the keyword there is no token, so the run
+      // after it is not read: reading it, then moving on by the keyword's
+      // length alone, would read a long run of `-bearer` once per keyword.
+      guard tokenStart > index + keyword.count else {
+        index += keyword.count
+        continue
+      }
       var end = tokenStart
       while end < text.count, isTokenCharacter(text[end]) { end += 1 }
       while end < text.count, text[end] == "=" { end += 1 }
-      if tokenStart > index + keyword.count, end - tokenStart >= 16 {
+      if end - tokenStart >= 16 {
         let token = text[tokenStart..<end]
         let reportable = entropy(token) >= bearerTokenEntropy
         spans.append(DetectedSpan(kind: .bearer, range: index..<end, isReportable: reportable))
