@@ -171,7 +171,9 @@ package enum HarnessWorker {
       return WorkerResponse(id: request.id, outcome: advice.secure, notes: [advice.message])
     }
     if request.path.isFoundation {
-      let result = FoundationReferenceDecoder(registry: registry).decode(request)
+      let result = onReferenceStack {
+        FoundationReferenceDecoder(registry: registry).decode(request)
+      }
       return WorkerResponse(id: request.id, outcome: result.outcome, notes: result.notes)
     }
     let decoder = HarnessDecoder(registry: registry, classMap: request.classMap)
@@ -179,6 +181,39 @@ package enum HarnessWorker {
       [UInt8](request.archive), secure: request.path.isSecure,
       allowedClasses: request.allowedClasses, topKeys: request.keys)
     return WorkerResponse(id: request.id, outcome: result.outcome, notes: result.warnings)
+  }
+
+  /// The environment variable that sets the stack of the thread Foundation's reference decode
+  /// runs on, in KiB (64 to 65,536).
+  package static let referenceStackVariable = "ARCHIVE_HARNESS_REFERENCE_STACK_KIB"
+
+  /// The stack Foundation's reference decode runs on, in bytes: 512 KiB unless
+  /// ``referenceStackVariable`` says otherwise, the stack of Apple's secondary threads (an iOS
+  /// app's main thread has 1 MiB). NSKeyedUnarchiver recurses once per level of nesting, so an
+  /// archive that nests without end (an array that contains itself through a class that
+  /// decodes it eagerly) overflows it in milliseconds, where the 8 MiB of a main thread takes
+  /// seconds; the overflow kills the worker and the path is `crashed`, as a device's would be.
+  package static var referenceStackSize: Int {
+    let value = ProcessInfo.processInfo.environment[referenceStackVariable].flatMap { Int($0) }
+    guard let kib = value, (64...65_536).contains(kib) else { return 512 << 10 }
+    return kib << 10
+  }
+
+  /// Runs `body` on a thread with ``referenceStackSize`` of stack, and waits for it.
+  private static func onReferenceStack<Result: Sendable>(
+    _ body: @escaping @Sendable () -> Result
+  ) -> Result {
+    let done = DispatchSemaphore(value: 0)
+    let box = ResultBox<Result>()
+    let thread = Thread {
+      box.value = body()
+      done.signal()
+    }
+    thread.stackSize = referenceStackSize
+    thread.start()
+    done.wait()
+    // The thread has set the box by now: a decode that does not return ends the process.
+    return box.value ?? body()
   }
 
   /// The longest a migration answer waits to be sent with later ones.
@@ -258,3 +293,8 @@ package enum HarnessWorker {
 /// The former name of ``HarnessWorker``, from when the worker ran only the Foundation paths.
 @available(*, deprecated, renamed: "HarnessWorker")
 package typealias FoundationReferenceWorker = HarnessWorker
+
+/// A value a thread leaves for the one waiting on it; the semaphore orders the write and read.
+private final class ResultBox<Value>: @unchecked Sendable {
+  var value: Value?
+}
