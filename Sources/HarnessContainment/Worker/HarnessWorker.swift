@@ -187,12 +187,14 @@ package enum HarnessWorker {
   /// runs on, in KiB (64 to 65,536).
   package static let referenceStackVariable = "ARCHIVE_HARNESS_REFERENCE_STACK_KIB"
 
-  /// The stack Foundation's reference decode runs on, in bytes: 512 KiB unless
-  /// ``referenceStackVariable`` says otherwise, the stack of Apple's secondary threads (an iOS
-  /// app's main thread has 1 MiB). NSKeyedUnarchiver recurses once per level of nesting, so an
-  /// archive that nests without end (an array that contains itself through a class that
-  /// decodes it eagerly) overflows it in milliseconds, where the 8 MiB of a main thread takes
-  /// seconds; the overflow kills the worker and the path is `crashed`, as a device's would be.
+  /// The stack Foundation's reference decode runs on, in bytes.
+  ///
+  /// 512 KiB unless ``referenceStackVariable`` says otherwise: the stack of Apple's secondary
+  /// threads (an iOS app's main thread has 1 MiB). NSKeyedUnarchiver recurses once per level
+  /// of nesting, so an archive that nests without end (an array that contains itself through
+  /// a class that decodes it eagerly) overflows it in milliseconds, where the 8 MiB of a main
+  /// thread takes seconds; the overflow kills the worker and the path is `crashed`, as a
+  /// device's would be.
   package static var referenceStackSize: Int {
     let value = ProcessInfo.processInfo.environment[referenceStackVariable].flatMap { Int($0) }
     guard let kib = value, (64...65_536).contains(kib) else { return 512 << 10 }
