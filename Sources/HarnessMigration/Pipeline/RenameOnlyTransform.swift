@@ -5,7 +5,7 @@ import HarnessPropertyList
 ///
 /// For teams that only renamed a module. The new archive is written with the
 /// deterministic ``BinaryPropertyListWriter``, read back, and compared with the
-/// original graph by ``ArchiveGraphComparator`` modulo the renames; only a graph
+/// original graph by the graph comparator modulo the renames; only a graph
 /// that matches is returned for writing. With `nested`, archives kept as `Data`
 /// values inside the record (``NestedArchive``) are renamed too, each written in
 /// its own format, and the comparison reads them back and compares their graphs.
