@@ -52,11 +52,13 @@ let package = Package(
   // What app teams depend on. `ArchiveHarness` is the library a team's code calls (module
   // ArchiveHarness re-exports the pipeline modules) and holds the command line (module
   // HarnessCLI) for a team's own harness executable. `ArchiveHarnessTesting` is the Swift Testing
-  // support. Every other module is an implementation detail, reachable only through these.
+  // support; `ArchiveHarnessXCTest` adds XCTest's, in a module of its own so that a Swift Testing
+  // target never links XCTest. Every other module is an implementation detail, reachable only through these.
   products: [
     .executable(name: "archive-harness", targets: ["archive-harness"]),
     .library(name: "ArchiveHarness", targets: ["ArchiveHarness", "HarnessCLI"]),
     .library(name: "ArchiveHarnessTesting", targets: ["ArchiveHarnessTesting"]),
+    .library(name: "ArchiveHarnessXCTest", targets: ["ArchiveHarnessXCTest"]),
   ],
   targets: [
     // C libraries, through system-library targets with a small shim each.
@@ -220,10 +222,18 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
-    // Swift Testing support for a team's `swift test`: one case per manifest entry, the merge checks.
+    // Swift Testing support for a team's `swift test`: one case per manifest entry, the merge
+    // checks, record mode (which writes manifests through FileOutput's one rule).
     .target(
       name: "ArchiveHarnessTesting",
-      dependencies: ["ArchiveHarness"],
+      dependencies: ["ArchiveHarness", "HarnessFileOutput"],
+      swiftSettings: strictSettings
+    ),
+    // XCTest support: every manifest entry in one test method, each finding its own failure at
+    // its manifest line. Over ArchiveHarnessTesting's project, cases and record mode.
+    .target(
+      name: "ArchiveHarnessXCTest",
+      dependencies: ["ArchiveHarnessTesting"],
       swiftSettings: strictSettings
     ),
 
@@ -314,6 +324,11 @@ let package = Package(
         "ArchiveHarnessTesting", "ArchiveHarness", "ProfileKit", "ProfilesApp",
         "HarnessTestSupport",
       ],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "ArchiveHarnessXCTestTests",
+      dependencies: ["ArchiveHarnessXCTest", "ProfileKit", "ProfilesApp", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
