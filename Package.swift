@@ -52,13 +52,16 @@ let package = Package(
   // What app teams depend on, each product named for the module a team imports.
   // `ArchiveHarness` is the library a team's code calls (it re-exports the pipeline modules);
   // `HarnessCLI` is the command line of a team's own harness executable (it re-exports
-  // ArchiveHarness); `ArchiveHarnessTesting` is the `swift test` support. Every other module is
-  // an implementation detail, reachable only through these.
+  // ArchiveHarness); `ArchiveHarnessTesting` is the `swift test` support, and
+  // `ArchiveHarnessXCTest` adds XCTest's, in a module of its own so that a Swift Testing target
+  // never links XCTest. Every other module is an implementation detail, reachable only through
+  // these.
   products: [
     .executable(name: "archive-harness", targets: ["archive-harness"]),
     .library(name: "ArchiveHarness", targets: ["ArchiveHarness"]),
     .library(name: "HarnessCLI", targets: ["HarnessCLI"]),
     .library(name: "ArchiveHarnessTesting", targets: ["ArchiveHarnessTesting"]),
+    .library(name: "ArchiveHarnessXCTest", targets: ["ArchiveHarnessXCTest"]),
   ],
   targets: [
     // C libraries, through system-library targets with a small shim each.
@@ -222,10 +225,18 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
-    // Swift Testing support for a team's `swift test`: one case per manifest entry, the merge checks.
+    // Swift Testing support for a team's `swift test`: one case per manifest entry, the merge
+    // checks, record mode (which writes manifests through FileOutput's one rule).
     .target(
       name: "ArchiveHarnessTesting",
-      dependencies: ["ArchiveHarness"],
+      dependencies: ["ArchiveHarness", "HarnessFileOutput"],
+      swiftSettings: strictSettings
+    ),
+    // XCTest support: every manifest entry in one test method, each finding its own failure at
+    // its manifest line. Over ArchiveHarnessTesting's project, cases and record mode.
+    .target(
+      name: "ArchiveHarnessXCTest",
+      dependencies: ["ArchiveHarnessTesting"],
       swiftSettings: strictSettings
     ),
 
@@ -317,6 +328,11 @@ let package = Package(
         "ArchiveHarnessTesting", "ArchiveHarness", "ProfileKit", "ProfilesApp",
         "HarnessTestSupport",
       ],
+      swiftSettings: strictSettings
+    ),
+    .testTarget(
+      name: "ArchiveHarnessXCTestTests",
+      dependencies: ["ArchiveHarnessXCTest", "ProfileKit", "ProfilesApp", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(

@@ -67,5 +67,14 @@ let package = Package(
         .product(name: "ArchiveHarnessTesting", package: "ArchiveHarness"),
       ],
       swiftSettings: strictSettings),
+
+    // The same cases for a team whose tests use XCTest: one test method verifies every entry,
+    // each finding its own failure at its manifest line (ArchiveHarnessXCTest).
+    .testTarget(
+      name: "NotesAppXCTests",
+      dependencies: [
+        "NotesKit", "NotesV1", .product(name: "ArchiveHarnessXCTest", package: "ArchiveHarness"),
+      ],
+      swiftSettings: strictSettings),
   ]
 )

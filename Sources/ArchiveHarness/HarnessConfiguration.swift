@@ -16,11 +16,13 @@ import HarnessVerification
 /// exit(ArchiveHarnessCommand.main(CommandLine.arguments, configuration: configuration))
 /// ```
 ///
-/// From a test, name that executable as the worker, since the test runner itself cannot be one:
+/// From a test, `HarnessProject` (ArchiveHarnessTesting) takes the worker as a required
+/// choice, since the test runner itself cannot be one:
 ///
 /// ```swift
-/// let configuration = HarnessConfiguration(
-///   modelClasses: [UserProfile.self, Address.self], worker: .buildProduct(named: "my-harness"))
+/// static let project = HarnessProject(
+///   worker: .buildProduct(named: "my-harness"),
+///   configuration: HarnessConfiguration(modelClasses: [UserProfile.self, Address.self]))
 /// ```
 public struct HarnessConfiguration: Sendable {
   /// The app's current classes: what decodes instantiate and allowed-class names refer to.

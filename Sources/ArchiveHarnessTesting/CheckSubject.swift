@@ -68,7 +68,7 @@ struct CheckSubject {
 
   /// The entry's findings against its own manifest, when it does not pass.
   func manifestFindings() -> [String] {
-    result.status == .passed ? [] : Findings.lines(result, entry: entry, in: project)
+    result.status == .passed ? [] : Findings.lines(result, entry: entry, in: project).map(\.text)
   }
 
   /// The failure of this check with these findings.

@@ -7,22 +7,25 @@ enum Findings {
   /// A path's place is its `<outcome>` element when the manifest has one, else the entry's
   /// `<archive>` element; an expectation's is its own element.
   static func lines(_ result: VerificationCase, entry: ArchiveEntry, in project: HarnessProject)
-    -> [String]
+    -> [HarnessFinding]
   {
-    var lines: [String] = []
+    var lines: [HarnessFinding] = []
     for path in result.paths where !path.matches {
-      let place = project.relative(location(of: path.path, in: entry).description)
+      let location = location(of: path.path, in: entry)
+      let place = project.relative(location.description)
       let got = [path.outcome.description, path.category.map { "[\($0)]" }].compactMap { $0 }
         .joined(separator: " ")
       var line = "\(path.path): \(path.expectationPhrase), got \(got)"
       if path.isUnexpectedPass { line = "object-substitution hole: " + line }
       if let message = path.message { line += ": \(message)" }
-      lines.append("\(place): " + line)
+      lines.append(HarnessFinding("\(place): " + line, at: location))
     }
     for expectation in result.expectations where !expectation.passed {
       lines.append(
-        "\(project.relative(expectation.location)): \(expectation.keyPath): "
-          + "expected \(expectation.expected), got \(expectation.actual)")
+        HarnessFinding(
+          "\(project.relative(expectation.location)): \(expectation.keyPath): "
+            + "expected \(expectation.expected), got \(expectation.actual)",
+          at: parse(expectation.location)))
     }
     return lines
   }
@@ -32,5 +35,15 @@ enum Findings {
     guard case .decode(let decodePath) = path, let outcome = entry.outcome(for: decodePath)
     else { return entry.location }
     return outcome.location
+  }
+
+  /// A place written `file:LINE:COL`, as a location; nil when it does not end in two numbers.
+  static func parse(_ place: String) -> ManifestLocation? {
+    let parts = place.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count >= 3, let line = Int(parts[parts.count - 2]),
+      let column = Int(parts[parts.count - 1])
+    else { return nil }
+    return ManifestLocation(
+      file: parts.dropLast(2).joined(separator: ":"), line: line, column: column)
   }
 }

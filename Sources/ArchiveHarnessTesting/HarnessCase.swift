@@ -4,15 +4,16 @@ import Testing
 /// One archive entry of one manifest, as a Swift Testing argument named by manifest and archive.
 ///
 /// ```swift
-/// @Test(arguments: HarnessCases.all(configuration: configuration))
-/// func entry(_ harnessCase: HarnessCase) throws {
-///   try harnessCase.verify()
+/// @Test(arguments: NotesHarness.project.cases)
+/// func entry(_ harnessCase: HarnessCase) {
+///   harnessCase.verify()
 /// }
 /// ```
 ///
 /// Swift Testing shows each case as `NotesApp-1.0.xml › NotesApp-1.0/note.archive`, and
 /// re-runs one by that name. A setup problem (no manifests, an invalid manifest) is a case
-/// too, whose ``verify()`` fails with the reason.
+/// too, which fails with the reason, and so is an archive no manifest lists, which the
+/// project's ``RecordMode`` records or fails.
 public struct HarnessCase: Sendable, Hashable, Encodable, CustomStringConvertible,
   CustomTestStringConvertible
 {
@@ -22,6 +23,8 @@ public struct HarnessCase: Sendable, Hashable, Encodable, CustomStringConvertibl
     case entry(manifest: Int, entry: Int)
     /// A problem that stops verification, with its findings.
     case problem([String])
+    /// An archive no manifest lists.
+    case unlisted(ArchiveRecorder.Unlisted)
   }
 
   /// The manifest, as a path below the manifests folder, such as `NotesApp-1.0.xml`.
@@ -48,42 +51,98 @@ public struct HarnessCase: Sendable, Hashable, Encodable, CustomStringConvertibl
     self.project = project
   }
 
+  init(unlisted: ArchiveRecorder.Unlisted, manifest: String, project: HarnessProject) {
+    self.manifest = manifest
+    self.archive = unlisted.archive
+    self.subject = .unlisted(unlisted)
+    self.project = project
+  }
+
   /// `manifest › archive`, the name tests and JUnit show.
   public var description: String { "\(manifest) › \(archive)" }
 
   /// The case's name in Swift Testing's output: ``description``.
   public var testDescription: String { description }
 
+  /// Runs the entry through every path and records each finding as its own Swift Testing
+  /// issue, at the manifest line it is about.
+  ///
+  /// ```swift
+  /// @Test(arguments: NotesHarness.project.cases)
+  /// func entry(_ harnessCase: HarnessCase) {
+  ///   harnessCase.verify()
+  /// }
+  /// ```
+  ///
+  /// A finding about an outcome or a field expectation is recorded at its element in the
+  /// manifest (`manifests/Notes-1.0.xml:14:5`), so `swift test` and Xcode point at that line;
+  /// one about no line (a setup problem, an archive no manifest lists) at the caller. The
+  /// notes that explain the findings come with the first issue. An archive no manifest lists
+  /// is recorded first under ``RecordMode/missing``; see ``check()``.
+  ///
+  /// - Parameter sourceLocation: Where a finding about no manifest line is recorded: the call.
+  public func verify(sourceLocation: SourceLocation = #_sourceLocation) {
+    guard let failure = check() else { return }
+    guard !failure.located.isEmpty else {
+      Issue.record(Comment(rawValue: failure.description), sourceLocation: sourceLocation)
+      return
+    }
+    for (index, finding) in failure.located.enumerated() {
+      var comment = "\(failure.subject): \(finding.text)"
+      if index == 0, !failure.notes.isEmpty {
+        comment += "\n" + failure.notes.map { "note: " + $0 }.joined(separator: "\n")
+      }
+      Issue.record(
+        Comment(rawValue: comment),
+        sourceLocation: finding.location.map(project.sourceLocation) ?? sourceLocation)
+    }
+  }
+
   /// Runs the entry through every path and checks it against its manifest.
   ///
   /// ```swift
-  /// try harnessCase.verify()
+  /// if let failure = harnessCase.check() {
+  ///   print(failure)
+  /// }
   /// ```
   ///
-  /// - Throws: ``HarnessFailure`` listing each finding as `manifest.xml:LINE:COL: …`, when an
-  ///   outcome or a field expectation differs from the manifest, or a path did not run.
-  public func verify() throws(HarnessFailure) {
+  /// For an archive no manifest lists: under ``RecordMode/missing`` its entry is drafted
+  /// into its manifest once the privacy scan finds nothing in it (all the unlisted archives
+  /// of one manifest in one write), and the failure says `recorded: review the outcomes and
+  /// commit` at the new entry; under ``RecordMode/never`` the failure says how to record it.
+  ///
+  /// - Returns: ``HarnessFailure`` listing each finding as `manifest.xml:LINE:COL: …`, when an
+  ///   outcome or a field expectation differs from the manifest, a path did not run, or the
+  ///   case stands for a setup problem or an unlisted archive; nil when the entry passes.
+  public func check() -> HarnessFailure? {
     switch subject {
     case .problem(let findings):
-      throw HarnessFailure(subject: description, findings: findings)
+      return HarnessFailure(subject: description, findings: findings)
+    case .unlisted(let item):
+      return project.unlistedFailure(item, name: description)
     case .entry:
       guard let (_, entry) = project.lookUp(self),
         let result = project.verify(self)
       else {
-        throw HarnessFailure(subject: description, findings: ["the entry is gone"])
+        return HarnessFailure(subject: description, findings: ["the entry is gone"])
       }
-      guard result.status != .passed else { return }
+      guard result.status != .passed else { return nil }
       // In process, a failing case says so: a trap there would have ended the test host.
       let containment = project.containment.isOn ? [] : [project.containment.reportLine]
-      throw HarnessFailure(
-        subject: description, findings: Findings.lines(result, entry: entry, in: project),
+      return HarnessFailure(
+        subject: description, located: Findings.lines(result, entry: entry, in: project),
         notes: result.notes.map(project.relative) + containment)
     }
   }
 
   /// The entry's full report: every path's outcome and every expectation.
   ///
-  /// - Returns: The report, or nil for a case that stands for a setup problem.
+  /// ```swift
+  /// let paths = harnessCase.result()?.paths ?? []
+  /// ```
+  ///
+  /// - Returns: The report, or nil for a case that stands for a setup problem or an unlisted
+  ///   archive.
   public func result() -> VerificationCase? {
     project.verify(self)
   }

@@ -1,35 +1,50 @@
 import ArchiveHarness
 import Foundation
 import HarnessContainment
+import Testing
 
-/// A team's harness setup: its manifests and historical archives, its model classes, and the worker.
+/// A team's harness setup: its manifests and historical archives, its model classes, and the
+/// worker decode paths run in; the one entry point of a team's tests.
 ///
-/// Paths resolve from the team's package: the folder holding `Package.swift`
-/// above the caller's `#filePath`, or an explicit root, never this package's
-/// checkout. Manifests load once, when the project is made; one decode worker
-/// serves every case of the project.
+/// Made once, in a `static let`, it gives the test cases (``cases``, one per manifest
+/// entry) and the merge checks (``mergeChecks``): the manifests load once, when the project
+/// is made, and one pool of decode workers serves every case and check. Paths resolve from
+/// the team's package: the folder holding `Package.swift` above the caller's `#filePath`, or
+/// an explicit root, never this package's checkout.
 ///
 /// ```swift
-/// let project = HarnessProject(
-///   manifests: "manifests", archives: "LegacyArchives",
-///   configuration: HarnessConfiguration(
-///     modelClasses: [Note.self], worker: .buildProduct(named: "notes-harness")))
+/// enum NotesHarness {
+///   static let project = HarnessProject(
+///     worker: .buildProduct(named: "notes-harness"),
+///     configuration: HarnessConfiguration(modelClasses: NotesModel.classes))
+/// }
 ///
-/// @Test(arguments: project.cases) func entry(_ harnessCase: HarnessCase) throws {
-///   try harnessCase.verify()
+/// @Test(arguments: NotesHarness.project.cases)
+/// func entry(_ harnessCase: HarnessCase) {
+///   harnessCase.verify()
+/// }
+///
+/// @Test func wrongRootClassIsRejected() throws {
+///   try NotesHarness.project.mergeChecks.rejects(.wrongRootClass)
 /// }
 /// ```
 ///
-/// With ``DecodeWorker/inProcess`` (the choice on iOS) the harness paths run in the test
-/// process, the Foundation paths are not run, and ``containment`` is off: ``report()`` and
-/// every failure say `containment: off (in process: a trap ends the test host)`. The
-/// simulator finds the package from `#filePath` as the Mac does; on a device, give `root:`
-/// a bundle's resources (see ``DecodeWorker/inProcess``).
+/// The worker is a required choice: from `swift test` it is the team's harness executable,
+/// ``DecodeWorker/buildProduct(named:)``; the running executable is a test runner and can
+/// never be one. With ``DecodeWorker/inProcess`` (the choice on iOS) the harness paths run in
+/// the test process, the Foundation paths are not run, and ``containment`` is off:
+/// ``report()`` and every failure say `containment: off (in process: a trap ends the test
+/// host)`. The simulator finds the package from `#filePath` as the Mac does; on a device,
+/// give `root:` a bundle's resources (see ``DecodeWorker/inProcess``).
+///
+/// An archive in the archives folder that no manifest lists is a case too, which
+/// ``recordMode`` decides about (``RecordMode``).
 ///
 /// ## Topics
 ///
 /// - ``cases``
-/// - ``checks``
+/// - ``mergeChecks``
+/// - ``recordMode``
 /// - ``verify(_:)``
 /// - ``report()``
 /// - ``containment``
@@ -40,10 +55,13 @@ public final class HarnessProject: Sendable {
   public let manifestsFolder: URL
   /// The historical archives folder that manifest entries' paths are relative to.
   public let archivesFolder: URL
-  /// The model classes and the worker.
+  /// The model classes, with the worker the project was made with.
   public let configuration: HarnessConfiguration
   /// The worker registry entries decode with: the current classes unless another was named.
   public let registryName: String
+  /// Whether archives no manifest lists get their entries drafted: the environment
+  /// variable `ARCHIVE_HARNESS_RECORD` when set, else the `record:` the project was made with.
+  public let recordMode: RecordMode
   /// The classes of that registry, which manifests and the migration steps are checked against.
   let registry: ClassRegistry
   /// The manifest files found, sorted.
@@ -52,31 +70,58 @@ public final class HarnessProject: Sendable {
   let loaded: Verifier.LoadedManifests
   /// Runs entries through every path the worker can run.
   let verifier: Verifier
+  /// The archives no manifest lists, and their recording.
+  let recorder: ArchiveRecorder
+  /// Why the record mode could not be read from the environment, when it could not.
+  let recordProblem: HarnessFailure?
 
-  /// Finds the package and loads its manifests.
+  /// Finds the package, loads its manifests, and finds the archives no manifest lists.
+  ///
+  /// ```swift
+  /// static let project = HarnessProject(
+  ///   worker: .buildProduct(named: "notes-harness"),
+  ///   configuration: HarnessConfiguration(
+  ///     modelClasses: NotesModel.classes,
+  ///     additionalRegistries: ["v1": ClassRegistry(modelClasses: NotesV1Model.classes)]),
+  ///   record: .missing)
+  /// ```
   ///
   /// - Parameters:
+  ///   - worker: Where decode paths run; it replaces the configuration's. From `swift test`,
+  ///     the team's harness executable, `.buildProduct(named:)`; on iOS, `.inProcess`.
+  ///   - configuration: The model classes and further registries.
   ///   - manifests: The manifests folder, relative to the package root (or absolute).
   ///   - archives: The archives folder, relative to the package root (or absolute).
   ///   - filePath: A file inside the team's package, normally the caller's `#filePath`.
   ///   - root: The package root, when it is not to be found from `filePath`.
-  ///   - configuration: The model classes, and the worker decode paths run in (for
-  ///     `swift test`, the team's harness executable: `.buildProduct(named:)`).
   ///   - registryName: Which of the configuration's ``HarnessConfiguration/workerRegistries``
   ///     to decode with, such as an earlier app version's classes; the current ones by default.
+  ///   - record: What to do with archives no manifest lists; `ARCHIVE_HARNESS_RECORD` wins.
+  ///   - environment: The environment the record mode is read from; the process's own.
   public init(
+    worker: DecodeWorker, configuration: HarnessConfiguration,
     manifests: String = "manifests", archives: String = "LegacyArchives",
     relativeTo filePath: String = #filePath, root: URL? = nil,
-    configuration: HarnessConfiguration,
-    registryName: String = ClassRegistry.defaultName
+    registryName: String = ClassRegistry.defaultName,
+    record: RecordMode = .missing,
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     let resolvedRoot = root?.standardizedFileURL ?? PackageRoot.containing(filePath)
     let base = resolvedRoot ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
     self.root = resolvedRoot
     self.manifestsFolder = PackageRoot.resolve(manifests, in: base)
     self.archivesFolder = PackageRoot.resolve(archives, in: base)
+    var configuration = configuration
+    configuration.worker = worker
     self.configuration = configuration
     self.registryName = registryName
+    do {
+      self.recordMode = try RecordMode.resolved(record, environment: environment)
+      self.recordProblem = nil
+    } catch {
+      self.recordMode = .never
+      self.recordProblem = error
+    }
     let registry = configuration.workerRegistries[registryName] ?? configuration.registry
     self.registry = registry
     // Swift Testing runs cases in parallel: one worker per core decodes them at once.
@@ -85,20 +130,39 @@ public final class HarnessProject: Sendable {
       runner: configuration.runner(
         registryName: registryName,
         workers: max(1, ProcessInfo.processInfo.activeProcessorCount)),
-      paths: configuration.worker.paths)
+      paths: worker.paths)
     verifier.namedRegistries = configuration.namedRegistries(
       workers: max(1, ProcessInfo.processInfo.activeProcessorCount))
     self.verifier = verifier
     let files = resolvedRoot == nil ? [] : Verifier.manifestFiles(in: manifestsFolder.path)
     self.manifestFiles = files
-    self.loaded = verifier.load(files, archivesDirectory: archivesFolder.path)
+    let loaded = verifier.load(files, archivesDirectory: archivesFolder.path)
+    self.loaded = loaded
+    // Archives count as unlisted only when every manifest loaded: a manifest with errors
+    // lists archives that did not load.
+    let usable = !files.isEmpty && !loaded.diagnostics.contains { $0.severity == .error }
+    let listed = Set(loaded.manifests.flatMap { $0.archives.map(\.path) })
+    self.recorder = ArchiveRecorder(
+      unlisted: usable
+        ? ArchiveRecorder.unlisted(
+          archivesFolder: archivesFolder, manifestsFolder: manifestsFolder, listed: listed)
+        : [])
   }
 
-  /// One case per archive entry of every manifest, in manifest then entry order.
+  /// One case per archive entry of every manifest, in manifest then entry order, then one per
+  /// archive no manifest lists.
   ///
   /// A problem that stops verification is a case too, which fails with the reason: no
-  /// `Package.swift` above the caller, no manifests, or a manifest with errors (one case per
-  /// such manifest, listing them). So a broken setup never passes as zero cases.
+  /// `Package.swift` above the caller, no manifests, a manifest with errors (one case per
+  /// such manifest, listing them), an `ARCHIVE_HARNESS_RECORD` that is neither `missing` nor
+  /// `never`. So a broken setup never passes as zero cases.
+  ///
+  /// ```swift
+  /// @Test(arguments: NotesHarness.project.cases)
+  /// func entry(_ harnessCase: HarnessCase) {
+  ///   harnessCase.verify()
+  /// }
+  /// ```
   public var cases: [HarnessCase] {
     guard root != nil else {
       return [
@@ -117,6 +181,12 @@ public final class HarnessProject: Sendable {
       ]
     }
     var cases: [HarnessCase] = []
+    if let recordProblem {
+      cases.append(
+        HarnessCase(
+          problem: "setup", archive: RecordMode.environmentVariable,
+          findings: recordProblem.findings, project: self))
+    }
     for file in manifestFiles {
       let errors = loaded.diagnostics.filter { $0.severity == .error && $0.location.file == file }
       if !errors.isEmpty {
@@ -137,11 +207,19 @@ public final class HarnessProject: Sendable {
             manifestIndex: manifestIndex, entryIndex: entryIndex, project: self))
       }
     }
+    for item in recorder.unlisted {
+      cases.append(
+        HarnessCase(unlisted: item, manifest: manifestName(item.manifest), project: self))
+    }
     return cases
   }
 
-  /// The five merge checks over this project's manifests and archives.
-  public var checks: MergeChecks { MergeChecks(project: self) }
+  /// The merge checks over this project's manifests and archives.
+  ///
+  /// ```swift
+  /// try project.mergeChecks.rejects(.truncated)
+  /// ```
+  public var mergeChecks: MergeChecks { MergeChecks(project: self) }
 
   /// Whether a trap while decoding is contained: off for ``DecodeWorker/inProcess``.
   public var containment: Containment { verifier.containment }
@@ -173,6 +251,23 @@ public final class HarnessProject: Sendable {
 
   // MARK: - Parts
 
+  /// The case of an archive no manifest lists: recorded under ``RecordMode/missing``, a
+  /// failure saying how to record it under ``RecordMode/never``.
+  func unlistedFailure(_ item: ArchiveRecorder.Unlisted, name: String) -> HarnessFailure {
+    switch recordMode {
+    case .missing:
+      return recorder.record(item, name: name, in: self)
+    case .never:
+      return HarnessFailure(
+        subject: name,
+        findings: [
+          "\(relative(archivesFolder.appendingPathComponent(item.archive).path)): no manifest "
+            + "lists it; run the tests with \(RecordMode.environmentVariable)=missing to draft "
+            + "its entry into \(relative(item.manifest))"
+        ])
+    }
+  }
+
   func lookUp(_ harnessCase: HarnessCase) -> (Manifest, ArchiveEntry)? {
     guard case .entry(let manifestIndex, let entryIndex) = harnessCase.subject,
       loaded.manifests.indices.contains(manifestIndex),
@@ -186,6 +281,14 @@ public final class HarnessProject: Sendable {
   func manifestName(_ file: String) -> String {
     let prefix = manifestsFolder.path + "/"
     return file.hasPrefix(prefix) ? String(file.dropFirst(prefix.count)) : file
+  }
+
+  /// Where Swift Testing records an issue about a manifest element: its file and line.
+  func sourceLocation(_ location: ManifestLocation) -> SourceLocation {
+    let package = root?.lastPathComponent ?? "manifests"
+    return SourceLocation(
+      fileID: "\(package)/\(relative(location.file))", filePath: location.file,
+      line: max(1, location.line), column: max(1, location.column))
   }
 
   /// Text with the package root's path taken off every path in it, so places read

@@ -1,54 +1,207 @@
 import ArchiveHarness
 import Foundation
 
-/// The five checks every team runs before merging a change to its model classes.
+/// The checks every team runs before merging a change to its model classes, each over the
+/// manifest entries whose expected outcomes call for it.
 ///
-/// 1. ``roundTripKeepsFields(_:manifest:)``: a historical archive migrates with every field.
-/// 2. ``wrongRootClassIsRejected(_:manifest:)``: an archive of another class is refused.
-/// 3. ``unknownVersionIsRejected(_:manifest:)``: an archive from an unknown schema version is
-///    refused and never rewritten.
-/// 4. ``truncatedArchiveIsNeverRewritten(_:manifest:)``: a cut-short archive is never rewritten.
-/// 5. ``everyHistoricalArchivePasses()``: every entry of every manifest is as it says.
+/// - ``roundTripKeepsFields()``: every archive the app reads migrates with every field.
+/// - ``rejects(_:)``: every archive the manifests expect refused for a reason (the wrong root
+///   class, an unknown schema version, truncated or malformed bytes…) is refused on the legacy
+///   and secure paths, and migration never rewrites it.
+/// - ``everyHistoricalArchivePasses()``: every entry of every manifest is as it says.
 ///
-/// Each names an archive entry by its path in the manifest, and throws ``HarnessFailure``
-/// with every finding. Decode paths and the typed migration (the round trip of check 1, the
-/// migration plan of checks 3 and 4) run in the project's worker, as `verify` and `migrate`
-/// run them: a decoder that traps is a finding, never the end of the test process.
+/// The checks find their archives from the manifests, never from paths in the test: an entry
+/// is checked by ``rejects(_:)`` when its `<legacy>` and `<secure>` outcomes are both
+/// `rejected` with that category. No such entry is a failure that says which archive to add.
+/// Each check throws ``HarnessFailure`` with every finding. Decode paths and the typed
+/// migration run in the project's worker, as `verify` and `migrate` run them: a decoder that
+/// traps is a finding, never the end of the test process.
 ///
 /// ```swift
-/// @Test func validNoteRoundTrips() throws {
-///   try project.checks.roundTripKeepsFields("NotesApp-1.0/note-valid.archive")
+/// @Test func wrongRootClassIsRejected() throws {
+///   try NotesHarness.project.mergeChecks.rejects(.wrongRootClass)
 /// }
 /// ```
 public struct MergeChecks: Sendable {
   /// The project whose manifests and archives the checks read.
   public let project: HarnessProject
 
-  /// Creates the checks for a project.
+  /// Creates the checks for a project; ``HarnessProject/mergeChecks`` is the same.
+  ///
+  /// ```swift
+  /// let checks = MergeChecks(project: project)
+  /// ```
   ///
   /// - Parameter project: The team's manifests, archives, classes and worker.
   public init(project: HarnessProject) {
     self.project = project
   }
 
-  /// Check 1: the archive migrates by a verified round trip, and every field the manifest
-  /// expects is in the new archive, which names no archived class name the map renames.
+  /// The entries a check of this category looks at: those whose legacy and secure outcomes
+  /// are both `rejected` with it.
   ///
-  /// - Parameters:
-  ///   - archive: The entry's path, as its manifest names it.
-  ///   - manifest: The manifest, below the manifests folder; needed only when several list it.
-  /// - Throws: ``HarnessFailure`` with the refusal, or each field that differs.
-  public func roundTripKeepsFields(_ archive: String, manifest: String? = nil)
-    throws(HarnessFailure)
-  {
-    let subject = try self.subject(archive, manifest: manifest, check: "round trip keeps fields")
+  /// ```swift
+  /// let truncated = project.mergeChecks.entries(rejectedAs: .truncated)
+  /// ```
+  ///
+  /// - Parameter category: The rejection category.
+  /// - Returns: The cases, in manifest then entry order.
+  public func entries(rejectedAs category: RejectionCategory) -> [HarnessCase] {
+    project.cases.filter { harnessCase in
+      guard let (_, entry) = project.lookUp(harnessCase) else { return false }
+      return [DecodePath.legacy, .secure].allSatisfy {
+        entry.outcome(for: $0)?.outcome == .rejected(category)
+      }
+    }
+  }
+
+  /// The entries ``roundTripKeepsFields()`` looks at: those the legacy and secure paths are
+  /// expected to read, with field expectations, decoded with the project's registry.
+  ///
+  /// ```swift
+  /// let readable = project.mergeChecks.entriesThatRoundTrip()
+  /// ```
+  ///
+  /// - Returns: The cases, in manifest then entry order.
+  public func entriesThatRoundTrip() -> [HarnessCase] {
+    project.cases.filter { harnessCase in
+      guard let (_, entry) = project.lookUp(harnessCase) else { return false }
+      let reads = [DecodePath.legacy, .secure].allSatisfy {
+        entry.outcome(for: $0).map { $0.outcome == .decodes } ?? true
+      }
+      let registry = entry.registry ?? project.registryName
+      return reads && !entry.expectations.isEmpty && registry == project.registryName
+    }
+  }
+
+  /// Every archive the manifests expect to be read migrates by a verified round trip, and every
+  /// field its entry expects is in the new archive, which names no archived class name the
+  /// map renames.
+  ///
+  /// ```swift
+  /// try project.mergeChecks.roundTripKeepsFields()
+  /// ```
+  ///
+  /// - Throws: ``HarnessFailure`` with each refusal or field that differs, or saying that no
+  ///   entry is to be read with field expectations.
+  public func roundTripKeepsFields() throws(HarnessFailure) {
+    let check = "round trip keeps fields"
+    let cases = entriesThatRoundTrip()
+    guard !cases.isEmpty else {
+      throw missing(
+        check,
+        "no manifest entry is expected to decode on the legacy and secure paths with field "
+          + "expectations; add an archive the app reads to the archives folder, with its "
+          + "fields as expectations (record mode drafts the entry)")
+    }
+    try run(check, over: cases, roundTrip)
+  }
+
+  /// Every archive the manifests expect refused for a category is refused on the legacy and
+  /// secure paths, is as its manifest says, and migration would never rewrite it.
+  ///
+  /// The entries checked are those whose `<legacy>` and `<secure>` outcomes are both
+  /// `rejected` with `category` (``entries(rejectedAs:)``). For ``RejectionCategory/wrongRootClass``
+  /// the entry must name its `rootClass`; for ``RejectionCategory/truncated`` and
+  /// ``RejectionCategory/malformed`` every path that runs must reject it.
+  ///
+  /// ```swift
+  /// try project.mergeChecks.rejects(.wrongRootClass)
+  /// try project.mergeChecks.rejects(.unknownSchemaVersion)
+  /// try project.mergeChecks.rejects(.truncated)
+  /// ```
+  ///
+  /// - Parameter category: Why the archives must be refused.
+  /// - Throws: ``HarnessFailure`` naming each path that decoded an archive, each rewrite
+  ///   planned, or the archive to add when no entry expects the category.
+  public func rejects(_ category: RejectionCategory) throws(HarnessFailure) {
+    let check = "rejects [\(category)]"
+    let cases = entries(rejectedAs: category)
+    guard !cases.isEmpty else {
+      throw missing(
+        check,
+        "no manifest entry expects legacy and secure to be rejected [\(category)]; add "
+          + Self.example(of: category) + " to the archives folder, with an entry whose "
+          + "<legacy> and <secure> say outcome=\"rejected\" category=\"\(category)\"")
+    }
+    switch category {
+    case .wrongRootClass:
+      try run(check, over: cases, wrongRootClassIsRejected)
+    case .truncated, .malformed:
+      try run(check, over: cases, truncatedArchiveIsNeverRewritten)
+    default:
+      try run(check, over: cases, refusedAndNeverRewritten)
+    }
+  }
+
+  /// Every entry of every manifest is as its manifest says, on every path.
+  ///
+  /// ```swift
+  /// try project.mergeChecks.everyHistoricalArchivePasses()
+  /// ```
+  ///
+  /// - Throws: ``HarnessFailure`` with every failing case's findings, and every setup problem.
+  public func everyHistoricalArchivePasses() throws(HarnessFailure) {
+    var findings: [String] = []
+    let cases = project.cases
+    for harnessCase in cases {
+      guard let failure = harnessCase.check() else { continue }
+      findings.append("\(harnessCase):")
+      findings += failure.findings.map { "  " + $0 }
+    }
+    guard findings.isEmpty else {
+      throw HarnessFailure(
+        subject: "every historical archive passes (\(cases.count) cases)", findings: findings)
+    }
+  }
+
+  // MARK: - Parts
+
+  /// What to add for a category, as a failure says it.
+  private static func example(of category: RejectionCategory) -> String {
+    switch category {
+    case .wrongRootClass: "an archive whose root object is of another class"
+    case .unknownSchemaVersion: "an archive of a version the app does not know"
+    case .truncated: "an archive cut short"
+    case .malformed: "an archive whose bytes are not a keyed archive"
+    default: "an archive the app must refuse as \(category)"
+    }
+  }
+
+  /// The failure of a check that found no entry to look at.
+  private func missing(_ check: String, _ finding: String) -> HarnessFailure {
+    HarnessFailure(
+      subject: check,
+      findings: ["\(project.relative(project.manifestsFolder.path)): " + finding])
+  }
+
+  /// Runs a check over each case: one failure lists every failing entry's findings.
+  private func run(
+    _ check: String, over cases: [HarnessCase],
+    _ body: (CheckSubject) throws(HarnessFailure) -> Void
+  ) throws(HarnessFailure) {
+    var failures: [HarnessFailure] = []
+    for harnessCase in cases {
+      do {
+        try body(try subject(harnessCase, check: check))
+      } catch {
+        failures.append(error)
+      }
+    }
+    guard failures.count > 1 else {
+      if let failure = failures.first { throw failure }
+      return
+    }
+    throw HarnessFailure(
+      subject: "\(check) (\(failures.count) of \(cases.count) entries)",
+      located: failures.flatMap { [HarnessFinding("\($0.subject):")] + $0.located },
+      notes: failures.flatMap(\.notes))
+  }
+
+  /// Round trip: the archive migrates and keeps every expected field.
+  private func roundTrip(_ subject: CheckSubject) throws(HarnessFailure) {
     try subject.requireHarnessPathsRan()
     var findings = subject.crashFinding().map { [$0] } ?? []
-    if subject.entry.expectations.isEmpty {
-      findings.append(
-        "\(subject.place): the entry declares no field expectations, so nothing says which "
-          + "fields must survive")
-    }
     let archive: KeyedArchive
     do {
       archive = try KeyedArchive(bytes: subject.bytes)
@@ -70,17 +223,9 @@ public struct MergeChecks: Sendable {
     guard findings.isEmpty else { throw subject.failure(findings) }
   }
 
-  /// Check 2: the app's read refuses the archive on the legacy and secure paths, since its root
-  /// is not the class the manifest expects, and the entry is as its manifest says.
-  ///
-  /// - Parameters:
-  ///   - archive: The entry's path, as its manifest names it.
-  ///   - manifest: The manifest, below the manifests folder; needed only when several list it.
-  /// - Throws: ``HarnessFailure`` naming each path that decoded it, or the missing `rootClass`.
-  public func wrongRootClassIsRejected(_ archive: String, manifest: String? = nil)
-    throws(HarnessFailure)
-  {
-    let subject = try self.subject(archive, manifest: manifest, check: "wrong root class rejected")
+  /// Wrong root class: the app's read refuses it on the legacy and secure paths, and the entry
+  /// names the root class it expects and is as its manifest says.
+  private func wrongRootClassIsRejected(_ subject: CheckSubject) throws(HarnessFailure) {
     try subject.requireHarnessPathsRan()
     var findings: [String] = []
     if subject.manifest.rootClass(for: subject.entry) == nil {
@@ -93,17 +238,9 @@ public struct MergeChecks: Sendable {
     guard findings.isEmpty else { throw subject.failure(findings) }
   }
 
-  /// Check 3: the app's read refuses an archive of an unknown schema version on the legacy and
-  /// secure paths, the entry is as its manifest says, and migration would not rewrite it.
-  ///
-  /// - Parameters:
-  ///   - archive: The entry's path, as its manifest names it.
-  ///   - manifest: The manifest, below the manifests folder; needed only when several list it.
-  /// - Throws: ``HarnessFailure`` naming each path that decoded it, or the rewrite planned.
-  public func unknownVersionIsRejected(_ archive: String, manifest: String? = nil)
-    throws(HarnessFailure)
-  {
-    let subject = try self.subject(archive, manifest: manifest, check: "unknown version rejected")
+  /// Any other refusal: refused on the legacy and secure paths, as its manifest says, and
+  /// migration would not rewrite it.
+  private func refusedAndNeverRewritten(_ subject: CheckSubject) throws(HarnessFailure) {
     try subject.requireHarnessPathsRan()
     var findings = subject.crashFinding().map { [$0] } ?? []
     findings += subject.decodedHarnessPaths()
@@ -112,17 +249,9 @@ public struct MergeChecks: Sendable {
     guard findings.isEmpty else { throw subject.failure(findings) }
   }
 
-  /// Check 4: a truncated archive is refused on every path that runs, and migration would never
-  /// rewrite it: the plan refuses it (or skips it as no archive), never replaces it.
-  ///
-  /// - Parameters:
-  ///   - archive: The entry's path, as its manifest names it.
-  ///   - manifest: The manifest, below the manifests folder; needed only when several list it.
-  /// - Throws: ``HarnessFailure`` naming each path that decoded it, or the rewrite planned.
-  public func truncatedArchiveIsNeverRewritten(_ archive: String, manifest: String? = nil)
-    throws(HarnessFailure)
-  {
-    let subject = try self.subject(archive, manifest: manifest, check: "truncated never rewritten")
+  /// Truncated or malformed: refused on every path that runs, and never rewritten: the plan
+  /// refuses it (or skips it as no archive), never replaces it.
+  private func truncatedArchiveIsNeverRewritten(_ subject: CheckSubject) throws(HarnessFailure) {
     try subject.requireHarnessPathsRan()
     var findings: [String] = []
     for path in subject.result.paths where path.ran && path.outcome != .rejected {
@@ -135,56 +264,11 @@ public struct MergeChecks: Sendable {
     guard findings.isEmpty else { throw subject.failure(findings) }
   }
 
-  /// Check 5: every entry of every manifest is as its manifest says, on every path.
-  ///
-  /// - Throws: ``HarnessFailure`` with every failing case's findings, and every setup problem.
-  public func everyHistoricalArchivePasses() throws(HarnessFailure) {
-    var findings: [String] = []
-    let cases = project.cases
-    for harnessCase in cases {
-      do {
-        try harnessCase.verify()
-      } catch {
-        findings.append("\(harnessCase):")
-        findings += error.findings.map { "  " + $0 }
-      }
-    }
-    guard findings.isEmpty else {
-      throw HarnessFailure(
-        subject: "every historical archive passes (\(cases.count) cases)", findings: findings)
-    }
-  }
-
-  // MARK: - Parts
-
-  /// The entry named by archive path, verified through the worker.
-  private func subject(_ archive: String, manifest: String?, check: String)
+  /// The entry of a case, verified through the worker, with its bytes.
+  private func subject(_ harnessCase: HarnessCase, check: String)
     throws(HarnessFailure) -> CheckSubject
   {
-    let name = "\(check): \(manifest.map { "\($0) › " } ?? "")\(archive)"
-    let matches = project.cases.filter {
-      $0.archive == archive && (manifest == nil || $0.manifest == manifest)
-        && project.lookUp($0) != nil
-    }
-    guard let harnessCase = matches.first else {
-      let problems = project.cases.filter { project.lookUp($0) == nil }
-      let reasons = problems.flatMap { problem -> [String] in
-        if case .problem(let findings) = problem.subject { return findings }
-        return []
-      }
-      throw HarnessFailure(
-        subject: name,
-        findings: ["no manifest in \(project.relative(project.manifestsFolder.path)) lists it"]
-          + reasons)
-    }
-    guard matches.count == 1 else {
-      throw HarnessFailure(
-        subject: name,
-        findings: [
-          "several manifests list it (\(matches.map(\.manifest).joined(separator: ", "))); "
-            + "pass manifest:"
-        ])
-    }
+    let name = "\(check): \(harnessCase)"
     guard let (manifest, entry) = project.lookUp(harnessCase),
       let result = project.verify(harnessCase)
     else {

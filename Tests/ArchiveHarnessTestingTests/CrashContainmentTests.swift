@@ -22,7 +22,7 @@ struct CrashContainmentTests {
     let legacy = try #require(result.paths.first { $0.path == .decode(.legacy) })
     #expect(legacy.outcome == .crashed)
     #expect(legacy.category == .crash(.signal(SIGABRT)))
-    try harnessCase.verify()
+    #expect(harnessCase.check() == nil)
   }
 
   @Test("A trap the manifest does not expect fails the case with the signal and the fatal line")
@@ -31,7 +31,7 @@ struct CrashContainmentTests {
     defer { team.remove() }
     let project = team.version1Project()
     let harnessCase = try #require(project.cases.first)
-    let error = try #require(throws: HarnessFailure.self) { try harnessCase.verify() }
+    let error = try #require(harnessCase.check())
     let legacy = try #require(error.findings.first { $0.contains("legacy:") })
     #expect(legacy.contains("expected decodes, got crashed [SIGABRT]"))
     #expect(legacy.contains("Could not cast value"))
@@ -39,9 +39,10 @@ struct CrashContainmentTests {
 
   @Test("A worker that is not built: every path did not run, with the reason; never crashed")
   func missingWorkerIsNotRun() throws {
-    let project = HarnessProject(configuration: Fixture.missingWorker)
+    let project = HarnessProject(
+      worker: .buildProduct(named: "no-such-harness"), configuration: Fixture.configuration)
     let harnessCase = try #require(project.cases.first)
-    let error = try #require(throws: HarnessFailure.self) { try harnessCase.verify() }
+    let error = try #require(harnessCase.check())
     #expect(error.findings.count == DecodePath.allCases.count)
     #expect(error.findings.allSatisfy { $0.contains("got not-run [worker-unavailable]") })
     #expect(error.findings.allSatisfy { $0.contains("no executable 'no-such-harness'") })
@@ -50,9 +51,9 @@ struct CrashContainmentTests {
 
   @Test("The test runner as the worker: not run, saying to name the harness executable")
   func testRunnerWorkerIsNotRun() throws {
-    let project = HarnessProject(configuration: Fixture.testRunnerWorker)
+    let project = HarnessProject(worker: .runningExecutable, configuration: Fixture.configuration)
     let harnessCase = try #require(project.cases.first)
-    let error = try #require(throws: HarnessFailure.self) { try harnessCase.verify() }
+    let error = try #require(harnessCase.check())
     #expect(error.findings.allSatisfy { $0.contains("is a test runner, not a harness executable") })
     #expect(!error.description.contains("signal 0"))
   }

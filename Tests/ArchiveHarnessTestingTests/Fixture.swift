@@ -7,21 +7,27 @@ import ProfilesApp
 /// This repository as a team's package would set it up: ProfileKit's classes, the built
 /// `archive-harness` as the worker (it serves v1's classes as `ProfilesApp-1` too).
 enum Fixture {
-  /// The sample app's configuration, with the `archive-harness` build product as the worker.
+  /// The built `archive-harness`, the worker of this repository's tests.
+  static let worker = DecodeWorker.buildProduct(named: "archive-harness")
+
+  /// The sample app's classes, v1's served as `ProfilesApp-1`.
   static let configuration = HarnessConfiguration(
     modelClasses: ProfileModel.classes,
-    additionalRegistries: ["ProfilesApp-1": ClassRegistry(modelClasses: ProfilesAppModel.classes)],
-    worker: .buildProduct(named: "archive-harness"))
-
-  /// The same classes with a worker that is not built.
-  static let missingWorker = HarnessConfiguration(
-    modelClasses: ProfileModel.classes, worker: .buildProduct(named: "no-such-harness"))
-
-  /// The same classes with the running executable, the test runner, as the worker.
-  static let testRunnerWorker = HarnessConfiguration(modelClasses: ProfileModel.classes)
+    additionalRegistries: ["ProfilesApp-1": ClassRegistry(modelClasses: ProfilesAppModel.classes)])
 
   /// This repository's manifests and archives, read through the built worker.
-  static let project = HarnessProject(configuration: configuration)
+  static let project = HarnessProject(worker: worker, configuration: configuration)
+
+  /// A project of a team package's folder, read through the built worker unless told.
+  static func project(
+    root: URL, worker: DecodeWorker = worker, manifests: String = "manifests",
+    registryName: String = ClassRegistry.defaultName, record: RecordMode = .never,
+    environment: [String: String] = [:]
+  ) -> HarnessProject {
+    HarnessProject(
+      worker: worker, configuration: configuration, manifests: manifests, root: root,
+      registryName: registryName, record: record, environment: environment)
+  }
 }
 
 /// A package folder in a temporary directory, laid out as a team's: `Package.swift`,
@@ -121,7 +127,6 @@ extension TeamPackage {
 
   /// The project of a ``version1(legacyOutcome:)`` package, decoding with v1's classes.
   func version1Project() -> HarnessProject {
-    HarnessProject(
-      root: root, configuration: Fixture.configuration, registryName: "ProfilesApp-1")
+    Fixture.project(root: root, registryName: "ProfilesApp-1")
   }
 }

@@ -12,9 +12,7 @@ struct HarnessCaseFailureTests {
   ) throws -> HarnessFailure {
     let harnessCase = try #require(
       project.cases.first { $0.archive == archive }, sourceLocation: sourceLocation)
-    return try #require(throws: HarnessFailure.self, sourceLocation: sourceLocation) {
-      try harnessCase.verify()
-    }
+    return try #require(harnessCase.check(), sourceLocation: sourceLocation)
   }
 
   /// The 1-based line of the first line of a file holding some text.
@@ -31,7 +29,7 @@ struct HarnessCaseFailureTests {
     try team.replace(
       "<string key=\"address.city\">Walldorf</string>",
       with: "<string key=\"address.city\">Berlin</string>", in: "manifests/ProfilesApp-1.0.xml")
-    let project = HarnessProject(root: team.root, configuration: Fixture.configuration)
+    let project = Fixture.project(root: team.root)
     let error = try failure("ProfilesApp-1.0/profile-valid.archive", in: project)
     let line = try line(
       of: "address.city\">Berlin",
@@ -52,7 +50,7 @@ struct HarnessCaseFailureTests {
     try team.replace(
       "<secure outcome=\"rejected\" category=\"type-mismatch\"/>",
       with: "<secure outcome=\"decodes\"/>", in: manifest)
-    let project = HarnessProject(root: team.root, configuration: Fixture.configuration)
+    let project = Fixture.project(root: team.root)
     let error = try failure(
       "ProfilesApp-1.0/profile-address-wrong-class-traps-v1.archive", in: project)
     let line = try line(
@@ -65,11 +63,12 @@ struct HarnessCaseFailureTests {
 
   @Test("No Package.swift above the caller is one failing case saying so")
   func noPackageIsOneFailingCase() throws {
-    let cases = HarnessCases.all(
-      relativeTo: "/nonexistent-\(UUID().uuidString)/Tests/X.swift",
-      configuration: Fixture.configuration)
+    let cases = HarnessProject(
+      worker: Fixture.worker, configuration: Fixture.configuration,
+      relativeTo: "/nonexistent-\(UUID().uuidString)/Tests/X.swift"
+    ).cases
     #expect(cases.count == 1)
-    let error = try #require(throws: HarnessFailure.self) { try cases[0].verify() }
+    let error = try #require(cases[0].check())
     #expect(error.findings.first?.contains("Package.swift") == true)
   }
 
@@ -78,9 +77,9 @@ struct HarnessCaseFailureTests {
     let team = try TeamPackage(copying: false)
     defer { team.remove() }
     try team.write("", to: "manifests/README")
-    let cases = HarnessCases.all(root: team.root, configuration: Fixture.configuration)
+    let cases = Fixture.project(root: team.root).cases
     #expect(cases.count == 1)
-    let error = try #require(throws: HarnessFailure.self) { try cases[0].verify() }
+    let error = try #require(cases[0].check())
     #expect(error.findings == ["manifests: no manifests in this folder"])
   }
 
@@ -88,10 +87,9 @@ struct HarnessCaseFailureTests {
   func missingManifestsFolderIsOneFailingCase() throws {
     let team = try TeamPackage(copying: false)
     defer { team.remove() }
-    let cases = HarnessCases.all(
-      manifests: "Manifests", root: team.root, configuration: Fixture.configuration)
+    let cases = Fixture.project(root: team.root, manifests: "Manifests").cases
     #expect(cases.count == 1)
-    let error = try #require(throws: HarnessFailure.self) { try cases[0].verify() }
+    let error = try #require(cases[0].check())
     #expect(error.findings == ["Manifests: no manifests in this folder"])
   }
 
@@ -102,13 +100,76 @@ struct HarnessCaseFailureTests {
     try team.replace(
       "<rootClass name=\"ProfileKit.Memo\"/>", with: "<rootClass nam=\"ProfileKit.Memo\"/>",
       in: "manifests/ProfilesApp-1.1.xml")
-    let cases = HarnessCases.all(root: team.root, configuration: Fixture.configuration)
+    let cases = Fixture.project(root: team.root).cases
     let invalid = try #require(cases.first { $0.manifest == "ProfilesApp-1.1.xml" })
     #expect(invalid.archive == "manifest")
     #expect(cases.filter { $0.manifest == "ProfilesApp-1.1.xml" }.count == 1)
-    let error = try #require(throws: HarnessFailure.self) { try invalid.verify() }
+    let error = try #require(invalid.check())
     let first = try #require(error.findings.first)
     #expect(first.hasPrefix("manifests/ProfilesApp-1.1.xml:"))
     #expect(first.contains("nam"))
+  }
+}
+
+@Suite("Each finding of a failing case is its own issue at its manifest line")
+struct HarnessCaseIssueTests {
+  @Test("A failing case records one issue per finding, each at its element's line")
+  func findingsAreIssuesAtTheirLines() throws {
+    let team = try TeamPackage()
+    defer { team.remove() }
+    let manifest = "manifests/ProfilesApp-1.0.xml"
+    try team.replace(
+      "<string key=\"address.city\">Walldorf</string>",
+      with: "<string key=\"address.city\">Berlin</string>", in: manifest)
+    try team.replace(
+      "<string key=\"name\">Avery Example</string>", with: "<string key=\"name\">Avery</string>",
+      in: manifest)
+    let text = try String(
+      contentsOf: team.root.appendingPathComponent(manifest), encoding: .utf8)
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let expected = Set(
+      ["address.city\">Berlin", "name\">Avery<"].compactMap { needle in
+        lines.firstIndex { $0.contains(needle) }.map { $0 + 1 }
+      })
+    #expect(expected.count == 2)
+    let project = Fixture.project(root: team.root)
+    let harnessCase = try #require(
+      project.cases.first { $0.archive == "ProfilesApp-1.0/profile-valid.archive" })
+    let failure = try #require(harnessCase.check())
+    // Each expectation holds on the archive and on the object the secure path decodes: two
+    // findings per changed element, each at the element.
+    #expect(failure.located.count == 4)
+    #expect(Set(failure.located.compactMap { $0.location?.line }) == expected)
+    let fileID = "\(team.root.lastPathComponent)/\(manifest)"
+    withKnownIssue {
+      harnessCase.verify()
+    } matching: { issue in
+      guard let location = issue.sourceLocation else { return false }
+      return location.fileID == fileID && expected.contains(location.line)
+        && issue.comments.contains {
+          $0.rawValue.hasPrefix("ProfilesApp-1.0.xml › ProfilesApp-1.0/profile-valid.archive: ")
+        }
+    }
+  }
+
+  @Test("A passing case records no issue")
+  func passingCaseRecordsNothing() throws {
+    let harnessCase = try #require(
+      Fixture.project.cases.first { $0.archive == "ProfilesApp-1.0/profile-valid.archive" })
+    #expect(harnessCase.check() == nil)
+    harnessCase.verify()
+  }
+
+  @Test("A finding about no manifest line is recorded at the caller")
+  func setupProblemIsAtTheCaller() throws {
+    let team = try TeamPackage(copying: false)
+    defer { team.remove() }
+    let cases = Fixture.project(root: team.root).cases
+    let here = #_sourceLocation
+    withKnownIssue {
+      cases[0].verify(sourceLocation: here)
+    } matching: { issue in
+      issue.sourceLocation == here
+    }
   }
 }

@@ -9,16 +9,14 @@ struct HarnessCasesTests {
   // The one line of setup a team writes, over this repository's own manifests and archives.
   @Test(
     "Each shipped archive entry is as its manifest says",
-    arguments: HarnessCases.all(
-      manifests: "manifests", archives: "LegacyArchives", relativeTo: #filePath,
-      configuration: Fixture.configuration))
-  func entry(_ harnessCase: HarnessCase) throws {
-    try harnessCase.verify()
+    arguments: Fixture.project.cases)
+  func entry(_ harnessCase: HarnessCase) {
+    harnessCase.verify()
   }
 
   @Test("Cases are named by manifest and archive, in manifest then entry order")
   func casesAreNamed() throws {
-    let cases = HarnessCases.all(configuration: Fixture.configuration)
+    let cases = Fixture.project.cases
     #expect(cases.count == 24)
     let first = try #require(cases.first)
     #expect(first.testDescription == "ProfilesApp-1.0.xml › ProfilesApp-1.0/memo-valid.archive")
@@ -28,7 +26,7 @@ struct HarnessCasesTests {
 
   @Test("A case encodes as its manifest and archive, so one case can be re-run")
   func caseEncodesItsName() throws {
-    let first = try #require(HarnessCases.all(configuration: Fixture.configuration).first)
+    let first = try #require(Fixture.project.cases.first)
     let json = String(decoding: try JSONEncoder().encode(first), as: UTF8.self)
     #expect(json.contains(#""manifest":"ProfilesApp-1.0.xml""#))
     #expect(json.contains(#""archive":"ProfilesApp-1.0\/memo-valid.archive""#))
@@ -47,7 +45,8 @@ struct HarnessCasesTests {
     let team = try TeamPackage()
     defer { team.remove() }
     let caller = team.root.appendingPathComponent("Tests/NotesTests/HarnessTests.swift").path
-    let project = HarnessProject(relativeTo: caller, configuration: Fixture.configuration)
+    let project = HarnessProject(
+      worker: Fixture.worker, configuration: Fixture.configuration, relativeTo: caller)
     #expect(project.root?.path == team.root.standardizedFileURL.path)
     #expect(project.manifestsFolder.path == team.root.appendingPathComponent("manifests").path)
     #expect(project.cases.count == 24)
@@ -57,7 +56,7 @@ struct HarnessCasesTests {
   func explicitRootWins() throws {
     let team = try TeamPackage()
     defer { team.remove() }
-    let project = HarnessProject(root: team.root, configuration: Fixture.configuration)
+    let project = Fixture.project(root: team.root)
     #expect(project.archivesFolder.path == team.root.appendingPathComponent("LegacyArchives").path)
   }
 }

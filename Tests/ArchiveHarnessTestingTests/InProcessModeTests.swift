@@ -8,15 +8,11 @@ import Testing
 /// `DecodeWorker.inProcess`, where no worker process contains a trap.
 @Suite("In process, as on iOS")
 struct InProcessModeTests {
-  /// The sample app's classes with the harness paths run in the test process.
-  static let configuration: HarnessConfiguration = {
-    var configuration = Fixture.configuration
-    configuration.worker = .inProcess
-    return configuration
-  }()
-
   /// This repository's manifests and archives, read in process.
-  static let project = HarnessProject(configuration: configuration)
+  static let project = HarnessProject(worker: .inProcess, configuration: Fixture.configuration)
+
+  /// The sample app's classes with the harness paths run in the test process.
+  static let configuration = project.configuration
 
   @Test("In process, legacy and secure run for every entry and Foundation's paths do not")
   func harnessPathsRunFoundationPathsDoNot() throws {
@@ -115,10 +111,10 @@ struct InProcessModeTests {
     try team.replace(
       "<string key=\"address.city\">Walldorf</string>",
       with: "<string key=\"address.city\">Berlin</string>", in: "manifests/ProfilesApp-1.0.xml")
-    let project = HarnessProject(root: team.root, configuration: Self.configuration)
+    let project = Fixture.project(root: team.root, worker: .inProcess)
     let failing = try #require(
       project.cases.first { $0.archive == "ProfilesApp-1.0/profile-valid.archive" })
-    let failure = try #require(throws: HarnessFailure.self) { try failing.verify() }
+    let failure = try #require(failing.check())
     #expect(failure.notes.last == Containment.inProcess.reportLine)
     #expect(failure.description.hasSuffix("\nnote: " + Containment.inProcess.reportLine))
   }

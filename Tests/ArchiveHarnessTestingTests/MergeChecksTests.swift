@@ -2,32 +2,42 @@ import ArchiveHarnessTesting
 import Foundation
 import Testing
 
-@Suite("The five merge checks, on the sample app's historical archives")
+@Suite("The merge checks, on the sample app's historical archives, found by expected outcome")
 struct MergeChecksTests {
-  private let checks = Fixture.project.checks
+  private let checks = Fixture.project.mergeChecks
 
-  @Test("1. The valid profile round-trips with every field the manifest expects")
+  @Test("Every entry both paths read, with fields, round-trips with every field it expects")
   func roundTripKeepsFields() throws {
-    try checks.roundTripKeepsFields("ProfilesApp-1.0/profile-valid.archive")
-    try checks.roundTripKeepsFields("ProfilesApp-1.1/profile-valid.archive")
+    let archives = checks.entriesThatRoundTrip().map(\.archive)
+    #expect(archives.contains("ProfilesApp-1.0/profile-valid.archive"))
+    #expect(archives.contains("ProfilesApp-1.1/profile-valid.archive"))
+    #expect(!archives.contains("ProfilesApp-1.0/memo-truncated.archive"))
+    try checks.roundTripKeepsFields()
   }
 
-  @Test("2. A memo where a profile is expected is rejected")
+  @Test("The memos whose root is not the class read are rejected, in both manifests")
   func wrongRootClassIsRejected() throws {
-    try checks.wrongRootClassIsRejected("ProfilesApp-1.0/memo-wrong-root.archive")
+    let cases = checks.entries(rejectedAs: .wrongRootClass)
+    #expect(
+      cases.map(\.archive) == [
+        "ProfilesApp-1.0/memo-wrong-root.archive", "ProfilesApp-1.1/memo-wrong-root.archive",
+      ])
+    try checks.rejects(.wrongRootClass)
   }
 
-  @Test("3. A memo of schema 2 is rejected and never rewritten")
-  func unknownVersionIsRejected() throws {
-    try checks.unknownVersionIsRejected("ProfilesApp-1.0/memo-unknown-schema.archive")
+  @Test("The memos whose init?(coder:) fails are rejected and never rewritten")
+  func initFailedIsRejected() throws {
+    #expect(checks.entries(rejectedAs: .initFailed).count == 4)
+    try checks.rejects(.initFailed)
   }
 
-  @Test("4. A truncated memo is rejected and never rewritten")
+  @Test("The truncated memos are rejected and never rewritten")
   func truncatedArchiveIsNeverRewritten() throws {
-    try checks.truncatedArchiveIsNeverRewritten("ProfilesApp-1.0/memo-truncated.archive")
+    #expect(checks.entries(rejectedAs: .truncated).count == 2)
+    try checks.rejects(.truncated)
   }
 
-  @Test("5. Every historical archive passes")
+  @Test("Every historical archive passes")
   func everyHistoricalArchivePasses() throws {
     try checks.everyHistoricalArchivePasses()
   }
@@ -35,25 +45,84 @@ struct MergeChecksTests {
 
 @Suite("What a failing merge check says")
 struct MergeCheckFailureTests {
-  private let checks = Fixture.project.checks
+  private let memoValidOutcomes = """
+    <rootClass name="ProfileKit.Memo"/>
+        <integer key="schema">1</integer>
+        <string key="text">Remember
+    """
 
-  @Test("Check 1 fails on a truncated archive: the round trip refuses it at the read")
-  func roundTripOfTruncatedFails() throws {
-    let error = try #require(throws: HarnessFailure.self) {
-      try checks.roundTripKeepsFields("ProfilesApp-1.0/memo-truncated.archive")
-    }
-    #expect(error.findings.contains { $0.contains("the round trip refused it at read") })
-    #expect(error.findings.contains { $0.contains("declares no field expectations") })
-    #expect(error.findings.allSatisfy { $0.hasPrefix("manifests/ProfilesApp-1.0.xml:") })
+  /// A team package whose valid memo (1.0) is said to be rejected as `category`.
+  private func memoValidClaimed(_ category: String) throws -> TeamPackage {
+    let team = try TeamPackage()
+    try team.replace(
+      memoValidOutcomes,
+      with: """
+        <rootClass name="ProfileKit.Memo"/>
+            <legacy outcome="rejected" category="\(category)"/>
+            <secure outcome="rejected" category="\(category)"/>
+            <integer key="schema">1</integer>
+            <string key="text">Remember
+        """, in: "manifests/ProfilesApp-1.0.xml")
+    return team
   }
 
-  @Test("Check 1 on an archive whose decoder traps: the crash is a finding; the test goes on")
-  func roundTripOfTrappingArchiveIsContained() throws {
+  @Test("A category no entry expects fails, saying which archive and entry to add")
+  func missingCategoryNamesWhatToAdd() throws {
+    let error = try #require(throws: HarnessFailure.self) {
+      try Fixture.project.mergeChecks.rejects(.unknownSchemaVersion)
+    }
+    #expect(
+      error.findings == [
+        "manifests: no manifest entry expects legacy and secure to be rejected "
+          + "[unknown-schema-version]; add an archive of a version the app does not know to the "
+          + "archives folder, with an entry whose <legacy> and <secure> say outcome=\"rejected\" "
+          + "category=\"unknown-schema-version\""
+      ])
+  }
+
+  @Test("The round trip with no entry to read fails, saying to add one")
+  func roundTripWithoutEntriesFails() throws {
     let team = try TeamPackage.version1(legacyOutcome: "outcome=\"rejected\" category=\"crashed\"")
     defer { team.remove() }
     let error = try #require(throws: HarnessFailure.self) {
-      try team.version1Project().checks.roundTripKeepsFields(
-        "ProfilesApp-1.0/profile-address-wrong-class-traps-v1.archive")
+      try team.version1Project().mergeChecks.roundTripKeepsFields()
+    }
+    #expect(error.findings.first?.contains("no manifest entry is expected to decode") == true)
+  }
+
+  @Test("The round trip of a truncated archive said to decode is refused at the read")
+  func roundTripOfTruncatedFails() throws {
+    let team = try TeamPackage()
+    defer { team.remove() }
+    try team.replace(
+      """
+      <legacy outcome="rejected" category="truncated"/>
+          <secure outcome="rejected" category="truncated"/>
+      """,
+      with: """
+        <legacy outcome="decodes"/>
+            <secure outcome="decodes"/>
+            <integer key="schema">1</integer>
+        """, in: "manifests/ProfilesApp-1.0.xml")
+    let error = try #require(throws: HarnessFailure.self) {
+      try Fixture.project(root: team.root).mergeChecks.roundTripKeepsFields()
+    }
+    #expect(error.subject.contains("ProfilesApp-1.0/memo-truncated.archive"))
+    #expect(error.findings.contains { $0.contains("the round trip refused it at read") })
+    #expect(error.findings.allSatisfy { $0.hasPrefix("manifests/ProfilesApp-1.0.xml:") })
+  }
+
+  @Test(
+    "The round trip of an archive whose decoder traps: the crash is a finding; the test goes on")
+  func roundTripOfTrappingArchiveIsContained() throws {
+    let team = try TeamPackage.version1(legacyOutcome: "outcome=\"decodes\"")
+    defer { team.remove() }
+    try team.replace(
+      "<secure outcome=\"rejected\" category=\"not-secure-coding\"/>",
+      with: "<secure outcome=\"decodes\"/>\n    <string key=\"address\">303 Mock Road</string>",
+      in: "manifests/ProfilesApp-1.0-v1-classes.xml")
+    let error = try #require(throws: HarnessFailure.self) {
+      try team.version1Project().mergeChecks.roundTripKeepsFields()
     }
     #expect(
       error.findings.contains { $0.contains("the worker crashed decoding it (legacy [SIGABRT]") })
@@ -64,42 +133,49 @@ struct MergeCheckFailureTests {
       })
   }
 
-  @Test("Check 2 fails on a valid archive: both harness paths decode it")
+  @Test("Wrong root class fails on a valid memo said to be rejected: both paths decode it")
   func wrongRootOfValidFails() throws {
+    let team = try memoValidClaimed("wrong-root-class")
+    defer { team.remove() }
     let error = try #require(throws: HarnessFailure.self) {
-      try checks.wrongRootClassIsRejected("ProfilesApp-1.0/memo-valid.archive")
+      try Fixture.project(root: team.root).mergeChecks.rejects(.wrongRootClass)
     }
+    #expect(error.subject.contains("ProfilesApp-1.0/memo-valid.archive"))
     #expect(error.findings.filter { $0.contains("where the read must refuse it") }.count == 2)
   }
 
-  @Test("Check 3 fails on a valid archive: it decodes, and migration would rewrite it")
-  func unknownVersionOfValidFails() throws {
+  @Test(
+    "Another refusal fails on a valid memo said to be rejected: it decodes and would be rewritten")
+  func refusalOfValidFails() throws {
+    let team = try memoValidClaimed("init-failed")
+    defer { team.remove() }
     let error = try #require(throws: HarnessFailure.self) {
-      try checks.unknownVersionIsRejected("ProfilesApp-1.0/memo-valid.archive")
+      try Fixture.project(root: team.root).mergeChecks.rejects(.initFailed)
     }
     #expect(error.findings.contains { $0.contains("legacy: decoded") })
     #expect(error.findings.contains { $0.contains("migration would rewrite it") })
   }
 
-  @Test("Check 4 fails on a valid archive: it decodes, and migration would rewrite it")
+  @Test("Truncated fails on a valid memo said to be truncated: it decodes and would be rewritten")
   func truncatedOfValidFails() throws {
+    let team = try memoValidClaimed("truncated")
+    defer { team.remove() }
     let error = try #require(throws: HarnessFailure.self) {
-      try checks.truncatedArchiveIsNeverRewritten("ProfilesApp-1.0/memo-valid.archive")
+      try Fixture.project(root: team.root).mergeChecks.rejects(.truncated)
     }
     #expect(error.findings.contains { $0.contains("where a truncated archive must be rejected") })
     #expect(error.findings.contains { $0.contains("migration would rewrite it") })
   }
 
-  @Test("Check 5 fails when one expectation differs, listing that case's finding")
+  @Test("Every historical archive fails when one expectation differs, listing that case's finding")
   func everyPassesFailsOnOneDifference() throws {
     let team = try TeamPackage()
     defer { team.remove() }
     try team.replace(
       "<string key=\"name\">Avery Example</string>", with: "<string key=\"name\">Avery</string>",
       in: "manifests/ProfilesApp-1.0.xml")
-    let project = HarnessProject(root: team.root, configuration: Fixture.configuration)
     let error = try #require(throws: HarnessFailure.self) {
-      try project.checks.everyHistoricalArchivePasses()
+      try Fixture.project(root: team.root).mergeChecks.everyHistoricalArchivePasses()
     }
     #expect(
       error.findings.first == "ProfilesApp-1.0.xml › ProfilesApp-1.0/profile-valid.archive:")
@@ -109,37 +185,14 @@ struct MergeCheckFailureTests {
       })
   }
 
-  @Test("An archive no manifest lists is a failure naming the manifests folder")
-  func unlistedArchiveFails() throws {
-    let error = try #require(throws: HarnessFailure.self) {
-      try checks.roundTripKeepsFields("ProfilesApp-9.9/nothing.archive")
-    }
-    #expect(error.findings == ["no manifest in manifests lists it"])
-  }
-
-  @Test("An archive two manifests list needs the manifest named")
-  func ambiguousArchiveFails() throws {
-    let team = try TeamPackage()
-    defer { team.remove() }
-    try FileManager.default.copyItem(
-      at: team.root.appendingPathComponent("manifests/ProfilesApp-1.0.xml"),
-      to: team.root.appendingPathComponent("manifests/ProfilesApp-1.0-copy.xml"))
-    let project = HarnessProject(root: team.root, configuration: Fixture.configuration)
-    let archive = "ProfilesApp-1.0/profile-valid.archive"
-    let error = try #require(throws: HarnessFailure.self) {
-      try project.checks.roundTripKeepsFields(archive)
-    }
-    #expect(error.findings.first?.contains("several manifests list it") == true)
-    try project.checks.roundTripKeepsFields(archive, manifest: "ProfilesApp-1.0-copy.xml")
-  }
-
-  @Test("A check whose worker is not built says which paths did not run and why")
+  @Test("A check whose worker is not built lists, for each entry, the paths that did not run")
   func checkWithoutWorkerSaysNotRun() throws {
-    let project = HarnessProject(configuration: Fixture.missingWorker)
+    let project = HarnessProject(
+      worker: .buildProduct(named: "no-such-harness"), configuration: Fixture.configuration)
     let error = try #require(throws: HarnessFailure.self) {
-      try project.checks.wrongRootClassIsRejected("ProfilesApp-1.0/memo-wrong-root.archive")
+      try project.mergeChecks.rejects(.wrongRootClass)
     }
-    #expect(error.findings.count == 2)
-    #expect(error.findings.allSatisfy { $0.contains("did not run: worker unavailable") })
+    #expect(error.subject == "rejects [wrong-root-class] (2 of 2 entries)")
+    #expect(error.findings.filter { $0.contains("did not run: worker unavailable") }.count == 4)
   }
 }

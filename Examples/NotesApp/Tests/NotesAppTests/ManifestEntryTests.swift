@@ -3,13 +3,9 @@ import Testing
 
 @Suite("The Notes app's historical archives")
 struct ManifestEntryTests {
-  @Test(
-    "Each archive entry is as its manifest says",
-    arguments: HarnessCases.all(
-      manifests: "manifests", archives: "LegacyArchives", relativeTo: #filePath,
-      configuration: NotesHarness.configuration))
-  func entry(_ harnessCase: HarnessCase) throws {
-    try harnessCase.verify()
+  @Test("Each archive entry is as its manifest says", arguments: NotesHarness.project.cases)
+  func entry(_ harnessCase: HarnessCase) {
+    harnessCase.verify()
   }
 
   @Test("Every manifest loads and every entry is a case")
