@@ -50,15 +50,15 @@ enum PrivacyScanCommand {
   static let command = Command(spec: spec) { arguments, context in
     let console = context.console
     let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-    let location: ManifestFolderLocator.Location?
+    let location: ManifestFolder.Location?
     if let given = arguments[manifests] {
       try requireFolder(given, "no such manifests folder")
-      location = ManifestFolderLocator.Location(manifests: given)
+      location = ManifestFolder.Location(manifests: given)
     } else if arguments[archives] != nil {
       // Reviews are optional when the archives are named: a folder outside any repository.
-      location = try? ManifestFolderLocator.locate(from: here)
+      location = try? ManifestFolder.locateForCommand(from: here)
     } else {
-      location = try ManifestFolderLocator.locate(from: here)
+      location = try ManifestFolder.locateForCommand(from: here)
     }
     guard let archivesDirectory = arguments[archives] ?? location?.archives else {
       throw CommandFailure(place: "privacy-scan", category: .usage, message: "give --archives DIR")

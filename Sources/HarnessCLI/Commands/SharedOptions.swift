@@ -3,5 +3,5 @@ enum SharedOptions {
   /// `--archives DIR`: the folder a manifest's archive paths are relative to.
   static let archives = Option.defaulted(
     "archives", valueName: "DIR", help: "The folder archive paths are relative to.",
-    default: ManifestFolderLocator.archivesFolder)
+    default: ManifestFolder.archivesFolder)
 }

@@ -62,8 +62,8 @@ enum VerifyCommand {
 
   static let command = Command(spec: spec) { arguments, context in
     let location =
-      try arguments[manifests].map(ManifestFolderLocator.Location.init(manifests:))
-      ?? ManifestFolderLocator.locate(
+      try arguments[manifests].map(ManifestFolder.Location.init(manifests:))
+      ?? ManifestFolder.locateForCommand(
         from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
     let manifestsDirectory = location.manifests
     let archivesDirectory = arguments[archives] ?? location.archives
@@ -114,7 +114,8 @@ enum VerifyCommand {
       platform: ProcessInfo.processInfo.operatingSystemVersionString)
     var scan =
       arguments[privacy]
-      ? VerifyPrivacyScan(manifests: loaded.manifests, archivesDirectory: archivesDirectory) : nil
+      ? VerificationPrivacyScan(manifests: loaded.manifests, archivesDirectory: archivesDirectory)
+      : nil
     if arguments[format] == .json {
       // Case by case as the run goes: memory stays flat however many entries there are.
       let stream = try openStream(

@@ -5,7 +5,7 @@ import Testing
 @testable import HarnessCLI
 
 @Suite("verify finds the manifests from a subfolder")
-struct ManifestFolderLocatorTests {
+struct ManifestFolderTests {
   /// A fresh temporary folder, its symbolic links resolved as the current folder's would be.
   private func temporaryTree(_ folders: [String]) throws -> URL {
     let root = FileManager.default.temporaryDirectory
@@ -21,7 +21,7 @@ struct ManifestFolderLocatorTests {
   func inCurrentFolder() throws {
     let root = try temporaryTree(["manifests"])
     defer { try? FileManager.default.removeItem(at: root) }
-    let found = try ManifestFolderLocator.locate(from: root)
+    let found = try ManifestFolder.locateForCommand(from: root)
     #expect(found.manifests == "manifests")
     #expect(found.archives == "LegacyArchives")
   }
@@ -31,7 +31,7 @@ struct ManifestFolderLocatorTests {
     let root = try temporaryTree(["manifests", "LegacyArchives/App-1.0/deeper"])
     defer { try? FileManager.default.removeItem(at: root) }
     let start = root.appendingPathComponent("LegacyArchives/App-1.0/deeper")
-    let found = try ManifestFolderLocator.locate(from: start)
+    let found = try ManifestFolder.locateForCommand(from: start)
     #expect(found.manifests == "../../../manifests")
     #expect(found.archives == "../../../LegacyArchives")
     #expect(
@@ -43,7 +43,7 @@ struct ManifestFolderLocatorTests {
   func nearestWins() throws {
     let root = try temporaryTree(["manifests", "inner/manifests", "inner/sub"])
     defer { try? FileManager.default.removeItem(at: root) }
-    let found = try ManifestFolderLocator.locate(from: root.appendingPathComponent("inner/sub"))
+    let found = try ManifestFolder.locateForCommand(from: root.appendingPathComponent("inner/sub"))
     #expect(found.manifests == "../manifests")
   }
 
@@ -52,7 +52,7 @@ struct ManifestFolderLocatorTests {
     let root = try temporaryTree(["manifests", "inner"])
     defer { try? FileManager.default.removeItem(at: root) }
     try Data().write(to: root.appendingPathComponent("inner/manifests"))
-    let found = try ManifestFolderLocator.locate(from: root.appendingPathComponent("inner"))
+    let found = try ManifestFolder.locateForCommand(from: root.appendingPathComponent("inner"))
     #expect(found.manifests == "../manifests")
   }
 
@@ -62,7 +62,7 @@ struct ManifestFolderLocatorTests {
     defer { try? FileManager.default.removeItem(at: root) }
     let start = root.appendingPathComponent("a/b")
     let error = #expect(throws: CommandFailure.self) {
-      try ManifestFolderLocator.locate(from: start)
+      try ManifestFolder.locateForCommand(from: start)
     }
     let message = try #require(error?.message)
     let tried = "\(start.path), \(root.appendingPathComponent("a").path), \(root.path), "
@@ -72,9 +72,9 @@ struct ManifestFolderLocatorTests {
 
   @Test("A given manifests folder takes LegacyArchives beside it")
   func givenManifests() {
-    #expect(ManifestFolderLocator.Location(manifests: "manifests").archives == "LegacyArchives")
+    #expect(ManifestFolder.Location(manifests: "manifests").archives == "LegacyArchives")
     #expect(
-      ManifestFolderLocator.Location(manifests: "/repo/manifests").archives
+      ManifestFolder.Location(manifests: "/repo/manifests").archives
         == "/repo/LegacyArchives")
   }
 

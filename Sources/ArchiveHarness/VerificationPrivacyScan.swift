@@ -3,25 +3,33 @@ import HarnessAnonymization
 import HarnessManifest
 import HarnessVerification
 
-/// `verify --privacy`: the privacy scan of each verified archive, reported as the `privacy` part of its case.
+/// The privacy scan of each verified archive, reported as the `privacy` part of its case:
+/// what `verify --privacy` runs.
 ///
 /// It is `privacy-scan`'s scanner and review rule (``PrivacyScanner/apply(_:to:)``)
 /// over the archives the run verified, each with its own manifest entry's
 /// `<reviewed/>` values. A finding no review covers adds a failing `privacy`
 /// part (`rejected [personal-data]`, the findings masked in its message), so
 /// the case fails and verify exits 1; a review that covers nothing is a note.
-struct VerifyPrivacyScan {
+///
+/// ```swift
+/// var scan = VerificationPrivacyScan(manifests: loaded.manifests, archivesDirectory: "LegacyArchives")
+/// var checked = verifier.verify(entry, of: manifest, archivesDirectory: "LegacyArchives")
+/// scan.scan(&checked)
+/// print(scan.summary.note)  // privacy scan: 1 archive, 0 findings, 0 reviewed
+/// ```
+public struct VerificationPrivacyScan {
   /// What the scan covered, for the report's note.
-  struct Summary {
+  public struct Summary: Sendable {
     /// Archives scanned.
-    var archives = 0
+    public var archives = 0
     /// Findings no review covers.
-    var findings = 0
+    public var findings = 0
     /// Findings a review covers.
-    var reviewed = 0
+    public var reviewed = 0
 
     /// The report's note: `privacy scan: 7 archives, 0 findings, 1 reviewed`.
-    var note: String {
+    public var note: String {
       let found = findings == 1 ? "1 finding" : "\(findings) findings"
       let scanned = archives == 1 ? "1 archive" : "\(archives) archives"
       return "privacy scan: \(scanned), \(found), \(reviewed) reviewed"
@@ -33,7 +41,7 @@ struct VerifyPrivacyScan {
   private let archivesDirectory: String
   private let scanner: PrivacyScanner
   /// What the scan covered so far.
-  private(set) var summary = Summary()
+  public private(set) var summary = Summary()
 
   /// Prepares a scan of the cases of a run.
   ///
@@ -41,8 +49,9 @@ struct VerifyPrivacyScan {
   ///   - manifests: The manifests the run verifies, for each entry's reviews.
   ///   - archivesDirectory: The folder archive paths are relative to.
   ///   - scanner: The scanner.
-  init(manifests: [Manifest], archivesDirectory: String, scanner: PrivacyScanner = PrivacyScanner())
-  {
+  public init(
+    manifests: [Manifest], archivesDirectory: String, scanner: PrivacyScanner = PrivacyScanner()
+  ) {
     var reviews: [String: [ReviewedValue]] = [:]
     for manifest in manifests {
       for entry in manifest.archives {
@@ -58,12 +67,11 @@ struct VerifyPrivacyScan {
   /// a review that covers nothing a note; ``summary`` counts what was found.
   ///
   /// - Parameter item: The case, as the verifier gave it.
-  mutating func scan(_ item: inout VerificationCase) {
+  public mutating func scan(_ item: inout VerificationCase) {
     let path = (archivesDirectory as NSString).appendingPathComponent(item.archive)
-    // An archive that cannot be read already fails its structure part.
-    guard
-      let bytes = try? FileReading.bytes(
-        at: path, limit: scanner.limits.propertyList.maximumInputSize)
+    // An archive that cannot be read, or is over the reader's limit, already fails its
+    // structure part.
+    guard let bytes = Self.read(path, limit: scanner.limits.propertyList.maximumInputSize)
     else { return }
     summary.archives += 1
     let applied = PrivacyScanner.apply(
@@ -88,6 +96,16 @@ struct VerifyPrivacyScan {
         message: (count == 1 ? "1 value looks" : "\(count) values look")
           + " like personal data: " + lines.joined(separator: "; "),
         matches: false))
+  }
+
+  /// A regular file's bytes, when it is at most `limit` bytes long.
+  private static func read(_ path: String, limit: Int) -> [UInt8]? {
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+      attributes[.type] as? FileAttributeType == .typeRegular,
+      let size = attributes[.size] as? NSNumber, size.intValue <= limit,
+      let data = FileManager.default.contents(atPath: path), data.count <= limit
+    else { return nil }
+    return [UInt8](data)
   }
 
   private static func key(_ manifest: String, _ archive: String) -> String {
