@@ -139,8 +139,9 @@ public final class HarnessProject: Sendable {
     let loaded = verifier.load(files, archivesDirectory: archivesFolder.path)
     self.loaded = loaded
     // Archives count as unlisted only when every manifest loaded: a manifest with errors
-    // lists archives that did not load.
-    let usable = !files.isEmpty && !loaded.diagnostics.contains { $0.severity == .error }
+    // lists archives that did not load. With no manifest yet, every archive is unlisted: a
+    // team's first `swift test` drafts its first manifest.
+    let usable = resolvedRoot != nil && !loaded.diagnostics.contains { $0.severity == .error }
     let listed = Set(loaded.manifests.flatMap { $0.archives.map(\.path) })
     self.recorder = ArchiveRecorder(
       unlisted: usable
@@ -172,11 +173,14 @@ public final class HarnessProject: Sendable {
           project: self)
       ]
     }
-    guard !manifestFiles.isEmpty else {
+    guard !manifestFiles.isEmpty || !recorder.unlisted.isEmpty else {
       return [
         HarnessCase(
           problem: relative(manifestsFolder.path), archive: "manifests",
-          findings: ["\(relative(manifestsFolder.path)): no manifests in this folder"],
+          findings: [
+            "\(relative(manifestsFolder.path)): no manifests in this folder, and no archives in "
+              + "\(relative(archivesFolder.path)) to record"
+          ],
           project: self)
       ]
     }

@@ -80,7 +80,10 @@ struct HarnessCaseFailureTests {
     let cases = Fixture.project(root: team.root).cases
     #expect(cases.count == 1)
     let error = try #require(cases[0].check())
-    #expect(error.findings == ["manifests: no manifests in this folder"])
+    #expect(
+      error.findings == [
+        "manifests: no manifests in this folder, and no archives in LegacyArchives to record"
+      ])
   }
 
   @Test("A missing manifests folder is one failing case naming it")
@@ -90,7 +93,10 @@ struct HarnessCaseFailureTests {
     let cases = Fixture.project(root: team.root, manifests: "Manifests").cases
     #expect(cases.count == 1)
     let error = try #require(cases[0].check())
-    #expect(error.findings == ["Manifests: no manifests in this folder"])
+    #expect(
+      error.findings == [
+        "Manifests: no manifests in this folder, and no archives in LegacyArchives to record"
+      ])
   }
 
   @Test("An invalid manifest is one failing case listing its errors with LINE:COL")

@@ -1,5 +1,6 @@
 import ArchiveHarnessTesting
 import Foundation
+import HarnessTestSupport
 import Testing
 
 @Suite("Record mode: archives no manifest lists")
@@ -82,6 +83,28 @@ struct RecordModeTests {
     let next = Fixture.project(root: team.root, record: .never)
     let recorded = try #require(next.cases.first { $0.manifest == "ProfilesApp-2.0.xml" })
     #expect(recorded.check() == nil)
+  }
+
+  @Test("A team's first swift test, with archives and no manifest yet, drafts the first manifest")
+  func firstRunDraftsTheFirstManifest() throws {
+    let team = try TeamPackage(copying: false)
+    defer { team.remove() }
+    try FileManager.default.createDirectory(
+      at: team.root.appendingPathComponent("manifests"), withIntermediateDirectories: true)
+    let target = team.root.appendingPathComponent("LegacyArchives/ProfilesApp-1.0/first.archive")
+    try FileManager.default.createDirectory(
+      at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try FileManager.default.copyItem(
+      at: Corpus.packageRoot.appendingPathComponent(
+        "LegacyArchives/ProfilesApp-1.0/profile-valid.archive"),
+      to: target)
+    let cases = Fixture.project(root: team.root, record: .missing).cases
+    #expect(cases.map(\.description) == ["ProfilesApp-1.0.xml › ProfilesApp-1.0/first.archive"])
+    let failure = try #require(cases.first?.check())
+    #expect(failure.findings.first?.hasSuffix(": recorded: review the outcomes and commit") == true)
+    let next = Fixture.project(root: team.root, record: .never).cases
+    #expect(next.count == 1)
+    #expect(next.first?.check() == nil)
   }
 
   @Test("Under missing, an archive the privacy scan flags is not recorded")

@@ -109,6 +109,10 @@ final class VerifyEveryArchiveTests: XCTestCase {
 
     XCTAssertEqual(reported.map(\.place), [here])
     XCTAssertEqual(
-      reported.map(\.message), ["manifests › manifests: manifests: no manifests in this folder"])
+      reported.map(\.message),
+      [
+        "manifests › manifests: manifests: no manifests in this folder, and no archives in "
+          + "LegacyArchives to record"
+      ])
   }
 }
