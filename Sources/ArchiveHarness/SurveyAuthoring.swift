@@ -58,10 +58,10 @@ extension ManifestAuthor.StoreFindings {
   public init(_ report: SurveyReport, place: String?) throws(Problem) {
     let candidates = report.archivePlaces
     guard !candidates.isEmpty else { throw .noArchives }
-    let names = candidates.map(Self.name)
+    let names = candidates.map(\.name)
     var chosen = candidates
     if let place {
-      chosen = candidates.filter { Self.name($0) == place || $0.place.description == place }
+      chosen = candidates.filter { $0.name == place || $0.place.description == place }
       guard !chosen.isEmpty else { throw .unknownPlace(place, names) }
     }
     let location = ManifestLocation(file: report.store, line: 0, column: 0)
@@ -94,13 +94,5 @@ extension ManifestAuthor.StoreFindings {
       nestedClassNames: chosen.reduce(into: Set()) { $0.formUnion($1.nestedClassNames) },
       classNamesLeftOut: chosen.reduce(0) { $0 + $1.classNamesLeftOut },
       sampled: chosen.contains { $0.notRead > 0 })
-  }
-
-  /// A place as a survey names it for people: `Entity.attribute` for a Core Data column.
-  private static func name(_ place: SurveyPlaceReport) -> String {
-    if let entity = place.entity, let attribute = place.attribute {
-      return "\(entity).\(attribute)"
-    }
-    return place.place.description
   }
 }

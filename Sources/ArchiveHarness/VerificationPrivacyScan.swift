@@ -98,8 +98,10 @@ public struct VerificationPrivacyScan {
         matches: false))
   }
 
-  /// A regular file's bytes, when it is at most `limit` bytes long.
+  /// A regular file's bytes, when it is at most `limit` bytes long; a link is followed, as the
+  /// verifier follows it to read the archive.
   private static func read(_ path: String, limit: Int) -> [UInt8]? {
+    let path = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
     guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
       attributes[.type] as? FileAttributeType == .typeRegular,
       let size = attributes[.size] as? NSNumber, size.intValue <= limit,

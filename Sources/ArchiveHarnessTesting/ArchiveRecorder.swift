@@ -93,12 +93,13 @@ final class ArchiveRecorder: Sendable {
     for item in group {
       let subject = "\(manifestName) › \(item.archive)"
       let file = project.archivesFolder.appendingPathComponent(item.archive)
-      guard let data = FileManager.default.contents(atPath: file.path) else {
+      guard let bytes = FileManager.default.contents(atPath: file.path).map({ [UInt8]($0) })
+      else {
         outcomes[item.archive] = HarnessFailure(
           subject: subject, findings: ["\(project.relative(file.path)): cannot read the archive"])
         continue
       }
-      let found = scanner.scan([UInt8](data), file: project.relative(file.path))
+      let found = scanner.scan(bytes, file: project.relative(file.path))
       guard found.isEmpty else {
         outcomes[item.archive] = HarnessFailure(
           subject: subject,
@@ -108,7 +109,7 @@ final class ArchiveRecorder: Sendable {
           ] + found.map(\.description))
         continue
       }
-      inputs.append(ManifestAuthor.Input(path: item.archive, bytes: [UInt8](data)))
+      inputs.append(ManifestAuthor.Input(path: item.archive, bytes: bytes))
     }
     guard !inputs.isEmpty else { return outcomes }
     let result = author(inputs, into: manifest, in: project)

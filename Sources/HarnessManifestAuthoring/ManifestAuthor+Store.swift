@@ -85,18 +85,13 @@ extension ManifestAuthor {
         "Authored by \(options.toolName) survey --author from \(findings.archives) archives in "
         + "\(place)\(sample).",
       plan: plan)
-    let allowed = Set(findings.classNames.compactMap { plan.current[$0] })
-      .filter(ManifestXMLWriter.isClassName).sorted()
-    text += "  <!-- allowedClasses: REVIEW. The narrowest set the store's archives need, not the "
-    text += "app's own read; nested archives' classes are left out, the app reads those by "
-    text += "themselves. -->\n"
-    if allowed.isEmpty {
-      text += "  <allowedClasses/>\n"
-    } else {
-      text += "  <allowedClasses>\n"
-      for name in allowed { text += "    <class name=\"\(XMLText.escaped(name))\"/>\n" }
-      text += "  </allowedClasses>\n"
-    }
+    let allowed = Set(findings.classNames.compactMap { plan.current[$0] }).sorted()
+    text += allowedClassesElement(
+      allowed,
+      comment:
+        "allowedClasses: REVIEW. The narrowest set the store's archives need, not the app's own "
+        + "read; nested archives' classes are left out, the app reads those by themselves.",
+      indent: "  ", prefix: "")
     if !findings.shape.keyPaths.isEmpty {
       text += "  <!-- The key paths the survey found archives at. Without keyPath elements, "
       text += "every Data value that holds an archive is a record. -->\n"

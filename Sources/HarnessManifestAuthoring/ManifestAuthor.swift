@@ -460,18 +460,9 @@ public struct ManifestAuthor: Sendable {
       "\(indent)<\(prefix)archive path=\"\(XMLText.escaped(item.input.path))\" sha256=\"\(sha)\""
       + "\(keysAttribute)\(registryAttribute)>\n"
     if let keysComment { text += keysComment }
-    let allowed = draft.allowedClasses.filter(ManifestXMLWriter.isClassName)
     if item.survey.readError == nil {
-      text += "\(inner)<!-- \(commentSafe(draft.allowedComment)) -->\n"
-      if allowed.isEmpty {
-        text += "\(inner)<\(prefix)allowedClasses/>\n"
-      } else {
-        text += "\(inner)<\(prefix)allowedClasses>\n"
-        for name in allowed {
-          text += "\(inner)  <\(prefix)class name=\"\(XMLText.escaped(name))\"/>\n"
-        }
-        text += "\(inner)</\(prefix)allowedClasses>\n"
-      }
+      text += allowedClassesElement(
+        draft.allowedClasses, comment: draft.allowedComment, indent: inner, prefix: prefix)
     }
     if let rootClass = draft.rootClass, ManifestXMLWriter.isClassName(rootClass) {
       text += "\(inner)<\(prefix)rootClass name=\"\(XMLText.escaped(rootClass))\"/>\n"
@@ -514,6 +505,28 @@ public struct ManifestAuthor: Sendable {
     }
     text += "\(indent)</\(prefix)archive>\n"
     return text
+  }
+
+  /// An `allowedClasses` element, after a comment saying where its classes came from; names
+  /// that are not class names are left out.
+  ///
+  /// - Parameters:
+  ///   - names: The classes, by current name, in the order to write them.
+  ///   - comment: Where they came from.
+  ///   - indent: The element's indentation.
+  ///   - prefix: The namespace prefix, with its colon, or empty.
+  /// - Returns: The comment and the element, each line ended.
+  func allowedClassesElement(_ names: [String], comment: String, indent: String, prefix: String)
+    -> String
+  {
+    let allowed = names.filter(ManifestXMLWriter.isClassName)
+    var text = "\(indent)<!-- \(commentSafe(comment)) -->\n"
+    guard !allowed.isEmpty else { return text + "\(indent)<\(prefix)allowedClasses/>\n" }
+    text += "\(indent)<\(prefix)allowedClasses>\n"
+    for name in allowed {
+      text += "\(indent)  <\(prefix)class name=\"\(XMLText.escaped(name))\"/>\n"
+    }
+    return text + "\(indent)</\(prefix)allowedClasses>\n"
   }
 
   /// The `produced` date: the option's, or today's; a diagnostic when it is not a date.

@@ -123,6 +123,13 @@ public struct SurveyPlaceReport: Sendable {
     topKeys = SurveyFrequencies(capacity: classSetCapacity)
   }
 
+  /// The place as people name it: `Entity.attribute` for a Core Data column, else the place
+  /// itself (`TABLE.COLUMN`, a folder, a file, a key path).
+  public var name: String {
+    if let entity, let attribute { return "\(entity).\(attribute)" }
+    return place.description
+  }
+
   /// Whether the place holds keyed archives (read, damaged, or not read past `--sample`).
   public var holdsArchives: Bool { archives + damagedArchives + notRead > 0 }
 

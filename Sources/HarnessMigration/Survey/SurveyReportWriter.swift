@@ -176,10 +176,8 @@ public struct SurveyReportWriter: Sendable {
   private func title(_ place: SurveyPlaceReport) -> String {
     switch place.place {
     case .column(let table, let column):
-      if let entity = place.entity, let attribute = place.attribute {
-        return "\(entity).\(attribute) (table \(table), column \(column))"
-      }
-      return "\(table).\(column)"
+      return place.entity == nil || place.attribute == nil
+        ? place.name : "\(place.name) (table \(table), column \(column))"
     case .folder(let relativePath):
       return relativePath == "." ? "the store's folder" : "folder \(relativePath)"
     case .file(let path):
