@@ -111,7 +111,8 @@ let package = Package(
     .target(
       name: "HarnessJSONOutput", dependencies: ["HarnessTextOutput"], swiftSettings: strictSettings),
     .target(
-      name: "HarnessPropertyList", dependencies: ["HarnessJSONOutput", "HarnessTextOutput"],
+      name: "HarnessPropertyList",
+      dependencies: ["HarnessJSONOutput", "HarnessTextOutput", "HarnessVocabulary"],
       swiftSettings: strictSettings),
     .target(
       name: "HarnessKeyedArchive",

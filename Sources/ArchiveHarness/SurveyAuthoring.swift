@@ -1,6 +1,7 @@
 import HarnessManifest
 import HarnessManifestAuthoring
 import HarnessMigration
+import HarnessVocabulary
 
 extension ManifestAuthor.StoreFindings {
   /// Why a survey gives no store manifest.
@@ -64,7 +65,7 @@ extension ManifestAuthor.StoreFindings {
       chosen = candidates.filter { $0.name == place || $0.place.description == place }
       guard !chosen.isEmpty else { throw .unknownPlace(place, names) }
     }
-    let location = ManifestLocation(file: report.store, line: 0, column: 0)
+    let location = Place(file: report.store, line: 0, column: 0)
     let shape: Manifest.StoreShape
     switch report.kind {
     case .file:

@@ -78,7 +78,9 @@ final class ArchiveRecorder: Sendable {
         outcomes[archive] = outcome
       }
       return outcomes[item.archive]
-        ?? HarnessFailure(subject: name, findings: ["\(item.archive): nothing was recorded"])
+        ?? HarnessFailure(
+          subject: name,
+          findings: [project.finding("nothing was recorded", at: Place(file: item.archive))])
     }
   }
 
@@ -96,7 +98,8 @@ final class ArchiveRecorder: Sendable {
       guard let bytes = FileManager.default.contents(atPath: file.path).map({ [UInt8]($0) })
       else {
         outcomes[item.archive] = HarnessFailure(
-          subject: subject, findings: ["\(project.relative(file.path)): cannot read the archive"])
+          subject: subject,
+          findings: [project.finding("cannot read the archive", at: Place(file: file.path))])
         continue
       }
       let found = scanner.scan(bytes, file: project.relative(file.path))
@@ -104,9 +107,10 @@ final class ArchiveRecorder: Sendable {
         outcomes[item.archive] = HarnessFailure(
           subject: subject,
           findings: [
-            "\(project.relative(file.path)): not recorded: the privacy scan found personal "
-              + "data; anonymize the archive (`anonymize`), then run again"
-          ] + found.map(\.description))
+            project.finding(
+              "not recorded: the privacy scan found personal data; anonymize the archive "
+                + "(`anonymize`), then run again", at: Place(file: file.path))
+          ] + found.map { HarnessFinding($0.description) })
         continue
       }
       inputs.append(ManifestAuthor.Input(path: item.archive, bytes: bytes))
@@ -123,7 +127,7 @@ final class ArchiveRecorder: Sendable {
         for input in inputs {
           outcomes[input.path] = HarnessFailure(
             subject: "\(manifestName) › \(input.path)",
-            findings: ["\(project.relative(manifest)): not recorded: \(error)"])
+            findings: [project.finding("not recorded: \(error)", at: Place(file: manifest))])
         }
         return outcomes
       }
@@ -132,8 +136,8 @@ final class ArchiveRecorder: Sendable {
       for input in inputs {
         outcomes[input.path] = HarnessFailure(
           subject: "\(manifestName) › \(input.path)",
-          findings: ["\(project.relative(manifest)): not recorded"]
-            + errors.map { project.relative($0.description) })
+          findings: [project.finding("not recorded", at: Place(file: manifest))]
+            + errors.map { HarnessFinding(project.relative($0.description), at: $0.location) })
       }
       return outcomes
     }
@@ -143,10 +147,10 @@ final class ArchiveRecorder: Sendable {
     for input in inputs {
       let location =
         entries.first { $0.path == input.path }?.location
-        ?? ManifestLocation(file: written, line: 1, column: 1)
+        ?? Place(file: written, line: 1, column: 1)
       outcomes[input.path] = HarnessFailure(
         subject: "\(manifestName) › \(input.path)",
-        located: [
+        findings: [
           HarnessFinding(
             "\(project.relative(location.description)): recorded: review the outcomes and commit",
             at: location)

@@ -15,12 +15,11 @@ struct CheckSubject {
   /// The harness paths: the app's own read, legacy and secure.
   static let harnessPaths: Set<CheckedPath> = [.decode(.legacy), .decode(.secure)]
 
-  /// The entry's place in its manifest, such as `manifests/NotesApp-1.0.xml:14:3`.
-  var place: String { project.relative(entry.location.description) }
-
-  /// Where the manifest says what a path must do.
-  func place(of path: CheckedPath) -> String {
-    project.relative(Findings.location(of: path, in: entry).description)
+  /// A finding at the entry's `<archive>` element, or at the element that says what `path`
+  /// must do: `manifests/NotesApp-1.0.xml:14:3: message`.
+  func finding(_ message: String, at path: CheckedPath? = nil) -> HarnessFinding {
+    let location = path.map { Findings.location(of: $0, in: entry) } ?? entry.location
+    return project.finding(message, at: location)
   }
 
   /// The manifest's class map, as the decoders take it.
@@ -41,12 +40,12 @@ struct CheckSubject {
     let notRun = result.paths.filter { Self.harnessPaths.contains($0.path) && !$0.ran }
     guard notRun.isEmpty else {
       throw failure(
-        notRun.map { "\(place(of: $0.path)): \($0.path) did not run: \($0.message ?? "")" })
+        notRun.map { finding("\($0.path) did not run: \($0.message ?? "")", at: $0.path) })
     }
   }
 
   /// A finding when the worker crashed on a harness path.
-  func crashFinding() -> String? {
+  func crashFinding() -> HarnessFinding? {
     let crashed = result.paths.filter {
       Self.harnessPaths.contains($0.path) && $0.outcome == .crashed
     }
@@ -55,24 +54,25 @@ struct CheckSubject {
       "\($0.path) [\($0.category?.description ?? "")] \($0.message ?? "")"
     }
     .joined(separator: "; ")
-    return "\(place): the worker crashed decoding it (\(which))"
+    return finding("the worker crashed decoding it (\(which))")
   }
 
   /// A finding for each harness path that decoded the archive.
-  func decodedHarnessPaths() -> [String] {
+  func decodedHarnessPaths() -> [HarnessFinding] {
     result.paths.filter { Self.harnessPaths.contains($0.path) && $0.outcome == .decoded }.map {
-      "\(place(of: $0.path)): \($0.path): decoded \($0.object?.description ?? "an object"), "
-        + "where the read must refuse it"
+      finding(
+        "\($0.path): decoded \($0.object?.description ?? "an object"), where the read must "
+          + "refuse it", at: $0.path)
     }
   }
 
   /// The entry's findings against its own manifest, when it does not pass.
-  func manifestFindings() -> [String] {
-    result.status == .passed ? [] : Findings.lines(result, entry: entry, in: project).map(\.text)
+  func manifestFindings() -> [HarnessFinding] {
+    result.status == .passed ? [] : Findings.lines(result, entry: entry, in: project)
   }
 
   /// The failure of this check with these findings.
-  func failure(_ findings: [String]) -> HarnessFailure {
+  func failure(_ findings: [HarnessFinding]) -> HarnessFailure {
     HarnessFailure(subject: name, findings: findings, notes: result.notes.map(project.relative))
   }
 }

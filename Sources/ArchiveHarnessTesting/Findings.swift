@@ -23,27 +23,17 @@ enum Findings {
     for expectation in result.expectations where !expectation.passed {
       lines.append(
         HarnessFinding(
-          "\(project.relative(expectation.location)): \(expectation.keyPath): "
+          "\(project.relative(expectation.location.description)): \(expectation.keyPath): "
             + "expected \(expectation.expected), got \(expectation.actual)",
-          at: parse(expectation.location)))
+          at: expectation.location))
     }
     return lines
   }
 
   /// Where the manifest says what a path must do: its outcome element, or the entry.
-  static func location(of path: CheckedPath, in entry: ArchiveEntry) -> ManifestLocation {
+  static func location(of path: CheckedPath, in entry: ArchiveEntry) -> Place {
     guard case .decode(let decodePath) = path, let outcome = entry.outcome(for: decodePath)
     else { return entry.location }
     return outcome.location
-  }
-
-  /// A place written `file:LINE:COL`, as a location; nil when it does not end in two numbers.
-  static func parse(_ place: String) -> ManifestLocation? {
-    let parts = place.split(separator: ":", omittingEmptySubsequences: false)
-    guard parts.count >= 3, let line = Int(parts[parts.count - 2]),
-      let column = Int(parts[parts.count - 1])
-    else { return nil }
-    return ManifestLocation(
-      file: parts.dropLast(2).joined(separator: ":"), line: line, column: column)
   }
 }

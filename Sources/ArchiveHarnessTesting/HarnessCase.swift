@@ -22,7 +22,7 @@ public struct HarnessCase: Sendable, Hashable, Encodable, CustomStringConvertibl
     /// An entry, by its manifest's index among the loaded manifests and its own index.
     case entry(manifest: Int, entry: Int)
     /// A problem that stops verification, with its findings.
-    case problem([String])
+    case problem([HarnessFinding])
     /// An archive no manifest lists.
     case unlisted(ArchiveRecorder.Unlisted)
   }
@@ -44,7 +44,7 @@ public struct HarnessCase: Sendable, Hashable, Encodable, CustomStringConvertibl
     self.project = project
   }
 
-  init(problem: String, archive: String, findings: [String], project: HarnessProject) {
+  init(problem: String, archive: String, findings: [HarnessFinding], project: HarnessProject) {
     self.manifest = problem
     self.archive = archive
     self.subject = .problem(findings)
@@ -83,11 +83,11 @@ public struct HarnessCase: Sendable, Hashable, Encodable, CustomStringConvertibl
   /// - Parameter sourceLocation: Where a finding about no manifest line is recorded: the call.
   public func verify(sourceLocation: SourceLocation = #_sourceLocation) {
     guard let failure = check() else { return }
-    guard !failure.located.isEmpty else {
+    guard !failure.findings.isEmpty else {
       Issue.record(Comment(rawValue: failure.description), sourceLocation: sourceLocation)
       return
     }
-    for (index, finding) in failure.located.enumerated() {
+    for (index, finding) in failure.findings.enumerated() {
       var comment = "\(failure.subject): \(finding.text)"
       if index == 0, !failure.notes.isEmpty {
         comment += "\n" + failure.notes.map { "note: " + $0 }.joined(separator: "\n")
@@ -130,7 +130,7 @@ public struct HarnessCase: Sendable, Hashable, Encodable, CustomStringConvertibl
       // In process, a failing case says so: a trap there would have ended the test host.
       let containment = project.containment.isOn ? [] : [project.containment.reportLine]
       return HarnessFailure(
-        subject: description, located: Findings.lines(result, entry: entry, in: project),
+        subject: description, findings: Findings.lines(result, entry: entry, in: project),
         notes: result.notes.map(project.relative) + containment)
     }
   }

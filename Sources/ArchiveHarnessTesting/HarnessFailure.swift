@@ -14,48 +14,33 @@
 public struct HarnessFailure: Error, Sendable, Hashable, CustomStringConvertible {
   /// What failed, such as `NotesApp-1.0.xml › NotesApp-1.0/note.archive`.
   public let subject: String
-  /// The findings with the manifest element each is about, most important first.
-  public let located: [HarnessFinding]
+  /// The findings, most important first, each with the manifest element it is about.
+  public let findings: [HarnessFinding]
   /// Notes that explain the findings, such as the `allowedClasses` that would fix a secure read.
   public let notes: [String]
 
-  /// Creates a failure whose findings belong to no manifest line.
-  ///
-  /// ```swift
-  /// let failure = HarnessFailure(subject: "setup", findings: ["no manifests"])
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - subject: What failed.
-  ///   - findings: The findings, one line each.
-  ///   - notes: Explanations.
-  public init(subject: String, findings: [String], notes: [String] = []) {
-    self.init(subject: subject, located: findings.map { HarnessFinding($0) }, notes: notes)
-  }
-
-  /// Creates a failure from findings with their manifest elements.
+  /// Creates a failure.
   ///
   /// ```swift
   /// let failure = HarnessFailure(
   ///   subject: "Notes-1.0.xml › Notes-1.0/note.archive",
-  ///   located: [HarnessFinding("manifests/Notes-1.0.xml:14:5: …", at: location)])
+  ///   findings: [HarnessFinding("manifests/Notes-1.0.xml:14:5: …", at: location)])
+  /// let setup = HarnessFailure(subject: "setup", findings: ["no manifests"])
   /// ```
   ///
   /// - Parameters:
   ///   - subject: What failed.
-  ///   - located: The findings.
+  ///   - findings: The findings.
   ///   - notes: Explanations.
-  public init(subject: String, located: [HarnessFinding], notes: [String] = []) {
+  public init(subject: String, findings: [HarnessFinding], notes: [String] = []) {
     self.subject = subject
-    self.located = located
+    self.findings = findings
     self.notes = notes
   }
 
-  /// The findings, one line each, each starting with its place.
-  public var findings: [String] { located.map(\.text) }
-
   /// The subject, then one line per finding and note.
   public var description: String {
-    ([subject + " failed:"] + findings + notes.map { "note: " + $0 }).joined(separator: "\n")
+    ([subject + " failed:"] + findings.map(\.text) + notes.map { "note: " + $0 }).joined(
+      separator: "\n")
   }
 }

@@ -178,8 +178,9 @@ public final class HarnessProject: Sendable {
         HarnessCase(
           problem: relative(manifestsFolder.path), archive: "manifests",
           findings: [
-            "\(relative(manifestsFolder.path)): no manifests in this folder, and no archives in "
-              + "\(relative(archivesFolder.path)) to record"
+            finding(
+              "no manifests in this folder, and no archives in \(relative(archivesFolder.path)) "
+                + "to record", at: Place(file: manifestsFolder.path))
           ],
           project: self)
       ]
@@ -197,7 +198,8 @@ public final class HarnessProject: Sendable {
         cases.append(
           HarnessCase(
             problem: manifestName(file), archive: "manifest",
-            findings: errors.map { relative($0.description) }, project: self))
+            findings: errors.map { HarnessFinding(relative($0.description), at: $0.location) },
+            project: self))
         continue
       }
       guard let manifestIndex = loaded.manifests.firstIndex(where: { $0.file == file }) else {
@@ -265,9 +267,10 @@ public final class HarnessProject: Sendable {
       return HarnessFailure(
         subject: name,
         findings: [
-          "\(relative(archivesFolder.appendingPathComponent(item.archive).path)): no manifest "
-            + "lists it; run the tests with \(RecordMode.environmentVariable)=missing to draft "
-            + "its entry into \(relative(item.manifest))"
+          finding(
+            "no manifest lists it; run the tests with \(RecordMode.environmentVariable)=missing "
+              + "to draft its entry into \(relative(item.manifest))",
+            at: Place(file: archivesFolder.appendingPathComponent(item.archive).path))
         ])
     }
   }
@@ -288,11 +291,22 @@ public final class HarnessProject: Sendable {
   }
 
   /// Where Swift Testing records an issue about a manifest element: its file and line.
-  func sourceLocation(_ location: ManifestLocation) -> SourceLocation {
+  func sourceLocation(_ location: Place) -> SourceLocation {
     let package = root?.lastPathComponent ?? "manifests"
+    let file = location.file ?? manifestsFolder.path
     return SourceLocation(
-      fileID: "\(package)/\(relative(location.file))", filePath: location.file,
+      fileID: "\(package)/\(relative(file))", filePath: file,
       line: max(1, location.line), column: max(1, location.column))
+  }
+
+  /// A finding at a place, printed with the package root taken off its file.
+  ///
+  /// It reads `manifests/NotesApp-1.0.xml:14:5: message`. Only a place with a line is an
+  /// element a test navigator can point at; a file or folder as a whole is reported at the
+  /// test's call.
+  func finding(_ message: String, at location: Place) -> HarnessFinding {
+    HarnessFinding(
+      "\(relative(location.description)): \(message)", at: location.line > 0 ? location : nil)
   }
 
   /// Text with the package root's path taken off every path in it, so places read

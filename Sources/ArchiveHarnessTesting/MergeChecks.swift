@@ -142,12 +142,12 @@ public struct MergeChecks: Sendable {
   ///
   /// - Throws: ``HarnessFailure`` with every failing case's findings, and every setup problem.
   public func everyHistoricalArchivePasses() throws(HarnessFailure) {
-    var findings: [String] = []
+    var findings: [HarnessFinding] = []
     let cases = project.cases
     for harnessCase in cases {
       guard let failure = harnessCase.check() else { continue }
-      findings.append("\(harnessCase):")
-      findings += failure.findings.map { "  " + $0 }
+      findings.append(HarnessFinding("\(harnessCase):"))
+      findings += failure.findings.map { HarnessFinding("  " + $0.text, at: $0.location) }
     }
     guard findings.isEmpty else {
       throw HarnessFailure(
@@ -172,7 +172,7 @@ public struct MergeChecks: Sendable {
   private func missing(_ check: String, _ finding: String) -> HarnessFailure {
     HarnessFailure(
       subject: check,
-      findings: ["\(project.relative(project.manifestsFolder.path)): " + finding])
+      findings: [project.finding(finding, at: Place(file: project.manifestsFolder.path))])
   }
 
   /// Runs a check over each case: one failure lists every failing entry's findings.
@@ -194,7 +194,7 @@ public struct MergeChecks: Sendable {
     }
     throw HarnessFailure(
       subject: "\(check) (\(failures.count) of \(cases.count) entries)",
-      located: failures.flatMap { [HarnessFinding("\($0.subject):")] + $0.located },
+      findings: failures.flatMap { [HarnessFinding("\($0.subject):")] + $0.findings },
       notes: failures.flatMap(\.notes))
   }
 
@@ -207,13 +207,13 @@ public struct MergeChecks: Sendable {
       archive = try KeyedArchive(bytes: subject.bytes)
     } catch {
       throw subject.failure(
-        findings + ["\(subject.place): the round trip refused it at read: \(error)"])
+        findings + [subject.finding("the round trip refused it at read: \(error)")])
     }
     let transform = try typedTransform(subject)
     let input = TransformInput(id: subject.recordID, bytes: subject.bytes, archive: archive)
     switch transform.transform(input) {
     case .refused(let refusal):
-      findings.append("\(subject.place): the round trip refused it at \(refusal)")
+      findings.append(subject.finding("the round trip refused it at \(refusal)"))
     case .rewritten(let bytes, _, _):
       findings += newArchiveFindings(bytes, subject: subject)
     case .unchanged:
@@ -227,11 +227,11 @@ public struct MergeChecks: Sendable {
   /// names the root class it expects and is as its manifest says.
   private func wrongRootClassIsRejected(_ subject: CheckSubject) throws(HarnessFailure) {
     try subject.requireHarnessPathsRan()
-    var findings: [String] = []
+    var findings: [HarnessFinding] = []
     if subject.manifest.rootClass(for: subject.entry) == nil {
       findings.append(
-        "\(subject.place): the manifest names no rootClass for the entry, so no read can "
-          + "refuse its root")
+        subject.finding(
+          "the manifest names no rootClass for the entry, so no read can refuse its root"))
     }
     findings += subject.decodedHarnessPaths()
     findings += subject.manifestFindings()
@@ -253,11 +253,12 @@ public struct MergeChecks: Sendable {
   /// refuses it (or skips it as no archive), never replaces it.
   private func truncatedArchiveIsNeverRewritten(_ subject: CheckSubject) throws(HarnessFailure) {
     try subject.requireHarnessPathsRan()
-    var findings: [String] = []
+    var findings: [HarnessFinding] = []
     for path in subject.result.paths where path.ran && path.outcome != .rejected {
       findings.append(
-        "\(subject.place(of: path.path)): \(path.path): \(path.outcome), where a truncated "
-          + "archive must be rejected")
+        subject.finding(
+          "\(path.path): \(path.outcome), where a truncated archive must be rejected",
+          at: path.path))
     }
     if let crash = subject.crashFinding() { findings.append(crash) }
     findings += try rewriteFindings(subject)
@@ -277,7 +278,8 @@ public struct MergeChecks: Sendable {
     let file = project.archivesFolder.appendingPathComponent(entry.path)
     guard let data = FileManager.default.contents(atPath: file.path) else {
       throw HarnessFailure(
-        subject: name, findings: ["\(project.relative(file.path)): cannot read the archive"])
+        subject: name,
+        findings: [project.finding("cannot read the archive", at: Place(file: file.path))])
     }
     return CheckSubject(
       name: name, harnessCase: harnessCase, manifest: manifest, entry: entry, result: result,
@@ -285,42 +287,43 @@ public struct MergeChecks: Sendable {
   }
 
   /// The field expectations, evaluated on the migrated archive, and archived names left in it.
-  private func newArchiveFindings(_ bytes: [UInt8], subject: CheckSubject) -> [String] {
+  private func newArchiveFindings(_ bytes: [UInt8], subject: CheckSubject) -> [HarnessFinding] {
     let archive: KeyedArchive
     do {
       archive = try KeyedArchive(bytes: bytes)
     } catch {
-      return ["\(subject.place): the new archive does not read: \(error)"]
+      return [subject.finding("the new archive does not read: \(error)")]
     }
-    var findings: [String] = []
+    var findings: [HarnessFinding] = []
     let engine = ExpectationEngine(manifest: subject.manifest)
     for finding in engine.evaluate(subject.entry, in: archive) where !finding.passed {
       findings.append(
-        "\(project.relative(finding.location.description)): \(finding.keyPath): expected "
-          + "\(finding.expected) after the round trip, got \(finding.actual)")
+        project.finding(
+          "\(finding.keyPath): expected \(finding.expected) after the round trip, got "
+            + "\(finding.actual)", at: finding.location))
     }
     let renamed = Set(subject.classMap.entries.keys)
     for object in archive.objects {
       guard case .classDescription(let description) = object, renamed.contains(description.name)
       else { continue }
       findings.append(
-        "\(subject.place): the new archive still names '\(description.name)', which the class "
-          + "map renames")
+        subject.finding(
+          "the new archive still names '\(description.name)', which the class map renames"))
     }
     return findings
   }
 
   /// A finding when the typed migration would rewrite or call current what must be refused.
-  private func rewriteFindings(_ subject: CheckSubject) throws(HarnessFailure) -> [String] {
+  private func rewriteFindings(_ subject: CheckSubject) throws(HarnessFailure) -> [HarnessFinding] {
     let record = StoreRecord(id: subject.recordID, content: .bytes(subject.bytes))
     let plan = RecordMigrator(transform: try typedTransform(subject)).plan(record)
     switch plan.outcome {
     case .refused, .skipped, .accepted, .categoryChanged:
       return []
     case .willRewrite(let summary), .rewritten(let summary):
-      return ["\(subject.place): migration would rewrite it (\(summary)), where it must refuse"]
+      return [subject.finding("migration would rewrite it (\(summary)), where it must refuse")]
     case .alreadyCurrent:
-      return ["\(subject.place): migration calls it already current, where it must refuse"]
+      return [subject.finding("migration calls it already current, where it must refuse")]
     }
   }
 
@@ -331,7 +334,7 @@ public struct MergeChecks: Sendable {
         classMap: subject.classMap, allowedClasses: subject.allowedClasses,
         registryName: project.registryName, workers: 1)
     } catch {
-      throw subject.failure(["\(subject.place): the typed migration did not run: \(error)"])
+      throw subject.failure([subject.finding("the typed migration did not run: \(error)")])
     }
   }
 }

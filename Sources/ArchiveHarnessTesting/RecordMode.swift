@@ -47,8 +47,9 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable, CustomStringCo
       throw HarnessFailure(
         subject: "setup",
         findings: [
-          "\(environmentVariable)=\(value): expected "
-            + allCases.map(\.rawValue).joined(separator: " or ")
+          HarnessFinding(
+            "\(environmentVariable)=\(value): expected "
+              + allCases.map(\.rawValue).joined(separator: " or "))
         ])
     }
     return mode

@@ -40,7 +40,7 @@ extension XCTestCase {
   public func verifyEveryArchive(
     of project: HarnessProject, file: StaticString = #filePath, line: UInt = #line
   ) {
-    let fallback = XCTestFinding.Place(filePath: "\(file)", line: Int(line))
+    let fallback = XCTestFinding.SourceLine(filePath: "\(file)", line: Int(line))
     XCTestFinding.report(project.cases, fallback: fallback) { finding in
       recordFinding(finding)
     }

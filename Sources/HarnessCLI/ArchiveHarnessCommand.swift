@@ -166,7 +166,7 @@ public enum ArchiveHarnessCommand {
         failure.message)
       return ExitStatus.unusable.rawValue
     } catch {
-      console.diagnose(.error, place: tool, category: .internal, "\(error)")
+      console.diagnose(.error, file: tool, category: .internal, "\(error)")
       return ExitStatus.unusable.rawValue
     }
   }

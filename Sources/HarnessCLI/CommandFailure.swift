@@ -4,7 +4,7 @@ import HarnessVocabulary
 
 /// A failure that stops a command with exit status 2, printed as a diagnostic naming the place.
 struct CommandFailure: Error {
-  var place: String
+  var place: Place
   var category: DiagnosticCategory?
   var message: String
 
@@ -15,16 +15,21 @@ struct CommandFailure: Error {
       message: error.message)
   }
 
-  init(place: String, category: DiagnosticCategory?, message: String) {
+  init(place: Place, category: DiagnosticCategory?, message: String) {
     self.place = place
     self.category = category
     self.message = message
+  }
+
+  /// A failure about a file (or an option, a folder) as a whole.
+  init(file: String, category: DiagnosticCategory?, message: String) {
+    self.init(place: Place(file: file), category: category, message: message)
   }
 }
 
 extension CommandFailure {
   /// A failure to write an output, as `PATH: error: [unwritable] message`.
   init(_ error: FileOutputError) {
-    self.init(place: error.path, category: .unwritable, message: error.message)
+    self.init(file: error.path, category: .unwritable, message: error.message)
   }
 }

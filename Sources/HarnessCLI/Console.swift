@@ -41,13 +41,19 @@ public struct Console: Sendable {
 
   /// Writes a diagnostic line: `PLACE: error: [category] message`.
   ///
+  /// ```swift
+  /// console.diagnose(
+  ///   .warning, place: Place(file: "manifests/v1.xml", line: 3, column: 5),
+  ///   category: .semantic, "unused class")
+  /// ```
+  ///
   /// - Parameters:
   ///   - severity: How serious it is; coloured on a terminal.
-  ///   - place: Where it is, such as `manifests/v1.xml:14:7` or a file path.
+  ///   - place: Where it is, such as `manifests/v1.xml:14:7`, `cache.sqlite:page 7` or a file.
   ///   - category: The bracketed category, such as `schema`, or `nil` for none.
   ///   - message: What is wrong, in lowercase words.
   public func diagnose(
-    _ severity: Severity, place: String, category: DiagnosticCategory?, _ message: String
+    _ severity: Severity, place: Place, category: DiagnosticCategory?, _ message: String
   ) {
     let tag = category.map { "[\($0)] " } ?? ""
     var label = "\(severity):"
@@ -61,6 +67,17 @@ public struct Console: Sendable {
       label = colour + label + "\u{1B}[0m"
     }
     error("\(place): \(label) \(tag)\(message)\n")
+  }
+
+  /// Writes a diagnostic line about a file (or an option, a folder) as a whole.
+  ///
+  /// ```swift
+  /// console.diagnose(.error, file: "Package.swift", category: nil, "not a package")
+  /// ```
+  public func diagnose(
+    _ severity: Severity, file: String, category: DiagnosticCategory?, _ message: String
+  ) {
+    diagnose(severity, place: Place(file: file), category: category, message)
   }
 }
 

@@ -7,25 +7,25 @@ enum FileReading {
     let url = URL(fileURLWithPath: path)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw CommandFailure(place: path, category: .unreadable, message: "no such file")
+      throw CommandFailure(file: path, category: .unreadable, message: "no such file")
     }
     guard !isDirectory.boolValue else {
       throw CommandFailure(
-        place: path, category: .unreadable, message: "is a directory, not a file")
+        file: path, category: .unreadable, message: "is a directory, not a file")
     }
     if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber,
       size.intValue > limit
     {
       throw CommandFailure(
-        place: path, category: .limitExceeded,
+        file: path, category: .limitExceeded,
         message: "file of \(size.intValue) bytes exceeds the limit of \(limit) bytes")
     }
     guard let bytes = readAll(url.path, limit: limit) else {
-      throw CommandFailure(place: path, category: .unreadable, message: "cannot read the file")
+      throw CommandFailure(file: path, category: .unreadable, message: "cannot read the file")
     }
     guard bytes.count <= limit else {
       throw CommandFailure(
-        place: path, category: .limitExceeded,
+        file: path, category: .limitExceeded,
         message: "file exceeds the limit of \(limit) bytes")
     }
     return bytes

@@ -12,7 +12,7 @@ extension ManifestFolder {
       return try locate(from: start)
     } catch {
       throw CommandFailure(
-        place: manifestsFolder, category: .unreadable,
+        file: manifestsFolder, category: .unreadable,
         message: "\(error.description) (give --manifests DIR)")
     }
   }

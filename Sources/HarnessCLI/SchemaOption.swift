@@ -20,7 +20,7 @@ enum SchemaOption {
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
       !isDirectory.boolValue
     else {
-      throw CommandFailure(place: path, category: .unreadable, message: "no such schema file")
+      throw CommandFailure(file: path, category: .unreadable, message: "no such schema file")
     }
     return .file(path)
   }

@@ -1,4 +1,5 @@
 import HarnessPropertyList
+import HarnessVocabulary
 
 /// An error in the structure of a keyed archive, with the place in the archive where it was found.
 ///
@@ -79,12 +80,17 @@ public struct KeyedArchiveError: Error, Hashable, Sendable {
     self.propertyListError = error
   }
 
-  /// The place, as diagnostics print it after a file name: `offset 12`, `3:7` or `$objects[3].$class`.
-  public var location: String {
+  /// Where the problem is, with no file: the property-list error's byte offset or line, or
+  /// the ``keyPath``; name the file with ``Place/in(_:)``.
+  ///
+  /// ```swift
+  /// print(error.place.in("note.archive"))  // note.archive:$objects[3].$class
+  /// ```
+  public var place: Place {
     if let propertyListError {
-      return propertyListError.location
+      return propertyListError.place
     }
-    return keyPath
+    return Place(.keyPath(keyPath.isEmpty ? "$archive" : keyPath))
   }
 }
 
@@ -92,8 +98,8 @@ extension KeyedArchiveError: CustomStringConvertible {
   /// The location, the code and the message.
   public var description: String {
     if let propertyListError {
-      return "\(propertyListError.location): [\(propertyListError.code)] \(message)"
+      return "\(place): [\(propertyListError.code)] \(message)"
     }
-    return "\(keyPath): [\(code)] \(message)"
+    return "\(place): [\(code)] \(message)"
   }
 }

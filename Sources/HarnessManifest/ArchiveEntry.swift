@@ -28,11 +28,11 @@ public struct ArchiveEntry: Sendable {
   /// The values the privacy scan reports that a person has reviewed, in document order.
   public var reviewed: [ReviewedValue]
   /// Where the entry's start tag begins.
-  public var location: ManifestLocation
+  public var location: Place
   /// Where the `path` attribute was written.
-  public var pathLocation: ManifestLocation
+  public var pathLocation: Place
   /// Where the `sha256` attribute was written.
-  public var sha256Location: ManifestLocation
+  public var sha256Location: Place
 
   /// Creates an entry.
   public init(
@@ -40,9 +40,9 @@ public struct ArchiveEntry: Sendable {
     decodeKeys: [String] = ["root"], allowedClasses: [Manifest.ClassReference]? = nil,
     rootClass: Manifest.ClassReference? = nil,
     outcomes: [OutcomeExpectation] = [], expectations: [FieldExpectation] = [],
-    reviewed: [ReviewedValue] = [], location: ManifestLocation,
-    pathLocation: ManifestLocation? = nil,
-    sha256Location: ManifestLocation? = nil, registry: String? = nil
+    reviewed: [ReviewedValue] = [], location: Place,
+    pathLocation: Place? = nil,
+    sha256Location: Place? = nil, registry: String? = nil
   ) {
     self.registry = registry
     self.path = path

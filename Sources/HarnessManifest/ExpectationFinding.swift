@@ -1,4 +1,5 @@
 import HarnessKeyedArchive
+import HarnessVocabulary
 
 /// The result of checking one field expectation against one archive: passed, or failed and why.
 ///
@@ -131,12 +132,12 @@ public struct ExpectationFinding: Sendable, Hashable, CustomStringConvertible {
   /// What the archive holds, such as `string "Bern"` or `absent`.
   public var actual: Observation
   /// Where the expectation was written.
-  public var location: ManifestLocation
+  public var location: Place
 
   /// Creates a finding.
   public init(
     status: Status, archivePath: String, keyPath: String, expected: FieldExpectation.Kind,
-    actual: Observation, location: ManifestLocation
+    actual: Observation, location: Place
   ) {
     self.status = status
     self.archivePath = archivePath

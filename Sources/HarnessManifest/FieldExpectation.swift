@@ -1,6 +1,7 @@
 import HarnessChecksum
 import HarnessKeyedArchive
 import HarnessTextOutput
+import HarnessVocabulary
 
 /// What must hold for the value at one key path of an archive.
 public struct FieldExpectation: Sendable, Hashable {
@@ -54,12 +55,12 @@ public struct FieldExpectation: Sendable, Hashable {
   /// The element name the expectation was written with, such as `string` or `maxLength`.
   public var elementName: String
   /// Where the expectation was written.
-  public var location: ManifestLocation
+  public var location: Place
 
   /// Creates an expectation.
   public init(
     keyPathText: String, keyPath: ArchiveKeyPath?, kind: Kind, elementName: String,
-    location: ManifestLocation
+    location: Place
   ) {
     self.keyPathText = keyPathText
     self.keyPath = keyPath

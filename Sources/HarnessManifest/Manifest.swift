@@ -3,7 +3,7 @@ import HarnessVocabulary
 /// A validated manifest: the producer of a set of archives and what must hold for each archive.
 ///
 /// Built by `ManifestLoader` (in `ManifestXML`) from a document that passed the XSD. Every
-/// part keeps the ``ManifestLocation`` it was written at, so later findings
+/// part keeps the ``Place`` it was written at, so later findings
 /// can point at `manifest.xml:LINE:COL`.
 ///
 /// ## Topics
@@ -28,12 +28,12 @@ public struct Manifest: Sendable {
     /// How the archives were anonymized.
     public var anonymization: String?
     /// Where the producer was written.
-    public var location: ManifestLocation
+    public var location: Place
 
     /// Creates a producer, as the manifest loader reads it.
     package init(
       app: String, version: String, platform: String, produced: String, store: String? = nil,
-      provenance: String? = nil, anonymization: String? = nil, location: ManifestLocation
+      provenance: String? = nil, anonymization: String? = nil, location: Place
     ) {
       self.app = app
       self.version = version
@@ -53,10 +53,10 @@ public struct Manifest: Sendable {
     /// The current (registered) class name.
     public var currentName: String
     /// Where the row was written, in the manifest or in a mapping file.
-    public var location: ManifestLocation
+    public var location: Place
 
     /// Creates a mapping row.
-    public init(archivedName: String, currentName: String, location: ManifestLocation) {
+    public init(archivedName: String, currentName: String, location: Place) {
       self.archivedName = archivedName
       self.currentName = currentName
       self.location = location
@@ -68,10 +68,10 @@ public struct Manifest: Sendable {
     /// The class name.
     public var name: String
     /// Where it was written.
-    public var location: ManifestLocation
+    public var location: Place
 
     /// Creates a class reference.
-    public init(name: String, location: ManifestLocation) {
+    public init(name: String, location: Place) {
       self.name = name
       self.location = location
     }
@@ -88,12 +88,12 @@ public struct Manifest: Sendable {
     /// The default, as written, if any.
     public var defaultValue: String?
     /// Where it was written.
-    public var location: ManifestLocation
+    public var location: Place
 
     /// Creates an added field, as the manifest loader reads it.
     package init(
       className: String, key: String, type: ValueType, defaultValue: String? = nil,
-      location: ManifestLocation
+      location: Place
     ) {
       self.className = className
       self.key = key
@@ -154,16 +154,16 @@ public struct Manifest: Sendable {
     /// Why the refusal is accepted.
     public var reason: String
     /// Where the element was written.
-    public var location: ManifestLocation
+    public var location: Place
     /// Where its `key` attribute was written.
-    public var keyLocation: ManifestLocation
+    public var keyLocation: Place
     /// Where its `reason` attribute was written.
-    public var reasonLocation: ManifestLocation
+    public var reasonLocation: Place
 
     /// Creates an accepted refusal, as the manifest loader reads it.
     package init(
-      key: String, category: RejectionCategory, reason: String, location: ManifestLocation,
-      keyLocation: ManifestLocation? = nil, reasonLocation: ManifestLocation? = nil
+      key: String, category: RejectionCategory, reason: String, location: Place,
+      keyLocation: Place? = nil, reasonLocation: Place? = nil
     ) {
       self.key = key
       self.category = category
@@ -174,7 +174,7 @@ public struct Manifest: Sendable {
     }
 
     /// Every place a diagnostic about the element is reported at.
-    public var locations: Set<ManifestLocation> { [location, keyLocation, reasonLocation] }
+    public var locations: Set<Place> { [location, keyLocation, reasonLocation] }
   }
 
   /// Where a manifest's store keeps its archives, written `<store kind="sqlite" table="t" …/>`.
@@ -215,13 +215,13 @@ public struct Manifest: Sendable {
     /// A property-list store's key paths; empty for every archive it holds.
     public var keyPaths: [String]
     /// Where the element was written.
-    public var location: ManifestLocation
+    public var location: Place
 
     /// Creates a store shape.
     public init(
       kind: Kind, table: String? = nil, keyColumn: String? = nil, valueColumn: String? = nil,
       entity: String? = nil, attribute: String? = nil, keyPaths: [String] = [],
-      location: ManifestLocation
+      location: Place
     ) {
       self.kind = kind
       self.table = table
@@ -253,14 +253,14 @@ public struct Manifest: Sendable {
   /// The archive entries, in document order.
   public var archives: [ArchiveEntry]
   /// Where the manifest's root element starts.
-  public var location: ManifestLocation
+  public var location: Place
 
   /// Creates a manifest, as the manifest loader builds it from a validated document.
   package init(
     file: String, producer: Producer, classMappings: [ClassMapping],
     allowedClasses: [ClassReference]? = nil, rootClass: ClassReference? = nil,
     migration: MigrationAllowance, store: StoreShape? = nil,
-    acceptedRefusals: [AcceptedRefusal] = [], archives: [ArchiveEntry], location: ManifestLocation
+    acceptedRefusals: [AcceptedRefusal] = [], archives: [ArchiveEntry], location: Place
   ) {
     self.store = store
     self.acceptedRefusals = acceptedRefusals

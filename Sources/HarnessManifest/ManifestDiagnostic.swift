@@ -11,13 +11,13 @@ public struct ManifestDiagnostic: Sendable, Hashable, CustomStringConvertible {
   /// The stage that found it.
   public var category: DiagnosticCategory
   /// Where it is.
-  public var location: ManifestLocation
+  public var location: Place
   /// What is wrong, in lowercase words.
   public var message: String
 
   /// Creates a diagnostic.
   public init(
-    _ severity: Severity, _ category: DiagnosticCategory, at location: ManifestLocation,
+    _ severity: Severity, _ category: DiagnosticCategory, at location: Place,
     _ message: String
   ) {
     self.severity = severity

@@ -51,10 +51,10 @@ public struct OutcomeExpectation: Sendable, Hashable {
   /// What it must do.
   public var outcome: Outcome
   /// Where the expectation was written.
-  public var location: ManifestLocation
+  public var location: Place
 
   /// Creates an outcome expectation.
-  public init(path: DecodePath, outcome: Outcome, location: ManifestLocation) {
+  public init(path: DecodePath, outcome: Outcome, location: Place) {
     self.path = path
     self.outcome = outcome
     self.location = location

@@ -1,4 +1,5 @@
 import HarnessKeyedArchive
+import HarnessVocabulary
 
 /// A value the privacy scan reports that a person checked and found not to be personal data: `<reviewed keyPath=… reason=…/>`.
 ///
@@ -17,12 +18,12 @@ public struct ReviewedValue: Sendable, Hashable {
   /// Why the value is not personal data.
   public var reason: String
   /// Where the element was written.
-  public var location: ManifestLocation
+  public var location: Place
 
   /// Creates a review.
   public init(
     keyPathText: String, keyPath: ArchiveKeyPath?, detector: String? = nil, reason: String,
-    location: ManifestLocation
+    location: Place
   ) {
     self.keyPathText = keyPathText
     self.keyPath = keyPath

@@ -2,6 +2,7 @@ import HarnessKeyedArchive
 import HarnessManifest
 import HarnessManifestXML
 import HarnessTextOutput
+import HarnessVocabulary
 
 extension ManifestAuthor {
   /// The class names authoring writes: map rows, the names it could not map, and the current
@@ -98,7 +99,7 @@ extension ManifestAuthor {
       let archive =
         surveyed.first { $0.survey.classNames.contains(name.archivedName) }?.input.path
         ?? place
-      let location = ManifestLocation(file: archive, line: 0, column: 0)
+      let location = Place(file: archive, line: 0, column: 0)
       if reachable.contains(name.archivedName) {
         diagnostics.append(
           ManifestDiagnostic(

@@ -141,7 +141,7 @@ extension ManifestAuthor {
       let reasons = loaded.diagnostics.filter { $0.severity == .error }.map(\.description)
       diagnostics.append(
         ManifestDiagnostic(
-          .error, .semantic, at: ManifestLocation(file: file, line: 0, column: 0),
+          .error, .semantic, at: Place(file: file, line: 0, column: 0),
           "the manifest being written does not load, so no decode path was run: "
             + reasons.joined(separator: "; ")))
       return nil
@@ -198,10 +198,10 @@ extension ManifestAuthor.EntryDraft {
     where !result.passed {
       dropped[index] = "the archive holds \(result.actual)"
     }
-    var byPlace: [String: Int] = [:]
+    var byPlace: [Place: Int] = [:]
     for (index, expectation) in entry.expectations.enumerated()
-    where byPlace[expectation.location.description] == nil {
-      byPlace[expectation.location.description] = index
+    where byPlace[expectation.location] == nil {
+      byPlace[expectation.location] = index
     }
     for result in checked.expectations.dropFirst(entry.expectations.count) where !result.passed {
       guard let index = byPlace[result.location], dropped[index] == nil else { continue }

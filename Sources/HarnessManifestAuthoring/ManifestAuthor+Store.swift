@@ -1,6 +1,7 @@
 import HarnessManifest
 import HarnessManifestXML
 import HarnessTextOutput
+import HarnessVocabulary
 
 extension ManifestAuthor {
   /// What a survey found at the place of a store that a manifest is written for.
@@ -10,7 +11,7 @@ extension ManifestAuthor {
   ///   store: "Books.sqlite",
   ///   shape: Manifest.StoreShape(
   ///     kind: .coreData, entity: "Book", attribute: "cover",
-  ///     location: ManifestLocation(file: "Store.xml", line: 0, column: 0)),
+  ///     location: Place(file: "Store.xml", line: 0, column: 0)),
   ///   archives: 4970, classNames: ["NSArray", "CoreDataPlus_Tests.Cover"])
   /// ```
   public struct StoreFindings: Sendable {
@@ -70,7 +71,7 @@ extension ManifestAuthor {
     if findings.classNamesLeftOut > 0 {
       diagnostics.append(
         ManifestDiagnostic(
-          .warning, .semantic, at: ManifestLocation(file: place, line: 0, column: 0),
+          .warning, .semantic, at: Place(file: place, line: 0, column: 0),
           "\(findings.classNamesLeftOut) class names were past the survey's bound and are not "
             + "in the class map; map them by hand"))
     }
@@ -106,7 +107,7 @@ extension ManifestAuthor {
     if loaded.manifest == nil || !errors.isEmpty {
       diagnostics.append(
         ManifestDiagnostic(
-          .error, .semantic, at: ManifestLocation(file: file, line: 0, column: 0),
+          .error, .semantic, at: Place(file: file, line: 0, column: 0),
           "the manifest written for the store does not load: "
             + errors.map(\.description).joined(separator: "; ")))
     }

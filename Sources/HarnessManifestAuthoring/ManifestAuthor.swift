@@ -171,7 +171,7 @@ public struct ManifestAuthor: Sendable {
       } else {
         diagnostics.append(
           ManifestDiagnostic(
-            .error, .io, at: ManifestLocation(file: full, line: 0, column: 0),
+            .error, .io, at: Place(file: full, line: 0, column: 0),
             "cannot read the archive (tried '\(full)'; archive paths are relative to the "
               + "archives folder, which --archives sets)"))
       }
@@ -283,7 +283,7 @@ public struct ManifestAuthor: Sendable {
     for path in update.updated.sorted() {
       diagnostics.append(
         ManifestDiagnostic(
-          .note, .semantic, at: ManifestLocation(file: file, line: 0, column: 0),
+          .note, .semantic, at: Place(file: file, line: 0, column: 0),
           "archive '\(path)': sha256 refreshed; its expectations are kept"))
     }
     return inputs.filter { updated.contains(Self.normalized($0.path)) }
@@ -330,7 +330,7 @@ public struct ManifestAuthor: Sendable {
       } else if !refreshedPaths.contains(Self.normalized(input.path)) {
         diagnostics.append(
           ManifestDiagnostic(
-            .note, .semantic, at: ManifestLocation(file: file, line: 0, column: 0),
+            .note, .semantic, at: Place(file: file, line: 0, column: 0),
             "archive '\(input.path)' is already listed, with these bytes; its entry is left as "
               + "it is"))
       }
@@ -427,7 +427,7 @@ public struct ManifestAuthor: Sendable {
         diagnostics.append(
           ManifestDiagnostic(
             .warning, .archive(error),
-            at: ManifestLocation(file: input.path, line: 0, column: 0),
+            at: Place(file: input.path, line: 0, column: 0),
             "not a keyed archive, listed as rejected [\(ArchiveSurvey.category(of: error))] on "
               + "every path: \(error)"))
         surveyed.append(
@@ -535,7 +535,7 @@ public struct ManifestAuthor: Sendable {
     if !XSDValue.isDateOrDateTime(produced) {
       diagnostics.append(
         ManifestDiagnostic(
-          .error, .semantic, at: ManifestLocation(file: "<options>", line: 0, column: 0),
+          .error, .semantic, at: Place(file: "<options>", line: 0, column: 0),
           "produced '\(produced)' is not a date (YYYY-MM-DD) or date and time"))
     }
     return produced

@@ -1,5 +1,6 @@
 internal import CHarnessXMLBridge
 import HarnessManifest
+import HarnessVocabulary
 
 /// An XSD compiled by libxml2, ready to validate documents.
 ///
@@ -59,7 +60,7 @@ final class CompiledSchema: @unchecked Sendable {
     if diagnostics.isEmpty {
       diagnostics.append(
         ManifestDiagnostic(
-          .error, .schemaFile, at: ManifestLocation(file: name, line: 0, column: 0),
+          .error, .schemaFile, at: Place(file: name, line: 0, column: 0),
           "cannot load the XSD"))
     }
     return .failure(Failure(diagnostics: diagnostics))

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessManifest
+import HarnessVocabulary
 
 /// The Markdown reference of the manifest format, generated from the XSD's annotations.
 ///
@@ -72,7 +73,7 @@ package struct ManifestFormatReference: Sendable {
       self.init(
         problems: [
           ManifestDiagnostic(
-            .error, .io, at: ManifestLocation(file: path, line: 0, column: 0),
+            .error, .io, at: Place(file: path, line: 0, column: 0),
             "cannot read the XSD")
         ])
       return

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessManifest
+import HarnessVocabulary
 
 /// Reads manifests: parse, XSD validation, then the semantic checks the schema cannot express.
 ///
@@ -40,7 +41,7 @@ public enum ManifestLoader {
         manifest: nil,
         diagnostics: [
           ManifestDiagnostic(
-            .error, .io, at: ManifestLocation(file: path, line: 0, column: 0),
+            .error, .io, at: Place(file: path, line: 0, column: 0),
             "cannot read the manifest")
         ])
     }
@@ -111,7 +112,7 @@ public enum ManifestLoader {
         [],
         [
           ManifestDiagnostic(
-            .error, .io, at: ManifestLocation(file: path, line: 0, column: 0),
+            .error, .io, at: Place(file: path, line: 0, column: 0),
             "cannot read the class map")
         ]
       )

@@ -238,7 +238,7 @@ package struct ManifestModelBuilder {
   }
 
   /// Parses an attribute's key path from the entry's top key; empty text is the top object itself.
-  private mutating func keyPath(_ text: String, topKey: String, at location: ManifestLocation)
+  private mutating func keyPath(_ text: String, topKey: String, at location: Place)
     -> ArchiveKeyPath?
   {
     guard !text.isEmpty else { return ArchiveKeyPath(topKey: topKey, components: []) }
@@ -356,7 +356,7 @@ package struct ManifestModelBuilder {
     }
   }
 
-  private mutating func error(at location: ManifestLocation, _ message: String) {
+  private mutating func error(at location: Place, _ message: String) {
     diagnostics.append(ManifestDiagnostic(.error, .semantic, at: location, message))
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessManifest
+import HarnessVocabulary
 
 #if canImport(Glibc)
   import Glibc
@@ -40,7 +41,7 @@ package struct ManifestReference {
   ///   - href: The reference as written.
   ///   - location: Where it was written, for the diagnostic.
   /// - Returns: The path to read, or an error diagnostic at `location`.
-  package func resolve(_ href: String, at location: ManifestLocation) -> Resolution {
+  package func resolve(_ href: String, at location: Place) -> Resolution {
     func refuse(_ message: String) -> Resolution {
       .refused(ManifestDiagnostic(.error, .semantic, at: location, message))
     }

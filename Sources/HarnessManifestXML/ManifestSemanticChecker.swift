@@ -1,6 +1,7 @@
 import Foundation
 import HarnessChecksum
 import HarnessManifest
+import HarnessVocabulary
 
 #if canImport(Glibc)
   import Glibc
@@ -238,11 +239,11 @@ package struct ManifestSemanticChecker {
     }
   }
 
-  private mutating func error(at location: ManifestLocation, _ message: String) {
+  private mutating func error(at location: Place, _ message: String) {
     diagnostics.append(ManifestDiagnostic(.error, .semantic, at: location, message))
   }
 
-  private mutating func warning(at location: ManifestLocation, _ message: String) {
+  private mutating func warning(at location: Place, _ message: String) {
     diagnostics.append(ManifestDiagnostic(.warning, .semantic, at: location, message))
   }
 }

@@ -1,5 +1,6 @@
 internal import CHarnessXMLBridge
 import HarnessManifest
+import HarnessVocabulary
 
 /// Parses untrusted XML with libxml2, validates it against the manifest XSD and copies it out.
 ///
@@ -59,7 +60,7 @@ package enum XMLDocumentReader {
     bytes: [UInt8], file: String, validatingWith schema: ManifestSchema.Source?,
     rootName: String?
   ) -> Result {
-    let start = ManifestLocation(file: file, line: 1, column: 1)
+    let start = Place(file: file, line: 1, column: 1)
     if bytes.count > maximumSize {
       return Result(diagnostics: [
         ManifestDiagnostic(
@@ -83,7 +84,7 @@ package enum XMLDocumentReader {
       }
     }
     if report.refused_doctype != 0 {
-      let location = ManifestLocation(
+      let location = Place(
         file: file, line: Int(report.refused_line), column: Int(report.refused_column))
       return Result(diagnostics: [
         ManifestDiagnostic(
@@ -167,7 +168,7 @@ package enum XMLDocumentReader {
     if result != 0, !diagnostics.containsErrors {
       diagnostics.append(
         ManifestDiagnostic(
-          .error, .schema, at: ManifestLocation(file: file, line: 1, column: 1),
+          .error, .schema, at: Place(file: file, line: 1, column: 1),
           result < 0
             ? "the document could not be validated against the manifest schema"
             : "the document does not follow the manifest schema"))
@@ -184,14 +185,14 @@ package enum XMLDocumentReader {
     next += 1
     if index < sourceMap.elements.count {
       let written = sourceMap.elements[index]
-      var attributeLocations: [String: ManifestLocation] = [:]
+      var attributeLocations: [String: Place] = [:]
       for attribute in written.attributes {
-        attributeLocations[localName(attribute.qualifiedName)] = ManifestLocation(
+        attributeLocations[localName(attribute.qualifiedName)] = Place(
           file: file, line: attribute.position.line, column: attribute.position.column)
       }
       nodes[UnsafeRawPointer(element)] = NodePlace(
         index: index,
-        location: ManifestLocation(
+        location: Place(
           file: file, line: written.start.line, column: written.start.column),
         attributes: attributeLocations)
       var attribute = ahx_element_first_attribute(element)
@@ -218,7 +219,7 @@ package enum XMLDocumentReader {
       nodes[UnsafeRawPointer(element)]
       ?? NodePlace(
         index: -1,
-        location: ManifestLocation(file: file, line: Int(ahx_element_line(element)), column: 0))
+        location: Place(file: file, line: Int(ahx_element_line(element)), column: 0))
     var attributes: [String: XMLTree.Attribute] = [:]
     var attribute = ahx_element_first_attribute(element)
     while let current = attribute {
@@ -260,7 +261,7 @@ package enum XMLDocumentReader {
 /// Where a libxml2 node was written.
 struct NodePlace {
   var index: Int
-  var location: ManifestLocation
+  var location: Place
   /// Where each attribute of an element was written, by local name.
-  var attributes: [String: ManifestLocation] = [:]
+  var attributes: [String: Place] = [:]
 }

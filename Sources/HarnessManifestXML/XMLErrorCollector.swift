@@ -1,5 +1,6 @@
 internal import CHarnessXMLBridge
 import HarnessManifest
+import HarnessVocabulary
 
 /// One error libxml2 reported, copied out of its callback.
 struct XMLRawError {
@@ -10,7 +11,7 @@ struct XMLRawError {
   var isWarning: Bool
 
   func diagnostic(file: String, nodes: [UnsafeRawPointer: NodePlace]) -> ManifestDiagnostic {
-    var location = ManifestLocation(file: file, line: line, column: column)
+    var location = Place(file: file, line: line, column: column)
     if let node, let place = nodes[node] {
       location = place.location
       // Schema errors about an attribute name the element's node; point at the attribute.

@@ -1,4 +1,5 @@
 import HarnessManifest
+import HarnessVocabulary
 
 /// An element of a parsed and validated XML document, copied out of libxml2.
 ///
@@ -8,7 +9,7 @@ package struct XMLTree: Sendable {
   /// An attribute value with where it was written.
   package struct Attribute: Sendable {
     package var value: String
-    package var location: ManifestLocation
+    package var location: Place
   }
 
   /// The element's local name.
@@ -22,7 +23,7 @@ package struct XMLTree: Sendable {
   /// The element's text, for an element without child elements; empty otherwise.
   package var text: String
   /// Where the element's start tag begins.
-  package var location: ManifestLocation
+  package var location: Place
   /// The index of the element in the source map of its file.
   package var sourceIndex: Int
 
@@ -30,7 +31,7 @@ package struct XMLTree: Sendable {
   package subscript(attribute name: String) -> String? { attributes[name]?.value }
 
   /// The location of an attribute, or of the element when the attribute is absent.
-  package func location(ofAttribute name: String) -> ManifestLocation {
+  package func location(ofAttribute name: String) -> Place {
     attributes[name]?.location ?? location
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessVocabulary
 
 /// An error that stops a migration run, naming the store and the place in it (file, table/row).
 ///
@@ -58,16 +59,29 @@ public struct MigrationError: Error, Hashable, Sendable, CustomStringConvertible
 
   /// The kind of problem.
   public let code: Code
-  /// Where it happened: a path, or `DATABASE:TABLE[KEY=VALUE]` for a row.
-  public let place: String
+  /// Where it happened: a file, a line of a journal, a page or a table of a database.
+  public let place: Place
   /// A lowercase description, without the place.
   public let message: String
 
-  /// Creates an error.
-  public init(_ code: Code, place: String, _ message: String) {
+  /// Creates an error at a place in a file.
+  ///
+  /// ```swift
+  /// throw MigrationError(.damagedPage, place: Place(file: path, position: .page(7)), "…")
+  /// ```
+  public init(_ code: Code, place: Place, _ message: String) {
     self.code = code
     self.place = place
     self.message = message
+  }
+
+  /// Creates an error about a file (or a folder, an option, a variable) as a whole.
+  ///
+  /// ```swift
+  /// throw MigrationError(.unreadable, file: "cache.sqlite", "permission denied")
+  /// ```
+  public init(_ code: Code, file: String, _ message: String) {
+    self.init(code, place: Place(file: file), message)
   }
 
   /// The place, the code and the message, such as `cache.sqlite: [sqlite] …`.

@@ -1,3 +1,5 @@
+import HarnessVocabulary
+
 /// An error reading a property list, with the byte offset (binary) or line and column (XML) where it happened.
 public struct PropertyListError: Error, Hashable, Sendable {
   /// What kind of problem this is; new codes can be added without breaking clients.
@@ -70,16 +72,21 @@ public struct PropertyListError: Error, Hashable, Sendable {
     self.message = message
   }
 
-  /// The place, as diagnostics print it after a file name: `offset 120` or `3:14`.
-  public var location: String {
+  /// Where the problem is, with no file: a ``Place/Position/byteOffset(_:)`` for binary
+  /// input, a ``Place/Position/line(_:column:)`` for XML; name the file with ``Place/in(_:)``.
+  ///
+  /// ```swift
+  /// print(error.place.in("note.archive"))  // note.archive:offset 120
+  /// ```
+  public var place: Place {
     if let line, let column {
-      return "\(line):\(column)"
+      return Place(.line(line, column: column))
     }
-    return "offset \(offset)"
+    return Place(.byteOffset(offset))
   }
 }
 
 extension PropertyListError: CustomStringConvertible {
-  /// The location, the code and the message, such as `offset 120: [truncated] …`.
-  public var description: String { "\(location): [\(code)] \(message)" }
+  /// The place, the code and the message, such as `offset 120: [truncated] …`.
+  public var description: String { "\(place): [\(code)] \(message)" }
 }

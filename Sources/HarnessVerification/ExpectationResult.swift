@@ -1,4 +1,5 @@
 import HarnessManifest
+import HarnessVocabulary
 
 /// One field expectation, evaluated.
 public struct ExpectationResult: Sendable, Hashable {
@@ -10,13 +11,13 @@ public struct ExpectationResult: Sendable, Hashable {
   public var expected: FieldExpectation.Kind
   /// What the archive holds.
   public var actual: ExpectationFinding.Observation
-  /// Where the expectation is declared, as `FILE:LINE:COLUMN`.
-  public var location: String
+  /// Where the expectation is declared: its manifest element's line and column.
+  public var location: Place
 
   /// Creates an expectation result.
   public init(
     keyPath: String, passed: Bool, expected: FieldExpectation.Kind,
-    actual: ExpectationFinding.Observation, location: String
+    actual: ExpectationFinding.Observation, location: Place
   ) {
     self.keyPath = keyPath
     self.passed = passed

@@ -155,7 +155,7 @@ public struct HTMLReportWriter: Sendable {
   }
 
   private func findings(_ item: VerificationCase) -> String {
-    var text = "<small class=\"location\">\(escape(item.location))</small>"
+    var text = "<small class=\"location\">\(escape(item.location.description))</small>"
     for result in item.paths where result.path == .structure || result.path == .privacy {
       text += "<p class=\"bad\">✗ \(escape(result.path.description)): "
       text += "\(escape(result.message ?? result.outcome.description))</p>"
@@ -167,7 +167,7 @@ public struct HTMLReportWriter: Sendable {
         text += "<li class=\"bad\">✗ <code>\(escape(expectation.keyPath))</code>: expected "
         text += "<code>\(escape(expectation.expected.description))</code>, actual "
         text += "<code>\(escape(expectation.actual.description))</code> "
-        text += "<small>(\(escape(expectation.location)))</small></li>"
+        text += "<small>(\(escape(expectation.location.description)))</small></li>"
       }
       text += "</ul>"
     }

@@ -43,7 +43,7 @@ public struct JSONReportWriter: Sendable {
       [
         ("manifest", .string(item.manifest)),
         ("archive", .string(item.archive)),
-        ("location", .string(item.location)),
+        ("location", .string(item.location.description)),
         ("status", .string(item.status.rawValue)),
         ("paths", .object(item.paths.map { ($0.path.description, pathJSON($0)) })),
         (
@@ -55,7 +55,7 @@ public struct JSONReportWriter: Sendable {
                 ("status", .string(expectation.passed ? "passed" : "failed")),
                 ("expected", expectation.expected.jsonValue),
                 ("actual", expectation.actual.jsonValue),
-                ("location", .string(expectation.location)),
+                ("location", .string(expectation.location.description)),
               ])
             })
         ),

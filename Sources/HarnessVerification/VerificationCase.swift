@@ -21,8 +21,8 @@ public struct VerificationCase: Sendable, Hashable {
   public var manifest: String
   /// The archive path relative to the archives folder.
   public var archive: String
-  /// Where the entry is declared, as `FILE:LINE:COLUMN`.
-  public var location: String
+  /// Where the entry is declared: its `<archive>` element's line and column.
+  public var location: Place
   /// The outcome of each path run, in path order.
   public var paths: [PathResult]
   /// The field expectations, evaluated.
@@ -46,7 +46,7 @@ public struct VerificationCase: Sendable, Hashable {
 
   /// Creates a case.
   public init(
-    manifest: String, archive: String, location: String, paths: [PathResult],
+    manifest: String, archive: String, location: Place, paths: [PathResult],
     expectations: [ExpectationResult], notes: [String] = [], producer: String? = nil,
     duration: Duration? = nil
   ) {

@@ -104,7 +104,7 @@ public struct VerificationReportReader: Sendable {
     return VerificationCase(
       manifest: try node.member("manifest").string(),
       archive: try node.member("archive").string(),
-      location: try node.member("location").string(), paths: paths,
+      location: Place(parsing: try node.member("location").string()), paths: paths,
       expectations: try node.member("expectations").elements(expectation),
       notes: try node.member("notes").strings(),
       producer: try node.optional("producer")?.string(),
@@ -185,7 +185,7 @@ public struct VerificationReportReader: Sendable {
       keyPath: try node.member("keyPath").string(), passed: passed,
       expected: try kind(node.member("expected")),
       actual: try observation(node.member("actual"), depth: 0),
-      location: try node.member("location").string())
+      location: Place(parsing: try node.member("location").string()))
   }
 
   /// The inverse of `FieldExpectation.Kind.jsonValue`; data comes back as its digest.

@@ -238,7 +238,7 @@ public struct Verifier: Sendable {
   private func untimedVerify(
     _ entry: ArchiveEntry, of manifest: Manifest, archivesDirectory: String
   ) -> VerificationCase {
-    let location = entry.location.description
+    let location = entry.location
     let filePath = (archivesDirectory as NSString).appendingPathComponent(entry.path)
     guard let data = FileManager.default.contents(atPath: filePath) else {
       return VerificationCase(
@@ -270,7 +270,7 @@ public struct Verifier: Sendable {
   public func verify(
     _ entry: ArchiveEntry, of manifest: Manifest, bytes: [UInt8], archivesDirectory: String
   ) -> VerificationCase {
-    let location = entry.location.description
+    let location = entry.location
     if let name = entry.registry, namedRegistries[name] == nil {
       // Loading refuses such an entry; one verified directly did not run.
       return VerificationCase(
@@ -358,7 +358,7 @@ public struct Verifier: Sendable {
       expectations = findings.map {
         ExpectationResult(
           keyPath: $0.keyPath, passed: $0.passed, expected: $0.expected, actual: $0.actual,
-          location: $0.location.description)
+          location: $0.location)
       }
       // The same expectations against the object the secure path decoded: a field the
       // archive holds but the app's decoder drops or changes fails here.
@@ -373,14 +373,14 @@ public struct Verifier: Sendable {
         {
           expectations[index] = ExpectationResult(
             keyPath: finding.keyPath, passed: true, expected: finding.expected,
-            actual: finding.actual, location: finding.location.description)
+            actual: finding.actual, location: finding.location)
         }
         for finding in onObject where !finding.passed {
           expectations.append(
             ExpectationResult(
               keyPath: "secure-decoded " + finding.keyPath, passed: false,
               expected: finding.expected, actual: finding.actual,
-              location: finding.location.description))
+              location: finding.location))
         }
       }
     }
@@ -420,7 +420,7 @@ public struct Verifier: Sendable {
     } catch {
       return DecodeRejection(
         category: Self.structuralCategory(error),
-        keyPath: error.location.isEmpty ? "$archive" : error.location,
+        keyPath: error.place.description,
         message: error.description)
     }
   }

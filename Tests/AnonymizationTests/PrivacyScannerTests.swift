@@ -3,6 +3,7 @@ import HarnessAnonymization
 import HarnessKeyedArchive
 import HarnessManifest
 import HarnessPropertyList
+import HarnessVocabulary
 import Testing
 
 @Suite("Privacy scan")
@@ -10,7 +11,7 @@ struct PrivacyScannerTests {
   static func review(_ path: String, detector: String? = nil) throws -> ReviewedValue {
     ReviewedValue(
       keyPathText: path, keyPath: try ArchiveKeyPath(path), detector: detector, reason: "checked",
-      location: ManifestLocation(file: "m.xml", line: 3, column: 5))
+      location: Place(file: "m.xml", line: 3, column: 5))
   }
 
   @Test("The sample note's personal data is reported, each finding at its key path")

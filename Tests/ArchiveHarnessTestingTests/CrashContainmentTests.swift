@@ -32,7 +32,7 @@ struct CrashContainmentTests {
     let project = team.version1Project()
     let harnessCase = try #require(project.cases.first)
     let error = try #require(harnessCase.check())
-    let legacy = try #require(error.findings.first { $0.contains("legacy:") })
+    let legacy = try #require(error.findings.map(\.text).first { $0.contains("legacy:") })
     #expect(legacy.contains("expected decodes, got crashed [SIGABRT]"))
     #expect(legacy.contains("Could not cast value"))
   }
@@ -44,8 +44,10 @@ struct CrashContainmentTests {
     let harnessCase = try #require(project.cases.first)
     let error = try #require(harnessCase.check())
     #expect(error.findings.count == DecodePath.allCases.count)
-    #expect(error.findings.allSatisfy { $0.contains("got not-run [worker-unavailable]") })
-    #expect(error.findings.allSatisfy { $0.contains("no executable 'no-such-harness'") })
+    #expect(
+      error.findings.map(\.text).allSatisfy { $0.contains("got not-run [worker-unavailable]") })
+    #expect(
+      error.findings.map(\.text).allSatisfy { $0.contains("no executable 'no-such-harness'") })
     #expect(!error.description.contains("crashed"))
   }
 
@@ -54,7 +56,10 @@ struct CrashContainmentTests {
     let project = HarnessProject(worker: .runningExecutable, configuration: Fixture.configuration)
     let harnessCase = try #require(project.cases.first)
     let error = try #require(harnessCase.check())
-    #expect(error.findings.allSatisfy { $0.contains("is a test runner, not a harness executable") })
+    #expect(
+      error.findings.map(\.text).allSatisfy {
+        $0.contains("is a test runner, not a harness executable")
+      })
     #expect(!error.description.contains("signal 0"))
   }
 

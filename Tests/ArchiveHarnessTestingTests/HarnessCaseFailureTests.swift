@@ -34,7 +34,7 @@ struct HarnessCaseFailureTests {
     let line = try line(
       of: "address.city\">Berlin",
       in: team.root.appendingPathComponent("manifests/ProfilesApp-1.0.xml"))
-    let finding = try #require(error.findings.first { $0.contains("address.city") })
+    let finding = try #require(error.findings.map(\.text).first { $0.contains("address.city") })
     #expect(finding.hasPrefix("manifests/ProfilesApp-1.0.xml:\(line):"))
     #expect(finding.contains("Berlin"))
     #expect(
@@ -56,7 +56,7 @@ struct HarnessCaseFailureTests {
     let line = try line(
       of: "<secure outcome=\"decodes\"/>", in: team.root.appendingPathComponent(manifest))
     #expect(
-      error.findings.contains {
+      error.findings.map(\.text).contains {
         $0.hasPrefix("\(manifest):\(line):") && $0.contains("secure: expected decodes")
       })
   }
@@ -69,7 +69,7 @@ struct HarnessCaseFailureTests {
     ).cases
     #expect(cases.count == 1)
     let error = try #require(cases[0].check())
-    #expect(error.findings.first?.contains("Package.swift") == true)
+    #expect(error.findings.map(\.text).first?.contains("Package.swift") == true)
   }
 
   @Test("No manifests is one failing case naming the folder")
@@ -81,7 +81,7 @@ struct HarnessCaseFailureTests {
     #expect(cases.count == 1)
     let error = try #require(cases[0].check())
     #expect(
-      error.findings == [
+      error.findings.map(\.text) == [
         "manifests: no manifests in this folder, and no archives in LegacyArchives to record"
       ])
   }
@@ -94,7 +94,7 @@ struct HarnessCaseFailureTests {
     #expect(cases.count == 1)
     let error = try #require(cases[0].check())
     #expect(
-      error.findings == [
+      error.findings.map(\.text) == [
         "Manifests: no manifests in this folder, and no archives in LegacyArchives to record"
       ])
   }
@@ -111,9 +111,12 @@ struct HarnessCaseFailureTests {
     #expect(invalid.archive == "manifest")
     #expect(cases.filter { $0.manifest == "ProfilesApp-1.1.xml" }.count == 1)
     let error = try #require(invalid.check())
-    let first = try #require(error.findings.first)
+    let first = try #require(error.findings.map(\.text).first)
     #expect(first.hasPrefix("manifests/ProfilesApp-1.1.xml:"))
     #expect(first.contains("nam"))
+    let located = try #require(error.findings.first?.location)
+    #expect(located.file?.hasSuffix("manifests/ProfilesApp-1.1.xml") == true)
+    #expect(located.line > 0)
   }
 }
 
@@ -144,8 +147,8 @@ struct HarnessCaseIssueTests {
     let failure = try #require(harnessCase.check())
     // Each expectation holds on the archive and on the object the secure path decodes: two
     // findings per changed element, each at the element.
-    #expect(failure.located.count == 4)
-    #expect(Set(failure.located.compactMap { $0.location?.line }) == expected)
+    #expect(failure.findings.count == 4)
+    #expect(Set(failure.findings.compactMap { $0.location?.line }) == expected)
     let fileID = "\(team.root.lastPathComponent)/\(manifest)"
     withKnownIssue {
       harnessCase.verify()

@@ -72,7 +72,7 @@ struct MergeCheckFailureTests {
       try Fixture.project.mergeChecks.rejects(.unknownSchemaVersion)
     }
     #expect(
-      error.findings == [
+      error.findings.map(\.text) == [
         "manifests: no manifest entry expects legacy and secure to be rejected "
           + "[unknown-schema-version]; add an archive of a version the app does not know to the "
           + "archives folder, with an entry whose <legacy> and <secure> say outcome=\"rejected\" "
@@ -87,7 +87,8 @@ struct MergeCheckFailureTests {
     let error = try #require(throws: HarnessFailure.self) {
       try team.version1Project().mergeChecks.roundTripKeepsFields()
     }
-    #expect(error.findings.first?.contains("no manifest entry is expected to decode") == true)
+    #expect(
+      error.findings.map(\.text).first?.contains("no manifest entry is expected to decode") == true)
   }
 
   @Test("The round trip of a truncated archive said to decode is refused at the read")
@@ -108,8 +109,10 @@ struct MergeCheckFailureTests {
       try Fixture.project(root: team.root).mergeChecks.roundTripKeepsFields()
     }
     #expect(error.subject.contains("ProfilesApp-1.0/memo-truncated.archive"))
-    #expect(error.findings.contains { $0.contains("the round trip refused it at read") })
-    #expect(error.findings.allSatisfy { $0.hasPrefix("manifests/ProfilesApp-1.0.xml:") })
+    #expect(
+      error.findings.map(\.text).contains { $0.contains("the round trip refused it at read") })
+    #expect(
+      error.findings.map(\.text).allSatisfy { $0.hasPrefix("manifests/ProfilesApp-1.0.xml:") })
   }
 
   @Test(
@@ -125,9 +128,11 @@ struct MergeCheckFailureTests {
       try team.version1Project().mergeChecks.roundTripKeepsFields()
     }
     #expect(
-      error.findings.contains { $0.contains("the worker crashed decoding it (legacy [SIGABRT]") })
+      error.findings.map(\.text).contains {
+        $0.contains("the worker crashed decoding it (legacy [SIGABRT]")
+      })
     #expect(
-      error.findings.contains {
+      error.findings.map(\.text).contains {
         $0.contains("the round trip refused it at [decode] [crashed]")
           && $0.contains("Could not cast value")
       })
@@ -141,7 +146,8 @@ struct MergeCheckFailureTests {
       try Fixture.project(root: team.root).mergeChecks.rejects(.wrongRootClass)
     }
     #expect(error.subject.contains("ProfilesApp-1.0/memo-valid.archive"))
-    #expect(error.findings.filter { $0.contains("where the read must refuse it") }.count == 2)
+    #expect(
+      error.findings.map(\.text).filter { $0.contains("where the read must refuse it") }.count == 2)
   }
 
   @Test(
@@ -152,8 +158,8 @@ struct MergeCheckFailureTests {
     let error = try #require(throws: HarnessFailure.self) {
       try Fixture.project(root: team.root).mergeChecks.rejects(.initFailed)
     }
-    #expect(error.findings.contains { $0.contains("legacy: decoded") })
-    #expect(error.findings.contains { $0.contains("migration would rewrite it") })
+    #expect(error.findings.map(\.text).contains { $0.contains("legacy: decoded") })
+    #expect(error.findings.map(\.text).contains { $0.contains("migration would rewrite it") })
   }
 
   @Test("Truncated fails on a valid memo said to be truncated: it decodes and would be rewritten")
@@ -163,8 +169,11 @@ struct MergeCheckFailureTests {
     let error = try #require(throws: HarnessFailure.self) {
       try Fixture.project(root: team.root).mergeChecks.rejects(.truncated)
     }
-    #expect(error.findings.contains { $0.contains("where a truncated archive must be rejected") })
-    #expect(error.findings.contains { $0.contains("migration would rewrite it") })
+    #expect(
+      error.findings.map(\.text).contains {
+        $0.contains("where a truncated archive must be rejected")
+      })
+    #expect(error.findings.map(\.text).contains { $0.contains("migration would rewrite it") })
   }
 
   @Test("Every historical archive fails when one expectation differs, listing that case's finding")
@@ -178,9 +187,10 @@ struct MergeCheckFailureTests {
       try Fixture.project(root: team.root).mergeChecks.everyHistoricalArchivePasses()
     }
     #expect(
-      error.findings.first == "ProfilesApp-1.0.xml › ProfilesApp-1.0/profile-valid.archive:")
+      error.findings.map(\.text).first
+        == "ProfilesApp-1.0.xml › ProfilesApp-1.0/profile-valid.archive:")
     #expect(
-      error.findings.contains {
+      error.findings.map(\.text).contains {
         $0.contains("manifests/ProfilesApp-1.0.xml:") && $0.contains("name")
       })
   }
@@ -193,6 +203,8 @@ struct MergeCheckFailureTests {
       try project.mergeChecks.rejects(.wrongRootClass)
     }
     #expect(error.subject == "rejects [wrong-root-class] (2 of 2 entries)")
-    #expect(error.findings.filter { $0.contains("did not run: worker unavailable") }.count == 4)
+    #expect(
+      error.findings.map(\.text).filter { $0.contains("did not run: worker unavailable") }.count
+        == 4)
   }
 }

@@ -34,7 +34,7 @@ struct RecordModeTests {
     let unlisted = try #require(Fixture.project(root: team.root, record: .never).cases.last)
     let failure = try #require(unlisted.check())
     #expect(
-      failure.findings == [
+      failure.findings.map(\.text) == [
         "LegacyArchives/ProfilesApp-1.0/profile-copy.archive: no manifest lists it; run the "
           + "tests with ARCHIVE_HARNESS_RECORD=missing to draft its entry into "
           + "manifests/ProfilesApp-1.0.xml"
@@ -53,7 +53,7 @@ struct RecordModeTests {
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
     let line = try #require(
       lines.firstIndex { $0.contains("<archive path=\"ProfilesApp-1.0/profile-copy.archive\"") })
-    let finding = try #require(failure.located.first)
+    let finding = try #require(failure.findings.first)
     #expect(finding.text.hasPrefix("manifests/ProfilesApp-1.0.xml:\(line + 1):"))
     #expect(finding.text.hasSuffix(": recorded: review the outcomes and commit"))
     #expect(finding.location?.line == line + 1)
@@ -74,7 +74,7 @@ struct RecordModeTests {
     let unlisted = try #require(Fixture.project(root: team.root, record: .missing).cases.last)
     #expect(unlisted.manifest == "ProfilesApp-2.0.xml")
     let failure = try #require(unlisted.check())
-    #expect(failure.findings.first?.hasPrefix("manifests/ProfilesApp-2.0.xml:") == true)
+    #expect(failure.findings.map(\.text).first?.hasPrefix("manifests/ProfilesApp-2.0.xml:") == true)
     let text = try String(
       contentsOf: team.root.appendingPathComponent("manifests/ProfilesApp-2.0.xml"),
       encoding: .utf8)
@@ -101,7 +101,9 @@ struct RecordModeTests {
     let cases = Fixture.project(root: team.root, record: .missing).cases
     #expect(cases.map(\.description) == ["ProfilesApp-1.0.xml › ProfilesApp-1.0/first.archive"])
     let failure = try #require(cases.first?.check())
-    #expect(failure.findings.first?.hasSuffix(": recorded: review the outcomes and commit") == true)
+    #expect(
+      failure.findings.map(\.text).first?.hasSuffix(": recorded: review the outcomes and commit")
+        == true)
     let next = Fixture.project(root: team.root, record: .never).cases
     #expect(next.count == 1)
     #expect(next.first?.check() == nil)
@@ -117,8 +119,9 @@ struct RecordModeTests {
     let before = try team.sha256("manifests/ProfilesApp-1.0.xml")
     let unlisted = try #require(Fixture.project(root: team.root, record: .missing).cases.last)
     let failure = try #require(unlisted.check())
-    #expect(failure.findings.first?.contains("not recorded: the privacy scan found") == true)
-    #expect(failure.findings.contains { $0.contains("[email]") })
+    #expect(
+      failure.findings.map(\.text).first?.contains("not recorded: the privacy scan found") == true)
+    #expect(failure.findings.map(\.text).contains { $0.contains("[email]") })
     #expect(!failure.description.contains("maren.holt"))
     #expect(try team.sha256("manifests/ProfilesApp-1.0.xml") == before)
   }
@@ -148,6 +151,7 @@ struct RecordModeTests {
     let first = try #require(cases.first)
     #expect(first.archive == "ARCHIVE_HARNESS_RECORD")
     let failure = try #require(first.check())
-    #expect(failure.findings == ["ARCHIVE_HARNESS_RECORD=always: expected never or missing"])
+    #expect(
+      failure.findings.map(\.text) == ["ARCHIVE_HARNESS_RECORD=always: expected never or missing"])
   }
 }

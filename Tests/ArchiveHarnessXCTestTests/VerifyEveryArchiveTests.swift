@@ -16,7 +16,7 @@ final class VerifyEveryArchiveTests: XCTestCase {
   static let project = HarnessProject(
     worker: .buildProduct(named: "archive-harness"), configuration: configuration)
 
-  private let here = XCTestFinding.Place(filePath: #filePath, line: 1)
+  private let here = XCTestFinding.SourceLine(filePath: #filePath, line: 1)
 
   /// A package folder with this repository's manifests and archives, as a team's.
   private func teamPackage() throws -> URL {
@@ -77,9 +77,9 @@ final class VerifyEveryArchiveTests: XCTestCase {
       reported.map(\.place),
       [
         // The city is checked on the archive and on the object the secure path decodes.
-        XCTestFinding.Place(filePath: manifest.path, line: cityLine),
-        XCTestFinding.Place(filePath: manifest.path, line: cityLine),
-        XCTestFinding.Place(filePath: manifest.path, line: secureLine),
+        XCTestFinding.SourceLine(filePath: manifest.path, line: cityLine),
+        XCTestFinding.SourceLine(filePath: manifest.path, line: cityLine),
+        XCTestFinding.SourceLine(filePath: manifest.path, line: secureLine),
       ])
     guard reported.count == 3 else { return XCTFail("expected three failures: \(reported)") }
     XCTAssertTrue(

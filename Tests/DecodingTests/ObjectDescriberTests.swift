@@ -43,7 +43,7 @@ struct ObjectDescriberTests {
       Issue.record("the round trip did not refuse the bomb")
       return
     }
-    #expect(refusal.category == .rejected(.limitExceeded))
+    #expect(refusal.cause == .rejected(.limitExceeded))
   }
 
   @Test("The expanded size counts shared references and stops at the cap")

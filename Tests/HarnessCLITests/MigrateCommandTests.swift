@@ -185,7 +185,8 @@ struct TrappingDecodeMigrationTests {
     let records = try #require(plan["records"] as? [[String: Any]])
     let badge = try #require(records.first { ($0["file"] as? String) == "badge.archive" })
     #expect(badge["outcome"] as? String == "refused")
-    #expect((badge["reason"] as? String)?.hasPrefix("[crashed]") == true)
+    #expect(badge["cause"] as? String == "crashed")
+    #expect((badge["reason"] as? String)?.hasPrefix("the app's decoding trapped") == true)
     #expect(records.filter { $0["outcome"] as? String == "will-rewrite" }.count == 5)
     #expect(try StoreFixtures.checksums(ofFolder: folder) == before)
   }

@@ -3,6 +3,7 @@ import HarnessChecksum
 import HarnessKeyedArchive
 import HarnessManifest
 import HarnessPropertyList
+import HarnessVocabulary
 import Testing
 
 @Suite("Expectation engine")
@@ -194,7 +195,7 @@ struct ExpectationEngineTests {
     let empty = FieldExpectation(
       keyPathText: "[*]", keyPath: try ArchiveKeyPath("[*]"), kind: .string("x"),
       elementName: "string",
-      location: ManifestLocation(file: "m.xml", line: 1, column: 1))
+      location: Place(file: "m.xml", line: 1, column: 1))
     #expect(engine.evaluate(empty, in: archive).passed)
     var missing = empty
     missing.keyPath = try ArchiveKeyPath("items[*]")
@@ -209,7 +210,7 @@ struct ExpectationEngineTests {
     let expectation = FieldExpectation(
       keyPathText: "tags[*]", keyPath: try ArchiveKeyPath("tags[*]"), kind: .present,
       elementName: "present",
-      location: ManifestLocation(file: "m.xml", line: 1, column: 1))
+      location: Place(file: "m.xml", line: 1, column: 1))
     let finding = engine.evaluate(expectation, in: SampleArchive.archive())
     #expect(!finding.passed)
     #expect(finding.actual.description.contains("more than 2"))
@@ -221,7 +222,7 @@ struct ExpectationEngineTests {
     let path = try ArchiveKeyPath(String(repeating: "me.", count: 2_000) + "address.city")
     let expectation = FieldExpectation(
       keyPathText: path.description, keyPath: path, kind: .string("Berlin"), elementName: "string",
-      location: ManifestLocation(file: "m.xml", line: 1, column: 1))
+      location: Place(file: "m.xml", line: 1, column: 1))
     var finding: ExpectationFinding?
     let elapsed = clock.measure {
       finding = ExpectationEngine().evaluate(expectation, in: SampleArchive.archive())
@@ -241,11 +242,11 @@ struct ExpectationEngineTests {
         FieldExpectation(
           keyPathText: "name", keyPath: try ArchiveKeyPath("name"), kind: .present,
           elementName: "present",
-          location: ManifestLocation(file: "m.xml", line: 3, column: 5))
+          location: Place(file: "m.xml", line: 3, column: 5))
       ],
-      location: ManifestLocation(file: "m.xml", line: 2, column: 3),
-      pathLocation: ManifestLocation(file: "m.xml", line: 2, column: 12),
-      sha256Location: ManifestLocation(file: "m.xml", line: 2, column: 30))
+      location: Place(file: "m.xml", line: 2, column: 3),
+      pathLocation: Place(file: "m.xml", line: 2, column: 12),
+      sha256Location: Place(file: "m.xml", line: 2, column: 30))
     let findings = ExpectationEngine().evaluate(entry, archivesDirectory: archives)
     #expect(findings.count == 1)
     #expect(findings.first?.passed == false)
@@ -260,8 +261,8 @@ struct ExpectationEngineTests {
       expectations: [
         FieldExpectation(
           keyPathText: "name", keyPath: try ArchiveKeyPath("name"), kind: .present,
-          elementName: "present", location: ManifestLocation(file: "m.xml", line: 3, column: 5))
-      ], location: ManifestLocation(file: "m.xml", line: 2, column: 3))
+          elementName: "present", location: Place(file: "m.xml", line: 3, column: 5))
+      ], location: Place(file: "m.xml", line: 2, column: 3))
     let findings = ExpectationEngine().evaluate(entry, archivesDirectory: archives)
     #expect(findings.map(\.actual) == [.archiveOutsideFolder])
   }

@@ -328,7 +328,7 @@ struct ManifestSemanticCheckTests {
     #expect(result.diagnostics.isEmpty)
     let mapping = try #require(result.manifest?.classMappings.first)
     #expect(mapping.currentName == "ProfileKit.UserProfile")
-    #expect(mapping.location.file.hasSuffix("maps/profiles.xml"))
+    #expect(mapping.location.file?.hasSuffix("maps/profiles.xml") == true)
     #expect(mapping.location.line == 2)
     #expect(
       result.manifest?.currentClassName(forArchivedName: "ProfilesApp.UserProfile")
@@ -348,7 +348,7 @@ struct ManifestSemanticCheckTests {
       ManifestTestSupport.manifest(#"  <classMapFile href="map.xml"/>"#),
       archivesDirectory: fixture.archives)
     let diagnostic = try #require(result.diagnostics.first)
-    #expect(diagnostic.location.file.hasSuffix("/map.xml"))
+    #expect(diagnostic.location.file?.hasSuffix("/map.xml") == true)
     #expect(diagnostic.location.line == 2)
     #expect(diagnostic.location.column == 3)
     #expect(diagnostic.message.contains("'to' is required"))

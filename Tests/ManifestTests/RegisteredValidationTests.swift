@@ -97,7 +97,7 @@ struct RegisteredValidationTests {
       archivesDirectory: archives, registeredClasses: Self.registered)
     let diagnostic = try #require(result.diagnostics.first)
     #expect(result.diagnostics.count == 1)
-    #expect(diagnostic.location.file.hasSuffix("/map.xml"))
+    #expect(diagnostic.location.file?.hasSuffix("/map.xml") == true)
     #expect(diagnostic.location.line == 3)
     #expect(diagnostic.location.column == 3)
     #expect(diagnostic.message.contains("'NotesKit.Tag' (for 'NotesV1.Tag') is not a registered"))

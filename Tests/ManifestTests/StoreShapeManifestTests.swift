@@ -1,6 +1,7 @@
 import Foundation
 import HarnessManifest
 import HarnessManifestXML
+import HarnessVocabulary
 import Testing
 
 /// `<store kind … />`: where a store manifest's archives are, in the XSD and the model.
@@ -101,7 +102,7 @@ struct StoreShapeManifestTests {
   func writtenElementLoadsBack() throws {
     let shape = Manifest.StoreShape(
       kind: .propertyList, keyPaths: ["profile.current", "a&b"],
-      location: ManifestLocation(file: "x", line: 1, column: 1))
+      location: Place(file: "x", line: 1, column: 1))
     let result = try load(ManifestXMLWriter.storeElement(shape))
     #expect(result.diagnostics.isEmpty, "\(ManifestTestSupport.lines(result))")
     #expect(result.manifest?.store?.keyPaths == ["profile.current", "a&b"])

@@ -20,7 +20,7 @@ struct AcceptedRefusalEngineTests {
   ) -> AcceptedRefusal {
     AcceptedRefusal(
       key: key, category: category, reason: "written by 1.0's crash on save",
-      place: "store.xml:4:3")
+      place: Place(parsing: "store.xml:4:3"))
   }
 
   /// The sample store's plans with `accepted`, from a fresh database.

@@ -217,7 +217,7 @@ struct EncryptedStoreTests {
       try keys.verifyPages(of: path)
     } throws: { error in
       (error as? MigrationError)?.code == .damagedPage
-        && (error as? MigrationError)?.place.hasSuffix("page 2") == true
+        && (error as? MigrationError)?.place.position == .page(2)
     }
     #expect {
       let store = try SQLCipherFixtures.store(path, keys: keys, readOnly: true)

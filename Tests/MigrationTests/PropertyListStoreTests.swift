@@ -3,6 +3,7 @@ import HarnessJSONOutput
 import HarnessKeyedArchive
 import HarnessPropertyList
 import HarnessTestSupport
+import HarnessVocabulary
 import Testing
 
 @testable import HarnessMigration
@@ -338,7 +339,8 @@ struct PropertyListStoreTests {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = try PrefsFixtures.write(.binary, in: folder)
     let accepted = AcceptedRefusal(
-      key: "recent[2]", category: .truncated, reason: "written by 1.0's crash", place: "m.xml:1:1")
+      key: "recent[2]", category: .truncated, reason: "written by 1.0's crash",
+      place: Place(file: "m.xml", line: 1, column: 1))
     let result = try MigrationFixtures.run(try PropertyListStore(path: path), accepted: [accepted])
     guard case .accepted? = result.plans["\(path):recent[2]"] else {
       Issue.record(
@@ -408,7 +410,7 @@ struct PropertyListStoreRefusalTests {
     try Data(MigrationFixtures.profile()).write(to: URL(fileURLWithPath: path))
     let error = try #require(openError(path))
     #expect(error.code == .notAStore)
-    #expect(error.place == path)
+    #expect(error.place == Place(file: path))
     #expect(error.message.contains("pass the folder that holds it"))
     #expect(error.message.contains("inspect \(path)"))
   }
@@ -458,7 +460,8 @@ struct PropertyListStoreRefusalTests {
     try Data(bytes.prefix(bytes.count - 5)).write(to: URL(fileURLWithPath: path))
     let before = try MigrationFixtures.checksums(ofFolder: folder)
     let error = try #require(openError(path))
-    #expect(error.place.hasPrefix("\(path):offset "))
+    #expect(error.place.file == path)
+    #expect(error.place.description.hasPrefix("\(path):offset "))
     #expect(error.message.hasPrefix("the property list does not read: "))
     #expect(try MigrationFixtures.checksums(ofFolder: folder) == before)
   }
@@ -472,7 +475,7 @@ struct PropertyListStoreRefusalTests {
       "<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<dict>\n\t<key>a</key>\n\t<data>@@@</data>\n</dict>\n</plist>\n"
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     let error = try #require(openError(path))
-    #expect(error.place == "\(path):5:2")
+    #expect(error.place == Place(file: path, line: 5, column: 2))
     #expect(error.code.name == "invalid-xml")
   }
 
@@ -496,7 +499,7 @@ struct PropertyListStoreRefusalTests {
     try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     let error = try #require(openError(path))
     #expect(error.code.name == "repeated-key")
-    #expect(error.place == "\(path):6:2")
+    #expect(error.place == Place(file: path, line: 6, column: 2))
   }
 
   @Test("A property list whose root is no dictionary or array is not a store")

@@ -2,6 +2,7 @@ import Foundation
 import HarnessKeyedArchive
 import HarnessPropertyList
 import HarnessTestSupport
+import HarnessVocabulary
 import Testing
 
 @testable import HarnessMigration
@@ -243,7 +244,7 @@ struct StoreMigrationTests {
       Issue.record("no error for a missing table")
     } catch {
       #expect(error.code == .invalidIdentifier)
-      #expect(error.place == path)
+      #expect(error.place == Place(file: path))
       #expect(error.message.contains("store"))
     }
     do {
@@ -353,7 +354,7 @@ struct DirectoryStoreTests {
       Issue.record("no error for a text file")
     } catch {
       #expect(error.code == .storeNotFound)
-      #expect(error.place == path)
+      #expect(error.place == Place(file: path))
     }
   }
 }

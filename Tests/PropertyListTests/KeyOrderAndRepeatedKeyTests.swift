@@ -1,6 +1,7 @@
 import HarnessJSONOutput
 import HarnessPropertyList
 import HarnessTestSupport
+import HarnessVocabulary
 import Testing
 
 /// What a rewrite of a whole property list depends on: the order of keys survives a read and a
@@ -82,7 +83,7 @@ struct KeyOrderAndRepeatedKeyTests {
       Issue.record("a repeated key was read")
     } catch {
       #expect(error.code == .repeatedKey)
-      #expect(error.location == "4:3")
+      #expect(error.place == Place(.line(4, column: 3)))
     }
   }
 

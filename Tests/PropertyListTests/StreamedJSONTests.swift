@@ -43,7 +43,7 @@ struct StreamedJSONTests {
       #expect(streamed == tree, sourceLocation: sourceLocation)
     case (.failure(let streamed), .failure(let tree)):
       #expect(streamed.code == tree.code, sourceLocation: sourceLocation)
-      #expect(streamed.location == tree.location, sourceLocation: sourceLocation)
+      #expect(streamed.place == tree.place, sourceLocation: sourceLocation)
       #expect(streamed.message == tree.message, sourceLocation: sourceLocation)
     case (let streamed, let tree):
       Issue.record("streamed \(streamed), tree \(tree)", sourceLocation: sourceLocation)

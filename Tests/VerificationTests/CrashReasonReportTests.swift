@@ -31,7 +31,8 @@ struct CrashReasonReportTests {
     var report = VerificationReport(
       cases: [
         VerificationCase(
-          manifest: "manifests/App.xml", archive: "a.archive", location: "manifests/App.xml:3:3",
+          manifest: "manifests/App.xml", archive: "a.archive",
+          location: Place(parsing: "manifests/App.xml:3:3"),
           paths: [path], expectations: [], duration: .milliseconds(12))
       ])
     report.run = run

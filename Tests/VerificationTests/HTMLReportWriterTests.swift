@@ -15,7 +15,7 @@ struct HTMLReportWriterTests {
 
   static func passing(_ archive: String, manifest: String = "m.xml") -> VerificationCase {
     VerificationCase(
-      manifest: manifest, archive: archive, location: "\(manifest):3:3",
+      manifest: manifest, archive: archive, location: Place(parsing: "\(manifest):3:3"),
       paths: DecodePath.allCases.map {
         PathResult(
           path: .decode($0), outcome: .decoded, expected: .decodes, matches: true,
@@ -24,7 +24,7 @@ struct HTMLReportWriterTests {
   }
 
   static let failing = VerificationCase(
-    manifest: "n.xml", archive: "b.archive", location: "n.xml:9:3",
+    manifest: "n.xml", archive: "b.archive", location: Place(parsing: "n.xml:9:3"),
     paths: [
       PathResult(path: .decode(.legacy), outcome: .decoded, matches: true),
       PathResult(
@@ -34,7 +34,7 @@ struct HTMLReportWriterTests {
     expectations: [
       ExpectationResult(
         keyPath: "name", passed: false, expected: .string("Berlin"),
-        actual: .value(.string("Bern")), location: "n.xml:12:7")
+        actual: .value(.string("Bern")), location: Place(parsing: "n.xml:12:7"))
     ],
     notes: [
       "legacy decodes, secure rejects: add NSArray to allowedClasses; allowedClasses: [NSArray]",
@@ -47,7 +47,7 @@ struct HTMLReportWriterTests {
   static let hostileReport = VerificationReport(
     cases: [
       VerificationCase(
-        manifest: hostile, archive: hostile, location: hostile,
+        manifest: hostile, archive: hostile, location: Place(file: hostile),
         paths: [
           PathResult(
             path: .decode(.legacy), outcome: .decoded, message: hostile, matches: false,
@@ -57,7 +57,7 @@ struct HTMLReportWriterTests {
         expectations: [
           ExpectationResult(
             keyPath: hostile, passed: false, expected: .string(hostile),
-            actual: .value(.string(hostile)), location: hostile)
+            actual: .value(.string(hostile)), location: Place(file: hostile))
         ], notes: [hostile], producer: hostile)
     ], notes: [hostile])
 

@@ -72,7 +72,8 @@ struct JSONReportSchemaTests {
     let expectations = observations.enumerated().map { index, observation in
       ExpectationResult(
         keyPath: "field\(index)", passed: index.isMultiple(of: 2),
-        expected: kinds[index % kinds.count], actual: observation, location: "m.xml:\(index):5")
+        expected: kinds[index % kinds.count], actual: observation,
+        location: Place(parsing: "m.xml:\(index):5"))
     }
     let paths = [
       PathResult(
@@ -92,17 +93,18 @@ struct JSONReportSchemaTests {
     return VerificationReport(
       cases: [
         VerificationCase(
-          manifest: "m.xml", archive: "a.archive", location: "m.xml:3:3", paths: paths,
+          manifest: "m.xml", archive: "a.archive", location: Place(parsing: "m.xml:3:3"),
+          paths: paths,
           expectations: expectations, notes: ["legacy and foundation-legacy disagree"]),
         VerificationCase(
-          manifest: "m.xml", archive: "gone.archive", location: "m.xml:9:3",
+          manifest: "m.xml", archive: "gone.archive", location: Place(parsing: "m.xml:9:3"),
           paths: [
             PathResult(
               path: .structure, outcome: .rejected, category: .unreadable,
               message: "gone.archive: cannot read the archive", matches: false)
           ], expectations: []),
         VerificationCase(
-          manifest: "m.xml", archive: "no-worker.archive", location: "m.xml:12:3",
+          manifest: "m.xml", archive: "no-worker.archive", location: Place(parsing: "m.xml:12:3"),
           paths: [
             PathResult(
               path: .decode(.legacy), outcome: .notRun, category: .workerUnavailable,
@@ -114,7 +116,7 @@ struct JSONReportSchemaTests {
               matches: false),
           ], expectations: []),
         VerificationCase(
-          manifest: "m.xml", archive: "personal.archive", location: "m.xml:15:3",
+          manifest: "m.xml", archive: "personal.archive", location: Place(parsing: "m.xml:15:3"),
           paths: [
             PathResult(
               path: .decode(.legacy), outcome: .decoded, expected: .decodes, matches: true,

@@ -107,7 +107,7 @@ struct JSONReportStreamTests {
     report.cases.append(
       VerificationCase(
         manifest: "m\"an\\ifest\u{0}.xml", archive: "</script><script>alert(1)</script>",
-        location: "m.xml:\u{1F}:\u{7F}",
+        location: Place(parsing: "m.xml:\u{1F}:\u{7F}"),
         paths: [
           PathResult(
             path: .decode(.legacy), outcome: .decoded, expected: .rejected(.classNotAllowed),

@@ -18,7 +18,7 @@ struct ReportDetailTests {
   {
     var report = VerificationReport(cases: [
       VerificationCase(
-        manifest: manifest, archive: "a.archive", location: "\(manifest):3:3",
+        manifest: manifest, archive: "a.archive", location: Place(parsing: "\(manifest):3:3"),
         paths: [
           PathResult(
             path: .decode(.foundationSecure), outcome: .decoded, expected: expected,

@@ -10,7 +10,7 @@ struct ShardReportMergerTests {
 
   static func entry(_ archive: String, line: Int, passed: Bool = true) -> VerificationCase {
     VerificationCase(
-      manifest: "m.xml", archive: archive, location: "m.xml:\(line):3",
+      manifest: "m.xml", archive: archive, location: Place(parsing: "m.xml:\(line):3"),
       paths: [
         PathResult(path: .decode(.legacy), outcome: .decoded, expected: .decodes, matches: passed)
       ], expectations: [])

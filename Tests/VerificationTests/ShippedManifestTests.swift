@@ -71,7 +71,7 @@ struct MergeChecks {
     let secure = try #require(result.paths.first { $0.path == .decode(.secure) })
     #expect(secure.outcome == .rejected)
     #expect(secure.category == .rejection(.wrongRootClass))
-    #expect(throws: RoundTrip.Refusal.self) {
+    #expect(throws: RecordRefusal.self) {
       var trip = roundTrip
       trip.allowedClasses = ["ProfileKit.Memo"]
       _ = try trip.run(archive("ProfilesApp-1.0/memo-wrong-root.archive")).get()

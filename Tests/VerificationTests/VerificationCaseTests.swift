@@ -7,7 +7,7 @@ import Testing
 struct VerificationCaseTests {
   private func verificationCase(_ outcomes: [OutcomeKind]) -> VerificationCase {
     VerificationCase(
-      manifest: "m.xml", archive: "a.archive", location: "m.xml:3:3",
+      manifest: "m.xml", archive: "a.archive", location: Place(parsing: "m.xml:3:3"),
       paths: zip(DecodePath.allCases, outcomes).map { path, outcome in
         PathResult(path: .decode(path), outcome: outcome, matches: true)
       }, expectations: [])

@@ -33,7 +33,7 @@ struct VerificationReportReaderTests {
 
   /// The line of a case's `FILE:LINE:COLUMN`, which orders an unsharded run's cases.
   static func line(_ item: VerificationCase) -> Int {
-    Int(item.location.split(separator: ":").dropFirst().first ?? "") ?? 0
+    item.location.line
   }
 
   static func readBack(_ report: VerificationReport) throws -> VerificationReport {

@@ -109,7 +109,7 @@ enum AnonymizeCommand {
       } catch let error as KeyedArchiveError {
         failed = true
         console.diagnose(
-          .error, place: "\(job.input):\(error.location)",
+          .error, place: error.place.in(job.input),
           category: DiagnosticCategory(rawValue: error.code.name),
           "\(error.message); not written")
       } catch let failure as CommandFailure {
@@ -125,7 +125,7 @@ enum AnonymizeCommand {
       outputs = try Anonymizer(options: options, key: key).anonymize(readable.map(\.archive))
     } catch {
       throw CommandFailure(
-        place: arguments[input], category: DiagnosticCategory(rawValue: error.code.name),
+        file: arguments[input], category: DiagnosticCategory(rawValue: error.code.name),
         message: error.message)
     }
 
@@ -138,13 +138,13 @@ enum AnonymizeCommand {
       text += summary(of: output.report, file: job.output, verbose: arguments[verbose])
       if output.report.collisions > 0 {
         console.diagnose(
-          .warning, place: job.output, category: .collision,
+          .warning, file: job.output, category: .collision,
           "\(output.report.collisions) values could not be kept apart from others "
             + "(their class is too small, such as one-letter strings)")
       }
       if output.report.flagged > 0 {
         console.diagnose(
-          .warning, place: job.output, category: .privacy,
+          .warning, file: job.output, category: .privacy,
           "\(output.report.flagged) pseudonyms still look like personal data; run privacy-scan")
       }
     }
@@ -165,7 +165,7 @@ enum AnonymizeCommand {
     let manager = FileManager.default
     var isDirectory: ObjCBool = false
     guard manager.fileExists(atPath: input, isDirectory: &isDirectory) else {
-      throw CommandFailure(place: input, category: .unreadable, message: "no such file or folder")
+      throw CommandFailure(file: input, category: .unreadable, message: "no such file or folder")
     }
     var jobs: [Job] = []
     if isDirectory.boolValue {
@@ -173,7 +173,7 @@ enum AnonymizeCommand {
       let outputRoot = URL(fileURLWithPath: output).standardizedFileURL.path
       guard outputRoot != inputRoot, !outputRoot.hasPrefix(inputRoot + "/") else {
         throw CommandFailure(
-          place: output, category: .usage, message: "the output folder is inside the input folder")
+          file: output, category: .usage, message: "the output folder is inside the input folder")
       }
       for relative in ArchiveFolder.listing(of: input).files {
         jobs.append(
@@ -183,7 +183,7 @@ enum AnonymizeCommand {
       }
       guard !jobs.isEmpty else {
         throw CommandFailure(
-          place: input, category: .unreadable, message: "no files in this folder")
+          file: input, category: .unreadable, message: "no files in this folder")
       }
     } else {
       var outputIsDirectory: ObjCBool = false
@@ -199,7 +199,7 @@ enum AnonymizeCommand {
       inputs.contains(URL(fileURLWithPath: $0.output).standardizedFileURL.path)
     }) {
       throw CommandFailure(
-        place: clash.output, category: .usage, message: "the output would replace an input")
+        file: clash.output, category: .usage, message: "the output would replace an input")
     }
     return jobs.sorted { $0.input < $1.input }
   }
@@ -211,7 +211,7 @@ enum AnonymizeCommand {
       return try AnonymizationKey(salt: bytes)
     } catch {
       throw CommandFailure(
-        place: path, category: DiagnosticCategory(rawValue: error.code.name), message: error.message
+        file: path, category: DiagnosticCategory(rawValue: error.code.name), message: error.message
       )
     }
   }
@@ -225,7 +225,7 @@ enum AnonymizeCommand {
         withIntermediateDirectories: true)
     } catch {
       throw CommandFailure(
-        place: path, category: .unwritable, message: "cannot create the folder for it")
+        file: path, category: .unwritable, message: "cannot create the folder for it")
     }
     do throws(FileOutputError) {
       try SafeFileWriter.write(bytes, to: path)
@@ -266,7 +266,7 @@ enum AnonymizeCommand {
         let relative = ManifestAuthor.relativePath(of: path, archivesDirectory: archivesDirectory)
       else {
         console.diagnose(
-          .warning, place: path, category: .updateManifest,
+          .warning, file: path, category: .updateManifest,
           "not below the archives folder '\(archivesDirectory)'; give --archives")
         continue
       }
@@ -274,7 +274,7 @@ enum AnonymizeCommand {
     }
     guard let data = FileManager.default.contents(atPath: manifest) else {
       throw CommandFailure(
-        place: manifest, category: .unreadable, message: "cannot read the manifest")
+        file: manifest, category: .unreadable, message: "cannot read the manifest")
     }
     let update = ManifestAuthor().updateChecksums(
       existingText: String(decoding: data, as: UTF8.self), file: manifest,
@@ -282,12 +282,12 @@ enum AnonymizeCommand {
     ManifestDiagnosticsPrinter.print(update.diagnostics, to: console)
     guard !update.text.isEmpty else {
       throw CommandFailure(
-        place: manifest, category: .invalid, message: "the manifest was not changed")
+        file: manifest, category: .invalid, message: "the manifest was not changed")
     }
     try write(Array(update.text.utf8), to: manifest)
     for path in update.unlisted {
       console.diagnose(
-        .note, place: manifest, category: .updateManifest,
+        .note, file: manifest, category: .updateManifest,
         "'\(path)' has no entry; add one with 'manifest author \(path) --update \(manifest)'")
     }
     console.output(

@@ -147,7 +147,7 @@ struct EncryptionOptions {
     do throws(MigrationError) {
       let keys = try encryption.open(path: path)
       console.diagnose(
-        .note, place: path, category: nil,
+        .note, file: path, category: nil,
         "encrypted: page 1 verified with \(keys.settings)")
       return keys
     } catch {

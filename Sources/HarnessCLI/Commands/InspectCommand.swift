@@ -48,7 +48,7 @@ enum InspectCommand {
         }
       } catch {
         throw CommandFailure(
-          place: "\(path):\(error.location)",
+          place: error.place.in(path),
           category: DiagnosticCategory(rawValue: error.code.name), message: error.message)
       }
       return .success
@@ -94,7 +94,7 @@ enum InspectCommand {
       return try KeyedArchive(bytes: bytes, limits: limits)
     } catch {
       throw CommandFailure(
-        place: "\(path):\(error.location)",
+        place: error.place.in(path),
         category: DiagnosticCategory(
           rawValue: error.propertyListError?.code.name ?? error.code.name), message: error.message)
     }

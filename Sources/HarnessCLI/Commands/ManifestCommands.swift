@@ -116,7 +116,7 @@ enum ManifestAuthorCommand {
   /// - Parameter lines: The reads, each with the place it came from.
   /// - Returns: The allowed classes by root class.
   /// - Throws: ``UsageError`` for a read that is not `ROOT=CLASS,…`, or a root read twice.
-  static func parseReads(_ lines: [(text: String, place: String)]) throws -> [String: [String]] {
+  static func parseReads(_ lines: [(text: String, place: Place)]) throws -> [String: [String]] {
     var reads: [String: [String]] = [:]
     for (line, place) in lines {
       let text =
@@ -149,15 +149,15 @@ enum ManifestAuthorCommand {
     options.rootClass = arguments[rootClass]
     options.archivesDirectory = arguments[SharedOptions.archives]
     options.toolName = context.toolName
-    var readLines = arguments[read].map { (text: $0, place: "--read") }
+    var readLines = arguments[read].map { (text: $0, place: Place(file: "--read")) }
     if let file = arguments[reads] {
       guard let data = FileManager.default.contents(atPath: file) else {
-        throw CommandFailure(place: file, category: .unreadable, message: "cannot read the reads")
+        throw CommandFailure(file: file, category: .unreadable, message: "cannot read the reads")
       }
       let lines = String(decoding: data, as: UTF8.self).split(
         separator: "\n", omittingEmptySubsequences: false)
       readLines += lines.enumerated().map {
-        (text: String($0.element), place: "\(file):\($0.offset + 1)")
+        (text: String($0.element), place: Place(file: file, line: $0.offset + 1, column: 0))
       }
     }
     options.reads = try parseReads(readLines)
@@ -184,7 +184,7 @@ enum ManifestAuthorCommand {
     if let existing = arguments[update] {
       guard let data = FileManager.default.contents(atPath: existing) else {
         throw CommandFailure(
-          place: existing, category: .unreadable, message: "cannot read the manifest")
+          file: existing, category: .unreadable, message: "cannot read the manifest")
       }
       result = author.update(
         existingText: String(decoding: data, as: UTF8.self), file: existing, with: inputs,

@@ -9,7 +9,7 @@ enum ManifestDiagnosticsPrinter {
   static func print(_ diagnostics: [ManifestDiagnostic], to console: Console) {
     for diagnostic in diagnostics {
       console.diagnose(
-        diagnostic.severity, place: diagnostic.location.description,
+        diagnostic.severity, place: diagnostic.location,
         category: diagnostic.category, diagnostic.message)
     }
   }

@@ -67,7 +67,7 @@ enum MigrateCommand {
     do throws(MigrationError) {
       for removed in try store.removeStaleTemporaryFiles() {
         context.console.diagnose(
-          .note, place: removed, category: nil,
+          .note, file: removed, category: nil,
           "removed a temporary file left by an interrupted migrate")
       }
       writer = try store.makeWriter(runDirectory: runDirectory, journalPath: journalPath)
@@ -80,7 +80,7 @@ enum MigrateCommand {
       onFailure: { _ in
         if let journal = writer.journalPath {
           context.console.diagnose(
-            .note, place: journal, category: nil,
+            .note, file: journal, category: nil,
             "the journal lists every change made so far; 'migrate --rollback' undoes them")
         }
       }
@@ -116,7 +116,7 @@ enum MigrateCommand {
     let backupRoot = URL(fileURLWithPath: backup).standardizedFileURL.resolvingSymlinksInPath().path
     if store is DirectoryStore, backupRoot == storeRoot || backupRoot.hasPrefix(storeRoot + "/") {
       throw CommandFailure(
-        place: backup, category: .invalidOptions,
+        file: backup, category: .invalidOptions,
         message: "the backup folder is inside the store \(store.path); choose a folder outside it")
     }
     let formatter = DateFormatter()

@@ -139,18 +139,18 @@ struct MigrateOptions {
   func openStore(readOnly: Bool, console: Console) throws -> any RecordStore {
     guard FileManager.default.fileExists(atPath: storePath) else {
       throw CommandFailure(
-        place: storePath, category: .storeNotFound, message: "no such file or folder")
+        file: storePath, category: .storeNotFound, message: "no such file or folder")
     }
     do {
       if storeIsDirectory {
         if table != nil || coreData != nil {
           throw CommandFailure(
-            place: storePath, category: .invalidOptions,
+            file: storePath, category: .invalidOptions,
             message: "--table and --entity apply to SQLite stores; this store is a folder")
         }
         if encryption.isGiven {
           throw CommandFailure(
-            place: storePath, category: .invalidOptions,
+            file: storePath, category: .invalidOptions,
             message: "--key-file and --key-env apply to SQLite stores; this store is a folder")
         }
         return try DirectoryStore(path: storePath)
@@ -158,7 +158,7 @@ struct MigrateOptions {
       if PropertyListStore.looksLikePropertyList(atPath: storePath) {
         if table != nil || coreData != nil || encryption.isGiven {
           throw CommandFailure(
-            place: storePath, category: .invalidOptions,
+            file: storePath, category: .invalidOptions,
             message:
               "--table, --entity, --key-file and --key-env apply to SQLite stores; this store is a property list"
           )
@@ -170,7 +170,7 @@ struct MigrateOptions {
       }
       guard let table else {
         throw CommandFailure(
-          place: storePath, category: .invalidOptions,
+          file: storePath, category: .invalidOptions,
           message:
             "an SQLite store needs --table (and --key-column, --value-column unless 'key' and 'value'), or a Core Data store --entity and --attribute"
         )
@@ -221,7 +221,7 @@ struct MigrateOptions {
     for text in shape.keyPaths {
       guard let path = PropertyListKeyPath(parsing: text) else {
         throw CommandFailure(
-          place: shape.location.description, category: .invalidManifest,
+          place: shape.location, category: .invalidManifest,
           message: "'\(text)' is not a key path (profile.current, recent[2], \"a.b\")")
       }
       paths.append(path)
@@ -247,7 +247,7 @@ struct MigrateOptions {
     ManifestDiagnosticsPrinter.print(errors, to: context.console)
     guard let manifest = result.manifest, errors.isEmpty else {
       throw CommandFailure(
-        place: manifestPath, category: .invalidManifest, message: "the manifest is not usable")
+        file: manifestPath, category: .invalidManifest, message: "the manifest is not usable")
     }
     return manifest
   }
@@ -257,7 +257,7 @@ struct MigrateOptions {
     let manifest = try loadManifest(context: context)
     let accepted = (manifest?.acceptedRefusals ?? []).map {
       AcceptedRefusal(
-        key: $0.key, category: $0.category, reason: $0.reason, place: $0.location.description)
+        key: $0.key, category: $0.category, reason: $0.reason, place: $0.location)
     }
     return Setup(
       transform: try makeTransform(manifest: manifest, context: context),
@@ -282,14 +282,14 @@ struct MigrateOptions {
     if renameOnly {
       guard !mapping.isEmpty else {
         throw CommandFailure(
-          place: manifestPath ?? "--class-map", category: .invalidOptions,
+          file: manifestPath ?? "--class-map", category: .invalidOptions,
           message: "--rename-only needs a class-name mapping (--manifest or --class-map OLD=NEW)")
       }
       return RenameOnlyTransform(mapping: mapping, nested: nested)
     }
     guard !allowed.isEmpty else {
       throw CommandFailure(
-        place: manifestPath ?? "--allowed-classes", category: .invalidOptions,
+        file: manifestPath ?? "--allowed-classes", category: .invalidOptions,
         message:
           "typed migration needs the allowedClasses of the app's secure read (--manifest or --allowed-classes)"
       )
@@ -300,7 +300,7 @@ struct MigrateOptions {
         classMap: ClassNameMap(entries: mapping.names), allowedClasses: allowed)
     } catch {
       throw CommandFailure(
-        place: context.toolName, category: .workerUnavailable, message: error.description)
+        file: context.toolName, category: .workerUnavailable, message: error.description)
     }
   }
 

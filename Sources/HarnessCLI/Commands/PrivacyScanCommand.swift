@@ -61,7 +61,7 @@ enum PrivacyScanCommand {
       location = try ManifestFolder.locateForCommand(from: here)
     }
     guard let archivesDirectory = arguments[archives] ?? location?.archives else {
-      throw CommandFailure(place: "privacy-scan", category: .usage, message: "give --archives DIR")
+      throw CommandFailure(file: "privacy-scan", category: .usage, message: "give --archives DIR")
     }
     try requireFolder(archivesDirectory, "no such archives folder")
     let reviews = try loadReviews(
@@ -70,11 +70,11 @@ enum PrivacyScanCommand {
 
     let report = PrivacyScanner().scan(folder: archivesDirectory, reviews: reviews)
     for file in report.unreadable {
-      console.diagnose(.error, place: file.file, category: .unreadable, file.message)
+      console.diagnose(.error, file: file.file, category: .unreadable, file.message)
     }
     for stale in report.staleReviews {
       console.diagnose(
-        .warning, place: stale.review.location.description, category: .staleReview,
+        .warning, place: stale.review.location, category: .staleReview,
         "the review of '\(stale.review.keyPathText)' in '\(stale.archivePath)' covers no finding; remove it"
       )
     }
@@ -93,7 +93,7 @@ enum PrivacyScanCommand {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue
     else {
-      throw CommandFailure(place: path, category: .unreadable, message: message)
+      throw CommandFailure(file: path, category: .unreadable, message: message)
     }
   }
 
@@ -119,7 +119,7 @@ enum PrivacyScanCommand {
         for review in entry.reviewed where review.keyPath == nil {
           usable = false
           console.diagnose(
-            .error, place: review.location.description, category: .semantic,
+            .error, place: review.location, category: .semantic,
             "the reviewed key path '\(review.keyPathText)' is malformed")
         }
         reviews[entry.path, default: []] += entry.reviewed
@@ -127,7 +127,7 @@ enum PrivacyScanCommand {
     }
     guard usable else {
       throw CommandFailure(
-        place: manifestsDirectory, category: .invalid,
+        file: manifestsDirectory, category: .invalid,
         message: "the manifests' reviewed values cannot be read")
     }
     return reviews

@@ -33,14 +33,14 @@ enum ReportMergeCommand {
       do {
         reports.append((file, try JSONDocument(parsing: String(decoding: bytes, as: UTF8.self))))
       } catch {
-        throw CommandFailure(place: file, category: .unreadable, message: "not JSON: \(error)")
+        throw CommandFailure(file: file, category: .unreadable, message: "not JSON: \(error)")
       }
     }
     let merged: JSONValue
     do {
       merged = try ShardReportMerger().merge(reports)
     } catch let error as ShardMergeError {
-      throw CommandFailure(place: "report merge", category: .unmergeable, message: error.message)
+      throw CommandFailure(file: "report merge", category: .unmergeable, message: error.message)
     }
     if arguments[format] == .json {
       try OutputWriting.write(
@@ -53,7 +53,7 @@ enum ReportMergeCommand {
       do {
         _ = try VerificationReportReader().report(document)
       } catch let error as VerificationReportReadError {
-        throw CommandFailure(place: file, category: .unreadable, message: error.description)
+        throw CommandFailure(file: file, category: .unreadable, message: error.description)
       }
     }
     let report: VerificationReport
@@ -62,7 +62,7 @@ enum ReportMergeCommand {
         JSONDocument(parsing: merged.render(sortedKeys: true)))
     } catch let error as VerificationReportReadError {
       throw CommandFailure(
-        place: "report merge", category: .unreadable,
+        file: "report merge", category: .unreadable,
         message: "the merged report does not read back: \(error)")
     }
     try VerifyCommand.write(

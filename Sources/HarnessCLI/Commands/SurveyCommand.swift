@@ -84,7 +84,7 @@ enum SurveyCommand {
       isFolder.boolValue
     {
       throw CommandFailure(
-        place: path, category: .invalidOptions,
+        file: path, category: .invalidOptions,
         message: "--key-file and --key-env apply to SQLite stores; this store is a folder")
     }
     let keys = try encryption.open(path, console: context.console)
@@ -102,7 +102,7 @@ enum SurveyCommand {
     do throws(ManifestAuthor.StoreFindings.Problem) {
       findings = try ManifestAuthor.StoreFindings(report, place: arguments[place])
     } catch {
-      throw CommandFailure(place: path, category: .invalidOptions, message: error.description)
+      throw CommandFailure(file: path, category: .invalidOptions, message: error.description)
     }
     var options = ManifestAuthor.Options()
     options.app = arguments[ManifestAuthorCommand.app]
@@ -117,7 +117,7 @@ enum SurveyCommand {
     ManifestDiagnosticsPrinter.print(result.diagnostics, to: context.console)
     try OutputWriting.write(result.text, to: manifestPath, console: context.console)
     context.console.diagnose(
-      .note, place: manifestPath, category: nil,
+      .note, file: manifestPath, category: nil,
       "manifest written for \(findings.archives) archives; next: "
         + writer.dryRunCommand(manifest: manifestPath, in: report))
     return result.diagnostics.contains { $0.severity == .error } ? .findings : .success

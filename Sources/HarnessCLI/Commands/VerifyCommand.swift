@@ -75,12 +75,12 @@ enum VerifyCommand {
       isDirectory.boolValue
     else {
       throw CommandFailure(
-        place: manifestsDirectory, category: .unreadable, message: "no such manifests folder")
+        file: manifestsDirectory, category: .unreadable, message: "no such manifests folder")
     }
     let files = Verifier.manifestFiles(in: manifestsDirectory)
     guard !files.isEmpty else {
       throw CommandFailure(
-        place: manifestsDirectory, category: .unreadable, message: "no manifests in this folder")
+        file: manifestsDirectory, category: .unreadable, message: "no manifests in this folder")
     }
     // One entry at a time per processor, each with a worker process of its own; app code that
     // runs in this process is never run on two threads at once.

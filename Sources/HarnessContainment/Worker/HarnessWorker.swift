@@ -243,9 +243,9 @@ package enum HarnessWorker {
       let result =
         migration?.migrate(archive)
         ?? .refused(
-          RoundTrip.Refusal(
-            step: .read, category: .rejected(.malformed),
-            reason: "the decode worker has no registry '\(header.registryName)'"))
+          RecordRefusal(
+            .read, cause: .rejected(.malformed),
+            "the decode worker has no registry '\(header.registryName)'"))
       let encoded = result.encoded
       pending.append(encoded)
       pendingBytes += encoded.count

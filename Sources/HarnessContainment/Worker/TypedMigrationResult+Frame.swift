@@ -24,7 +24,7 @@ extension TypedMigrationResult {
     case .refused(let refusal):
       writer.append(byte: Tag.refused.rawValue)
       writer.append(string: refusal.step.rawValue)
-      writer.append(string: refusal.category.description)
+      writer.append(string: refusal.cause.description)
       writer.append(string: refusal.reason)
     }
     return writer.bytes
@@ -46,28 +46,14 @@ extension TypedMigrationResult {
       guard let step = MigrationStep(rawValue: stepName) else {
         throw WorkerProtocolError("unknown migration step '\(stepName)' in an answer")
       }
-      let category = try Self.category(named: try reader.string())
-      self = .refused(
-        RoundTrip.Refusal(step: step, category: category, reason: try reader.string()))
+      let causeName = try reader.string()
+      guard let cause = RecordRefusal.Cause(named: causeName) else {
+        throw WorkerProtocolError("unknown refusal cause '\(causeName)' in an answer")
+      }
+      self = .refused(RecordRefusal(step, cause: cause, try reader.string()))
     case nil:
       throw WorkerProtocolError("unknown migration answer tag")
     }
     try reader.expectEnd()
-  }
-
-  /// A refusal category from the name a worker sent, such as `class-not-allowed`.
-  private static func category(named name: String) throws(WorkerProtocolError)
-    -> RoundTrip.Refusal.Category
-  {
-    switch name {
-    case RoundTrip.Refusal.Category.nilDecode.description: return .nilDecode
-    case RoundTrip.Refusal.Category.emptyDecode.description: return .emptyDecode
-    case RoundTrip.Refusal.Category.changed.description: return .changed
-    default:
-      guard let rejection = RejectionCategory(rawValue: name) else {
-        throw WorkerProtocolError("unknown refusal category '\(name)' in an answer")
-      }
-      return .rejected(rejection)
-    }
   }
 }

@@ -28,7 +28,7 @@ public struct AcceptedRefusal: Sendable, Hashable {
   /// Why the refusal is accepted, as the manifest gives it.
   public var reason: String
   /// Where the acceptance is written, such as `manifest.xml:12:3`, for messages.
-  public var place: String
+  public var place: Place
 
   /// Creates an accepted refusal.
   ///
@@ -37,7 +37,7 @@ public struct AcceptedRefusal: Sendable, Hashable {
   ///   - category: The category its refusal must have.
   ///   - reason: Why it is accepted.
   ///   - place: Where it is written.
-  public init(key: String, category: RejectionCategory, reason: String, place: String) {
+  public init(key: String, category: RejectionCategory, reason: String, place: Place) {
     self.key = key
     self.category = category
     self.reason = reason

@@ -19,13 +19,13 @@ public struct ClassNameMapping: Hashable, Sendable {
     for pair in pairs {
       let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
       guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-        throw MigrationError(.invalidOptions, place: "--class-map", "'\(pair)' is not OLD=NEW")
+        throw MigrationError(.invalidOptions, file: "--class-map", "'\(pair)' is not OLD=NEW")
       }
       let old = String(parts[0])
       let new = String(parts[1])
       if let existing = names[old], existing != new {
         throw MigrationError(
-          .invalidOptions, place: "--class-map",
+          .invalidOptions, file: "--class-map",
           "'\(old)' is mapped to both '\(existing)' and '\(new)'")
       }
       names[old] = new

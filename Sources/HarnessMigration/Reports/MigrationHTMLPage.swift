@@ -45,7 +45,7 @@ enum MigrationHTMLPage {
     }
     for stale in summary.acceptedNoLongerRefused {
       page +=
-        "<p class=\"note warning\">warning: \(escape(stale.accepted.place)): \(escape(stale.message))</p>\n"
+        "<p class=\"note warning\">warning: \(escape(stale.accepted.place.description)): \(escape(stale.message))</p>\n"
     }
     page += """
       </section>

@@ -178,7 +178,7 @@ public final class MigrationReportWriter {
               .object([
                 ("key", .string(stale.accepted.key)),
                 ("category", .string(stale.accepted.category.rawValue)),
-                ("place", .string(stale.accepted.place)),
+                ("place", .string(stale.accepted.place.description)),
                 ("now", stale.outcome.map { .string($0.name) } ?? .string("absent")),
               ])
             })
@@ -280,7 +280,7 @@ public final class MigrationReportWriter {
           .object([
             ("category", .string(accepted.category.rawValue)),
             ("reason", .string(accepted.reason)),
-            ("place", .string(accepted.place)),
+            ("place", .string(accepted.place.description)),
           ])
         ))
     case .skipped(let reason):
@@ -310,6 +310,7 @@ public final class MigrationReportWriter {
     if let category = refusal.category {
       members.append(("category", .string(category.rawValue)))
     }
+    members.append(("cause", .string(refusal.cause.description)))
     return members
   }
 

@@ -1,5 +1,6 @@
 import CHarnessSQLite
 import HarnessPropertyList
+import HarnessVocabulary
 
 /// What an SQLite store says of the Core Data model that wrote it: its entities, from
 /// `Z_PRIMARYKEY`, and its version, from `Z_METADATA`.
@@ -223,7 +224,7 @@ extension CoreDataSchema {
     guard let entity = entity(named: name) else {
       let names = entities.map(\.name).sorted()
       throw MigrationError(
-        .invalidIdentifier, place: "\(path):Z_PRIMARYKEY",
+        .invalidIdentifier, place: Place(file: path, position: .table("Z_PRIMARYKEY")),
         "no entity '\(name)'; the entities are: \(names.isEmpty ? "(none)" : names.joined(separator: ", "))"
       )
     }
@@ -232,7 +233,7 @@ extension CoreDataSchema {
     try lookup.bind(.text(entity.table), at: 1)
     guard try lookup.step(), case .text(let table) = lookup.value(0) else {
       throw MigrationError(
-        .invalidIdentifier, place: path,
+        .invalidIdentifier, file: path,
         "the entity '\(entity.name)' should be in the table \(entity.table), which the store does not have"
       )
     }
@@ -245,7 +246,7 @@ extension CoreDataSchema {
     guard let column = columns.first(where: { $0.uppercased() == wanted }) else {
       let attributes = columns.compactMap(Self.attributeName(ofColumn:))
       throw MigrationError(
-        .invalidIdentifier, place: "\(path):\(table)",
+        .invalidIdentifier, place: Place(file: path, position: .table(table)),
         "the entity '\(entity.name)' (table \(table)) has no attribute '\(attribute)' (column \(wanted)); its attributes are: \(attributes.isEmpty ? "(none)" : attributes.joined(separator: ", "))"
       )
     }

@@ -33,7 +33,7 @@ public final class DirectoryStore: RecordStore {
   public init(path: String, maximumFileSize: Int = 64 << 20) throws(MigrationError) {
     let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     guard DurableFile.kind(of: trimmed).isDirectory else {
-      throw MigrationError(.storeNotFound, place: path, "not a folder")
+      throw MigrationError(.storeNotFound, file: path, "not a folder")
     }
     self.path = trimmed
     self.maximumFileSize = maximumFileSize
@@ -197,7 +197,7 @@ public final class DirectoryStore: RecordStore {
     guard descriptor >= 0, let handle = fdopendir(descriptor) else {
       let message = MigrationError.systemMessage()
       if descriptor >= 0 { close(descriptor) }
-      throw MigrationError(.unreadable, place: folder, "cannot list the folder: \(message)")
+      throw MigrationError(.unreadable, file: folder, "cannot list the folder: \(message)")
     }
     defer { closedir(handle) }
     var entries: [(name: String, kind: EntryKind)] = []

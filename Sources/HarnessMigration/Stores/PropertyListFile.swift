@@ -68,7 +68,7 @@ enum PropertyListFile {
       read = try reader(maximumFileSize: maximumFileSize).readWithFormat(bytes)
     } catch {
       throw MigrationError(
-        MigrationError.Code(error.code.name), place: "\(path):\(error.location)",
+        MigrationError.Code(error.code.name), place: error.place.in(path),
         "the property list does not read: \(error.message)")
     }
     return Snapshot(bytes: bytes, value: read.value, format: read.format, identity: identity)
@@ -84,17 +84,17 @@ enum PropertyListFile {
     let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
       if errno == ENOENT {
-        throw MigrationError(.storeNotFound, place: path, "no such file or folder")
+        throw MigrationError(.storeNotFound, file: path, "no such file or folder")
       }
       if errno == ELOOP { throw notARegularFile(path, type: S_IFLNK) }
       throw MigrationError(
-        .unreadable, place: path, "cannot open: \(MigrationError.systemMessage())")
+        .unreadable, file: path, "cannot open: \(MigrationError.systemMessage())")
     }
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
       throw MigrationError(
-        .unreadable, place: path, "cannot stat: \(MigrationError.systemMessage())")
+        .unreadable, file: path, "cannot stat: \(MigrationError.systemMessage())")
     }
     guard status.st_mode & S_IFMT == S_IFREG else {
       throw notARegularFile(path, type: status.st_mode & S_IFMT)
@@ -102,14 +102,14 @@ enum PropertyListFile {
     let size = Int(status.st_size)
     guard size <= maximumFileSize else {
       throw MigrationError(
-        .limitExceeded, place: path,
+        .limitExceeded, file: path,
         "the file of \(size) bytes exceeds the limit of \(maximumFileSize) bytes")
     }
     var bytes = [UInt8](repeating: 0, count: size)
     let offset = try DurableFile.readFully(descriptor, into: &bytes, path: path)
     guard offset == size, identity(of: path) == Identity(status) else {
       throw MigrationError(
-        .unreadable, place: path, "the file changed while it was read; run again when it is still")
+        .unreadable, file: path, "the file changed while it was read; run again when it is still")
     }
     return (bytes, Identity(status))
   }
@@ -118,13 +118,13 @@ enum PropertyListFile {
   static func notARegularFile(_ path: String, type: mode_t) -> MigrationError {
     if type == S_IFLNK {
       return MigrationError(
-        .symbolicLink, place: path,
+        .symbolicLink, file: path,
         "\(DirectoryStore.linkRefusal(path).split(separator: ";").first ?? "a symbolic link"); "
           + "a property-list store is rewritten by replacing the file, which would replace the "
           + "link, so a link is never used as a store: pass the file it leads to")
     }
     return MigrationError(
-      .unreadable, place: path,
+      .unreadable, file: path,
       "not a regular file (\(DirectoryStore.kindName(type))); never opened")
   }
 

@@ -51,7 +51,7 @@ public final class PropertyListStore: RecordStore {
     case .dictionary(let top):
       if top["$archiver"] != nil || (top["$objects"] != nil && top["$top"] != nil) {
         throw MigrationError(
-          .notAStore, place: path,
+          .notAStore, file: path,
           "the property list is a keyed archive itself, not a store of archives: pass the "
             + "folder that holds it as the store, or read the file itself (inspect \(path))")
       }
@@ -59,7 +59,7 @@ public final class PropertyListStore: RecordStore {
       break
     default:
       throw MigrationError(
-        .notAStore, place: path,
+        .notAStore, file: path,
         "the property list's root is \(snapshot.value.typeNameWithArticle); a property-list "
           + "store holds a dictionary (as a preferences file does) or an array")
     }

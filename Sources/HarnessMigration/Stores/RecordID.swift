@@ -1,3 +1,5 @@
+import HarnessVocabulary
+
 /// Where a record lives: a file in a directory store, a row in an SQLite store, or a value in a
 /// property-list store.
 ///
@@ -40,12 +42,15 @@ public struct RecordID: Hashable, Sendable, CustomStringConvertible {
   public var kind: Kind
   /// The Core Data entity and attribute of a row, when the store was opened by entity.
   public var entity: Entity?
+  /// The place, as every message about the record names it.
+  public let place: Place
+
   /// The place as messages print it.
-  public let description: String
+  public var description: String { place.description }
 
   /// A file record.
   public static func file(path: String, relativePath: String) -> RecordID {
-    RecordID(kind: .file(path: path, relativePath: relativePath), description: path)
+    RecordID(kind: .file(path: path, relativePath: relativePath), place: Place(file: path))
   }
 
   /// A row record in the database at `database`; with `entity`, named by it.
@@ -53,14 +58,12 @@ public struct RecordID: Hashable, Sendable, CustomStringConvertible {
     database: String, table: String, keyColumn: String, key: SQLiteValue, rowid: Int64?,
     entity: Entity? = nil
   ) -> RecordID {
-    let description =
-      if let entity {
-        "\(database):\(entity.name)[\(keyColumn)=\(key.displayText)].\(entity.attribute)"
-      } else {
-        "\(database):\(table)[\(keyColumn)=\(key.displayText)]"
-      }
+    let row = Place.Position.row(
+      table: entity?.name ?? table, key: "\(keyColumn)=\(key.displayText)",
+      column: entity?.attribute)
     return RecordID(
-      kind: .row(table: table, key: key, rowid: rowid), entity: entity, description: description)
+      kind: .row(table: table, key: key, rowid: rowid), entity: entity,
+      place: Place(file: database, position: row))
   }
 
   /// A `Data` value at `keyPath` in the property list at `file`: `FILE:KEYPATH`.
@@ -71,6 +74,8 @@ public struct RecordID: Hashable, Sendable, CustomStringConvertible {
   /// ).description  // "com.example.app.plist:recent[2]"
   /// ```
   public static func propertyListValue(file: String, keyPath: PropertyListKeyPath) -> RecordID {
-    RecordID(kind: .propertyListValue(keyPath: keyPath), description: "\(file):\(keyPath)")
+    RecordID(
+      kind: .propertyListValue(keyPath: keyPath),
+      place: Place(file: file, position: .keyPath(keyPath.description)))
   }
 }

@@ -41,7 +41,7 @@ final class SQLiteDatabase {
       let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close_v2(connection)
       handle = nil
-      throw MigrationError(.sqlite, place: path, "cannot open the database: \(message)")
+      throw MigrationError(.sqlite, file: path, "cannot open the database: \(message)")
     }
     sqlite3_busy_timeout(connection, 10_000)
     if readOnly {
@@ -57,7 +57,7 @@ final class SQLiteDatabase {
   /// The error for a failed call: the VFS's own (a page that fails its check) when it has one.
   func error(_ context: String) -> MigrationError {
     if let failure = vfs?.failure(path: path) { return failure }
-    return MigrationError(.sqlite, place: path, "\(lastMessage) (\(context))")
+    return MigrationError(.sqlite, file: path, "\(lastMessage) (\(context))")
   }
 
   deinit {
@@ -83,7 +83,7 @@ final class SQLiteDatabase {
       let message = errorText.map { String(cString: $0) } ?? lastMessage
       sqlite3_free(errorText)
       if let failure = vfs?.failure(path: path) { throw failure }
-      throw MigrationError(.sqlite, place: path, "\(message) (in: \(sql.prefix(120)))")
+      throw MigrationError(.sqlite, file: path, "\(message) (in: \(sql.prefix(120)))")
     }
   }
 

@@ -1,4 +1,5 @@
 import CHarnessSQLite
+import HarnessVocabulary
 
 /// A store of archives in one SQLite table: a key column and a value column holding blobs.
 ///
@@ -58,7 +59,7 @@ public final class SQLiteStore: RecordStore {
     ]
     where name.isEmpty || name.utf8.contains(0) {
       throw MigrationError(
-        .invalidIdentifier, place: path, "the \(role) name is empty or holds NUL")
+        .invalidIdentifier, file: path, "the \(role) name is empty or holds NUL")
     }
     try self.init(path: path, readOnly: readOnly, keys: keys) { _ throws(MigrationError) in
       Selection(table: table, keyColumn: keyColumn, valueColumn: valueColumn)
@@ -90,7 +91,7 @@ public final class SQLiteStore: RecordStore {
     try self.init(path: path, readOnly: readOnly, keys: keys) { database throws(MigrationError) in
       guard let schema = try CoreDataSchema.read(database) else {
         throw MigrationError(
-          .invalidIdentifier, place: path,
+          .invalidIdentifier, file: path,
           "--entity needs a Core Data store (tables Z_PRIMARYKEY and Z_METADATA), and this store has neither; name the table with --table"
         )
       }
@@ -133,7 +134,7 @@ public final class SQLiteStore: RecordStore {
       guard readOnly, error.message.contains("readonly") || error.message.contains("read-only")
       else { throw error }
       throw MigrationError(
-        .sqlite, place: path,
+        .sqlite, file: path,
         "\(error.message): the database holds an interrupted write (a hot journal) that only a read-write connection can roll back; open it read-write once (for example with sqlite3) and retry"
       )
     }
@@ -151,7 +152,7 @@ public final class SQLiteStore: RecordStore {
         if case .text(let name) = list.value(0) { names.append(name) }
       }
       throw MigrationError(
-        .invalidIdentifier, place: path,
+        .invalidIdentifier, file: path,
         "no table '\(table)'; the tables are: \(names.isEmpty ? "(none)" : names.joined(separator: ", "))"
       )
     }
@@ -165,7 +166,7 @@ public final class SQLiteStore: RecordStore {
     func column(_ name: String, _ role: String) throws(MigrationError) -> String {
       guard let found = columns.first(where: { $0.lowercased() == name.lowercased() }) else {
         throw MigrationError(
-          .invalidIdentifier, place: "\(path):\(schemaTable)",
+          .invalidIdentifier, place: Place(file: path, position: .table(schemaTable)),
           "no \(role) '\(name)'; the columns are: \(columns.joined(separator: ", "))")
       }
       return found
@@ -174,7 +175,7 @@ public final class SQLiteStore: RecordStore {
     let value = try column(selection.valueColumn, "value column")
     guard key != value else {
       throw MigrationError(
-        .invalidIdentifier, place: "\(path):\(schemaTable)",
+        .invalidIdentifier, place: Place(file: path, position: .table(schemaTable)),
         "the key column and the value column are both '\(key)'")
     }
     self.keyColumn = key
@@ -220,11 +221,11 @@ public final class SQLiteStore: RecordStore {
     do {
       header = try DurableFile.readPrefix(path, count: 16)
     } catch {
-      throw MigrationError(.storeNotFound, place: path, error.message)
+      throw MigrationError(.storeNotFound, file: path, error.message)
     }
     guard let header, header == Array("SQLite format 3\0".utf8) else {
       throw MigrationError(
-        .storeNotFound, place: path, "neither a folder nor an SQLite database")
+        .storeNotFound, file: path, "neither a folder nor an SQLite database")
     }
   }
 

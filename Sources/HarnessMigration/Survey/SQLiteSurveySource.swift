@@ -32,7 +32,7 @@ struct SQLiteSurveySource {
         throw error
       }
       throw MigrationError(
-        .sqlite, place: path,
+        .sqlite, file: path,
         "\(error.message): the database holds an interrupted write (a hot journal) that only a read-write connection can roll back; survey writes nothing, so open it read-write once (for example with sqlite3 or the app) and retry"
       )
     }

@@ -51,7 +51,7 @@ public struct StoreSurvey: Sendable {
         sampleLimit: sampleLimit, setCapacity: setCapacity, limits: limits))
     let kind = DurableFile.kind(of: path)
     guard kind.exists else {
-      throw MigrationError(.storeNotFound, place: path, "no such file or folder")
+      throw MigrationError(.storeNotFound, file: path, "no such file or folder")
     }
     var report = SurveyReport(store: path, kind: .sqlite, places: [])
     report.sampleLimit = sampleLimit
@@ -62,7 +62,7 @@ public struct StoreSurvey: Sendable {
     if kind.isDirectory {
       if keys != nil {
         throw MigrationError(
-          .invalidOptions, place: path, "a key applies to SQLite stores; this store is a folder")
+          .invalidOptions, file: path, "a key applies to SQLite stores; this store is a folder")
       }
       report.kind = .folder
       report.files = try DirectorySurveySource(path: path).run(into: census)
@@ -89,14 +89,14 @@ public struct StoreSurvey: Sendable {
     let read = try DurableFile.readFile(path, limit: limits.propertyList.maximumInputSize)
     guard let bytes = read.bytes else {
       throw MigrationError(
-        .unreadable, place: path,
+        .unreadable, file: path,
         "the file of \(read.size) bytes exceeds the reader's limit of \(limits.propertyList.maximumInputSize) bytes"
       )
     }
     let recognition = bytes.withUnsafeBytes { SurveyRecognition.recognise($0) }
     guard case .propertyList = recognition else {
       throw MigrationError(
-        .storeNotFound, place: path,
+        .storeNotFound, file: path,
         "neither a folder, an SQLite database nor a keyed archive (an encrypted SQLite store needs --key-file or --key-env)"
       )
     }

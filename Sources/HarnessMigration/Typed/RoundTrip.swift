@@ -12,7 +12,7 @@ import HarnessVocabulary
 ///    `allowedClasses`.
 /// 4. Compare the re-read object with the first decode, field by field.
 ///
-/// Any failure is a ``Refusal`` naming the step. A `nil` decode, or an empty
+/// Any failure is a ``RecordRefusal`` naming the step and its cause. A `nil` decode, or an empty
 /// collection decoded from an archive whose root holds elements, is a refusal:
 /// it is never a value to write.
 ///
@@ -24,53 +24,6 @@ import HarnessVocabulary
 /// }
 /// ```
 public struct RoundTrip: Sendable {
-  /// Why a record was not migrated: the step that failed, the category and what happened.
-  public struct Refusal: Error, Sendable, Hashable, CustomStringConvertible {
-    /// What kind of failure a refusal is.
-    ///
-    /// ```swift
-    /// if refusal.category == .rejected(.classNotAllowed) { print("extend allowedClasses") }
-    /// ```
-    public enum Category: Sendable, Hashable, CustomStringConvertible {
-      /// A decode refused the bytes, or they broke a rule such as a limit, for this reason.
-      case rejected(RejectionCategory)
-      /// A decode returned `nil` without a rejection.
-      case nilDecode
-      /// The decode came back empty although the archive holds elements.
-      case emptyDecode
-      /// The re-read object differs from the first decode.
-      case changed
-
-      /// The category as reports name it, such as `class-not-allowed` or `empty-decode`.
-      public var description: String {
-        switch self {
-        case .rejected(let category): category.description
-        case .nilDecode: "nil-decode"
-        case .emptyDecode: "empty-decode"
-        case .changed: "changed"
-        }
-      }
-    }
-
-    /// The step that failed: ``MigrationStep/read``, ``MigrationStep/decode``,
-    /// ``MigrationStep/encode``, ``MigrationStep/reRead`` or ``MigrationStep/compare``.
-    public let step: MigrationStep
-    /// The category of the failure, such as `class-not-allowed` or `empty-decode`.
-    public let category: Category
-    /// What happened.
-    public let reason: String
-
-    /// Creates a refusal.
-    package init(step: MigrationStep, category: Category, reason: String) {
-      self.step = step
-      self.category = category
-      self.reason = reason
-    }
-
-    /// The step, the category and the reason, such as `re-read: [class-not-allowed] …`.
-    public var description: String { "\(step): [\(category)] \(reason)" }
-  }
-
   /// A verified migration of one archive.
   public struct Migrated: Sendable, Hashable {
     /// The new archive's bytes.
@@ -102,22 +55,24 @@ public struct RoundTrip: Sendable {
   }
 
   /// Runs the round trip on one archive.
-  public func run(_ bytes: [UInt8]) -> Result<Migrated, Refusal> {
+  public func run(_ bytes: [UInt8]) -> Result<Migrated, RecordRefusal> {
     let archive: KeyedArchive
     do {
       archive = try KeyedArchive(bytes: bytes, limits: limits)
     } catch {
       return .failure(
-        Refusal(step: .read, category: .rejected(.malformed), reason: error.description))
+        RecordRefusal(
+          .read, cause: .rejected(.malformed), error.description))
     }
     return run(archive)
   }
 
   /// Runs the round trip on an archive already read, sparing a second read of its bytes.
-  func run(_ archive: KeyedArchive) -> Result<Migrated, Refusal> {
+  func run(_ archive: KeyedArchive) -> Result<Migrated, RecordRefusal> {
     if let refusal = HarnessDecoder.expansionRejection(archive, secure: false) {
       return .failure(
-        Refusal(step: .read, category: .rejected(.limitExceeded), reason: refusal.message))
+        RecordRefusal(
+          .read, cause: .rejected(.limitExceeded), refusal.message))
     }
     // Each decode leaves the describing to this trip's own describers below: a described
     // decode would walk the same graph a second time. The expansion check above covers the
@@ -126,7 +81,8 @@ public struct RoundTrip: Sendable {
       .decodeUndescribed(archive, secure: false)
     guard let object = legacy.object, legacy.outcome.decodedValue != nil else {
       return .failure(
-        Refusal(step: .decode, outcome: legacy.outcome, nilReason: "the legacy decode returned nil")
+        RecordRefusal(
+          step: .decode, outcome: legacy.outcome, nilReason: "the legacy decode returned nil")
       )
     }
     let before: DecodedValue
@@ -144,14 +100,15 @@ public struct RoundTrip: Sendable {
         withRootObject: object, requiringSecureCoding: true, built: legacy.builtCollections)
     } catch {
       return .failure(
-        Refusal(step: .encode, category: .rejected(.notSecureCoding), reason: error.description))
+        RecordRefusal(
+          .encode, cause: .rejected(.notSecureCoding), error.description))
     }
 
     let reread = HarnessDecoder(registry: registry, limits: limits)
       .decodeUndescribed(newBytes, secure: true, allowedClasses: allowedClasses)
     guard let rereadObject = reread.object, reread.outcome.decodedValue != nil else {
       return .failure(
-        Refusal(
+        RecordRefusal(
           step: .reRead, outcome: reread.outcome, nilReason: "the secure re-read returned nil"))
     }
     let after: DecodedValue
@@ -161,9 +118,9 @@ public struct RoundTrip: Sendable {
     }
     guard after == before else {
       return .failure(
-        Refusal(
-          step: .compare, category: .changed,
-          reason: "the re-read object differs: before \(before), after \(after)"))
+        RecordRefusal(
+          .compare, cause: .changed, "the re-read object differs: before \(before), after \(after)")
+      )
     }
     return .success(Migrated(bytes: newBytes, before: before, after: after))
   }
@@ -172,23 +129,22 @@ public struct RoundTrip: Sendable {
   /// `step` when the description passes the describer's node budget.
   private func describe(
     _ object: AnyObject, of result: HarnessDecodeResult, step: MigrationStep, naming name: String
-  ) -> Result<DecodedValue, Refusal> {
+  ) -> Result<DecodedValue, RecordRefusal> {
     var describer = ObjectDescriber()
     describer.built = result.builtCollections
     let value = describer.describe(object)
     guard !describer.exceededNodeLimit else {
       return .failure(
-        Refusal(
-          step: step, category: .rejected(.limitExceeded),
-          reason:
-            "\(name) expands to more than \(describer.maximumNodes) values; too large to compare"
+        RecordRefusal(
+          step, cause: .rejected(.limitExceeded),
+          "\(name) expands to more than \(describer.maximumNodes) values; too large to compare"
         ))
     }
     return .success(value)
   }
 
   /// A refusal when the decode is an empty collection but the archive's root holds elements.
-  private func emptyDecode(_ value: DecodedValue, archive: KeyedArchive) -> Refusal? {
+  private func emptyDecode(_ value: DecodedValue, archive: KeyedArchive) -> RecordRefusal? {
     let decodedCount: Int?
     switch value {
     case .null: decodedCount = 0
@@ -200,26 +156,25 @@ public struct RoundTrip: Sendable {
     }
     guard decodedCount == 0 else { return nil }
     guard let root = archive.root else {
-      return Refusal(
-        step: .decode, category: .emptyDecode, reason: "the archive has no root")
+      return RecordRefusal(
+        .decode, cause: .emptyDecode, "the archive has no root")
     }
     let archived = archive.elementCount(of: root) ?? 1
     guard archived > 0 || value == .null else { return nil }
-    return Refusal(
-      step: .decode, category: .emptyDecode,
-      reason:
-        "the decode came back \(value == .null ? "nil" : "empty") although the archive's root holds \(archived) element(s)"
+    return RecordRefusal(
+      .decode, cause: .emptyDecode,
+      "the decode came back \(value == .null ? "nil" : "empty") although the archive's root holds \(archived) element(s)"
     )
   }
 }
 
-extension RoundTrip.Refusal {
+extension RecordRefusal {
   /// A refusal for a decode that gave no object: its rejection, or a `nil-decode`.
   fileprivate init(step: MigrationStep, outcome: DecodeOutcome, nilReason: String) {
     if let rejection = outcome.rejection {
-      self.init(step: step, category: .rejected(rejection.category), reason: rejection.message)
+      self.init(step, cause: .rejected(rejection.category), rejection.message)
     } else {
-      self.init(step: step, category: .nilDecode, reason: nilReason)
+      self.init(step, cause: .nilDecode, nilReason)
     }
   }
 }

@@ -82,7 +82,7 @@ public struct TypedMigration: Sendable {
       archive = try KeyedArchive(bytes: bytes, limits: limits)
     } catch {
       return .refused(
-        RoundTrip.Refusal(step: .read, category: .rejected(.malformed), reason: error.description))
+        RecordRefusal(.read, cause: .rejected(.malformed), error.description))
     }
     // One read of the bytes serves the app's current read and the round trip.
     let current = HarnessDecoder(registry: registry, limits: limits)

@@ -8,7 +8,7 @@ public enum TypedMigrationResult: Sendable, Hashable {
   /// The verified new archive, and the class name of its re-read root.
   case rewritten([UInt8], className: String)
   /// A step of the round trip failed.
-  case refused(RoundTrip.Refusal)
+  case refused(RecordRefusal)
   /// The worker died or ran out of time on this archive: app code trapped, or hung.
   case crashed(CrashReport)
 }

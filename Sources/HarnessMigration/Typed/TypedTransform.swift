@@ -145,15 +145,11 @@ public struct TypedTransform: RecordTransform {
     case .rewritten(let bytes, let className):
       return .rewritten(
         bytes, summary: "\(className) re-encoded with secure coding, re-read and compared")
-    case .refused(let refusal):
-      var category: RejectionCategory?
-      if case .rejected(let rejection) = refusal.category { category = rejection }
-      return .refused(
-        RecordRefusal(
-          refusal.step, "[\(refusal.category)] \(refusal.reason)", currentReadFails: true,
-          category: category))
+    case .refused(var refusal):
+      refusal.currentReadFails = true
+      return .refused(refusal)
     case .crashed(let crash):
-      var reason = "[crashed] the app's decoding \(crash.timedOut ? "hung" : "trapped") "
+      var reason = "the app's decoding \(crash.timedOut ? "hung" : "trapped") "
       reason += "in the decode worker (\(crash))"
       var detail = crash.detail
       while detail.hasSuffix(".") || detail.hasSuffix(" ") { detail.removeLast() }

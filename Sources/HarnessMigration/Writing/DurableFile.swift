@@ -21,16 +21,16 @@ enum DurableFile {
     let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
       let reason = errno == ELOOP ? "it is a symbolic link" : MigrationError.systemMessage()
-      throw MigrationError(.unreadable, place: path, "cannot open: \(reason)")
+      throw MigrationError(.unreadable, file: path, "cannot open: \(reason)")
     }
     defer { close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
       throw MigrationError(
-        .unreadable, place: path, "cannot stat: \(MigrationError.systemMessage())")
+        .unreadable, file: path, "cannot stat: \(MigrationError.systemMessage())")
     }
     guard status.st_mode & S_IFMT == S_IFREG else {
-      throw MigrationError(.unreadable, place: path, "cannot read: not a regular file")
+      throw MigrationError(.unreadable, file: path, "cannot read: not a regular file")
     }
     let size = Int(status.st_size)
     guard size <= limit else { return (nil, size) }
@@ -56,7 +56,7 @@ enum DurableFile {
       if count < 0 {
         if errno == EINTR { continue }
         throw MigrationError(
-          .unreadable, place: path, "cannot read: \(MigrationError.systemMessage())")
+          .unreadable, file: path, "cannot read: \(MigrationError.systemMessage())")
       }
       if count == 0 { break }
       offset += count
@@ -120,7 +120,7 @@ enum DurableFile {
     var status = stat()
     if stat(path, &status) == 0 {
       guard status.st_mode & S_IFMT == S_IFDIR else {
-        throw MigrationError(.writeFailed, place: path, "exists and is not a folder")
+        throw MigrationError(.writeFailed, file: path, "exists and is not a folder")
       }
       return
     }
@@ -128,7 +128,7 @@ enum DurableFile {
     if parent != path && !parent.isEmpty { try makeDirectories(parent) }
     if mkdir(path, 0o755) != 0 && errno != EEXIST {
       throw MigrationError(
-        .writeFailed, place: path, "cannot create the folder: \(MigrationError.systemMessage())")
+        .writeFailed, file: path, "cannot create the folder: \(MigrationError.systemMessage())")
     }
     if !parent.isEmpty { try syncDirectory(parent) }
   }
@@ -182,20 +182,20 @@ extension DurableFile {
   static func readPrefix(_ path: String, count: Int) throws(MigrationError) -> [UInt8]? {
     let kind = kind(of: path)
     guard kind.exists else {
-      throw MigrationError(.storeNotFound, place: path, "no such file or folder")
+      throw MigrationError(.storeNotFound, file: path, "no such file or folder")
     }
     if kind.isDirectory { return nil }
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       throw MigrationError(
-        .unreadable, place: path, "cannot open: \(MigrationError.systemMessage())")
+        .unreadable, file: path, "cannot open: \(MigrationError.systemMessage())")
     }
     defer { close(descriptor) }
     var bytes = [UInt8](repeating: 0, count: count)
     let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, count) }
     guard got >= 0 else {
       throw MigrationError(
-        .unreadable, place: path, "cannot read: \(MigrationError.systemMessage())")
+        .unreadable, file: path, "cannot read: \(MigrationError.systemMessage())")
     }
     return Array(bytes.prefix(got))
   }
@@ -220,7 +220,7 @@ extension DurableFile {
 extension MigrationError {
   /// A write failure from the FileOutput module, at its path.
   init(_ error: FileOutputError) {
-    self.init(.writeFailed, place: error.path, error.message)
+    self.init(.writeFailed, file: error.path, error.message)
   }
 }
 
@@ -232,18 +232,18 @@ extension DurableFile {
     let input = open(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard input >= 0 else {
       throw MigrationError(
-        .backupFailed, place: source, "cannot open: \(MigrationError.systemMessage())")
+        .backupFailed, file: source, "cannot open: \(MigrationError.systemMessage())")
     }
     defer { close(input) }
     var status = stat()
     guard fstat(input, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-      throw MigrationError(.backupFailed, place: source, "not a regular file")
+      throw MigrationError(.backupFailed, file: source, "not a regular file")
     }
     let output: Int32
     do {
       output = try AtomicFile.openNew(target, mode: 0o600)
     } catch {
-      throw MigrationError(.backupFailed, place: target, error.message)
+      throw MigrationError(.backupFailed, file: target, error.message)
     }
     defer { close(output) }
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -252,18 +252,18 @@ extension DurableFile {
       if count < 0 {
         if errno == EINTR { continue }
         throw MigrationError(
-          .backupFailed, place: source, "cannot read: \(MigrationError.systemMessage())")
+          .backupFailed, file: source, "cannot read: \(MigrationError.systemMessage())")
       }
       if count == 0 { break }
       do {
         try AtomicFile.writeAll(Array(buffer[0..<count]), to: output, path: target)
       } catch {
-        throw MigrationError(.backupFailed, place: target, error.message)
+        throw MigrationError(.backupFailed, file: target, error.message)
       }
     }
     guard fsync(output) == 0 else {
       throw MigrationError(
-        .backupFailed, place: target, "cannot fsync: \(MigrationError.systemMessage())")
+        .backupFailed, file: target, "cannot fsync: \(MigrationError.systemMessage())")
     }
   }
 }

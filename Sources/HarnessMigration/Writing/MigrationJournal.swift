@@ -2,6 +2,7 @@ import Foundation
 import HarnessFileOutput
 import HarnessJSONOutput
 import HarnessTextOutput
+import HarnessVocabulary
 
 #if canImport(Glibc)
   import Glibc
@@ -47,7 +48,7 @@ package final class MigrationJournal {
     do {
       descriptor = try AtomicFile.openNew(path, mode: 0o644, append: true)
     } catch {
-      throw MigrationError(.journal, place: path, "cannot create the journal: \(error.message)")
+      throw MigrationError(.journal, file: path, "cannot create the journal: \(error.message)")
     }
     var members: [(String, JSONValue)] = [
       ("journal", .string(Self.formatName)), ("version", .integer(Self.formatVersion)),
@@ -72,10 +73,10 @@ package final class MigrationJournal {
     do {
       try AtomicFile.writeAll(Array(text.utf8), to: descriptor, path: path)
     } catch {
-      throw MigrationError(.journal, place: path, error.message)
+      throw MigrationError(.journal, file: path, error.message)
     }
     guard fsync(descriptor) == 0 else {
-      throw MigrationError(.journal, place: path, "cannot fsync: \(MigrationError.systemMessage())")
+      throw MigrationError(.journal, file: path, "cannot fsync: \(MigrationError.systemMessage())")
     }
   }
 
@@ -87,7 +88,7 @@ package final class MigrationJournal {
     header: [String: Any], entries: [[String: Any]]
   ) {
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw MigrationError(.journal, place: path, "cannot read the journal")
+      throw MigrationError(.journal, file: path, "cannot read the journal")
     }
     var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
     // The last element is empty when the file ends in a newline; otherwise it is a torn line.
@@ -99,12 +100,13 @@ package final class MigrationJournal {
         let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
       else {
         throw MigrationError(
-          .journal, place: "\(path):\(number + 1)", "the line is not a JSON object")
+          .journal, place: Place(file: path, line: number + 1, column: 0),
+          "the line is not a JSON object")
       }
       if header == nil {
         guard object["journal"] as? String == formatName else {
           throw MigrationError(
-            .journal, place: "\(path):\(number + 1)",
+            .journal, place: Place(file: path, line: number + 1, column: 0),
             "not an archive-harness migrate journal (no \"journal\": \"\(formatName)\" header)")
         }
         header = object
@@ -113,7 +115,7 @@ package final class MigrationJournal {
       }
     }
     guard let header else {
-      throw MigrationError(.journal, place: path, "the journal is empty")
+      throw MigrationError(.journal, file: path, "the journal is empty")
     }
     return (header, entries)
   }

@@ -1,6 +1,7 @@
 import Foundation
 import HarnessChecksum
 import HarnessPropertyList
+import HarnessVocabulary
 
 #if canImport(Glibc)
   import Glibc
@@ -62,11 +63,13 @@ public enum MigrationRollback {
     guard let store = journal.header["store"] as? String,
       let kind = journal.header["kind"] as? String
     else {
-      throw MigrationError(.journal, place: "\(journalPath):1", "the header names no store or kind")
+      throw MigrationError(
+        .journal, place: Place(file: journalPath, line: 1, column: 0),
+        "the header names no store or kind")
     }
     guard let backup = journal.header["backup"] as? String else {
       throw MigrationError(
-        .journal, place: "\(journalPath):1",
+        .journal, place: Place(file: journalPath, line: 1, column: 0),
         "the run was made with --no-backup; there are no originals to restore")
     }
     switch kind {
@@ -79,11 +82,12 @@ public enum MigrationRollback {
       if let cipher = journal.header["cipher"] as? [String: Any] {
         guard let settings = SQLCipherSettings(journalValue: cipher) else {
           throw MigrationError(
-            .journal, place: "\(journalPath):1", "the header's cipher settings are malformed")
+            .journal, place: Place(file: journalPath, line: 1, column: 0),
+            "the header's cipher settings are malformed")
         }
         guard let key else {
           throw MigrationError(
-            .invalidKey, place: store,
+            .invalidKey, file: store,
             "the store is encrypted (\(settings)): give its key with --key-file or --key-env")
         }
         keys = try StoreEncryption(key: key, settings: settings).open(path: store)
@@ -96,7 +100,9 @@ public enum MigrationRollback {
         store: store, backup: backup, entries: journal.entries, journalPath: journalPath,
         onRecord: onRecord)
     default:
-      throw MigrationError(.journal, place: "\(journalPath):1", "unknown store kind '\(kind)'")
+      throw MigrationError(
+        .journal, place: Place(file: journalPath, line: 1, column: 0),
+        "unknown store kind '\(kind)'")
     }
   }
 
@@ -119,7 +125,7 @@ public enum MigrationRollback {
           let new = entry["new"] as? String, let backupName = entry["backup"] as? String,
           !relative.split(separator: "/").contains("..")
         else {
-          throw MigrationError(.journal, place: journalPath, "a replace entry is malformed")
+          throw MigrationError(.journal, file: journalPath, "a replace entry is malformed")
         }
         let path = store + "/" + relative
         guard DirectoryStore.folderIsInside(relative, root: storeRoot) else {
@@ -220,7 +226,7 @@ public enum MigrationRollback {
       guard let keyPath = MigrationJournal.keyPath(entry["keyPath"]),
         let old = entry["old"] as? String, let new = entry["new"] as? String
       else {
-        throw MigrationError(.journal, place: journalPath, "a replace entry is malformed")
+        throw MigrationError(.journal, file: journalPath, "a replace entry is malformed")
       }
       changes.append((keyPath, old, new))
     }
@@ -278,7 +284,7 @@ public enum MigrationRollback {
         tree, format: current.format, over: store, expecting: current.identity,
         maximumFileSize: maximumFileSize)
       if case .notWritten(let reason) = outcome {
-        throw MigrationError(.writeFailed, place: store, reason)
+        throw MigrationError(.writeFailed, file: store, reason)
       }
     }
     for (keyPath, outcome) in decided { report(keyPath, outcome) }
@@ -293,7 +299,8 @@ public enum MigrationRollback {
       let valueColumn = header["valueColumn"] as? String
     else {
       throw MigrationError(
-        .journal, place: "\(journalPath):1", "the header names no table or columns")
+        .journal, place: Place(file: journalPath, line: 1, column: 0),
+        "the header names no table or columns")
     }
     let target = try SQLiteStore(
       path: store, table: table, keyColumn: keyColumn, valueColumn: valueColumn, readOnly: false,
@@ -325,7 +332,7 @@ public enum MigrationRollback {
           let old = entry["old"] as? String,
           let new = entry["new"] as? String
         else {
-          throw MigrationError(.journal, place: journalPath, "an update entry is malformed")
+          throw MigrationError(.journal, file: journalPath, "an update entry is malformed")
         }
         let rowid = (entry["rowid"] as? NSNumber)?.int64Value
         let place = RecordID.row(

@@ -43,7 +43,7 @@ final class PropertyListRecordWriter: RecordWriter {
         try DurableFile.create(target, bytes: original.bytes, mode: 0o600)
       } catch {
         throw MigrationError(
-          .backupFailed, place: target, "cannot back up \(store.path): \(error.message)")
+          .backupFailed, file: target, "cannot back up \(store.path): \(error.message)")
       }
       try DurableFile.syncDirectory(runDirectory)
       backupPath = target

@@ -34,7 +34,7 @@ final class SQLiteRecordWriter: RecordWriter {
           try store.database.execute("VACUUM INTO \(SQLiteDatabase.literal(target))")
         } catch {
           throw MigrationError(
-            .backupFailed, place: target, "cannot back up \(store.path): \(error.message)")
+            .backupFailed, file: target, "cannot back up \(store.path): \(error.message)")
         }
         try DurableFile.syncFile(target)
       }
@@ -84,7 +84,7 @@ final class SQLiteRecordWriter: RecordWriter {
     guard !batch.isEmpty else { return [] }
     if !run.started { try start() }
     guard let update else {
-      throw MigrationError(.sqlite, place: store.path, "the update statement is not prepared")
+      throw MigrationError(.sqlite, file: store.path, "the update statement is not prepared")
     }
     var lines: [JSONValue] = []
     lines.reserveCapacity(batch.count)
@@ -143,7 +143,7 @@ final class SQLiteRecordWriter: RecordWriter {
       check.reset()
       guard problems.isEmpty else {
         throw MigrationError(
-          .sqlite, place: store.path,
+          .sqlite, file: store.path,
           "integrity_check after the run: \(problems.prefix(5).joined(separator: "; "))")
       }
       try keys.verifyPages(of: store.path)

@@ -46,7 +46,7 @@ enum HotJournal {
       if checksum(page) == stored, number > 0 {
         guard readOnly else { return }
         throw MigrationError(
-          .hotJournal, place: path,
+          .hotJournal, file: path,
           "a rollback journal left by an interrupted write (of the app or of migrate) is beside the store; a dry run cannot roll it back. Run migrate, or open the store once in the app, which rolls it back; then run the dry run again. Nothing was written"
         )
       }
@@ -57,7 +57,7 @@ enum HotJournal {
       writer = "a writer with page size \(journalPageSize)"
     }
     throw MigrationError(
-      .hotJournal, place: path,
+      .hotJournal, file: path,
       "a hot rollback journal, left by an interrupted write of \(writer), is beside the store, and its first record does not check as SQLCipher's do; it is not rolled back here. Open the store once in the app, which rolls it back, then run again. Nothing was written"
     )
   }

@@ -1,6 +1,7 @@
 import CHarnessCrypto
 import CHarnessSQLCipher
 import Foundation
+import HarnessVocabulary
 import Synchronization
 
 /// What is known of an encrypted store before it is opened: its key, and any settings the user states.
@@ -98,10 +99,10 @@ public struct StoreEncryption: Sendable {
     do {
       read = try DurableFile.readPrefix(path, count: 65536)
     } catch {
-      throw MigrationError(.storeNotFound, place: path, error.message)
+      throw MigrationError(.storeNotFound, file: path, error.message)
     }
     guard let prefix = read else {
-      throw MigrationError(.storeNotFound, place: path, "cannot read the database")
+      throw MigrationError(.storeNotFound, file: path, "cannot read the database")
     }
     let header = Array("SQLite format 3\0".utf8)
     let headerSize = plaintextHeaderSize ?? 0
@@ -112,19 +113,19 @@ public struct StoreEncryption: Sendable {
         ? "; it reserves \(reserve) bytes a page, as SQLCipher does: if it is SQLCipher 4 with a plaintext header, give --cipher-plaintext-header-size 32 and its --cipher-salt"
         : ": drop --key-file and --key-env"
       throw MigrationError(
-        .notEncrypted, place: path,
+        .notEncrypted, file: path,
         "the database is not encrypted (its header is SQLite's own)\(hint)")
     }
     guard prefix.count >= 512 else {
       throw MigrationError(
-        .wrongKey, place: path,
+        .wrongKey, file: path,
         "the file holds \(prefix.count) bytes, less than one page: it is not an SQLCipher database")
     }
     let salt: [UInt8]
     if headerSize > 0 {
       guard let given = self.salt ?? key.salt, given.count == 16 else {
         throw MigrationError(
-          .invalidKey, place: path,
+          .invalidKey, file: path,
           "a plaintext header keeps the salt out of the file: give --cipher-salt (32 hex digits) or a raw key of 96 hex digits"
         )
       }
@@ -155,7 +156,7 @@ public struct StoreEncryption: Sendable {
     }
     let stated = pageSize.map { "page size \($0)" } ?? "page sizes 512 to 65,536"
     throw MigrationError(
-      .wrongKey, place: path,
+      .wrongKey, file: path,
       "the key does not open the database: page 1 did not verify with \(Self.list(tried)) settings (\(stated)). It may be a wrong key, settings other than those (--cipher-compatibility, --cipher-page-size, --cipher-kdf-iter, --cipher-kdf-algorithm, --cipher-hmac-algorithm, --cipher-plaintext-header-size with --cipher-salt), or a file that is not an SQLCipher database"
     )
   }
@@ -195,14 +196,14 @@ final class SQLCipherCodec: @unchecked Sendable {
     var status = HARNESS_CIPHER_OK
     let made = try key.withBytes { bytes throws(MigrationError) in
       guard bytes.count == 32 || key.kind == .passphrase else {
-        throw MigrationError(.invalidKey, place: path, "a raw key holds 32 bytes")
+        throw MigrationError(.invalidKey, file: path, "a raw key holds 32 bytes")
       }
       return harness_cipher_codec_new(
         &cSettings, bytes.baseAddress, bytes.count, key.kind == .raw ? 1 : 0, salt, &status)
     }
     guard let made else {
       throw MigrationError(
-        .invalidOptions, place: path,
+        .invalidOptions, file: path,
         status == HARNESS_CIPHER_BAD_SETTINGS
           ? "the cipher settings are out of range (\(settings))"
           : "the key derivation failed")
@@ -260,7 +261,7 @@ final class CipherVFS {
     guard
       let made = harness_cipher_vfs_register(name, codec?.pointer, readOnly ? 1 : 0)
     else {
-      throw MigrationError(.sqlite, place: path, "cannot register the harness's SQLite VFS")
+      throw MigrationError(.sqlite, file: path, "cannot register the harness's SQLite VFS")
     }
     pointer = made
     self.name = name
@@ -277,16 +278,16 @@ final class CipherVFS {
     case HARNESS_CIPHER_OK: return nil
     case HARNESS_CIPHER_HMAC_MISMATCH, HARNESS_CIPHER_BAD_HEADER:
       return MigrationError(
-        .damagedPage, place: "\(file):page \(page)",
+        .damagedPage, place: Place(file: file, position: .page(Int(page))),
         "page \(page) fails its HMAC check: it was changed or damaged after SQLCipher wrote it; the run stopped and wrote nothing"
       )
     case HARNESS_CIPHER_REFUSED_WRITE:
       return MigrationError(
-        .sqlite, place: file,
+        .sqlite, file: file,
         "SQLite asked for a write that would not keep the file SQLCipher's (a temporary file, a WAL frame, or a partial page); it was refused"
       )
     default:
-      return MigrationError(.sqlite, place: file, "the cipher failed (status \(status.rawValue))")
+      return MigrationError(.sqlite, file: file, "the cipher failed (status \(status.rawValue))")
     }
   }
 
@@ -308,7 +309,7 @@ extension SQLCipherKeys {
     let descriptor = openForReading(path)
     guard descriptor >= 0 else {
       throw MigrationError(
-        .unreadable, place: path, "cannot open: \(MigrationError.systemMessage())")
+        .unreadable, file: path, "cannot open: \(MigrationError.systemMessage())")
     }
     defer { close(descriptor) }
     var page = [UInt8](repeating: 0, count: pageSize)
@@ -321,7 +322,7 @@ extension SQLCipherKeys {
       number += 1
       guard filled == pageSize else {
         throw MigrationError(
-          .damagedPage, place: "\(path):page \(number)",
+          .damagedPage, place: Place(file: path, position: .page(Int(number))),
           "the file ends inside page \(number): SQLCipher writes whole pages")
       }
       let status = page.withUnsafeBufferPointer { input in
@@ -331,7 +332,7 @@ extension SQLCipherKeys {
       }
       guard status == HARNESS_CIPHER_OK else {
         throw MigrationError(
-          .damagedPage, place: "\(path):page \(number)",
+          .damagedPage, place: Place(file: path, position: .page(Int(number))),
           "page \(number) fails its HMAC check: it was changed or damaged after it was written")
       }
     }

@@ -44,7 +44,7 @@ public final class StoreKey: @unchecked Sendable {
       if text.last == UInt8(ascii: "\r") { text = text.dropLast() }
     }
     guard !text.isEmpty else {
-      throw MigrationError(.invalidKey, place: source, "the key is empty")
+      throw MigrationError(.invalidKey, file: source, "the key is empty")
     }
     let isRaw =
       text.count >= 3 && (text.first == UInt8(ascii: "x") || text.first == UInt8(ascii: "X"))
@@ -54,7 +54,7 @@ public final class StoreKey: @unchecked Sendable {
       defer { harness_secure_zero(&digits, digits.count) }
       guard digits.count == 64 || digits.count == 96, let decoded = Self.hex(digits) else {
         throw MigrationError(
-          .invalidKey, place: source,
+          .invalidKey, file: source,
           "a raw key x'…' holds 64 hex digits (the key) or 96 (the key, then the salt); this one holds \(digits.count) characters"
         )
       }
@@ -78,16 +78,16 @@ public final class StoreKey: @unchecked Sendable {
     var status = stat()
     guard stat(path, &status) == 0 else {
       throw MigrationError(
-        .invalidKey, place: path, "cannot read the key file: \(MigrationError.systemMessage())")
+        .invalidKey, file: path, "cannot read the key file: \(MigrationError.systemMessage())")
     }
     guard status.st_mode & S_IFMT == S_IFREG else {
-      throw MigrationError(.invalidKey, place: path, "the key file is not a regular file")
+      throw MigrationError(.invalidKey, file: path, "the key file is not a regular file")
     }
     guard status.st_size <= 65_536 else {
-      throw MigrationError(.invalidKey, place: path, "the key file is larger than 64 KiB")
+      throw MigrationError(.invalidKey, file: path, "the key file is larger than 64 KiB")
     }
     guard var data = FileManager.default.contents(atPath: path) else {
-      throw MigrationError(.invalidKey, place: path, "cannot read the key file")
+      throw MigrationError(.invalidKey, file: path, "cannot read the key file")
     }
     var bytes = [UInt8](data)
     data.resetBytes(in: 0..<data.count)
@@ -100,7 +100,7 @@ public final class StoreKey: @unchecked Sendable {
   /// - Throws: ``MigrationError`` naming `$NAME` when it is unset or empty.
   public convenience init(environmentVariable name: String) throws(MigrationError) {
     guard let value = getenv(name) else {
-      throw MigrationError(.invalidKey, place: "$\(name)", "the environment variable is not set")
+      throw MigrationError(.invalidKey, file: "$\(name)", "the environment variable is not set")
     }
     let count = strlen(value)
     var bytes = [UInt8](
