@@ -109,7 +109,8 @@ let package = Package(
       swiftSettings: strictSettings),
     .target(name: "HarnessVocabulary", swiftSettings: strictSettings),
     .target(
-      name: "HarnessJSONOutput", dependencies: ["HarnessTextOutput"], swiftSettings: strictSettings),
+      name: "HarnessJSONOutput", dependencies: ["HarnessTextOutput", "HarnessVocabulary"],
+      swiftSettings: strictSettings),
     .target(
       name: "HarnessPropertyList",
       dependencies: ["HarnessJSONOutput", "HarnessTextOutput", "HarnessVocabulary"],

@@ -1,3 +1,5 @@
+import HarnessVocabulary
+
 /// A parsed JSON value, exactly as the text wrote it, for reading reports back and checking schemas.
 ///
 /// Foundation's `JSONSerialization` answers with `NSNumber`s that blur `true`
@@ -77,6 +79,13 @@ public struct JSONDocumentError: Error, Sendable, Hashable, CustomStringConverti
   /// What is wrong, in lowercase words.
   public var message: String
 
+  /// Where the problem is, with no file: a ``Place/Position/byteOffset(_:)``.
+  ///
+  /// ```swift
+  /// print(error.place.in("report.json"))  // report.json:offset 12
+  /// ```
+  public var place: Place { Place(.byteOffset(offset)) }
+
   /// The error as `offset N: message`.
-  public var description: String { "offset \(offset): \(message)" }
+  public var description: String { "\(place): \(message)" }
 }

@@ -45,7 +45,7 @@ public struct VerificationReportReader: Sendable {
     let version = try root.member("serializationVersion").integer()
     guard version == JSONReportWriter.serializationVersion else {
       throw VerificationReportReadError(
-        place: "$.serializationVersion",
+        path: "$.serializationVersion",
         message: "version \(version), not \(JSONReportWriter.serializationVersion)")
     }
     var report = VerificationReport(
@@ -58,7 +58,7 @@ public struct VerificationReportReader: Sendable {
       let index = try shard.member("index").integer()
       let count = try shard.member("count").integer()
       guard let value = VerificationShard(index: index, count: count) else {
-        throw VerificationReportReadError(place: shard.place, message: "not a shard K/N")
+        throw VerificationReportReadError(path: shard.place, message: "not a shard K/N")
       }
       report.shard = value
     }
@@ -73,7 +73,7 @@ public struct VerificationReportReader: Sendable {
       let value = try containment.string()
       guard let known = Containment(reportValue: value) else {
         throw VerificationReportReadError(
-          place: containment.place, message: "'\(value)' is not worker-process or off")
+          path: containment.place, message: "'\(value)' is not worker-process or off")
       }
       report.containment = known
     }
@@ -93,7 +93,7 @@ public struct VerificationReportReader: Sendable {
     let order = [CheckedPath.structure] + DecodePath.allCases.map(CheckedPath.decode) + [.privacy]
     for name in pathMembers.keys where !order.contains(where: { $0.description == name }) {
       throw VerificationReportReadError(
-        place: "\(node.place).paths.\(name)", message: "no such path")
+        path: "\(node.place).paths.\(name)", message: "no such path")
     }
     for path in order {
       if let value = pathMembers[path.description] {
@@ -409,7 +409,7 @@ private struct Node {
   }
 
   func error(_ message: String) -> VerificationReportReadError {
-    VerificationReportReadError(place: place, message: message)
+    VerificationReportReadError(path: place, message: message)
   }
 
   /// The member, which is `null` (and so refused by every reader but ``optional(_:)``) when absent.

@@ -296,7 +296,8 @@ struct VerifyCommandTests {
     #expect(merged.status == 2)
     #expect(merged.stdout.isEmpty)
     #expect(
-      merged.stderr.contains("\(file.path): error: [unreadable] $.cases[0].paths.legacy.outcome"))
+      merged.stderr.contains(
+        "\(file.path):$.cases[0].paths.legacy.outcome: error: [unreadable] no such outcome"))
   }
 
   @Test("report merge refuses shards of different manifests, exit 2")

@@ -1,6 +1,7 @@
 import HarnessCoder
 import HarnessJSONOutput
 import HarnessVerification
+import HarnessVocabulary
 import Testing
 
 /// A JSON report read back renders as the report it was written from, in every format.
@@ -103,7 +104,7 @@ struct VerificationReportReaderTests {
     let error = #expect(throws: VerificationReportReadError.self) {
       try VerificationReportReader().report(document)
     }
-    #expect(error?.place == "$.serializationVersion")
+    #expect(error?.place == Place(.keyPath("$.serializationVersion")))
   }
 
   @Test("An unknown outcome is refused with its place")
@@ -113,7 +114,7 @@ struct VerificationReportReaderTests {
     let error = #expect(throws: VerificationReportReadError.self) {
       try VerificationReportReader().report(JSONDocument(parsing: text))
     }
-    #expect(error?.place == "$.cases[0].paths.legacy.outcome")
+    #expect(error?.place.position == .keyPath("$.cases[0].paths.legacy.outcome"))
   }
 
   @Test("A decoded object without $class is refused")

@@ -1,4 +1,5 @@
 import HarnessKeyedArchive
+import HarnessVocabulary
 
 /// Why an anonymization could not run, with the input it concerns.
 ///
@@ -53,6 +54,17 @@ public struct AnonymizationError: Error, Hashable, Sendable, CustomStringConvert
     self.input = input
     self.message = archiveError.message
     self.archiveError = archiveError
+  }
+
+  /// Where the problem is: the input, at the archive error's place when it has one; `nil`
+  /// when the problem is not about one input.
+  ///
+  /// ```swift
+  /// print(error.place?.description ?? "")  // note.archive:$objects[3].$class
+  /// ```
+  public var place: Place? {
+    guard !input.isEmpty else { return nil }
+    return archiveError.map { $0.place.in(input) } ?? Place(file: input)
   }
 
   /// `input: [code] message`, or `[code] message` without an input.

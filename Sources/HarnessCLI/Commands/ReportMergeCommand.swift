@@ -53,7 +53,8 @@ enum ReportMergeCommand {
       do {
         _ = try VerificationReportReader().report(document)
       } catch let error as VerificationReportReadError {
-        throw CommandFailure(file: file, category: .unreadable, message: error.description)
+        throw CommandFailure(
+          place: error.place.in(file), category: .unreadable, message: error.message)
       }
     }
     let report: VerificationReport
