@@ -124,15 +124,12 @@ public final class HarnessProject: Sendable {
     }
     let registry = configuration.workerRegistries[registryName] ?? configuration.registry
     self.registry = registry
-    // Swift Testing runs cases in parallel: one worker per core decodes them at once.
+    // Swift Testing runs cases in parallel: one worker per lane decodes them at once.
     var verifier = Verifier(
       registry: registry,
-      runner: configuration.runner(
-        registryName: registryName,
-        workers: max(1, ProcessInfo.processInfo.activeProcessorCount)),
+      runner: configuration.runner(registryName: registryName, workers: configuration.lanes),
       paths: worker.paths)
-    verifier.namedRegistries = configuration.namedRegistries(
-      workers: max(1, ProcessInfo.processInfo.activeProcessorCount))
+    verifier.namedRegistries = configuration.namedRegistries(workers: configuration.lanes)
     self.verifier = verifier
     let files = resolvedRoot == nil ? [] : Verifier.manifestFiles(in: manifestsFolder.path)
     self.manifestFiles = files

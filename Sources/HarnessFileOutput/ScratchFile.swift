@@ -19,12 +19,16 @@ public final class ScratchFile {
   /// The open descriptor; valid until the scratch file is deallocated.
   public let descriptor: Int32
 
-  /// Creates the file in `$TMPDIR` (or `/tmp`) and unlinks it.
+  /// Creates the file in `folder`, by default `$TMPDIR` (or `/tmp`), and unlinks it.
   ///
-  /// - Parameter prefix: The start of its name while it briefly has one.
+  /// - Parameters:
+  ///   - prefix: The start of its name while it briefly has one.
+  ///   - folder: The folder it is created in; `$TMPDIR`, or `/tmp`, when nil.
   /// - Throws: ``FileOutputError`` when it cannot be created.
-  public init(prefix: String = "archive-harness") throws(FileOutputError) {
-    var folder = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
+  public init(prefix: String = "archive-harness", in folder: String? = nil)
+    throws(FileOutputError)
+  {
+    var folder = folder ?? getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
     if folder.isEmpty { folder = "/tmp" }
     while folder.count > 1, folder.hasSuffix("/") { folder.removeLast() }
     var template = Array((folder + "/." + prefix + "-XXXXXX").utf8CString)

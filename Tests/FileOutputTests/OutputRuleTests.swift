@@ -229,9 +229,9 @@ struct OutputRuleTests {
   func scratchFileHasNoName() throws {
     let folder = try ScratchFolder()
     defer { folder.remove() }
-    setenv("TMPDIR", folder.path, 1)
-    defer { unsetenv("TMPDIR") }
-    let scratch = try ScratchFile(prefix: "scratch-test")
+    // The folder is passed, not set as TMPDIR: the environment is shared by every test
+    // running in parallel.
+    let scratch = try ScratchFile(prefix: "scratch-test", in: folder.path)
     try scratch.append(Array("hello, ".utf8))
     try scratch.append(Array("world".utf8))
     #expect(try scratch.size() == 12)

@@ -65,98 +65,56 @@ enum VerifyCommand {
       try arguments[manifests].map(ManifestFolder.Location.init(manifests:))
       ?? ManifestFolder.locateForCommand(
         from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
-    let manifestsDirectory = location.manifests
-    let archivesDirectory = arguments[archives] ?? location.archives
-    let schema = try SchemaOption.source(arguments[SchemaOption.option])
-    // A refused --output (a folder, a socket) fails before the run, not after it.
-    try OutputWriting.check(arguments[output])
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: manifestsDirectory, isDirectory: &isDirectory),
-      isDirectory.boolValue
-    else {
-      throw CommandFailure(
-        file: manifestsDirectory, category: .unreadable, message: "no such manifests folder")
-    }
-    let files = Verifier.manifestFiles(in: manifestsDirectory)
-    guard !files.isEmpty else {
-      throw CommandFailure(
-        file: manifestsDirectory, category: .unreadable, message: "no manifests in this folder")
-    }
-    // One entry at a time per processor, each with a worker process of its own; app code that
-    // runs in this process is never run on two threads at once.
-    let lanes =
-      context.configuration.worker == .inProcess
-      ? 1 : max(1, ProcessInfo.processInfo.activeProcessorCount)
-    var verifier = Verifier(
-      registry: context.configuration.registry,
-      runner: context.configuration.runner(workers: lanes),
-      paths: context.configuration.worker.paths, concurrency: lanes)
-    verifier.namedRegistries = context.configuration.namedRegistries(workers: lanes)
-    let loaded = verifier.load(
-      files, archivesDirectory: archivesDirectory, schema: schema,
-      manifestsDirectory: manifestsDirectory)
-    ManifestDiagnosticsPrinter.print(loaded.diagnostics, to: context.console)
-    guard !loaded.hasErrors else {
-      return .unusable
-    }
-    var selected: VerificationShard? = nil
+    var options = VerificationRun.Options(
+      manifests: location.manifests, archives: arguments[archives] ?? location.archives,
+      schema: try SchemaOption.source(arguments[SchemaOption.option]),
+      privacy: arguments[privacy], harnessVersion: ArchiveHarnessCommand.version)
     if let text = arguments[shard] {
       guard let parsed = VerificationShard(parsing: text) else {
         throw UsageError(
           message: "The value '\(text)' of '--shard' is not K/N with 1 <= K <= N")
       }
-      selected = parsed
+      options.shard = parsed
     }
-    let digest = ManifestsDigest.digest(ofFiles: files)
-    let parameters = RunParameters(
-      manifests: manifestsDirectory, archives: archivesDirectory,
-      harnessVersion: ArchiveHarnessCommand.version,
-      platform: ProcessInfo.processInfo.operatingSystemVersionString)
-    var scan =
-      arguments[privacy]
-      ? VerificationPrivacyScan(manifests: loaded.manifests, archivesDirectory: archivesDirectory)
-      : nil
-    if arguments[format] == .json {
-      // Case by case as the run goes: memory stays flat however many entries there are.
-      let stream = try openStream(
-        arguments[output], shard: selected, manifestsDigest: digest, run: parameters,
-        containment: verifier.containment, console: context.console)
-      var ranEveryPath = true
-      do throws(FileOutputError) {
-        try verifier.verify(
-          loaded.manifests, archivesDirectory: archivesDirectory, shard: selected
-        ) { (item: VerificationCase) throws(FileOutputError) in
-          var item = item
-          scan?.scan(&item)
-          ranEveryPath = ranEveryPath && item.ranEveryPath
-          try stream.write(item)
-        }
-        try stream.finish(notes: scan.map { [$0.summary.note] } ?? [])
-      } catch {
-        stream.discard()
-        throw CommandFailure(error)
-      }
+    // A refused --output (a folder, a socket) fails before the run, not after it.
+    try OutputWriting.check(arguments[output])
+    let run: VerificationRun
+    do throws(VerificationRun.Problem) {
+      run = try VerificationRun(configuration: context.configuration, options: options)
+    } catch {
+      throw CommandFailure(place: error.place, category: .unreadable, message: error.message)
+    }
+    ManifestDiagnosticsPrinter.print(run.loaded.diagnostics, to: context.console)
+    guard !run.loaded.hasErrors else {
+      return .unusable
+    }
+    guard arguments[format] == .json else {
+      let report = run.report()
+      try write(
+        report, as: arguments[format], verbose: arguments[verbose], to: arguments[output],
+        context: context)
       // A path that could not run (no worker) means the run could not proceed.
-      if !ranEveryPath { return .unusable }
-      return stream.passed ? .success : .findings
+      if !report.cases.allSatisfy(\.ranEveryPath) { return .unusable }
+      return report.passed ? .success : .findings
     }
-    var report = verifier.verify(
-      loaded.manifests, archivesDirectory: archivesDirectory, shard: selected)
-    report.manifestsDigest = digest
-    if var scan {
-      for index in report.cases.indices {
-        scan.scan(&report.cases[index])
+    // Case by case as the run goes: memory stays flat however many entries there are.
+    let stream = try openStream(
+      arguments[output], shard: options.shard, manifestsDigest: run.manifestsDigest,
+      run: run.parameters, containment: run.verifier.containment, console: context.console)
+    var ranEveryPath = true
+    do throws(FileOutputError) {
+      let notes = try run.verify { (item: VerificationCase) throws(FileOutputError) in
+        ranEveryPath = ranEveryPath && item.ranEveryPath
+        try stream.write(item)
       }
-      report.notes.append(scan.summary.note)
+      try stream.finish(notes: notes)
+    } catch {
+      stream.discard()
+      throw CommandFailure(error)
     }
-    report.run = parameters
-    report.containment = verifier.containment
-    try write(
-      report, as: arguments[format], verbose: arguments[verbose], to: arguments[output],
-      context: context)
     // A path that could not run (no worker) means the run could not proceed.
-    if !report.cases.allSatisfy(\.ranEveryPath) { return .unusable }
-    return report.passed ? .success : .findings
+    if !ranEveryPath { return .unusable }
+    return stream.passed ? .success : .findings
   }
 
   /// Opens the JSON report stream: the console for no `--output` or `-`, else the path by the
