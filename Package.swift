@@ -246,8 +246,16 @@ let package = Package(
     .target(name: "ProfilesApp", swiftSettings: strictSettings),
     .target(name: "ProfileKit", swiftSettings: strictSettings),
 
+    // The archive-harness teams install: no app's classes, the platform stand-ins only.
     .executableTarget(
       name: "archive-harness",
+      dependencies: ["HarnessCLI", "HarnessCoder"],
+      swiftSettings: strictSettings
+    ),
+    // The repository's own harness over the sample app, as a team builds theirs: the worker of
+    // this repository's tests, scripts and main job. Not a product.
+    .executableTarget(
+      name: "profiles-harness",
       dependencies: ["HarnessCLI", "HarnessCoder", "ProfileKit", "ProfilesApp"],
       swiftSettings: strictSettings
     ),

@@ -24,8 +24,8 @@ public enum CommandRunner {
     public var timedOut: Bool = false
   }
 
-  /// The built `archive-harness`: beside the test bundle, or in `.build/debug`.
-  public static var executable: URL? { executable(named: "archive-harness") }
+  /// The built `profiles-harness`: beside the test bundle, or in `.build/debug`.
+  public static var executable: URL? { executable(named: "profiles-harness") }
 
   /// A built executable of the package, such as `crash-test-harness`: beside the test bundle,
   /// or in `.build/debug`.
@@ -51,7 +51,7 @@ public enum CommandRunner {
   ///   - arguments: The arguments after the executable's path.
   ///   - input: Unused; standard input is `/dev/null`.
   ///   - directory: The working folder; the package root when nil.
-  ///   - executableName: The product to run; `archive-harness` unless told.
+  ///   - executableName: The product to run; `profiles-harness` (archive-harness with the sample app's classes) unless told.
   ///   - environment: The child's whole environment; this process's when nil.
   ///   - timeout: The longest the run may take; it is then killed, and the result says so
   ///     (``Result/timedOut``), so that a hung command fails its test instead of hanging it.
@@ -59,7 +59,7 @@ public enum CommandRunner {
   /// - Throws: When the executable is not built or cannot start.
   public static func run(
     _ arguments: [String], input: Data? = nil, in directory: URL? = nil,
-    executableName: String = "archive-harness", environment: [String: String]? = nil,
+    executableName: String = "profiles-harness", environment: [String: String]? = nil,
     timeout: Duration = .seconds(600)
   ) throws -> Result {
     guard let executable = executable(named: executableName) else {

@@ -1,7 +1,5 @@
 import HarnessCLI
 import HarnessCoder
-import ProfileKit
-import ProfilesApp
 
 #if canImport(Glibc)
   import Glibc
@@ -9,11 +7,10 @@ import ProfilesApp
   import Darwin
 #endif
 
-// The shipped harness decodes into the sample app's v2 classes (module ProfileKit). Its decode
-// worker also serves v1 (module ProfilesApp) as "ProfilesApp-1", to run v1's own trapping
-// `as!` decoder where a trap is contained.
-// It also reads every Apple-platform class it has a stand-in for (UIColor, CLLocation, …).
-let configuration = HarnessConfiguration(
-  modelClasses: ProfileModel.classes, platformClasses: PlatformClass.allCases,
-  additionalRegistries: ["ProfilesApp-1": ClassRegistry(modelClasses: ProfilesAppModel.classes)])
+// The archive-harness teams install: every command, reading every Apple-platform class it has
+// a stand-in for (UIColor, CLLocation, …) and no app's own classes. Inspecting, surveying,
+// authoring manifests and rename-only migrations need none; to decode an app's classes, a team
+// builds its own harness executable over HarnessCLI with them registered, as
+// Sources/profiles-harness does for the sample app.
+let configuration = HarnessConfiguration(modelClasses: [], platformClasses: PlatformClass.allCases)
 exit(ArchiveHarnessCommand.main(CommandLine.arguments, configuration: configuration))

@@ -8,7 +8,7 @@ import ProfilesApp
 /// `archive-harness` as the worker (it serves v1's classes as `ProfilesApp-1` too).
 enum Fixture {
   /// The built `archive-harness`, the worker of this repository's tests.
-  static let worker = DecodeWorker.buildProduct(named: "archive-harness")
+  static let worker = DecodeWorker.buildProduct(named: "profiles-harness")
 
   /// The sample app's classes, v1's served as `ProfilesApp-1`.
   static let configuration = HarnessConfiguration(

@@ -123,7 +123,7 @@ struct InProcessModeTests {
   func workerChoicesSayWhereTheyDecode() {
     #expect(DecodeWorker.inProcess.containment == .inProcess)
     #expect(DecodeWorker.inProcess.paths == [.legacy, .secure])
-    #expect(DecodeWorker.buildProduct(named: "archive-harness").containment == .workerProcess)
+    #expect(DecodeWorker.buildProduct(named: "profiles-harness").containment == .workerProcess)
     #expect(DecodeWorker.runningExecutable.containment == .workerProcess)
   }
 }

@@ -14,7 +14,7 @@ final class VerifyEveryArchiveTests: XCTestCase {
     additionalRegistries: ["ProfilesApp-1": ClassRegistry(modelClasses: ProfilesAppModel.classes)])
 
   static let project = HarnessProject(
-    worker: .buildProduct(named: "archive-harness"), configuration: configuration)
+    worker: .buildProduct(named: "profiles-harness"), configuration: configuration)
 
   private let here = XCTestFinding.SourceLine(filePath: #filePath, line: 1)
 
@@ -66,7 +66,7 @@ final class VerifyEveryArchiveTests: XCTestCase {
       "<secure outcome=\"rejected\" category=\"type-mismatch\"/>",
       with: "<secure outcome=\"decodes\"/>", in: manifest)
     let project = HarnessProject(
-      worker: .buildProduct(named: "archive-harness"), configuration: Self.configuration,
+      worker: .buildProduct(named: "profiles-harness"), configuration: Self.configuration,
       root: root, record: .never, environment: [:])
 
     var reported: [XCTestFinding] = []
@@ -101,7 +101,7 @@ final class VerifyEveryArchiveTests: XCTestCase {
     defer { try? FileManager.default.removeItem(at: root) }
     try Data().write(to: root.appendingPathComponent("Package.swift"))
     let project = HarnessProject(
-      worker: .buildProduct(named: "archive-harness"), configuration: Self.configuration,
+      worker: .buildProduct(named: "profiles-harness"), configuration: Self.configuration,
       root: root, environment: [:])
 
     var reported: [XCTestFinding] = []

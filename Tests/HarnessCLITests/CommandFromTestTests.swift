@@ -49,7 +49,7 @@ struct CommandFromTestTests {
 
   @Test("With the harness executable named as worker: every entry passes, exit 0")
   func buildProductWorkerPasses() {
-    let run = verify(worker: .buildProduct(named: "archive-harness"))
+    let run = verify(worker: .buildProduct(named: "profiles-harness"))
     #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
     #expect(run.stdout.contains("24 archive entries: 24 passed"))
   }
@@ -90,7 +90,7 @@ struct CommandFromTestTests {
         "migrate-dry-run", "--store",
         root.appendingPathComponent("LegacyArchives/ProfilesApp-1.0").path, "--manifest",
         root.appendingPathComponent("manifests/ProfilesApp-1.0.xml").path,
-      ], worker: .buildProduct(named: "archive-harness"))
+      ], worker: .buildProduct(named: "profiles-harness"))
     #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
     #expect(run.stdout.contains("will-rewrite"))
     #expect(!run.stderr.contains("worker"))

@@ -10,7 +10,8 @@ struct CommandReferenceTests {
 
   /// Runs `scripts/command-reference --check` with the built `archive-harness`.
   static func check() throws -> (status: Int32, output: String) {
-    let executable = try #require(CommandRunner.executable, "archive-harness is not built")
+    let executable = try #require(
+      CommandRunner.executable(named: "archive-harness"), "archive-harness is not built")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = ["bash", "scripts/command-reference", "--check"]

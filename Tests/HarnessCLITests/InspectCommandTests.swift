@@ -64,7 +64,8 @@ struct InspectCommandTests {
 
   @Test("An unknown option is a usage error that exits 2")
   func unknownOption() throws {
-    let result = try CommandRunner.run(["inspect", "--colour", sample])
+    let result = try CommandRunner.run(
+      ["inspect", "--colour", sample], executableName: "archive-harness")
     #expect(result.status == 2)
     #expect(
       result.stderr.hasPrefix("Error: Unknown option '--colour'\nUsage: archive-harness inspect"))
@@ -73,7 +74,7 @@ struct InspectCommandTests {
 
   @Test("--help prints OVERVIEW, USAGE and the allowed values, and exits 0")
   func help() throws {
-    let result = try CommandRunner.run(["inspect", "--help"])
+    let result = try CommandRunner.run(["inspect", "--help"], executableName: "archive-harness")
     #expect(result.status == 0)
     #expect(result.stdout.hasPrefix("OVERVIEW: "))
     #expect(result.stdout.contains("USAGE: archive-harness inspect"))

@@ -112,3 +112,27 @@ struct ReportToolNameTests {
     }
   }
 }
+
+/// The `archive-harness` a team installs is the command line alone: no sample app is linked in.
+@Suite("The installed archive-harness knows no app's classes")
+struct InstalledHarnessTests {
+  @Test(
+    "The sample app's archive decodes in profiles-harness and names the unregistered class in archive-harness"
+  )
+  func installedHarnessHasNoSampleClasses() throws {
+    let archive = Corpus.packageRoot.appendingPathComponent(
+      "LegacyArchives/ProfilesApp-1.0/profile-valid.archive"
+    ).path
+    let arguments = [
+      "decode", archive, "--path", "legacy", "--class-map",
+      "ProfilesApp.UserProfile=ProfileKit.UserProfile,ProfilesApp.Address=ProfileKit.Address",
+    ]
+    let sample = try CommandRunner.run(arguments)
+    #expect(sample.status == 0)
+    #expect(sample.stdout.contains("ProfileKit.UserProfile{id: 1001"))
+    let bare = try CommandRunner.run(arguments, executableName: "archive-harness")
+    #expect(bare.status == 1)
+    #expect(bare.stdout.contains("[unmapped-class]"))
+    #expect(bare.stdout.contains("register 'ProfilesApp.UserProfile' in your harness executable"))
+  }
+}

@@ -49,7 +49,7 @@ struct SurveyAuthorTests {
     #expect(try MigrationFixtures.checksums(ofFolder: folder) == before)
     #expect(
       run.stderr.contains(
-        "next: archive-harness migrate-dry-run --store \(path) --manifest \(manifest)"))
+        "next: profiles-harness migrate-dry-run --store \(path) --manifest \(manifest)"))
     let text = try read(manifest)
     #expect(text.contains("<store kind=\"core-data\" entity=\"Book\" attribute=\"cover\"/>"))
     #expect(text.contains("<map from=\"ProfilesApp.UserProfile\" to=\"ProfileKit.UserProfile\"/>"))

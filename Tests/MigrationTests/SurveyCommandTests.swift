@@ -47,7 +47,7 @@ struct SurveyCommandTests {
     #expect(text.stdout.contains("Profile.data (table ZPROFILE, column ZDATA)"))
     #expect(
       text.stdout.contains(
-        "next: archive-harness migrate-dry-run --store \(folder)/v4.sqlite --key-file KEY_FILE --entity Profile --attribute data --manifest MANIFEST.xml"
+        "next: profiles-harness migrate-dry-run --store \(folder)/v4.sqlite --key-file KEY_FILE --entity Profile --attribute data --manifest MANIFEST.xml"
       ))
     #expect(
       text.stdout.contains(
@@ -89,7 +89,7 @@ struct SurveyCommandTests {
     #expect(
       found["ZBOOK.ZCOVER"]?["command"]
         == .string(
-          "archive-harness migrate-dry-run --store \(path) --entity Book --attribute cover --manifest MANIFEST.xml"
+          "profiles-harness migrate-dry-run --store \(path) --entity Book --attribute cover --manifest MANIFEST.xml"
         ))
     #expect(found["ZBOOK.ZMETA"]?["otherKinds"]?["json"] == .number(4))
     #expect(found["ZBOOK.ZMETA"]?["command"] == nil)
@@ -107,7 +107,7 @@ struct SurveyCommandTests {
       return
     }
     var words = command.split(separator: " ").map(String.init)
-    #expect(words.first == "archive-harness")
+    #expect(words.first == "profiles-harness")
     #expect(Array(words.suffix(2)) == ["--manifest", "MANIFEST.xml"])
     words =
       Array(words.dropFirst().dropLast(2)) + [
@@ -131,7 +131,7 @@ struct SurveyCommandTests {
     #expect(text.stdout.contains("the store's folder"))
     #expect(text.stdout.contains("folder nested"))
     #expect(
-      text.stdout.contains("archive-harness migrate-dry-run --store \(folder)/store/nested"))
+      text.stdout.contains("profiles-harness migrate-dry-run --store \(folder)/store/nested"))
     let json = try CommandRunner.run(["survey", folder + "/store", "--format", "json"])
     let violations = try JSONSchemas.violations(of: json.stdout, against: .survey)
     #expect(violations.isEmpty, "\(violations)")

@@ -7,12 +7,12 @@ enum WorkerBinary {
     var candidates: [URL] = []
     if let executable = Bundle.main.executableURL {
       candidates.append(
-        executable.deletingLastPathComponent().appendingPathComponent("archive-harness"))
+        executable.deletingLastPathComponent().appendingPathComponent("profiles-harness"))
     }
     let packageRoot = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
-    candidates.append(packageRoot.appendingPathComponent(".build/debug/archive-harness"))
+    candidates.append(packageRoot.appendingPathComponent(".build/debug/profiles-harness"))
     return candidates.first { fileManager.isExecutableFile(atPath: $0.path) }
   }
 }
