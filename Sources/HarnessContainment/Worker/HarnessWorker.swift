@@ -12,7 +12,8 @@ import HarnessMigration
 /// ``modeArgument``, reading requests on standard input and answering on standard output.
 ///
 /// The worker first writes a handshake frame naming itself and its registries; then each
-/// request is a length-prefixed JSON ``WorkerRequest`` and each answer a ``WorkerResponse``.
+/// request is a length-prefixed binary ``WorkerRequest`` frame and each answer a
+/// ``WorkerResponse`` frame (no JSON: the archive's bytes and the decoded value go as they are).
 /// A batch of archives to migrate, typed, comes as one binary frame and is answered with one
 /// ``TypedMigrationResult`` frame per archive (see
 /// ``WorkerSupervisor/migrate(_:classMap:allowedClasses:)``).
@@ -79,8 +80,6 @@ package enum HarnessWorker {
     _ channel: FileDescriptorChannel, registries: [String: ClassRegistry],
     forkServer: ForkServer?, parent: pid_t
   ) -> Int32 {
-    let decoder = JSONDecoder()
-    let encoder = JSONEncoder()
     var forkServer = forkServer
     var hasDecoded = false
     while true {
@@ -130,16 +129,15 @@ package enum HarnessWorker {
         continue
       }
       let request: WorkerRequest
-      do {
-        request = try decoder.decode(WorkerRequest.self, from: Data(frame))
+      do throws(WorkerProtocolError) {
+        request = try WorkerRequest(decoding: frame)
       } catch {
-        report("cannot parse a request: \(error)")
+        report("cannot parse a request: \(error.message)")
         return 2
       }
       let response = answer(request, registries: registries)
-      do {
-        let payload = try encoder.encode(response)
-        try channel.writeFrame([UInt8](payload))
+      do throws(FileDescriptorChannel.Failure) {
+        try channel.writeFrame(response.encoded)
       } catch {
         report("cannot write the answer to request \(request.id): \(error)")
         return 2

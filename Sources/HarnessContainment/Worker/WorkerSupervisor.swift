@@ -241,13 +241,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
     defer { lock.unlock() }
     let id = nextRequestID
     nextRequestID += 1
-    let request = makeRequest(id)
-    let payload: [UInt8]
-    do {
-      payload = [UInt8](try JSONEncoder().encode(request))
-    } catch {
-      throw WorkerProtocolError("cannot encode request \(id): \(error)")
-    }
+    let payload = makeRequest(id).encoded
     lostServer = false
     do {
       return try exchange(payload, id: id)
@@ -290,11 +284,11 @@ package final class WorkerSupervisor: @unchecked Sendable {
       return try died(current, request: id, stderrFrom: stderrOffset)
     }
     let response: WorkerResponse
-    do {
-      response = try JSONDecoder().decode(WorkerResponse.self, from: Data(answer))
+    do throws(WorkerProtocolError) {
+      response = try WorkerResponse(decoding: answer)
     } catch {
       stopWorker()
-      throw WorkerProtocolError("cannot parse the answer to request \(id): \(error)")
+      throw WorkerProtocolError("cannot parse the answer to request \(id): \(error.message)")
     }
     guard response.id == id else {
       stopWorker()
