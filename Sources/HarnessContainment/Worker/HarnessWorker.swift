@@ -14,6 +14,7 @@ import HarnessMigration
 /// The worker first writes a handshake frame naming itself and its registries; then each
 /// request is a length-prefixed binary ``WorkerRequest`` frame and each answer a
 /// ``WorkerResponse`` frame (no JSON: the archive's bytes and the decoded value go as they are).
+/// A ``WorkerDecodeBatch`` runs one archive on several paths and is answered path by path.
 /// A batch of archives to migrate, typed, comes as one binary frame and is answered with one
 /// ``TypedMigrationResult`` frame per archive (see
 /// ``WorkerSupervisor/migrate(_:classMap:allowedClasses:)``).
@@ -128,6 +129,15 @@ package enum HarnessWorker {
         }
         continue
       }
+      if frame.first == WorkerDecodeBatch.marker {
+        do throws(WorkerProtocolError) {
+          try decode(WorkerDecodeBatch(decoding: frame), registries: registries, to: channel)
+        } catch {
+          report(error.message)
+          return 2
+        }
+        continue
+      }
       let request: WorkerRequest
       do throws(WorkerProtocolError) {
         request = try WorkerRequest(decoding: frame)
@@ -179,6 +189,25 @@ package enum HarnessWorker {
       [UInt8](request.archive), secure: request.path.isSecure,
       allowedClasses: request.allowedClasses, topKeys: request.keys)
     return WorkerResponse(id: request.id, outcome: result.outcome, notes: result.warnings)
+  }
+
+  /// Runs one archive on each path of a batch, in order, and sends each answer as soon as it
+  /// is ready, so that a trap on one path ends the worker after the answers before it.
+  private static func decode(
+    _ batch: WorkerDecodeBatch, registries: [String: ClassRegistry],
+    to channel: FileDescriptorChannel
+  ) throws(WorkerProtocolError) {
+    for path in batch.paths {
+      let response = answer(batch.request(for: path), registries: registries)
+      let pathAnswer = WorkerDecodeBatch.Answer(
+        stderrLength: WorkerDecodeBatch.standardErrorLength(), response: response)
+      do throws(FileDescriptorChannel.Failure) {
+        try channel.writeFrame(pathAnswer.encoded)
+      } catch {
+        throw WorkerProtocolError(
+          "cannot write the \(path.rawValue) answer to request \(batch.request.id): \(error)")
+      }
+    }
   }
 
   /// The environment variable that sets the stack of the thread Foundation's reference decode
