@@ -66,6 +66,9 @@ package enum HarnessWorker {
       report("cannot write the handshake: \(error)")
       return 2
     }
+    // Once, before the first fork: each child then starts warm rather than filling the
+    // runtime's caches again after every crash.
+    if forkServer != nil { WorkerWarmUp.run(registries: registries) }
     return serve(channel, registries: registries, forkServer: forkServer, parent: parent)
   }
 
