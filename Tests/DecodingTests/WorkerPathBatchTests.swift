@@ -142,4 +142,19 @@ struct WorkerPathBatchTests {
     #expect(batches.take(.secure, of: keys[1]) != nil)
     #expect(batches.take(.secure, of: keys[2]) != nil)
   }
+
+  @Test("The oldest archive's outcomes are dropped beyond the byte budget")
+  func outcomesBeyondByteBudgetAreDropped() {
+    let batches = PathBatches(capacity: 10, byteBudget: 5)
+    let keys = (0..<2).map {
+      PathBatches.Key(
+        archive: [UInt8](repeating: UInt8($0), count: 4), allowedClasses: [], classMap: .empty,
+        topKeys: [])
+    }
+    for key in keys {
+      batches.keep([(DecodePath.secure, .success(DecodeOutcome.decoded(.null)))], of: key)
+    }
+    #expect(batches.take(.secure, of: keys[0]) == nil)
+    #expect(batches.take(.secure, of: keys[1]) != nil)
+  }
 }

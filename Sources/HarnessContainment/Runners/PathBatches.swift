@@ -9,8 +9,8 @@ import HarnessVocabulary
 /// The paths to fetch ahead are learned: a runner asked for one path at a time fetches
 /// nothing ahead, and one whose caller runs every path of each entry (the verifier) sends one
 /// request an entry from the second entry on. An outcome is used once; the oldest archives'
-/// outcomes are dropped when more than ``capacity`` archives wait, and a dropped path simply
-/// runs again when asked for.
+/// outcomes are dropped when more than ``capacity`` archives, or more than ``byteBudget``
+/// bytes of archives, wait, and a dropped path simply runs again when asked for.
 final class PathBatches: @unchecked Sendable {
   /// One archive read one way: every input of a request but the path.
   struct Key: Hashable {
@@ -22,6 +22,8 @@ final class PathBatches: @unchecked Sendable {
 
   /// How many archives' outcomes may wait at once.
   let capacity: Int
+  /// How many bytes of archives (kept as keys) may wait at once.
+  let byteBudget: Int
 
   private let lock = NSLock()
   /// The paths callers have asked for, in any order.
@@ -30,10 +32,13 @@ final class PathBatches: @unchecked Sendable {
   private var waiting: [Key: [DecodePath: [Result<DecodeOutcome, WorkerProtocolError>]]] = [:]
   /// The keys in ``waiting``, oldest first.
   private var order: [Key] = []
+  /// The bytes of the archives in ``order``.
+  private var bytesWaiting = 0
 
-  /// A store for up to `capacity` archives' outcomes.
-  init(capacity: Int) {
+  /// A store for up to `capacity` archives' outcomes, and `byteBudget` bytes of archives.
+  init(capacity: Int, byteBudget: Int = 32 << 20) {
     self.capacity = max(1, capacity)
+    self.byteBudget = byteBudget
   }
 
   /// Takes the outcome fetched ahead for `path` of `key`, if one waits.
@@ -48,6 +53,7 @@ final class PathBatches: @unchecked Sendable {
     if paths.isEmpty {
       waiting[key] = nil
       order.removeAll { $0 == key }
+      bytesWaiting -= key.archive.count
     } else {
       waiting[key] = paths
     }
@@ -74,10 +80,15 @@ final class PathBatches: @unchecked Sendable {
     var paths = waiting[key] ?? [:]
     for (path, result) in results { paths[path, default: []].append(result) }
     guard !paths.isEmpty else { return }
-    if waiting[key] == nil { order.append(key) }
+    if waiting[key] == nil {
+      order.append(key)
+      bytesWaiting += key.archive.count
+    }
     waiting[key] = paths
-    while order.count > capacity {
-      waiting[order.removeFirst()] = nil
+    while order.count > capacity || (bytesWaiting > byteBudget && order.count > 1) {
+      let oldest = order.removeFirst()
+      waiting[oldest] = nil
+      bytesWaiting -= oldest.archive.count
     }
   }
 }

@@ -31,7 +31,8 @@ package struct WorkerPathRunner: DecodePathRunner {
       WorkerSupervisor(
         executableURL: executable, registryName: registryName, timeout: timeout)
     }
-    batches = PathBatches(capacity: 2 * max(1, workers) + 2)
+    // Callers on many threads (parallel test cases) may each wait for their own archive.
+    batches = PathBatches(capacity: max(64, 2 * workers))
   }
 
   /// Runs one path in the worker.
