@@ -281,7 +281,8 @@ let package = Package(
       name: "harness-bench",
       dependencies: [
         "HarnessKeyedArchive", "HarnessPropertyList", "HarnessCoder", "HarnessMigration",
-        "ProfileKit", "HarnessAnonymization", "HarnessTestSupport",
+        "ProfileKit", "HarnessAnonymization", "HarnessTestSupport", "HarnessContainment",
+        "HarnessVocabulary",
       ],
       swiftSettings: strictSettings
     ),

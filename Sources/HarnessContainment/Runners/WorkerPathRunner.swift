@@ -10,6 +10,8 @@ import HarnessVocabulary
 package struct WorkerPathRunner: DecodePathRunner {
   /// The supervisors that own the worker processes, one per caller at a time.
   package let pool: SupervisorPool
+  /// The outcomes fetched ahead with an earlier path of the same archive.
+  private let batches: PathBatches
 
   /// Every path decodes in a worker process: a trap is the archive's `crashed` outcome.
   package var containment: Containment { .workerProcess }
@@ -29,9 +31,17 @@ package struct WorkerPathRunner: DecodePathRunner {
       WorkerSupervisor(
         executableURL: executable, registryName: registryName, timeout: timeout)
     }
+    // Callers on many threads (parallel test cases) may each wait for their own archive.
+    batches = PathBatches(capacity: max(64, 2 * workers))
   }
 
   /// Runs one path in the worker.
+  ///
+  /// The paths a caller asked for before, that follow this one in ``DecodePath`` order, run in
+  /// the same request, each answered on its own, and their outcomes wait until the caller asks
+  /// for them: a caller that runs every path of each entry sends one request an entry. Each
+  /// path's outcome is the one it gets alone; a crash ends that request, and the paths after
+  /// the one that crashed run in a fresh worker when asked for.
   ///
   /// - Parameters:
   ///   - bytes: The archive.
@@ -45,7 +55,23 @@ package struct WorkerPathRunner: DecodePathRunner {
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
     topKeys: [String]
   ) throws(WorkerProtocolError) -> DecodeOutcome {
-    try pool.withSupervisor { supervisor throws(WorkerProtocolError) in
+    let key = PathBatches.Key(
+      archive: bytes, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys)
+    if let fetched = batches.take(path, of: key) { return try fetched.get() }
+    let paths = batches.paths(startingWith: path)
+    if paths.count > 1 {
+      let results = pool.withSupervisor { supervisor in
+        supervisor.decode(
+          bytes, paths: paths, allowedClasses: allowedClasses, classMap: classMap,
+          topKeys: topKeys)
+      }
+      if let first = results.first {
+        batches.keep(zip(paths.dropFirst(), results.dropFirst()), of: key)
+        return try first.get()
+      }
+      // The worker's server was lost before the first answer: the path goes on its own.
+    }
+    return try pool.withSupervisor { supervisor throws(WorkerProtocolError) in
       try supervisor.decode(
         bytes, path: path, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys)
     }

@@ -12,7 +12,9 @@ import HarnessMigration
 /// ``modeArgument``, reading requests on standard input and answering on standard output.
 ///
 /// The worker first writes a handshake frame naming itself and its registries; then each
-/// request is a length-prefixed JSON ``WorkerRequest`` and each answer a ``WorkerResponse``.
+/// request is a length-prefixed binary ``WorkerRequest`` frame and each answer a
+/// ``WorkerResponse`` frame (no JSON: the archive's bytes and the decoded value go as they are).
+/// A ``WorkerDecodeBatch`` runs one archive on several paths and is answered path by path.
 /// A batch of archives to migrate, typed, comes as one binary frame and is answered with one
 /// ``TypedMigrationResult`` frame per archive (see
 /// ``WorkerSupervisor/migrate(_:classMap:allowedClasses:)``).
@@ -64,6 +66,9 @@ package enum HarnessWorker {
       report("cannot write the handshake: \(error)")
       return 2
     }
+    // Once, before the first fork: each child then starts warm rather than filling the
+    // runtime's caches again after every crash.
+    if forkServer != nil { WorkerWarmUp.run(registries: registries) }
     return serve(channel, registries: registries, forkServer: forkServer, parent: parent)
   }
 
@@ -79,8 +84,6 @@ package enum HarnessWorker {
     _ channel: FileDescriptorChannel, registries: [String: ClassRegistry],
     forkServer: ForkServer?, parent: pid_t
   ) -> Int32 {
-    let decoder = JSONDecoder()
-    let encoder = JSONEncoder()
     var forkServer = forkServer
     var hasDecoded = false
     while true {
@@ -129,17 +132,25 @@ package enum HarnessWorker {
         }
         continue
       }
+      if frame.first == WorkerDecodeBatch.marker {
+        do throws(WorkerProtocolError) {
+          try decode(WorkerDecodeBatch(decoding: frame), registries: registries, to: channel)
+        } catch {
+          report(error.message)
+          return 2
+        }
+        continue
+      }
       let request: WorkerRequest
-      do {
-        request = try decoder.decode(WorkerRequest.self, from: Data(frame))
+      do throws(WorkerProtocolError) {
+        request = try WorkerRequest(decoding: frame)
       } catch {
-        report("cannot parse a request: \(error)")
+        report("cannot parse a request: \(error.message)")
         return 2
       }
       let response = answer(request, registries: registries)
-      do {
-        let payload = try encoder.encode(response)
-        try channel.writeFrame([UInt8](payload))
+      do throws(FileDescriptorChannel.Failure) {
+        try channel.writeFrame(response.encoded)
       } catch {
         report("cannot write the answer to request \(request.id): \(error)")
         return 2
@@ -183,11 +194,30 @@ package enum HarnessWorker {
     return WorkerResponse(id: request.id, outcome: result.outcome, notes: result.warnings)
   }
 
+  /// Runs one archive on each path of a batch, in order, and sends each answer as soon as it
+  /// is ready, so that a trap on one path ends the worker after the answers before it.
+  private static func decode(
+    _ batch: WorkerDecodeBatch, registries: [String: ClassRegistry],
+    to channel: FileDescriptorChannel
+  ) throws(WorkerProtocolError) {
+    for path in batch.paths {
+      let response = answer(batch.request(for: path), registries: registries)
+      let pathAnswer = WorkerDecodeBatch.Answer(
+        stderrLength: WorkerDecodeBatch.standardErrorLength(), response: response)
+      do throws(FileDescriptorChannel.Failure) {
+        try channel.writeFrame(pathAnswer.encoded)
+      } catch {
+        throw WorkerProtocolError(
+          "cannot write the \(path.rawValue) answer to request \(batch.request.id): \(error)")
+      }
+    }
+  }
+
   /// The environment variable that sets the stack of the thread Foundation's reference decode
   /// runs on, in KiB (64 to 65,536).
   package static let referenceStackVariable = "ARCHIVE_HARNESS_REFERENCE_STACK_KIB"
 
-  /// The stack Foundation's reference decode runs on, in bytes.
+  /// The stack Foundation's reference decode runs on, in bytes, read once per process.
   ///
   /// 512 KiB unless ``referenceStackVariable`` says otherwise: the stack of Apple's secondary
   /// threads (an iOS app's main thread has 1 MiB). NSKeyedUnarchiver recurses once per level
@@ -195,27 +225,20 @@ package enum HarnessWorker {
   /// a class that decodes it eagerly) overflows it in milliseconds, where the 8 MiB of a main
   /// thread takes seconds; the overflow kills the worker and the path is `crashed`, as a
   /// device's would be.
-  package static var referenceStackSize: Int {
+  package static let referenceStackSize: Int = {
     let value = ProcessInfo.processInfo.environment[referenceStackVariable].flatMap { Int($0) }
     guard let kib = value, (64...65_536).contains(kib) else { return 512 << 10 }
     return kib << 10
-  }
+  }()
 
-  /// Runs `body` on a thread with ``referenceStackSize`` of stack, and waits for it.
+  /// The thread Foundation's reference decodes run on, started by the first of them.
+  private static let referenceThread = ReferenceStackThread(stackSize: referenceStackSize)
+
+  /// Runs `body` on the thread with ``referenceStackSize`` of stack, and waits for it.
   private static func onReferenceStack<Result: Sendable>(
     _ body: @escaping @Sendable () -> Result
   ) -> Result {
-    let done = DispatchSemaphore(value: 0)
-    let box = ResultBox<Result>()
-    let thread = Thread {
-      box.value = body()
-      done.signal()
-    }
-    thread.stackSize = referenceStackSize
-    thread.start()
-    done.wait()
-    // The thread has set the box by now: a decode that does not return ends the process.
-    return box.value ?? body()
+    referenceThread.run(body)
   }
 
   /// The longest a migration answer waits to be sent with later ones.
@@ -299,4 +322,53 @@ package typealias FoundationReferenceWorker = HarnessWorker
 /// A value a thread leaves for the one waiting on it; the semaphore orders the write and read.
 private final class ResultBox<Value>: @unchecked Sendable {
   var value: Value?
+}
+
+/// One long-lived thread with a stack of a given size that runs one job at a time for the
+/// threads that wait on it: a decode pays a hand-over, not a thread's creation.
+///
+/// The thread starts with the first job, so a fork server, which never decodes, keeps a
+/// single thread and may fork.
+private final class ReferenceStackThread: @unchecked Sendable {
+  private let stackSize: Int
+  /// Held from a job's hand-over to its end: one job at a time.
+  private let lock = NSLock()
+  private let jobReady = DispatchSemaphore(value: 0)
+  private let jobDone = DispatchSemaphore(value: 0)
+  /// The job handed over; written before `jobReady` is signalled, read after it is waited on.
+  private var job: (@Sendable () -> Void)?
+  private var started = false
+
+  init(stackSize: Int) {
+    self.stackSize = stackSize
+  }
+
+  /// Runs `body` on the thread and returns what it returns.
+  func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
+    let box = ResultBox<Result>()
+    lock.lock()
+    defer { lock.unlock() }
+    if !started {
+      started = true
+      let thread = Thread { [self] in serve() }
+      thread.stackSize = stackSize
+      thread.name = "archive-harness reference decode"
+      thread.start()
+    }
+    job = { box.value = body() }
+    jobReady.signal()
+    jobDone.wait()
+    // The thread has set the box by now: a decode that does not return ends the process.
+    return box.value ?? body()
+  }
+
+  private func serve() -> Never {
+    while true {
+      jobReady.wait()
+      let next = job
+      job = nil
+      next?()
+      jobDone.signal()
+    }
+  }
 }

@@ -8,8 +8,9 @@ import HarnessCoder
 struct WorkerHello: Sendable, Hashable, Codable {
   /// The value of ``worker`` every decode worker sends.
   static let workerName = "archive-harness-decode-worker"
-  /// The request and answer format this build speaks.
-  static let currentProtocolVersion = 1
+  /// The request and answer format this build speaks: 2 since requests and answers are
+  /// binary frames (1 was JSON).
+  static let currentProtocolVersion = 2
 
   /// Always ``workerName``.
   var worker: String

@@ -203,6 +203,122 @@ package final class WorkerSupervisor: @unchecked Sendable {
     }
   }
 
+  /// Decodes one archive on several paths with one request: the worker runs them in order and
+  /// answers each as soon as it is done.
+  ///
+  /// Each path's outcome is the one ``decode(_:path:allowedClasses:classMap:guardsUnmappedClasses:variant:topKeys:)``
+  /// gives, with the whole ``timeout`` counted from the answer before it. The results stop
+  /// after the first path that crashed, timed out or failed: the paths after it get none, and
+  /// go to a fresh worker one by one when asked for. A forked worker whose server was killed
+  /// ends the results before its path, which is then asked for on its own.
+  ///
+  /// ```swift
+  /// let outcomes = try supervisor.decode(bytes, paths: [.legacy, .secure])
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - archive: The archive's bytes.
+  ///   - paths: The paths, in the order they run.
+  ///   - allowedClasses: Runtime names of the classes a secure read allows.
+  ///   - classMap: The class-name map.
+  ///   - topKeys: The `$top` keys the app reads, in order.
+  /// - Returns: The first paths' results, in order: outcomes, and a path that could not be
+  ///   run as its error.
+  package func decode(
+    _ archive: [UInt8], paths: [DecodePath], allowedClasses: [String] = [],
+    classMap: ClassNameMap = .empty, topKeys: [String] = ["root"]
+  ) -> [Result<DecodeOutcome, WorkerProtocolError>] {
+    guard let first = paths.first else { return [] }
+    lock.lock()
+    defer { lock.unlock() }
+    let id = nextRequestID
+    nextRequestID += 1
+    let batch = WorkerDecodeBatch(
+      paths: paths,
+      request: WorkerRequest(
+        id: id, path: first, registryName: registryName, archive: Data(archive),
+        allowedClasses: allowedClasses, classMap: classMap,
+        topKeys: topKeys == ["root"] || topKeys.isEmpty ? nil : topKeys))
+    var results: [Result<DecodeOutcome, WorkerProtocolError>] = []
+    lostServer = false
+    do {
+      try exchange(batch, into: &results)
+    } catch {
+      // A lost server: the path goes once more, on its own, to a freshly launched server.
+      if lostServer {
+        lostServer = false
+        stopWorker()
+      } else {
+        results.append(.failure(error))
+      }
+    }
+    return results
+  }
+
+  /// Sends a batch to the current (or a fresh) worker and collects its answers until every
+  /// path is answered or the worker dies.
+  private func exchange(
+    _ batch: WorkerDecodeBatch, into results: inout [Result<DecodeOutcome, WorkerProtocolError>]
+  ) throws(WorkerProtocolError) {
+    let id = batch.request.id
+    let current = try currentWorker(deadline: ContinuousClock.now.advanced(by: timeout))
+    // Where the running path's last words start: the end of the path before it.
+    var stderrOffset = current.stderrLength()
+    let alive = { current.isRunning }
+    func recordDeath(timedOut: Bool) throws(WorkerProtocolError) {
+      if timedOut {
+        current.forceKill()
+        let crash = try finish(current, from: stderrOffset)
+        results.append(
+          .success(
+            .crashed(CrashReport(signal: crash.signal, timedOut: true, detail: crash.detail))))
+      } else {
+        results.append(
+          .success(try self.died(current, request: id, stderrFrom: stderrOffset).outcome))
+      }
+    }
+    do throws(FileDescriptorChannel.Failure) {
+      try current.channel.writeFrame(
+        batch.encoded, deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
+    } catch .timedOut {
+      return try recordDeath(timedOut: true)
+    } catch .closed, .peerExited {
+      return try recordDeath(timedOut: false)
+    } catch {
+      stopWorker()
+      throw WorkerProtocolError("request \(id): \(error)")
+    }
+    for _ in batch.paths {
+      let frame: [UInt8]?
+      do throws(FileDescriptorChannel.Failure) {
+        frame = try current.channel.readFrame(
+          deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
+      } catch .timedOut {
+        return try recordDeath(timedOut: true)
+      } catch .closed, .peerExited {
+        return try recordDeath(timedOut: false)
+      } catch {
+        stopWorker()
+        throw WorkerProtocolError("request \(id): \(error)")
+      }
+      guard let frame else { return try recordDeath(timedOut: false) }
+      let answer: WorkerDecodeBatch.Answer
+      do throws(WorkerProtocolError) {
+        answer = try WorkerDecodeBatch.Answer(decoding: frame)
+      } catch {
+        stopWorker()
+        throw WorkerProtocolError("cannot parse the answer to request \(id): \(error.message)")
+      }
+      guard answer.response.id == id else {
+        stopWorker()
+        throw WorkerProtocolError(
+          "answer for request \(answer.response.id) arrived for request \(id)")
+      }
+      results.append(.success(answer.response.outcome))
+      if let length = answer.stderrLength { stderrOffset = length }
+    }
+  }
+
   /// Asks a worker which `allowedClasses` would make the secure read succeed where legacy
   /// decodes, running the app's decoders there rather than in this process.
   ///
@@ -241,13 +357,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
     defer { lock.unlock() }
     let id = nextRequestID
     nextRequestID += 1
-    let request = makeRequest(id)
-    let payload: [UInt8]
-    do {
-      payload = [UInt8](try JSONEncoder().encode(request))
-    } catch {
-      throw WorkerProtocolError("cannot encode request \(id): \(error)")
-    }
+    let payload = makeRequest(id).encoded
     lostServer = false
     do {
       return try exchange(payload, id: id)
@@ -290,11 +400,11 @@ package final class WorkerSupervisor: @unchecked Sendable {
       return try died(current, request: id, stderrFrom: stderrOffset)
     }
     let response: WorkerResponse
-    do {
-      response = try JSONDecoder().decode(WorkerResponse.self, from: Data(answer))
+    do throws(WorkerProtocolError) {
+      response = try WorkerResponse(decoding: answer)
     } catch {
       stopWorker()
-      throw WorkerProtocolError("cannot parse the answer to request \(id): \(error)")
+      throw WorkerProtocolError("cannot parse the answer to request \(id): \(error.message)")
     }
     guard response.id == id else {
       stopWorker()
