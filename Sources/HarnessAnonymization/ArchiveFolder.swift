@@ -6,17 +6,17 @@ import Foundation
 /// let listing = ArchiveFolder.listing(of: "LegacyArchives")
 /// for path in listing.files { print(path) }  // ProfilesApp-1.0/memo-valid.archive, …
 /// ```
-public enum ArchiveFolder {
+package enum ArchiveFolder {
   /// A folder's regular files and symbolic links, by path relative to it.
-  public struct Listing: Sendable, Hashable {
+  package struct Listing: Sendable, Hashable {
     /// The regular files, sorted.
-    public var files: [String] = []
+    package var files: [String] = []
     /// The symbolic links, sorted; never followed.
-    public var links: [String] = []
+    package var links: [String] = []
   }
 
   /// Lists the regular files below a folder, skipping hidden names (`.git`, `.DS_Store`) and not following links.
-  public static func listing(of folder: String) -> Listing {
+  package static func listing(of folder: String) -> Listing {
     let root = URL(fileURLWithPath: folder).standardizedFileURL
     let keys: [URLResourceKey] = [.isRegularFileKey, .isSymbolicLinkKey]
     guard

@@ -16,14 +16,14 @@ import HarnessPropertyList
 ///   print(finding)
 /// }
 /// ```
-public struct ExpectationEngine: Sendable {
+package struct ExpectationEngine: Sendable {
   /// The class-name mappings that `class` expectations may match through.
-  public var classMappings: [String: String]
+  package var classMappings: [String: String]
   /// The bounds on key path evaluation.
-  public var limits: ArchiveLimits
+  package var limits: ArchiveLimits
 
   /// Creates an engine that matches class names through a manifest's mappings.
-  public init(manifest: Manifest, limits: ArchiveLimits = .default) {
+  package init(manifest: Manifest, limits: ArchiveLimits = .default) {
     var mappings: [String: String] = [:]
     for mapping in manifest.classMappings where mappings[mapping.archivedName] == nil {
       mappings[mapping.archivedName] = mapping.currentName
@@ -33,7 +33,7 @@ public struct ExpectationEngine: Sendable {
   }
 
   /// Creates an engine with explicit class-name mappings (archived name → current name).
-  public init(classMappings: [String: String] = [:], limits: ArchiveLimits = .default) {
+  package init(classMappings: [String: String] = [:], limits: ArchiveLimits = .default) {
     self.classMappings = classMappings
     self.limits = limits
   }
@@ -47,7 +47,7 @@ public struct ExpectationEngine: Sendable {
   ///   - entry: The archive entry.
   ///   - archivesDirectory: The folder its path is relative to.
   /// - Returns: One finding per expectation, in manifest order.
-  public func evaluate(_ entry: ArchiveEntry, archivesDirectory: String) -> [ExpectationFinding] {
+  package func evaluate(_ entry: ArchiveEntry, archivesDirectory: String) -> [ExpectationFinding] {
     let components = entry.path.split(separator: "/")
     if entry.path.hasPrefix("/") || components.contains("..") {
       return failAll(entry, actual: .archiveOutsideFolder)
@@ -73,7 +73,7 @@ public struct ExpectationEngine: Sendable {
   ///   - entry: The archive entry.
   ///   - subject: A ``KeyedArchive``, or an ``ExpectationTree`` built from a decoded object.
   /// - Returns: One finding per expectation, in manifest order.
-  public func evaluate(_ entry: ArchiveEntry, in subject: some ExpectationSubject)
+  package func evaluate(_ entry: ArchiveEntry, in subject: some ExpectationSubject)
     -> [ExpectationFinding]
   {
     entry.expectations.map { evaluate($0, in: subject, archivePath: entry.path) }
@@ -83,7 +83,7 @@ public struct ExpectationEngine: Sendable {
   ///
   /// A wildcard path must hold for every element it reaches; the finding
   /// names the first element that fails.
-  public func evaluate(
+  package func evaluate(
     _ expectation: FieldExpectation, in subject: some ExpectationSubject, archivePath: String = ""
   ) -> ExpectationFinding {
     var finding = ExpectationFinding(

@@ -4,7 +4,7 @@ import HarnessKeyedArchive
 ///
 /// The decode paths describe what the app would see (a `DecodedValue` in the
 /// Decoding module); converting that description into this tree lets the
-/// same ``ExpectationEngine`` check the decoded object, not only the archive's
+/// same `ExpectationEngine` check the decoded object, not only the archive's
 /// graph. The tree cannot loop: a back-reference is a leaf, such as
 /// `.leaf(.object(className: "ProfileKit.UserProfile", index: 0, count: nil))`.
 ///

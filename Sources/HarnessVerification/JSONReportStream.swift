@@ -70,7 +70,7 @@ public final class JSONReportStream {
   /// - Parameters:
   ///   - path: The path; `-` is standard output.
   ///   - shard: The slice of the entries the run covers, or `nil` for all of them.
-  ///   - manifestsDigest: The ``ManifestsDigest`` of the manifests the run read.
+  ///   - manifestsDigest: The `ManifestsDigest` of the manifests the run read.
   ///   - run: What the run was given and where it ran.
   ///   - containment: Whether a trap while decoding is contained (``Verifier/containment``).
   /// - Throws: `FileOutputError` when the path is refused or cannot be opened.
@@ -88,7 +88,7 @@ public final class JSONReportStream {
   ///
   /// - Parameters:
   ///   - shard: The slice of the entries the run covers, or `nil` for all of them.
-  ///   - manifestsDigest: The ``ManifestsDigest`` of the manifests the run read.
+  ///   - manifestsDigest: The `ManifestsDigest` of the manifests the run read.
   ///   - run: What the run was given and where it ran.
   ///   - containment: Whether a trap while decoding is contained (``Verifier/containment``).
   ///   - sink: Receives the text in chunks, in order; together they are the document.

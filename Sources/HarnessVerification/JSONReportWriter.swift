@@ -6,7 +6,7 @@ import HarnessManifest
 /// Everything is data: outcomes, categories and expectations are values, and
 /// a decoded object is written in the shape `decode --format json` uses.
 /// The run's parameters (`run`) and each case's producer travel with it, so
-/// ``VerificationReportReader`` can read a report back for the other writers.
+/// `VerificationReportReader` can read a report back for the other writers.
 /// `schemas/verify.schema.json` describes the document. ``JSONReportStream``
 /// writes the same text case by case, while a run goes on.
 ///

@@ -10,13 +10,13 @@ import HarnessChecksum
 /// ```swift
 /// let digest = ManifestsDigest.digest(ofFiles: Verifier.manifestFiles(in: "manifests"))
 /// ```
-public enum ManifestsDigest {
+package enum ManifestsDigest {
   /// The digest of some manifest files, in lowercase hexadecimal.
   ///
   /// - Parameter paths: The manifest files.
   /// - Returns: The SHA-256 over each file's name and SHA-256; a file that cannot be read
   ///   counts as empty.
-  public static func digest(ofFiles paths: [String]) -> String {
+  package static func digest(ofFiles paths: [String]) -> String {
     let named = paths.map { path in
       (name: (path as NSString).lastPathComponent, path: path)
     }.sorted { ($0.name, $0.path) < ($1.name, $1.path) }

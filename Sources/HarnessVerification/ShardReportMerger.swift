@@ -6,23 +6,23 @@ import HarnessJSONOutput
 /// have the same N, and be each of 1…N exactly once; anything else is refused
 /// with ``ShardMergeError``. Cases come back in the unsharded order: manifest,
 /// then the entry's place in it. The summary is counted again; the run's
-/// parameters (`run`) are the first shard's. ``VerificationReportReader``
+/// parameters (`run`) are the first shard's. `VerificationReportReader`
 /// reads the merged report back for the HTML, JUnit and text writers.
 ///
 /// ```swift
 /// let merged = try ShardReportMerger().merge([("a.json", first), ("b.json", second)])
 /// print(merged.render(sortedKeys: true))
 /// ```
-public struct ShardReportMerger: Sendable {
+package struct ShardReportMerger: Sendable {
   /// Creates a merger.
-  public init() {}
+  package init() {}
 
   /// Merges shard reports.
   ///
   /// - Parameter reports: Each report's file name (for errors) and its parsed JSON.
   /// - Returns: The merged report, in the shape `verify --format json` writes, without a shard.
   /// - Throws: ``ShardMergeError`` when the reports are not the N shards of one run.
-  public func merge(_ reports: [(file: String, document: JSONDocument)]) throws(ShardMergeError)
+  package func merge(_ reports: [(file: String, document: JSONDocument)]) throws(ShardMergeError)
     -> JSONValue
   {
     guard let first = reports.first else { throw ShardMergeError("no shard reports to merge") }

@@ -9,7 +9,7 @@ public struct VerificationReport: Sendable, Hashable {
   public var notes: [String]
   /// The slice of the entries this report covers, or `nil` for all of them.
   public var shard: VerificationShard?
-  /// The ``ManifestsDigest`` of the manifests the run read, or `nil` when not recorded.
+  /// The `ManifestsDigest` of the manifests the run read, or `nil` when not recorded.
   public var manifestsDigest: String?
   /// What the run was given and where it ran, or `nil` when not recorded.
   public var run: RunParameters?

@@ -24,21 +24,21 @@ import HarnessVocabulary
 /// let report = try VerificationReportReader().report(document)
 /// print(JUnitReportWriter().render(report))
 /// ```
-public struct VerificationReportReader: Sendable {
+package struct VerificationReportReader: Sendable {
   /// The largest observed data a report may declare, which is also the largest archive read.
   static let maximumDataLength = PropertyListLimits().maximumInputSize
   /// How deep decoded objects and observations may nest.
   static let maximumDepth = 512
 
   /// Creates a reader.
-  public init() {}
+  package init() {}
 
   /// Reads a report.
   ///
   /// - Parameter document: A parsed `verify --format json` report of this serialization version.
   /// - Returns: The report, its cases in the document's order.
   /// - Throws: ``VerificationReportReadError`` naming the place that is not a report's.
-  public func report(_ document: JSONDocument) throws(VerificationReportReadError)
+  package func report(_ document: JSONDocument) throws(VerificationReportReadError)
     -> VerificationReport
   {
     let root = Node(document, place: "$")

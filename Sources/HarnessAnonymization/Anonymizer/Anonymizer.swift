@@ -38,47 +38,47 @@ import HarnessPropertyList
 /// - ``Report``
 /// - ``AnonymizationKey``
 /// - ``DatePolicy``
-public struct Anonymizer: Sendable {
+package struct Anonymizer: Sendable {
   /// What the anonymizer keeps and how it treats dates and data.
-  public struct Options: Sendable {
+  package struct Options: Sendable {
     /// Key paths whose values, and everything under them, stay as they are.
-    public var kept: [ArchiveKeyPath] = []
+    package var kept: [ArchiveKeyPath] = []
     /// Key paths under which numbers are replaced by numbers of the same width.
-    public var scrubbedNumbers: [ArchiveKeyPath] = []
+    package var scrubbedNumbers: [ArchiveKeyPath] = []
     /// Key paths of dictionaries whose keys get pseudonyms, as equal strings do, instead of staying as structure.
-    public var pseudonymizedKeys: [ArchiveKeyPath] = []
+    package var pseudonymizedKeys: [ArchiveKeyPath] = []
     /// What happens to dates.
-    public var dates: DatePolicy = .shift
+    package var dates: DatePolicy = .shift
     /// Whether data keeps a known file signature (PNG, JPEG, GIF, PDF, HEIC, …) at its start.
-    public var keepsFileSignatures = false
+    package var keepsFileSignatures = false
     /// The bounds used to read inputs.
-    public var limits: ArchiveLimits = .default
+    package var limits: ArchiveLimits = .default
 
     /// Creates options with the defaults: nothing kept, numbers kept, dates shifted.
-    public init() {}
+    package init() {}
   }
 
   /// An anonymized archive and its report.
-  public struct Output: Sendable {
+  package struct Output: Sendable {
     /// The archive.
-    public var archive: KeyedArchive
+    package var archive: KeyedArchive
     /// The archive as a binary property list.
-    public var bytes: [UInt8] { BinaryPropertyListWriter().write(archive.propertyList) }
+    package var bytes: [UInt8] { BinaryPropertyListWriter().write(archive.propertyList) }
     /// What was replaced and kept.
-    public var report: Report
+    package var report: Report
   }
 
   /// What the anonymizer keeps and how it treats dates and data.
-  public var options: Options
+  package var options: Options
   /// The salt that keys the pseudonyms and the date shift.
-  public let key: AnonymizationKey
+  package let key: AnonymizationKey
 
   /// Creates an anonymizer.
   ///
   /// - Parameters:
   ///   - options: What to keep, and how to treat dates and data.
   ///   - key: The salt; a random one, never written down, unless given.
-  public init(options: Options = Options(), key: AnonymizationKey = .random()) {
+  package init(options: Options = Options(), key: AnonymizationKey = .random()) {
     self.options = options
     self.key = key
   }
@@ -87,7 +87,7 @@ public struct Anonymizer: Sendable {
   ///
   /// - Throws: ``AnonymizationError``: the input is not a keyed archive, or a
   ///   kept or scrubbed key path matches nothing in it.
-  public func anonymize(_ bytes: [UInt8]) throws(AnonymizationError) -> Output {
+  package func anonymize(_ bytes: [UInt8]) throws(AnonymizationError) -> Output {
     let archive: KeyedArchive
     do {
       archive = try KeyedArchive(bytes: bytes, limits: options.limits)
@@ -109,7 +109,7 @@ public struct Anonymizer: Sendable {
   /// - Returns: One output per archive, in the same order.
   /// - Throws: ``AnonymizationError`` when a kept or scrubbed key path matches
   ///   no value in any of the archives.
-  public func anonymize(_ archives: [KeyedArchive]) throws(AnonymizationError) -> [Output] {
+  package func anonymize(_ archives: [KeyedArchive]) throws(AnonymizationError) -> [Output] {
     try checkPatternsMatch(in: archives)
     var pseudonymizer = Pseudonymizer(key: key, dates: options.dates)
     var strings: Set<String> = []

@@ -11,19 +11,19 @@ import CHarnessCrypto
 /// let hmac = HMACSHA256(key: Array("key".utf8))
 /// let code = hmac.authenticationCode(for: Array("The quick brown fox".utf8))
 /// ```
-public struct HMACSHA256: Sendable {
+package struct HMACSHA256: Sendable {
   /// The size of a code, in bytes.
   private static let codeSize = 32
 
   private let key: [UInt8]
 
   /// Creates an HMAC with a key of any length.
-  public init(key: [UInt8]) {
+  package init(key: [UInt8]) {
     self.key = key
   }
 
   /// Returns the 32-byte authentication code of a message.
-  public func authenticationCode(for message: [UInt8]) -> [UInt8] {
+  package func authenticationCode(for message: [UInt8]) -> [UInt8] {
     [UInt8](unsafeUninitializedCapacity: Self.codeSize) { code, count in
       let status = key.withUnsafeBytes { key in
         message.withUnsafeBytes { message in

@@ -9,24 +9,24 @@ import HarnessPropertyList
 /// for unknown in report.classes { print(unknown.name, unknown.fieldKeys) }
 /// print(UnknownClassReport.hint(for: "Note"))
 /// ```
-public struct UnknownClassReport: Sendable {
+package struct UnknownClassReport: Sendable {
   /// One class the harness cannot read.
-  public struct UnknownClass: Sendable, Hashable {
+  package struct UnknownClass: Sendable, Hashable {
     /// The archived class name.
-    public let name: String
+    package let name: String
     /// The archived superclass names, nearest first.
-    public let superclassNames: [String]
+    package let superclassNames: [String]
     /// The keys its objects hold, in first-seen order, `$class` left out.
-    public let fieldKeys: [String]
+    package let fieldKeys: [String]
     /// How many objects of the class the archive holds.
-    public let objectCount: Int
+    package let objectCount: Int
   }
 
   /// The most field keys listed per class.
-  public static let maximumFieldKeys = 40
+  package static let maximumFieldKeys = 40
 
   /// The unknown classes, in the order their first object appears.
-  public let classes: [UnknownClass]
+  package let classes: [UnknownClass]
 
   /// Finds the archived classes that no registered class or class map entry reads, either by
   /// name or through an archived superclass.
@@ -35,7 +35,7 @@ public struct UnknownClassReport: Sendable {
   ///   - archive: The archive.
   ///   - registry: The classes the harness may instantiate.
   ///   - classMap: The archived-name map.
-  public init(archive: KeyedArchive, registry: ClassRegistry, classMap: ClassNameMap) {
+  package init(archive: KeyedArchive, registry: ClassRegistry, classMap: ClassNameMap) {
     var order: [String] = []
     var found: [String: (chain: [String], keys: [String], count: Int)] = [:]
     for index in archive.objects.indices {
@@ -71,7 +71,7 @@ public struct UnknownClassReport: Sendable {
   ///
   /// - Parameter className: The archived class name.
   /// - Returns: A sentence naming both fixes.
-  public static func hint(for className: String) -> String {
+  package static func hint(for className: String) -> String {
     "register '\(className)' in your harness executable "
       + "(HarnessConfiguration(modelClasses:), or platformClasses: for an Apple-platform class), "
       + "or map its name to a registered class (--class-map '\(className)=Module.Class', "

@@ -18,18 +18,18 @@ import HarnessVocabulary
 ///   classMap: try ClassNameMap(parsing: "ProfilesApp.*=ProfileKit.*"))
 /// let result = decoder.decode(bytes, secure: true, allowedClasses: ["ProfileKit.UserProfile"])
 /// ```
-public struct HarnessDecoder: Sendable {
+package struct HarnessDecoder: Sendable {
   /// The classes that may be instantiated.
-  public let registry: ClassRegistry
+  package let registry: ClassRegistry
   /// The archived-name map.
-  public let classMap: ClassNameMap
+  package let classMap: ClassNameMap
   /// The deepest nesting of object decodes before a `limit-exceeded` rejection.
-  public var maximumDepth: Int
+  package var maximumDepth: Int
   /// The bounds on reading the archive.
-  public var limits: ArchiveLimits
+  package var limits: ArchiveLimits
   /// Whether a decoded outcome carries the object's field description; turning it off leaves
   /// ``DecodedValue/opaque(className:)`` and saves re-reading the object's fields.
-  public var describesObjects: Bool = true
+  package var describesObjects: Bool = true
 
   /// Creates a decoder.
   ///
@@ -38,7 +38,7 @@ public struct HarnessDecoder: Sendable {
   ///   - classMap: The archived-name map.
   ///   - maximumDepth: The deepest nesting of object decodes.
   ///   - limits: The bounds on reading the archive.
-  public init(
+  package init(
     registry: ClassRegistry, classMap: ClassNameMap = .empty, maximumDepth: Int = 256,
     limits: ArchiveLimits = .default
   ) {
@@ -57,7 +57,7 @@ public struct HarnessDecoder: Sendable {
   ///   - topKeys: The `$top` keys the app reads, in order; `root` unless given. Several keys
   ///     decode to a ``DecodedValue/topLevel(_:)`` value.
   /// - Returns: The outcome and, when decoded, the object.
-  public func decode(
+  package func decode(
     _ bytes: [UInt8], secure: Bool, allowedClasses: [String] = [], topKeys: [String] = ["root"]
   ) -> HarnessDecodeResult {
     decode(
@@ -105,7 +105,7 @@ public struct HarnessDecoder: Sendable {
   ///   - allowedClasses: Runtime names of the classes the root decode allows (secure mode).
   ///   - topKeys: The `$top` keys the app reads, in order; `root` unless given.
   /// - Returns: The outcome and, when decoded, the object.
-  public func decode(
+  package func decode(
     _ archive: KeyedArchive, secure: Bool, allowedClasses: [String] = [],
     topKeys: [String] = ["root"]
   ) -> HarnessDecodeResult {
@@ -148,7 +148,7 @@ public struct HarnessDecoder: Sendable {
   ///
   /// - Parameter archive: The archive.
   /// - Returns: The keys, never empty unless `$top` is.
-  public static func defaultTopKeys(of archive: KeyedArchive) -> [String] {
+  package static func defaultTopKeys(of archive: KeyedArchive) -> [String] {
     archive.defaultReadKeys
   }
 
@@ -160,7 +160,7 @@ public struct HarnessDecoder: Sendable {
   ///
   /// - Parameter key: A `$top` key.
   /// - Returns: The key path text.
-  public static func keyPath(ofTopKey key: String) -> String {
+  package static func keyPath(ofTopKey key: String) -> String {
     key == "root" ? "root" : ArchiveKeyPath(topKey: key, components: []).description
   }
 
@@ -173,7 +173,7 @@ public struct HarnessDecoder: Sendable {
   ///
   /// Describing, comparing and re-encoding walk it so. Foundation on Linux hands out nested
   /// collections as fresh Swift values, so a few shared arrays can stand for 2^40 values.
-  public static let maximumExpandedSize = 1_000_000
+  package static let maximumExpandedSize = 1_000_000
 
   /// A `limit-exceeded` rejection when the archive's graph expands past ``maximumExpandedSize``.
   package static func expansionRejection(
@@ -201,7 +201,7 @@ public struct HarnessDecoder: Sendable {
   ///   - allowedClasses: Runtime names of the classes the root decode allows.
   ///   - topKeys: The `$top` keys the app reads, in order.
   /// - Returns: The outcome.
-  public func outcome(
+  package func outcome(
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String] = [],
     topKeys: [String] = ["root"]
   ) -> DecodeOutcome {

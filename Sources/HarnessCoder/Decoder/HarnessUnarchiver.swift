@@ -6,7 +6,7 @@ import HarnessVocabulary
 /// The harness's own keyed unarchiver: an `NSCoder` over a validated ``KeyedArchive`` graph
 /// that runs the app's `init?(coder:)` and reports every failure as a value.
 ///
-/// Use it through ``HarnessDecoder``. Its policy is always `.setErrorAndReturn`: a failure
+/// Use it through `HarnessDecoder`. Its policy is always `.setErrorAndReturn`: a failure
 /// records the first ``DecodeRejection``, sets ``error``, and makes every later decode return
 /// `nil` or zero, as Apple's unarchiver does after `failWithError(_:)`.
 ///

@@ -19,16 +19,16 @@ import Synchronization
 /// ```swift
 /// let bytes = try HarnessArchiver.archivedData(withRootObject: profile, requiringSecureCoding: true)
 /// ```
-public final class HarnessArchiver: NSCoder {
+package final class HarnessArchiver: NSCoder {
   /// Why an object graph could not be archived.
-  public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+  package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The key path of the object that failed, such as `root.address`.
-    public let keyPath: String
+    package let keyPath: String
     /// A lowercase description.
-    public let message: String
+    package let message: String
 
     /// The key path and the message, such as `root.address: cannot encode …`.
-    public var description: String { "\(keyPath): \(message)" }
+    package var description: String { "\(keyPath): \(message)" }
   }
 
   private var builder = KeyedArchiveBuilder()
@@ -62,7 +62,7 @@ public final class HarnessArchiver: NSCoder {
   ///   - maximumDepth: The deepest nesting written before the archive is refused.
   /// - Returns: A binary property list.
   /// - Throws: ``Failure`` naming the key path of the object that could not be written.
-  public static func archivedData(
+  package static func archivedData(
     withRootObject root: Any, requiringSecureCoding: Bool, maximumDepth: Int = 256
   ) throws(Failure) -> [UInt8] {
     try archive(
@@ -100,9 +100,9 @@ public final class HarnessArchiver: NSCoder {
   }
 
   /// Always `true`: the archiver writes keyed archives only.
-  public override var allowsKeyedCoding: Bool { true }
+  package override var allowsKeyedCoding: Bool { true }
   /// Whether objects must adopt `NSSecureCoding`, as the archiver was created.
-  public override var requiresSecureCoding: Bool { secure }
+  package override var requiresSecureCoding: Bool { secure }
 
   // MARK: - Encoding fields
 
@@ -115,14 +115,14 @@ public final class HarnessArchiver: NSCoder {
   }
 
   /// Encodes an object, or nil, under a key.
-  public override func encode(_ object: Any?, forKey key: String) {
+  package override func encode(_ object: Any?, forKey key: String) {
     path.append(key)
     defer { path.removeLast() }
     set(reference(for: object), forKey: key)
   }
 
   /// Encodes an object under a key; conditional objects are written like any other.
-  public override func encodeConditionalObject(_ object: Any?, forKey key: String) {
+  package override func encodeConditionalObject(_ object: Any?, forKey key: String) {
     // A conditional object is written only when something else writes it unconditionally.
     if let object = object as AnyObject?, let existing = identities[ObjectIdentifier(object)] {
       set(existing, forKey: key)
@@ -132,30 +132,30 @@ public final class HarnessArchiver: NSCoder {
   }
 
   /// Encodes a Boolean under a key.
-  public override func encode(_ value: Bool, forKey key: String) { set(.bool(value), forKey: key) }
+  package override func encode(_ value: Bool, forKey key: String) { set(.bool(value), forKey: key) }
   /// Encodes an integer under a key.
-  public override func encode(_ value: Int, forKey key: String) {
+  package override func encode(_ value: Int, forKey key: String) {
     set(.integer(Int64(value)), forKey: key)
   }
   /// Encodes a 32-bit integer under a key.
-  public override func encode(_ value: Int32, forKey key: String) {
+  package override func encode(_ value: Int32, forKey key: String) {
     set(.integer(Int64(value)), forKey: key)
   }
   /// Encodes a 64-bit integer under a key.
-  public override func encode(_ value: Int64, forKey key: String) {
+  package override func encode(_ value: Int64, forKey key: String) {
     set(.integer(value), forKey: key)
   }
   /// Encodes a single-precision real under a key.
-  public override func encode(_ value: Float, forKey key: String) {
+  package override func encode(_ value: Float, forKey key: String) {
     set(.real(Double(value)), forKey: key)
   }
   /// Encodes a double-precision real under a key.
-  public override func encode(_ value: Double, forKey key: String) {
+  package override func encode(_ value: Double, forKey key: String) {
     set(.real(value), forKey: key)
   }
 
   /// Encodes bytes under a key, as data.
-  public override func encodeBytes(
+  package override func encodeBytes(
     _ bytes: UnsafePointer<UInt8>?, length: Int, forKey key: String
   ) {
     guard let bytes else {

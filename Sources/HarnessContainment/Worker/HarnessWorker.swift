@@ -44,7 +44,7 @@ package enum HarnessWorker {
   /// Serves requests with several named registries, such as two versions of an app.
   ///
   /// Standard output is kept for answers: anything user code prints goes to standard error.
-  /// The `legacy` and `secure` paths run ``HarnessDecoder``, so app code that traps in
+  /// The `legacy` and `secure` paths run `HarnessDecoder`, so app code that traps in
   /// `init?(coder:)` is contained too.
   ///
   /// - Parameter registries: Registries by the name requests give.

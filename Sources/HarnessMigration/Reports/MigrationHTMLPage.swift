@@ -10,7 +10,7 @@ import HarnessVocabulary
 /// address `#refused-only`) shows only the refused ones (and those accepted under
 /// another category, which fail like them), without a server. An accepted refusal
 /// shows the manifest's reason beside the refusal's.
-/// ``MigrationReportWriter`` streams the rows and asks for the rest at the end.
+/// `MigrationReportWriter` streams the rows and asks for the rest at the end.
 enum MigrationHTMLPage {
   /// The page up to the table's rows: title, counts per decision, notes, the filter, the header.
   static func head(

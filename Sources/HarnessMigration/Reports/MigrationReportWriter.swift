@@ -20,9 +20,9 @@ import HarnessTextOutput
 /// report.record(plan)
 /// report.finish(summary, notes: [])
 /// ```
-public final class MigrationReportWriter {
+package final class MigrationReportWriter {
   /// The output formats.
-  public enum Format: String, Sendable, CaseIterable {
+  package enum Format: String, Sendable, CaseIterable {
     /// Plan lines and a summary, for people.
     case text
     /// One JSON document, stable.
@@ -34,7 +34,7 @@ public final class MigrationReportWriter {
   }
 
   /// What the run did.
-  public enum Operation: String, Sendable {
+  package enum Operation: String, Sendable {
     /// `migrate-dry-run`.
     case dryRun = "dry-run"
     /// `migrate`.
@@ -42,7 +42,7 @@ public final class MigrationReportWriter {
   }
 
   /// The JSON format's version.
-  public static let serializationVersion: Int64 = 1
+  package static let serializationVersion: Int64 = 1
 
   private let format: Format
   private let sink: (String) -> Void
@@ -62,7 +62,7 @@ public final class MigrationReportWriter {
   ///   - sink: Receives the output in chunks.
   ///   - toolName: The running tool's name, for the HTML title and the JUnit suite: a team's
   ///     own harness executable's.
-  public init(
+  package init(
     format: Format, sink: @escaping (String) -> Void, toolName: String = ToolName.standard
   ) {
     self.format = format
@@ -71,7 +71,7 @@ public final class MigrationReportWriter {
   }
 
   /// Starts the report.
-  public func begin(store: String, mode: String, operation: Operation) {
+  package func begin(store: String, mode: String, operation: Operation) {
     self.store = store
     self.mode = mode
     self.operation = operation
@@ -90,7 +90,7 @@ public final class MigrationReportWriter {
   }
 
   /// Adds one record.
-  public func record(_ plan: RecordPlan) {
+  package func record(_ plan: RecordPlan) {
     let place = plan.record.id.description
     switch format {
     case .text:
@@ -147,7 +147,7 @@ public final class MigrationReportWriter {
   }
 
   /// Ends the report with the summary and notes (journal, backup, nothing-to-do).
-  public func finish(_ summary: MigrationSummary, notes: [(String, String)]) {
+  package func finish(_ summary: MigrationSummary, notes: [(String, String)]) {
     switch format {
     case .text:
       var parts: [String] = []

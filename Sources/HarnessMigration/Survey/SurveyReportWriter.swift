@@ -11,9 +11,9 @@ import HarnessTextOutput
 /// let report = try StoreSurvey(path: "cache.sqlite").run()
 /// print(SurveyReportWriter(format: .text).render(report), terminator: "")
 /// ```
-public struct SurveyReportWriter: Sendable {
+package struct SurveyReportWriter: Sendable {
   /// The output formats.
-  public enum Format: String, Sendable, CaseIterable {
+  package enum Format: String, Sendable, CaseIterable {
     /// For people; may change between versions.
     case text
     /// Stable, with `serializationVersion`.
@@ -21,24 +21,24 @@ public struct SurveyReportWriter: Sendable {
   }
 
   /// The JSON format's version.
-  public static let serializationVersion: Int64 = 1
+  package static let serializationVersion: Int64 = 1
 
   /// The format.
-  public var format: Format
+  package var format: Format
   /// The running tool's name, which the commands start with.
-  public var toolName: String
+  package var toolName: String
   /// Class sets and `$top` key sets listed per place; the rest are summed in one line.
-  public var listLimit: Int
+  package var listLimit: Int
 
   /// Creates a writer.
-  public init(format: Format, toolName: String = ToolName.standard, listLimit: Int = 10) {
+  package init(format: Format, toolName: String = ToolName.standard, listLimit: Int = 10) {
     self.format = format
     self.toolName = toolName
     self.listLimit = listLimit
   }
 
   /// The report's text.
-  public func render(_ report: SurveyReport) -> String {
+  package func render(_ report: SurveyReport) -> String {
     switch format {
     case .text: text(report)
     case .json: json(report).render(sortedKeys: true, pretty: true) + "\n"
@@ -47,7 +47,7 @@ public struct SurveyReportWriter: Sendable {
 
   /// The arguments that open the store in a command: for an encrypted one the key's
   /// placeholder and the settings its version's defaults do not give.
-  public static func storeArguments(for report: SurveyReport) -> [String] {
+  package static func storeArguments(for report: SurveyReport) -> [String] {
     guard let settings = report.encryption else { return [] }
     var arguments = ["--key-file", "KEY_FILE"]
     guard !settings.isDefault else { return arguments }
@@ -73,7 +73,7 @@ public struct SurveyReportWriter: Sendable {
   }
 
   /// A place's next command as one line a shell reads back as the same words.
-  public func command(for place: SurveyPlaceReport, in report: SurveyReport) -> String? {
+  package func command(for place: SurveyPlaceReport, in report: SurveyReport) -> String? {
     guard
       let arguments = place.dryRunArguments(
         store: report.store, storeArguments: Self.storeArguments(for: report))
@@ -88,7 +88,7 @@ public struct SurveyReportWriter: Sendable {
   ///   - manifest: The manifest's path.
   ///   - report: The survey, for the store's path and the arguments that open it.
   /// - Returns: The command line.
-  public func dryRunCommand(manifest: String, in report: SurveyReport) -> String {
+  package func dryRunCommand(manifest: String, in report: SurveyReport) -> String {
     ([toolName, "migrate-dry-run", "--store", report.store] + Self.storeArguments(for: report)
       + ["--manifest", manifest]).map(Self.shellWord).joined(separator: " ")
   }

@@ -18,28 +18,28 @@ import HarnessKeyedArchive
 ///   registry: registry, classMap: map, allowedClasses: ["ProfileKit.UserProfile"])
 /// if case .rewritten(let bytes, _) = migration.migrate(archive) { write(bytes) }
 /// ```
-public struct TypedMigration: Sendable {
+package struct TypedMigration: Sendable {
   /// The round trip that migrates an archive that is not already current; its settings are the
   /// migration's.
-  public var roundTrip: RoundTrip
+  package var roundTrip: RoundTrip
 
   /// The app's current classes.
-  public var registry: ClassRegistry {
+  package var registry: ClassRegistry {
     get { roundTrip.registry }
     set { roundTrip.registry = newValue }
   }
   /// Archived name → current name, for the legacy decode.
-  public var classMap: ClassNameMap {
+  package var classMap: ClassNameMap {
     get { roundTrip.classMap }
     set { roundTrip.classMap = newValue }
   }
   /// The classes the app's secure read declares.
-  public var allowedClasses: [String] {
+  package var allowedClasses: [String] {
     get { roundTrip.allowedClasses }
     set { roundTrip.allowedClasses = newValue }
   }
   /// The bounds on reading.
-  public var limits: ArchiveLimits {
+  package var limits: ArchiveLimits {
     get { roundTrip.limits }
     set { roundTrip.limits = newValue }
   }
@@ -52,7 +52,7 @@ public struct TypedMigration: Sendable {
   /// ```
   ///
   /// - Parameter roundTrip: The registry, map, allowed classes and limits to migrate with.
-  public init(roundTrip: RoundTrip) {
+  package init(roundTrip: RoundTrip) {
     self.roundTrip = roundTrip
   }
 
@@ -63,7 +63,7 @@ public struct TypedMigration: Sendable {
   ///   - classMap: The map applied on the legacy decode.
   ///   - allowedClasses: The classes the app's secure read declares.
   ///   - limits: The bounds on reading.
-  public init(
+  package init(
     registry: ClassRegistry, classMap: ClassNameMap, allowedClasses: [String],
     limits: ArchiveLimits = .default
   ) {
@@ -76,7 +76,7 @@ public struct TypedMigration: Sendable {
   ///
   /// - Parameter bytes: The archive as stored.
   /// - Returns: Unchanged, the verified new bytes, or the refusal with its step.
-  public func migrate(_ bytes: [UInt8]) -> TypedMigrationResult {
+  package func migrate(_ bytes: [UInt8]) -> TypedMigrationResult {
     let archive: KeyedArchive
     do {
       archive = try KeyedArchive(bytes: bytes, limits: limits)

@@ -22,7 +22,7 @@ public protocol TypedMigrationRunner: Sendable {
     throws(WorkerProtocolError) -> [TypedMigrationResult]
 }
 
-/// The typed migration of records as a ``RecordTransform``: a ``TypedMigration``, run by a
+/// The typed migration of records as a ``RecordTransform``: a `TypedMigration`, run by a
 /// ``TypedMigrationRunner`` (decode workers) or in this process.
 ///
 /// A record is already current when the app's own secure read succeeds on

@@ -14,7 +14,7 @@ import HarnessVocabulary
 /// replaced record, written and synced before the record is replaced; then an
 /// `end` line. A run killed at any moment leaves a valid journal: every line
 /// but possibly a torn last one is complete, and a line only promises that a
-/// change may have happened, which ``MigrationRollback`` checks by checksum.
+/// change may have happened, which `MigrationRollback` checks by checksum.
 ///
 /// ```json
 /// {"backup":"/b/run/store.sqlite","journal":"archive-harness-migrate","kind":"sqlite",…}
