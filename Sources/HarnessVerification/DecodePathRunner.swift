@@ -39,7 +39,7 @@ public protocol DecodePathRunner: Sendable {
   ///   - bytes: The archive.
   ///   - allowedClasses: Runtime names of the classes the secure read declares.
   ///   - classMap: The class-name map.
-  /// - Returns: ``DifferentialAdvice/message``, or why there is none.
+  /// - Returns: `DifferentialAdvice/message`, or why there is none.
   /// - Throws: ``WorkerProtocolError`` when the advice could not be run.
   func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
     throws(WorkerProtocolError) -> String

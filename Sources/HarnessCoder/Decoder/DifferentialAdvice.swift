@@ -6,9 +6,9 @@
 /// print(advice.message)
 /// // legacy decodes, secure rejects: add NSArray, ProfileKit.Address to allowedClasses …
 /// ```
-public struct DifferentialAdvice: Sendable, Hashable, CustomStringConvertible {
+package struct DifferentialAdvice: Sendable, Hashable, CustomStringConvertible {
   /// How the two paths compare.
-  public enum Verdict: String, Sendable, Hashable, Codable {
+  package enum Verdict: String, Sendable, Hashable, Codable {
     /// Both paths decode.
     case bothDecode = "both-decode"
     /// Both paths reject.
@@ -22,22 +22,22 @@ public struct DifferentialAdvice: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The legacy outcome.
-  public let legacy: DecodeOutcome
+  package let legacy: DecodeOutcome
   /// The secure outcome with the read's own allowed classes.
-  public let secure: DecodeOutcome
+  package let secure: DecodeOutcome
   /// How they compare.
-  public let verdict: Verdict
+  package let verdict: Verdict
   /// The allowed classes the read declared.
-  public let allowedClasses: [String]
+  package let allowedClasses: [String]
   /// The fewest classes to add under the documented per-call rule, in decode order.
-  public let requiredAdditions: [String]
+  package let requiredAdditions: [String]
   /// The classes to add when nested model classes are listed too, as SAP's guide asks.
-  public let recommendedAdditions: [String]
+  package let recommendedAdditions: [String]
   /// The full allowed classes that make the secure read succeed (declared plus recommended).
-  public let suggestedAllowedClasses: [String]
+  package let suggestedAllowedClasses: [String]
 
   /// Creates advice from its parts.
-  public init(
+  package init(
     legacy: DecodeOutcome, secure: DecodeOutcome, verdict: Verdict, allowedClasses: [String],
     requiredAdditions: [String] = [], recommendedAdditions: [String] = [],
     suggestedAllowedClasses: [String] = []
@@ -53,7 +53,7 @@ public struct DifferentialAdvice: Sendable, Hashable, CustomStringConvertible {
 
   /// A sentence for people, such as
   /// `legacy decodes, secure rejects: add NSArray, ProfileKit.Address to allowedClasses`.
-  public var message: String {
+  package var message: String {
     switch verdict {
     case .bothDecode:
       return "legacy and secure both decode"
@@ -76,7 +76,7 @@ public struct DifferentialAdvice: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The message.
-  public var description: String { message }
+  package var description: String { message }
 }
 
 extension HarnessDecoder {
@@ -90,7 +90,7 @@ extension HarnessDecoder {
   ///   - bytes: The archive.
   ///   - allowedClasses: Runtime names of the classes the secure read declares.
   /// - Returns: The two outcomes and the advice.
-  public func differentialAdvice(_ bytes: [UInt8], allowedClasses: [String])
+  package func differentialAdvice(_ bytes: [UInt8], allowedClasses: [String])
     -> DifferentialAdvice
   {
     let legacy = decode(bytes, secure: false)

@@ -3,21 +3,21 @@ import Foundation
 /// What the harness coder made of one archive: the outcome, the live object, and warnings.
 ///
 /// The result holds the decoded object itself, so it is not `Sendable`; hand on ``outcome``.
-public struct HarnessDecodeResult {
+package struct HarnessDecodeResult {
   /// The outcome, with the decoded object described field by field.
-  public let outcome: DecodeOutcome
+  package let outcome: DecodeOutcome
   /// The decoded root object, for re-encoding or comparison; `nil` unless decoded.
-  public let object: AnyObject?
+  package let object: AnyObject?
   /// Warnings that do not change the outcome, such as SAP's stricter allowed-classes rule.
-  public let warnings: [String]
+  package let warnings: [String]
   /// The registered names of the classes instantiated, in first-use order, inline
   /// property-list leaves excluded.
-  public let instantiatedClassNames: [String]
+  package let instantiatedClassNames: [String]
   /// What the decode built for its collections, for a caller that walks ``object`` itself.
   package var builtCollections = BuiltCollections.none
 
   /// Creates a result.
-  public init(
+  package init(
     outcome: DecodeOutcome, object: AnyObject?, warnings: [String],
     instantiatedClassNames: [String]
   ) {

@@ -72,7 +72,7 @@ package final class HarnessArchiver: NSCoder {
   }
 
   /// Archives an object graph that a harness decode built, reading its collections from what
-  /// the decode built (``HarnessDecodeResult/builtCollections``) instead of bridging them.
+  /// the decode built (`HarnessDecodeResult/builtCollections`) instead of bridging them.
   package static func archivedData(
     withRootObject root: Any, requiringSecureCoding: Bool, built: BuiltCollections,
     maximumDepth: Int = 256

@@ -55,7 +55,7 @@ package struct InProcessPathRunner: DecodePathRunner {
   ///   - bytes: The archive.
   ///   - allowedClasses: Runtime names of the classes the secure read declares.
   ///   - classMap: The class-name map.
-  /// - Returns: ``DifferentialAdvice/message``.
+  /// - Returns: `DifferentialAdvice/message`.
   package func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
     -> String
   {

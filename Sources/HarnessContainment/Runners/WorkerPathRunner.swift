@@ -83,7 +83,7 @@ package struct WorkerPathRunner: DecodePathRunner {
   ///   - bytes: The archive.
   ///   - allowedClasses: Runtime names of the classes the secure read declares.
   ///   - classMap: The class-name map.
-  /// - Returns: ``DifferentialAdvice/message``, or why there is none.
+  /// - Returns: `DifferentialAdvice/message`, or why there is none.
   /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
   package func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
     throws(WorkerProtocolError) -> String

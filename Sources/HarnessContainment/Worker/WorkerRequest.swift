@@ -21,7 +21,7 @@ package struct WorkerRequest: Sendable, Hashable, Codable {
   package var guardsUnmappedClasses: Bool
   /// How a Foundation path calls the unarchiver; `nil` means ``FoundationReferenceVariant/standard``.
   package var variant: FoundationReferenceVariant?
-  /// Whether to answer with the harness paths' ``DifferentialAdvice`` (its message as the one
+  /// Whether to answer with the harness paths' `DifferentialAdvice` (its message as the one
   /// note, the secure outcome as the outcome) instead of one path's outcome; `nil` means no.
   package var advice: Bool?
   /// The `$top` keys the app reads, in order; `nil` means `root` alone.

@@ -331,7 +331,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
   ///   - archive: The archive's bytes.
   ///   - allowedClasses: Runtime names of the classes the secure read declares.
   ///   - classMap: The class-name map.
-  /// - Returns: ``DifferentialAdvice/message``, or why there is none when the worker crashed
+  /// - Returns: `DifferentialAdvice/message`, or why there is none when the worker crashed
   ///   while trying class lists.
   /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
   package func advice(
