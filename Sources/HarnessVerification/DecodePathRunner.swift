@@ -33,6 +33,26 @@ public protocol DecodePathRunner: Sendable {
     topKeys: [String]
   ) throws(WorkerProtocolError) -> DecodeOutcome
 
+  /// The outcomes of several paths of one archive, each as ``outcome(_:path:allowedClasses:classMap:topKeys:)``
+  /// gives it alone, in the order asked; a runner may run them in one request.
+  ///
+  /// ```swift
+  /// let results = runner.outcomes(
+  ///   bytes, paths: DecodePath.allCases, allowedClasses: [], classMap: .empty, topKeys: ["root"])
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - paths: The decode paths to run.
+  ///   - allowedClasses: Runtime names of the classes a secure read allows.
+  ///   - classMap: The class-name map.
+  ///   - topKeys: The `$top` keys the app reads.
+  /// - Returns: One result per path: its outcome, or why it could not run.
+  func outcomes(
+    _ bytes: [UInt8], paths: [DecodePath], allowedClasses: [String], classMap: ClassNameMap,
+    topKeys: [String]
+  ) -> [Result<DecodeOutcome, WorkerProtocolError>]
+
   /// The `allowedClasses` that would make the secure read succeed where legacy decodes.
   ///
   /// - Parameters:
@@ -84,5 +104,20 @@ extension DecodePathRunner {
   ) throws(WorkerProtocolError) -> DecodeOutcome {
     try outcome(
       bytes, path: path, allowedClasses: allowedClasses, classMap: classMap, topKeys: ["root"])
+  }
+}
+
+extension DecodePathRunner {
+  /// Runs each path on its own, through ``outcome(_:path:allowedClasses:classMap:topKeys:)``.
+  public func outcomes(
+    _ bytes: [UInt8], paths: [DecodePath], allowedClasses: [String], classMap: ClassNameMap,
+    topKeys: [String]
+  ) -> [Result<DecodeOutcome, WorkerProtocolError>] {
+    paths.map { path in
+      Result { () throws(WorkerProtocolError) in
+        try outcome(
+          bytes, path: path, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys)
+      }
+    }
   }
 }

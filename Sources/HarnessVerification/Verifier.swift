@@ -297,19 +297,23 @@ public struct Verifier: Sendable {
 
     var results: [PathResult] = []
     var outcomes: [DecodePath: DecodeOutcome] = [:]
-    for path in paths {
+    // Every path of the entry in one call: a worker runner sends them in one request.
+    let ran =
+      structural == nil
+      ? runner.outcomes(
+        bytes, paths: paths, allowedClasses: allowed, classMap: classMap,
+        topKeys: entry.decodeKeys) : []
+    for (index, path) in paths.enumerated() {
       let outcome: DecodeOutcome
       if let structural {
         outcome = .rejected(structural)
       } else {
-        do {
+        switch ran.indices.contains(index) ? ran[index] : .failure(Self.noAnswer(path)) {
+        case .success(let decoded):
           outcome = checkRoot(
-            try runner.outcome(
-              bytes, path: path, allowedClasses: allowed, classMap: classMap,
-              topKeys: entry.decodeKeys),
-            expected: manifest.rootClass(for: entry)?.name, path: path, topKey: entry.topKey,
-            decodeKeys: entry.decodeKeys)
-        } catch {
+            decoded, expected: manifest.rootClass(for: entry)?.name, path: path,
+            topKey: entry.topKey, decodeKeys: entry.decodeKeys)
+        case .failure(let error):
           results.append(notRun(path, entry: entry, because: error))
           continue
         }
@@ -405,6 +409,11 @@ public struct Verifier: Sendable {
       entries[mapping.archivedName] = mapping.currentName
     }
     return ClassNameMap(entries: entries)
+  }
+
+  /// The error of a path a runner gave no result for.
+  static func noAnswer(_ path: DecodePath) -> WorkerProtocolError {
+    WorkerProtocolError("the runner gave no result for the \(path) path", kind: .unavailable)
   }
 
   /// The rejection every path gets when the bytes are not a readable archive, or nil.

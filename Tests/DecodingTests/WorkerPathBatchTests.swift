@@ -82,7 +82,7 @@ struct WorkerPathBatchTests {
     #expect(crash.detail.contains("Could not cast value of type 'Foundation.NSDictionary'"))
   }
 
-  @Test("A runner asked for every path of each archive gives each path its own outcome")
+  @Test("A runner asked for every path of each archive at once gives each path its own outcome")
   func runnerMatchesPathsAlone() throws {
     let url = try #require(WorkerBinary.url, "build the archive-harness product first")
     let runner = WorkerPathRunner(executable: url)
@@ -92,10 +92,12 @@ struct WorkerPathBatchTests {
       SampleArchives.memoArchive(), try ForkServerTests.cyclicArchive(),
     ]
     for archive in archives {
-      let outcomes = try DecodePath.allCases.map {
-        try runner.outcome(archive, path: $0, allowedClasses: [], classMap: classMap)
-      }
+      let outcomes = try runner.outcomes(
+        archive, paths: DecodePath.allCases, allowedClasses: [], classMap: classMap,
+        topKeys: ["root"]
+      ).map { try $0.get() }
       let alone = try Self.alone(archive, paths: DecodePath.allCases, classMap: classMap)
+      #expect(outcomes.count == DecodePath.allCases.count)
       #expect(outcomes.map(\.kind) == alone.map(\.kind))
       #expect(outcomes.map(\.decodedValue) == alone.map(\.decodedValue))
       #expect(outcomes.map(\.rejection) == alone.map(\.rejection))
@@ -103,58 +105,19 @@ struct WorkerPathBatchTests {
     }
   }
 
-  @Test("A runner asked for one path at a time fetches no other path")
-  func singlePathFetchesNothingAhead() {
-    let batches = PathBatches(capacity: 4)
-    #expect(batches.paths(startingWith: .foundationSecure) == [.foundationSecure])
-    #expect(batches.paths(startingWith: .foundationSecure) == [.foundationSecure])
-  }
-
-  @Test("The paths fetched ahead are those asked for before, in path order")
-  func fetchesPathsAskedBefore() {
-    let batches = PathBatches(capacity: 4)
-    #expect(batches.paths(startingWith: .legacy) == [.legacy])
-    #expect(batches.paths(startingWith: .foundationSecure) == [.foundationSecure])
-    #expect(batches.paths(startingWith: .legacy) == [.legacy, .foundationSecure])
-    #expect(batches.paths(startingWith: .foundationSecure) == [.foundationSecure])
-  }
-
-  @Test("An outcome fetched ahead is taken once")
-  func fetchedOutcomeIsTakenOnce() throws {
-    let batches = PathBatches(capacity: 4)
-    let key = PathBatches.Key(archive: [1], allowedClasses: [], classMap: .empty, topKeys: ["root"])
-    batches.keep([(DecodePath.secure, .success(DecodeOutcome.decoded(.null)))], of: key)
-    #expect(batches.take(.legacy, of: key) == nil)
-    #expect(try batches.take(.secure, of: key)?.get() == .decoded(.null))
-    #expect(batches.take(.secure, of: key) == nil)
-  }
-
-  @Test("The oldest archive's outcomes are dropped beyond the capacity")
-  func oldestOutcomesAreDropped() {
-    let batches = PathBatches(capacity: 2)
-    let keys = (0..<3).map {
-      PathBatches.Key(archive: [UInt8($0)], allowedClasses: [], classMap: .empty, topKeys: [])
-    }
-    for key in keys {
-      batches.keep([(DecodePath.secure, .success(DecodeOutcome.decoded(.null)))], of: key)
-    }
-    #expect(batches.take(.secure, of: keys[0]) == nil)
-    #expect(batches.take(.secure, of: keys[1]) != nil)
-    #expect(batches.take(.secure, of: keys[2]) != nil)
-  }
-
-  @Test("The oldest archive's outcomes are dropped beyond the byte budget")
-  func outcomesBeyondByteBudgetAreDropped() {
-    let batches = PathBatches(capacity: 10, byteBudget: 5)
-    let keys = (0..<2).map {
-      PathBatches.Key(
-        archive: [UInt8](repeating: UInt8($0), count: 4), allowedClasses: [], classMap: .empty,
-        topKeys: [])
-    }
-    for key in keys {
-      batches.keep([(DecodePath.secure, .success(DecodeOutcome.decoded(.null)))], of: key)
-    }
-    #expect(batches.take(.secure, of: keys[0]) == nil)
-    #expect(batches.take(.secure, of: keys[1]) != nil)
+  @Test("A runner asked for a subset of paths, in any order, answers those paths in that order")
+  func runnerAnswersTheSubsetAsked() throws {
+    let url = try #require(WorkerBinary.url, "build the archive-harness product first")
+    let runner = WorkerPathRunner(executable: url)
+    let classMap = try ClassNameMap(parsing: Self.rename)
+    let archive = SampleArchives.memoArchive()
+    let paths: [DecodePath] = [.foundationSecure, .legacy]
+    let outcomes = try runner.outcomes(
+      archive, paths: paths, allowedClasses: ["ProfileKit.Memo"], classMap: classMap,
+      topKeys: ["root"]
+    ).map { try $0.get() }
+    let alone = try Self.alone(
+      archive, paths: paths, allowedClasses: ["ProfileKit.Memo"], classMap: classMap)
+    #expect(outcomes == alone)
   }
 }

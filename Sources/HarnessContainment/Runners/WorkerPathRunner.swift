@@ -10,8 +10,6 @@ import HarnessVocabulary
 package struct WorkerPathRunner: DecodePathRunner {
   /// The supervisors that own the worker processes, one per caller at a time.
   package let pool: SupervisorPool
-  /// The outcomes fetched ahead with an earlier path of the same archive.
-  private let batches: PathBatches
 
   /// Every path decodes in a worker process: a trap is the archive's `crashed` outcome.
   package var containment: Containment { .workerProcess }
@@ -31,17 +29,9 @@ package struct WorkerPathRunner: DecodePathRunner {
       WorkerSupervisor(
         executableURL: executable, registryName: registryName, timeout: timeout)
     }
-    // Callers on many threads (parallel test cases) may each wait for their own archive.
-    batches = PathBatches(capacity: max(64, 2 * workers))
   }
 
   /// Runs one path in the worker.
-  ///
-  /// The paths a caller asked for before, that follow this one in ``DecodePath`` order, run in
-  /// the same request, each answered on its own, and their outcomes wait until the caller asks
-  /// for them: a caller that runs every path of each entry sends one request an entry. Each
-  /// path's outcome is the one it gets alone; a crash ends that request, and the paths after
-  /// the one that crashed run in a fresh worker when asked for.
   ///
   /// - Parameters:
   ///   - bytes: The archive.
@@ -55,26 +45,45 @@ package struct WorkerPathRunner: DecodePathRunner {
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
     topKeys: [String]
   ) throws(WorkerProtocolError) -> DecodeOutcome {
-    let key = PathBatches.Key(
-      archive: bytes, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys)
-    if let fetched = batches.take(path, of: key) { return try fetched.get() }
-    let paths = batches.paths(startingWith: path)
-    if paths.count > 1 {
-      let results = pool.withSupervisor { supervisor in
-        supervisor.decode(
-          bytes, paths: paths, allowedClasses: allowedClasses, classMap: classMap,
-          topKeys: topKeys)
-      }
-      if let first = results.first {
-        batches.keep(zip(paths.dropFirst(), results.dropFirst()), of: key)
-        return try first.get()
-      }
-      // The worker's server was lost before the first answer: the path goes on its own.
-    }
-    return try pool.withSupervisor { supervisor throws(WorkerProtocolError) in
+    try pool.withSupervisor { supervisor throws(WorkerProtocolError) in
       try supervisor.decode(
         bytes, path: path, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys)
     }
+  }
+
+  /// Runs several paths of one archive in one request to the worker, each answered on its own.
+  ///
+  /// Each path's outcome is the one it gets alone. A crash ends the request: the paths after
+  /// the one that crashed, and every path when the worker's server was lost before its first
+  /// answer, run on their own in a fresh worker.
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - paths: The decode paths to run.
+  ///   - allowedClasses: Runtime names of the classes a secure read allows.
+  ///   - classMap: The class-name map.
+  ///   - topKeys: The `$top` keys the app reads.
+  /// - Returns: One result per path, in the order asked.
+  package func outcomes(
+    _ bytes: [UInt8], paths: [DecodePath], allowedClasses: [String], classMap: ClassNameMap,
+    topKeys: [String]
+  ) -> [Result<DecodeOutcome, WorkerProtocolError>] {
+    var results =
+      paths.count > 1
+      ? pool.withSupervisor { supervisor in
+        supervisor.decode(
+          bytes, paths: paths, allowedClasses: allowedClasses, classMap: classMap,
+          topKeys: topKeys)
+      } : []
+    for path in paths.dropFirst(results.count) {
+      results.append(
+        Result { () throws(WorkerProtocolError) in
+          try outcome(
+            bytes, path: path, allowedClasses: allowedClasses, classMap: classMap,
+            topKeys: topKeys)
+        })
+    }
+    return results
   }
 
   /// Works out the allowed-classes advice in the worker, where app code may trap.
