@@ -19,7 +19,7 @@ struct BinaryPropertyListReader: ~Copyable {
   private var offsetTable: (start: Int, entrySize: Int) = (0, 1)
   private(set) var objectCount = 0
   private(set) var referenceSize = 1
-  private var objectsEnd = 0
+  private(set) var objectsEnd = 0
   /// Whether objects are kept as values (``read()``), or only checked (``validate()``).
   private var keepsValues = true
   /// Per object while values are kept: nil until read; the memoised value after.
@@ -284,6 +284,9 @@ struct BinaryPropertyListReader: ~Copyable {
     // scanning; a scan per repeat would make many repeated keys quadratic.
     var positions: [String: Int] =
       count > 16 && keepsValues ? Dictionary(minimumCapacity: count) : [:]
+    // The names seen so far when only checking for repeated keys (``validate()``).
+    var checkedNames: Set<String> = []
+    var smallNames: [String] = []
     for position in 0..<count {
       let keyOffset = payload + position * referenceSize
       let (key, _) = try child(at: keyOffset, depth: depth, parent: index)
@@ -291,7 +294,18 @@ struct BinaryPropertyListReader: ~Copyable {
       let (value, valueSize) = try child(
         at: keyOffset + count * referenceSize, depth: depth, parent: index)
       if !keepsValues {
-        // Nothing is built; a repeated key is no error.
+        // Nothing is built; a repeated key is an error only when asked.
+        if refusesRepeatedKeys {
+          let keyName = try checkedKeyName(at: keyOffset)
+          if count > 16 {
+            guard checkedNames.insert(keyName).inserted else {
+              throw Self.repeatedKey(keyName, at: keyOffset)
+            }
+          } else {
+            if smallNames.contains(keyName) { throw Self.repeatedKey(keyName, at: keyOffset) }
+            smallNames.append(keyName)
+          }
+        }
       } else if count > 16 {
         if let position = positions[name] {
           if refusesRepeatedKeys { throw Self.repeatedKey(name, at: keyOffset) }
@@ -309,6 +323,40 @@ struct BinaryPropertyListReader: ~Copyable {
       size = try addLogicalSize(size, valueSize + 1, at: start)
     }
     return (.dictionary(dictionary), size)
+  }
+
+  /// The name of the key a dictionary's reference at `keyOffset` names, which has been read.
+  ///
+  /// Used by ``validate()`` when it refuses repeated keys: it keeps no values,
+  /// so the name is decoded again from the bytes.
+  private func checkedKeyName(at keyOffset: Int) throws(PropertyListError) -> String {
+    let start = try offset(ofObject: reference(at: keyOffset))
+    let marker = bytes[start]
+    let (count, payload) = try readCount(Int(marker & 0x0F), after: start)
+    switch marker >> 4 {
+    case 0x5, 0x7:
+      try require(payload, count, at: start)
+      return String(
+        decoding: UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + count)]),
+        as: UTF8.self)
+    case 0x6:
+      try require(payload, count * 2, at: start)
+      return try decodeUTF16(at: payload, units: count, markerAt: start, building: true)
+    default:
+      // The key was checked to be a string before its name is asked for.
+      return ""
+    }
+  }
+
+  /// Per object, the offset of its marker once ``validate()`` has passed, or -1 for an
+  /// object that no reference from the top object reaches (and that was never checked).
+  func validatedOffsets() -> [Int] {
+    var offsets = [Int](repeating: -1, count: objectCount)
+    for index in 0..<min(objectCount, logicalSize.count) where logicalSize[index] > 0 {
+      let entry = offsetTable.start + index * offsetTable.entrySize
+      offsets[index] = Int(truncatingIfNeeded: readUnsigned(at: entry, size: offsetTable.entrySize))
+    }
+    return offsets
   }
 
   /// The error for a dictionary key that repeats an earlier one (`String` equality, so
@@ -400,7 +448,8 @@ struct BinaryPropertyListReader: ~Copyable {
       try checkStringLength(count, at: start)
       // count <= maximumStringLength, so doubling cannot overflow.
       try require(payload, count * 2, at: start)
-      return .string(try decodeUTF16(at: payload, units: count, markerAt: start))
+      return .string(
+        try decodeUTF16(at: payload, units: count, markerAt: start, building: keepsValues))
     case 0x7:
       let (count, payload) = try readCount(low, after: start)
       try checkStringLength(count, at: start)
@@ -531,7 +580,7 @@ struct BinaryPropertyListReader: ~Copyable {
   /// Decodes big-endian UTF-16 in two passes: the first checks surrogate pairs and
   /// counts UTF-8 bytes, the second writes UTF-8 straight into the string's storage.
   private func decodeUTF16(
-    at offset: Int, units count: Int, markerAt marker: Int
+    at offset: Int, units count: Int, markerAt marker: Int, building: Bool = true
   ) throws(PropertyListError) -> String {
     var utf8Count = 0
     var index = 0
@@ -561,6 +610,7 @@ struct BinaryPropertyListReader: ~Copyable {
         utf8Count += 4
       }
     }
+    guard building else { return "" }
     return String(unsafeUninitializedCapacity: utf8Count) { buffer in
       var out = 0
       var index = 0

@@ -1,0 +1,253 @@
+import HarnessPropertyList
+
+extension KeyedArchive {
+  /// Validates a checked binary property list as a keyed archive, reading it in place.
+  ///
+  /// The archive is the one ``init(propertyList:limits:)`` makes from the tree
+  /// ``PropertyListReader/read(_:)`` returns for the same bytes, and every
+  /// problem is reported with the same code, key path and object index, in
+  /// the same order. No tree of the whole list is built: the root, `$objects`
+  /// and each object's dictionary are read from the view, and only what the
+  /// archive keeps (fields, `$top`, values stored in `$objects`, class
+  /// descriptions) becomes ``PropertyListValue``s.
+  ///
+  /// ```swift
+  /// if let view = try PropertyListReader().binaryView(bytes) {
+  ///   let archive = try KeyedArchive(view: view)
+  /// }
+  /// ```
+  package init(view: BinaryPropertyListView, limits: ArchiveLimits = .default)
+    throws(KeyedArchiveError)
+  {
+    let root = view.top
+    guard let rootKind = view.kind(of: root), rootKind == .dictionary else {
+      let article = view.kind(of: root)?.typeNameWithArticle ?? "an object"
+      throw KeyedArchiveError(
+        .notAnArchive, at: "", "the property list is \(article), not a keyed archive dictionary")
+    }
+    guard let archiverObject = view.member(root, named: "$archiver") else {
+      throw KeyedArchiveError(.missingArchiver, at: "$archiver", "the archive has no $archiver")
+    }
+    guard view.kind(of: archiverObject) == .string, let archiver = view.string(archiverObject)
+    else {
+      throw KeyedArchiveError(
+        .invalidType, at: "$archiver",
+        "$archiver is \(Self.article(view, archiverObject)), not a string")
+    }
+    guard archiver == Self.archiverName else {
+      throw KeyedArchiveError(
+        .wrongArchiver, at: "$archiver",
+        "$archiver is '\(archiver.prefix(80))', not '\(Self.archiverName)'")
+    }
+    guard let versionObject = view.member(root, named: "$version") else {
+      throw KeyedArchiveError(.missingVersion, at: "$version", "the archive has no $version")
+    }
+    let versionValue = view.integer(versionObject)
+    guard case .integer(let version)? = versionValue, version == Self.supportedVersion else {
+      let shown: String
+      switch versionValue {
+      case .integer(let number)?: shown = String(number)
+      case .unsignedInteger(let number)?: shown = String(number)
+      default: shown = "a \(view.kind(of: versionObject)?.typeName ?? "object")"
+      }
+      throw KeyedArchiveError(
+        .unknownVersion, at: "$version",
+        "$version is \(shown), not \(Self.supportedVersion)")
+    }
+    guard let topObject = view.member(root, named: "$top") else {
+      throw KeyedArchiveError(.missingTop, at: "$top", "the archive has no $top")
+    }
+    guard view.kind(of: topObject) == .dictionary else {
+      throw KeyedArchiveError(
+        .invalidType, at: "$top", "$top is \(Self.article(view, topObject)), not a dictionary")
+    }
+    let top = view.dictionary(topObject)
+    guard let objectsObject = view.member(root, named: "$objects") else {
+      throw KeyedArchiveError(.missingObjects, at: "$objects", "the archive has no $objects")
+    }
+    guard view.kind(of: objectsObject) == .array else {
+      throw KeyedArchiveError(
+        .invalidType, at: "$objects",
+        "$objects is \(Self.article(view, objectsObject)), not an array")
+    }
+    let count = view.count(of: objectsObject)
+    guard count <= limits.propertyList.maximumObjectCount else {
+      throw KeyedArchiveError(
+        .limitExceeded, at: "$objects",
+        "\(count) objects exceed the limit of \(limits.propertyList.maximumObjectCount)")
+    }
+    var reader = ViewObjectReader(view: view, objectsArray: objectsObject, count: count)
+    let objects = try reader.objects()
+    for entry in top.entries {
+      try Self.checkReferences(entry.value, count: count, at: "$top.\(entry.key)", object: nil)
+    }
+    self.init(archiver: archiver, version: version, top: top, objects: objects)
+  }
+
+  /// Reads an archive the way every archive was read before binary lists were read in place:
+  /// the whole property list into a tree, then ``init(propertyList:limits:)``.
+  ///
+  /// Kept for the checks (tests, fuzzing, benchmarks) that the in-place path agrees with it.
+  ///
+  /// ```swift
+  /// let archive = try KeyedArchive(readingTree: bytes)
+  /// ```
+  package init(readingTree bytes: [UInt8], limits: ArchiveLimits = .default)
+    throws(KeyedArchiveError)
+  {
+    let value: PropertyListValue
+    do {
+      value = try PropertyListReader(limits: limits.propertyList).read(bytes)
+    } catch {
+      throw KeyedArchiveError(error)
+    }
+    try self.init(propertyList: value, limits: limits)
+  }
+
+  /// An object's type name with its article, as errors print it.
+  fileprivate static func article(_ view: BinaryPropertyListView, _ object: Int) -> String {
+    view.kind(of: object)?.typeNameWithArticle ?? "an object"
+  }
+}
+
+/// Reads `$objects` from a view into ``ArchiveObject``s, as ``KeyedArchive/init(propertyList:limits:)``
+/// reads them from a tree.
+private struct ViewObjectReader {
+  let view: BinaryPropertyListView
+  /// The `$objects` array's object in the list.
+  let objectsArray: Int
+  /// The number of entries in `$objects`.
+  let count: Int
+  /// Per entry, the position in `classes` of its class description once read, or -1.
+  var classSlots: [Int]
+  var classes: [ArchiveClass] = []
+
+  init(view: BinaryPropertyListView, objectsArray: Int, count: Int) {
+    self.view = view
+    self.objectsArray = objectsArray
+    self.count = count
+    self.classSlots = [Int](repeating: -1, count: count)
+  }
+
+  /// The list object of entry `index` of `$objects`; checked, so only a broken invariant misses.
+  func entry(_ index: Int) -> Int {
+    view.element(objectsArray, at: index) ?? -1
+  }
+
+  mutating func objects() throws(KeyedArchiveError) -> [ArchiveObject] {
+    var objects: [ArchiveObject] = []
+    objects.reserveCapacity(count)
+    for index in 0..<count {
+      let raw = entry(index)
+      let kind = view.kind(of: raw)
+      if index == 0, kind == .string, view.string(raw, equals: "$null") {
+        objects.append(.null)
+        continue
+      }
+      switch kind {
+      case .dictionary?:
+        objects.append(try dictionaryObject(raw, at: index))
+      case .uid?:
+        throw KeyedArchiveError(
+          .invalidObject, at: "$objects[\(index)]", object: index,
+          "a UID cannot stand directly in $objects")
+      case .array?:
+        let value = view.value(raw)
+        if !KeyedArchive.referencesAreValid(value, count: count), case .array(let elements) = value
+        {
+          for (position, element) in elements.enumerated() {
+            try KeyedArchive.checkReferences(
+              element, count: count, at: "$objects[\(index)][\(position)]", object: index)
+          }
+        }
+        objects.append(.value(value))
+      default:
+        objects.append(.value(view.value(raw)))
+      }
+    }
+    return objects
+  }
+
+  /// A dictionary entry of `$objects`: an instance or a class description.
+  mutating func dictionaryObject(_ raw: Int, at index: Int) throws(KeyedArchiveError)
+    -> ArchiveObject
+  {
+    // A dictionary whose keys cannot repeat is read member by member; one that may
+    // repeat a key is merged first, as the reader merges it.
+    let merged: [(key: String, value: Int)]? =
+      view.mayRepeatKeys(raw) ? view.members(of: raw) : nil
+    let memberCount = merged?.count ?? view.count(of: raw)
+    var classObject: Int?
+    if let merged {
+      classObject = merged.first { $0.key == "$class" }?.value
+    } else {
+      for position in 0..<memberCount {
+        guard let (key, value) = view.storedMember(raw, at: position) else { break }
+        if view.string(key, equals: "$class") { classObject = value }
+      }
+    }
+    guard let classObject else {
+      if view.member(raw, named: "$classname") != nil || view.member(raw, named: "$classes") != nil
+      {
+        return .classDescription(try classDescription(raw, at: index))
+      }
+      throw KeyedArchiveError(
+        .invalidObject, at: "$objects[\(index)]", object: index,
+        "dictionary has neither $class (an instance) nor $classname (a class description)")
+    }
+    guard view.kind(of: classObject) == .uid, let classUID = view.uid(classObject) else {
+      throw KeyedArchiveError(
+        .invalidType, at: "$objects[\(index)].$class", object: index,
+        "$class is \(view.kind(of: classObject)?.typeNameWithArticle ?? "an object"), not a UID")
+    }
+    guard classUID < UInt64(count) else {
+      throw KeyedArchiveError(
+        .uidOutOfRange, at: "$objects[\(index)].$class", object: index,
+        "$class UID \(classUID) is past the end of $objects (\(count) objects)")
+    }
+    let classIndex = Int(classUID)
+    let rawClass = entry(classIndex)
+    guard view.kind(of: rawClass) == .dictionary, view.member(rawClass, named: "$class") == nil
+    else {
+      let article = view.kind(of: rawClass)?.typeNameWithArticle ?? "an object"
+      throw KeyedArchiveError(
+        .invalidClassReference, at: "$objects[\(index)].$class", object: index,
+        "$class points to object \(classIndex), \(article) that is not a class description")
+    }
+    let archiveClass = try classDescription(rawClass, at: classIndex)
+    var fields = PropertyListDictionary()
+    fields.reserveCapacity(memberCount - 1)
+    for position in 0..<memberCount {
+      let name: String
+      let member: Int
+      if let merged {
+        (name, member) = merged[position]
+        if name == "$class" { continue }
+      } else {
+        guard let (key, value) = view.storedMember(raw, at: position) else { break }
+        if view.string(key, equals: "$class") { continue }
+        name = view.string(key) ?? ""
+        member = value
+      }
+      let value = view.value(member)
+      if !KeyedArchive.referencesAreValid(value, count: count) {
+        try KeyedArchive.checkReferences(
+          value, count: count, at: "$objects[\(index)].\(name)", object: index)
+      }
+      fields.appendUnchecked(key: name, value: value)
+    }
+    return .instance(
+      ArchiveInstance(classIndex: classIndex, archiveClass: archiveClass, fields: fields))
+  }
+
+  /// The class description of entry `index` (list object `raw`), read once.
+  mutating func classDescription(_ raw: Int, at index: Int) throws(KeyedArchiveError)
+    -> ArchiveClass
+  {
+    if classSlots[index] >= 0 { return classes[classSlots[index]] }
+    let description = try KeyedArchive.classDescription(view.dictionary(raw), at: index)
+    classSlots[index] = classes.count
+    classes.append(description)
+    return description
+  }
+}

@@ -1,0 +1,436 @@
+/// A checked binary property list, read in place: objects are reached by index as views over the bytes.
+///
+/// Creating a view runs every check and limit of ``PropertyListReader/read(_:)``
+/// once (trailer, offset table, every reference, markers, cycles, depth,
+/// string validity, string keys, repeated keys when refused, the logical
+/// size) and keeps nothing but the bytes and one offset per object. After
+/// that nothing is decoded until asked for: an integer or a date is read
+/// from its bytes, a string stays a range of bytes until ``string(_:)``
+/// makes a `String`, and data stays a range until ``data(_:)`` copies it.
+///
+/// ```swift
+/// let view = try PropertyListReader().binaryView(bytes)
+/// if let view, view.kind(of: view.top) == .dictionary {
+///   let archiver = view.member(view.top, named: "$archiver").flatMap(view.string)
+/// }
+/// ```
+///
+/// Only objects that the top object reaches were checked; every accessor
+/// answers `nil` (or an empty result) for any other index, and never traps.
+package struct BinaryPropertyListView: Sendable {
+  /// The kind of an object, as its marker says.
+  package enum Kind: Hashable, Sendable {
+    case bool, integer, real, date, data, string, uid, array, dictionary
+
+    /// The name `PropertyListValue.typeName` gives a value of this kind.
+    package var typeName: String {
+      switch self {
+      case .bool: "bool"
+      case .integer: "integer"
+      case .real: "real"
+      case .date: "date"
+      case .data: "data"
+      case .string: "string"
+      case .uid: "uid"
+      case .array: "array"
+      case .dictionary: "dictionary"
+      }
+    }
+
+    /// The name with its article, as `PropertyListValue.typeNameWithArticle` gives it.
+    package var typeNameWithArticle: String {
+      switch self {
+      case .array, .integer: "an \(typeName)"
+      default: "a \(typeName)"
+      }
+    }
+  }
+
+  /// How a string object's bytes are encoded.
+  package enum StringEncoding: Hashable, Sendable {
+    /// One byte a character, each below 0x80 (marker 0x5).
+    case ascii
+    /// Big-endian UTF-16 (marker 0x6); the range holds two bytes a unit.
+    case utf16BigEndian
+    /// UTF-8 (marker 0x7).
+    case utf8
+  }
+
+  /// The whole file.
+  package let bytes: [UInt8]
+  /// The index of the top object.
+  package let top: Int
+  /// Per object, the offset of its marker, or -1 for an object the top object does not reach.
+  private let offsets: [Int]
+  private let referenceSize: Int
+  /// Where the objects end (the offset table's start).
+  private let objectsEnd: Int
+
+  /// Checks a binary property list whole; the caller has checked its size and magic.
+  init(
+    checking bytes: [UInt8], limits: PropertyListLimits, refusesRepeatedKeys: Bool
+  ) throws(PropertyListError) {
+    let checked: Result<(Int, [Int], Int, Int), PropertyListError> = bytes.withUnsafeBytes {
+      buffer in
+      do throws(PropertyListError) {
+        var reader = BinaryPropertyListReader(
+          bytes: buffer, limits: limits, refusesRepeatedKeys: refusesRepeatedKeys)
+        let top = try reader.validate()
+        let offsets = reader.validatedOffsets()
+        return .success((top, offsets, reader.referenceSize, reader.objectsEnd))
+      } catch {
+        return .failure(error)
+      }
+    }
+    let (top, offsets, referenceSize, objectsEnd) = try checked.get()
+    self.bytes = bytes
+    self.top = top
+    self.offsets = offsets
+    self.referenceSize = referenceSize
+    self.objectsEnd = objectsEnd
+  }
+
+  /// The number of objects the offset table declares.
+  package var objectCount: Int { offsets.count }
+
+  // MARK: - Reading bytes
+
+  /// A big-endian unsigned integer of `size` bytes at `offset`, or `nil` past the objects.
+  @inline(__always)
+  private func unsigned(at offset: Int, size: Int) -> UInt64? {
+    guard offset >= 0, size >= 0, size <= 8, size <= objectsEnd - offset else { return nil }
+    var value: UInt64 = 0
+    for index in offset..<(offset + size) {
+      value = value << 8 | UInt64(bytes[index])
+    }
+    return value
+  }
+
+  /// The offset of an object's marker, when the object was checked.
+  @inline(__always)
+  private func start(_ object: Int) -> Int? {
+    guard object >= 0, object < offsets.count else { return nil }
+    let start = offsets[object]
+    return start >= 0 && start < objectsEnd ? start : nil
+  }
+
+  /// The count after a marker and where the payload starts; `nil` when they do not fit.
+  @inline(__always)
+  private func countAndPayload(at start: Int) -> (count: Int, payload: Int)? {
+    let low = Int(bytes[start] & 0x0F)
+    if low != 0x0F { return (low, start + 1) }
+    guard start + 1 < objectsEnd else { return nil }
+    let intMarker = bytes[start + 1]
+    guard intMarker >> 4 == 0x1, intMarker & 0x0F <= 3 else { return nil }
+    let size = 1 << Int(intMarker & 0x0F)
+    guard let raw = unsigned(at: start + 2, size: size), raw <= UInt64(objectsEnd) else {
+      return nil
+    }
+    return (Int(raw), start + 2 + size)
+  }
+
+  /// The object a reference at `referenceOffset` names, when it is in the table.
+  @inline(__always)
+  private func reference(at referenceOffset: Int) -> Int? {
+    guard let raw = unsigned(at: referenceOffset, size: referenceSize),
+      raw < UInt64(offsets.count)
+    else { return nil }
+    return Int(raw)
+  }
+
+  // MARK: - Objects
+
+  /// The kind of an object, or `nil` for an index that was not checked.
+  package func kind(of object: Int) -> Kind? {
+    guard let start = start(object) else { return nil }
+    switch bytes[start] >> 4 {
+    case 0x0: return .bool
+    case 0x1: return .integer
+    case 0x2: return .real
+    case 0x3: return .date
+    case 0x4: return .data
+    case 0x5, 0x6, 0x7: return .string
+    case 0x8: return .uid
+    case 0xA: return .array
+    case 0xD: return .dictionary
+    default: return nil
+    }
+  }
+
+  /// The number of elements of an array, members of a dictionary, bytes of data or units of a string.
+  package func count(of object: Int) -> Int {
+    guard let start = start(object), let (count, _) = countAndPayload(at: start) else { return 0 }
+    return count
+  }
+
+  /// A bool object's value.
+  package func bool(_ object: Int) -> Bool? {
+    guard let start = start(object), bytes[start] >> 4 == 0x0 else { return nil }
+    return bytes[start] == 0x09
+  }
+
+  /// A UID object's value.
+  package func uid(_ object: Int) -> UInt64? {
+    guard let start = start(object), bytes[start] >> 4 == 0x8 else { return nil }
+    return unsigned(at: start + 1, size: Int(bytes[start] & 0x0F) + 1)
+  }
+
+  /// An integer object's value, as ``PropertyListValue`` holds it (`.integer` or `.unsignedInteger`).
+  package func integer(_ object: Int) -> PropertyListValue? {
+    guard let start = start(object), bytes[start] >> 4 == 0x1 else { return nil }
+    let size = 1 << Int(bytes[start] & 0x0F)
+    switch size {
+    case 1, 2, 4:
+      return unsigned(at: start + 1, size: size).map { .integer(Int64($0)) }
+    case 8:
+      return unsigned(at: start + 1, size: 8).map { .integer(Int64(bitPattern: $0)) }
+    case 16:
+      guard let high = unsigned(at: start + 1, size: 8), let low = unsigned(at: start + 9, size: 8)
+      else { return nil }
+      if high == 0 { return .integer(unsigned: low) }
+      return .integer(Int64(bitPattern: low))
+    default:
+      return nil
+    }
+  }
+
+  /// A real object's value (a single-precision one widened).
+  package func real(_ object: Int) -> Double? {
+    guard let start = start(object), bytes[start] >> 4 == 0x2 else { return nil }
+    switch bytes[start] & 0x0F {
+    case 2:
+      return unsigned(at: start + 1, size: 4).map { Double(Float(bitPattern: UInt32($0))) }
+    case 3:
+      return unsigned(at: start + 1, size: 8).map { Double(bitPattern: $0) }
+    default:
+      return nil
+    }
+  }
+
+  /// A date object's seconds since the reference date.
+  package func date(_ object: Int) -> Double? {
+    guard let start = start(object), bytes[start] == 0x33 else { return nil }
+    return unsigned(at: start + 1, size: 8).map { Double(bitPattern: $0) }
+  }
+
+  /// Where a data object's bytes are in ``bytes``.
+  package func dataRange(_ object: Int) -> Range<Int>? {
+    guard let start = start(object), bytes[start] >> 4 == 0x4,
+      let (count, payload) = countAndPayload(at: start), count <= objectsEnd - payload
+    else { return nil }
+    return payload..<(payload + count)
+  }
+
+  /// A data object's bytes, copied.
+  package func data(_ object: Int) -> [UInt8]? {
+    dataRange(object).map { Array(bytes[$0]) }
+  }
+
+  /// Where a string object's bytes are in ``bytes``, and how they are encoded.
+  package func stringStorage(_ object: Int) -> (range: Range<Int>, encoding: StringEncoding)? {
+    guard let start = start(object), let (count, payload) = countAndPayload(at: start) else {
+      return nil
+    }
+    let encoding: StringEncoding
+    let length: Int
+    switch bytes[start] >> 4 {
+    case 0x5: (encoding, length) = (.ascii, count)
+    case 0x6: (encoding, length) = (.utf16BigEndian, count * 2)
+    case 0x7: (encoding, length) = (.utf8, count)
+    default: return nil
+    }
+    guard count >= 0, count <= objectsEnd, length <= objectsEnd - payload else { return nil }
+    return (payload..<(payload + length), encoding)
+  }
+
+  /// A string object as a `String` (made now; the view keeps none).
+  package func string(_ object: Int) -> String? {
+    guard let (range, encoding) = stringStorage(object) else { return nil }
+    switch encoding {
+    case .ascii, .utf8:
+      // Checked: ASCII bytes are below 0x80 and UTF-8 bytes valid.
+      return bytes.withUnsafeBufferPointer { buffer in
+        String(decoding: UnsafeBufferPointer(rebasing: buffer[range]), as: UTF8.self)
+      }
+    case .utf16BigEndian:
+      var units: [UInt16] = []
+      units.reserveCapacity(range.count / 2)
+      var position = range.lowerBound
+      while position + 1 < range.upperBound {
+        units.append(UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1]))
+        position += 2
+      }
+      // Checked: surrogates are paired.
+      return String(decoding: units, as: UTF16.self)
+    }
+  }
+
+  /// Whether a string object equals `name` as `String`s compare (by canonical equivalence).
+  ///
+  /// An ASCII object and an ASCII name compare by bytes, with no `String` made.
+  package func string(_ object: Int, equals name: String) -> Bool {
+    guard let (range, encoding) = stringStorage(object) else { return false }
+    if encoding == .ascii {
+      var name = name
+      let asciiMatch: Bool? = name.withUTF8 { utf8 in
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return utf8.elementsEqual(bytes[range])
+      }
+      if let asciiMatch { return asciiMatch }
+    }
+    return string(object) == name
+  }
+
+  /// The object an array's element at `position` names.
+  package func element(_ array: Int, at position: Int) -> Int? {
+    guard let start = start(array), bytes[start] >> 4 == 0xA,
+      let (count, payload) = countAndPayload(at: start), position >= 0, position < count
+    else { return nil }
+    return reference(at: payload + position * referenceSize)
+  }
+
+  /// The key object and value object of a dictionary's member at `position`, as the file stores them.
+  ///
+  /// Members are as stored: a key that repeats appears twice. ``members(of:)``
+  /// merges repeats as ``PropertyListReader/read(_:)`` does.
+  package func storedMember(_ dictionary: Int, at position: Int) -> (key: Int, value: Int)? {
+    guard let start = start(dictionary), bytes[start] >> 4 == 0xD,
+      let (count, payload) = countAndPayload(at: start), position >= 0, position < count,
+      let key = reference(at: payload + position * referenceSize),
+      let value = reference(at: payload + (count + position) * referenceSize)
+    else { return nil }
+    return (key, value)
+  }
+
+  /// The value object of a dictionary's member named `name`: the last, when the key repeats.
+  package func member(_ dictionary: Int, named name: String) -> Int? {
+    var found: Int?
+    for position in 0..<count(of: dictionary) {
+      guard let (key, value) = storedMember(dictionary, at: position) else { return found }
+      if string(key, equals: name) { found = value }
+    }
+    return found
+  }
+
+  /// Whether a dictionary may hold a key twice, so that its members need merging.
+  ///
+  /// Two ASCII keys compare by bytes; any other pair counts as a possible repeat.
+  package func mayRepeatKeys(_ dictionary: Int) -> Bool {
+    let count = count(of: dictionary)
+    guard count > 1 else { return false }
+    guard count <= 16 else { return true }
+    var ranges: [Range<Int>] = []
+    ranges.reserveCapacity(count)
+    for position in 0..<count {
+      guard let (key, _) = storedMember(dictionary, at: position),
+        let (range, encoding) = stringStorage(key), encoding == .ascii
+      else { return true }
+      for earlier in ranges where bytes[earlier].elementsEqual(bytes[range]) {
+        return true
+      }
+      ranges.append(range)
+    }
+    return false
+  }
+
+  /// A dictionary's members as ``PropertyListReader/read(_:)`` keeps them: a key that repeats keeps
+  /// the place of its first occurrence and takes the value of its last.
+  package func members(of dictionary: Int) -> [(key: String, value: Int)] {
+    let count = count(of: dictionary)
+    var members: [(key: String, value: Int)] = []
+    members.reserveCapacity(count)
+    let merges = mayRepeatKeys(dictionary)
+    var positions: [String: Int] = merges && count > 16 ? Dictionary(minimumCapacity: count) : [:]
+    for position in 0..<count {
+      guard let (key, value) = storedMember(dictionary, at: position), let name = string(key)
+      else { break }
+      guard merges else {
+        members.append((name, value))
+        continue
+      }
+      let earlier = count > 16 ? positions[name] : members.firstIndex { $0.key == name }
+      if let earlier {
+        members[earlier].value = value
+      } else {
+        if count > 16 { positions[name] = members.count }
+        members.append((name, value))
+      }
+    }
+    return members
+  }
+
+  /// An object and everything below it as the tree ``PropertyListReader/read(_:)`` returns.
+  ///
+  /// The view was checked whole, so the tree is within the depth and the logical-size
+  /// limits; a shared object is built again at each reference.
+  package func value(_ object: Int) -> PropertyListValue {
+    guard let kind = kind(of: object) else { return .bool(false) }
+    switch kind {
+    case .bool: return .bool(bool(object) ?? false)
+    case .integer: return integer(object) ?? .integer(0)
+    case .real: return .real(real(object) ?? 0)
+    case .date: return .date(date(object) ?? 0)
+    case .data: return .data(data(object) ?? [])
+    case .string: return .string(string(object) ?? "")
+    case .uid: return .uid(uid(object) ?? 0)
+    case .array:
+      let count = count(of: object)
+      var elements: [PropertyListValue] = []
+      elements.reserveCapacity(count)
+      for position in 0..<count {
+        guard let element = element(object, at: position) else { break }
+        elements.append(value(element))
+      }
+      return .array(elements)
+    case .dictionary:
+      return .dictionary(dictionary(object))
+    }
+  }
+
+  /// A dictionary object as the reader's ``PropertyListDictionary``, repeated keys merged.
+  package func dictionary(_ object: Int) -> PropertyListDictionary {
+    var dictionary = PropertyListDictionary()
+    if mayRepeatKeys(object) {
+      let members = members(of: object)
+      dictionary.reserveCapacity(members.count)
+      for member in members {
+        dictionary.appendUnchecked(key: member.key, value: value(member.value))
+      }
+      return dictionary
+    }
+    let count = count(of: object)
+    dictionary.reserveCapacity(count)
+    for position in 0..<count {
+      guard let (key, member) = storedMember(object, at: position), let name = string(key)
+      else { break }
+      dictionary.appendUnchecked(key: name, value: value(member))
+    }
+    return dictionary
+  }
+}
+
+extension PropertyListReader {
+  /// Checks a binary property list whole and returns it as a view over its bytes.
+  ///
+  /// The checks, limits and errors are those of ``read(_:)``; nothing is built.
+  ///
+  /// ```swift
+  /// guard let view = try PropertyListReader().binaryView(bytes) else { return }  // XML
+  /// let topKind = view.kind(of: view.top)
+  /// ```
+  ///
+  /// - Parameter bytes: The whole file.
+  /// - Returns: The view, or `nil` when the bytes are not a binary property list.
+  /// - Throws: ``PropertyListError``, as ``read(_:)`` throws it.
+  package func binaryView(_ bytes: [UInt8]) throws(PropertyListError) -> BinaryPropertyListView? {
+    guard bytes.count <= limits.maximumInputSize else {
+      throw PropertyListError(
+        .limitExceeded, at: 0,
+        "input of \(bytes.count) bytes exceeds the limit of \(limits.maximumInputSize) bytes")
+    }
+    let isBinary = bytes.withUnsafeBytes { BinaryPropertyListReader.hasMagic($0) }
+    guard isBinary else { return nil }
+    return try BinaryPropertyListView(
+      checking: bytes, limits: limits, refusesRepeatedKeys: refusesRepeatedKeys)
+  }
+}
