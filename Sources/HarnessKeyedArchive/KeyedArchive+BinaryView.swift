@@ -121,12 +121,15 @@ private struct ViewObjectReader {
   /// Per entry, the position in `classes` of its class description once read, or -1.
   var classSlots: [Int]
   var classes: [ArchiveClass] = []
+  /// Per list object, its name once a dictionary has used it as a key.
+  var names: [String?]
 
   init(view: BinaryPropertyListView, objectsArray: Int, count: Int) {
     self.view = view
     self.objectsArray = objectsArray
     self.count = count
     self.classSlots = [Int](repeating: -1, count: count)
+    self.names = [String?](repeating: nil, count: view.objectCount)
   }
 
   /// The list object of entry `index` of `$objects`; checked, so only a broken invariant misses.
@@ -168,27 +171,51 @@ private struct ViewObjectReader {
     return objects
   }
 
+  /// The name a key object holds, made once per key object however many dictionaries share it.
+  mutating func name(_ key: Int) -> String {
+    guard key >= 0, key < names.count else { return view.string(key) ?? "" }
+    if let name = names[key] { return name }
+    let name = view.string(key) ?? ""
+    names[key] = name
+    return name
+  }
+
   /// A dictionary entry of `$objects`: an instance or a class description.
+  ///
+  /// Its members are merged as the reader merges them (a repeated key keeps
+  /// its first place and takes its last value), `$class` set apart, before
+  /// anything is checked, so that the checks run in the tree path's order.
   mutating func dictionaryObject(_ raw: Int, at index: Int) throws(KeyedArchiveError)
     -> ArchiveObject
   {
-    // A dictionary whose keys cannot repeat is read member by member; one that may
-    // repeat a key is merged first, as the reader merges it.
-    let merged: [(key: String, value: Int)]? =
-      view.mayRepeatKeys(raw) ? view.members(of: raw) : nil
-    let memberCount = merged?.count ?? view.count(of: raw)
+    let (memberCount, keys, values) = view.storedMembers(raw) ?? (0, 0, 0)
+    let width = view.referenceWidth
+    var fields = PropertyListDictionary()
+    fields.reserveCapacity(memberCount)
+    // Large dictionaries find repeated keys through a position map, small ones by scanning.
+    var positions: [String: Int] = memberCount > 16 ? Dictionary(minimumCapacity: memberCount) : [:]
     var classObject: Int?
-    if let merged {
-      classObject = merged.first { $0.key == "$class" }?.value
-    } else {
-      for position in 0..<memberCount {
-        guard let (key, value) = view.storedMember(raw, at: position) else { break }
-        if view.string(key, equals: "$class") { classObject = value }
+    for position in 0..<memberCount {
+      guard let key = view.reference(at: keys + position * width),
+        let member = view.reference(at: values + position * width)
+      else { break }
+      let name = name(key)
+      if name == "$class" {
+        classObject = member
+        continue
+      }
+      let value = view.value(member)
+      let earlier: Int? =
+        memberCount > 16 ? positions[name] : fields.entries.firstIndex { $0.key == name }
+      if let earlier {
+        fields.replaceValue(at: earlier, with: value)
+      } else {
+        if memberCount > 16 { positions[name] = fields.count }
+        fields.appendUnchecked(key: name, value: value)
       }
     }
     guard let classObject else {
-      if view.member(raw, named: "$classname") != nil || view.member(raw, named: "$classes") != nil
-      {
+      if fields["$classname"] != nil || fields["$classes"] != nil {
         return .classDescription(try classDescription(raw, at: index))
       }
       throw KeyedArchiveError(
@@ -207,34 +234,19 @@ private struct ViewObjectReader {
     }
     let classIndex = Int(classUID)
     let rawClass = entry(classIndex)
-    guard view.kind(of: rawClass) == .dictionary, view.member(rawClass, named: "$class") == nil
-    else {
-      let article = view.kind(of: rawClass)?.typeNameWithArticle ?? "an object"
-      throw KeyedArchiveError(
-        .invalidClassReference, at: "$objects[\(index)].$class", object: index,
-        "$class points to object \(classIndex), \(article) that is not a class description")
+    if classSlots[classIndex] < 0 {
+      guard view.kind(of: rawClass) == .dictionary, view.member(rawClass, named: "$class") == nil
+      else {
+        let article = view.kind(of: rawClass)?.typeNameWithArticle ?? "an object"
+        throw KeyedArchiveError(
+          .invalidClassReference, at: "$objects[\(index)].$class", object: index,
+          "$class points to object \(classIndex), \(article) that is not a class description")
+      }
     }
     let archiveClass = try classDescription(rawClass, at: classIndex)
-    var fields = PropertyListDictionary()
-    fields.reserveCapacity(memberCount - 1)
-    for position in 0..<memberCount {
-      let name: String
-      let member: Int
-      if let merged {
-        (name, member) = merged[position]
-        if name == "$class" { continue }
-      } else {
-        guard let (key, value) = view.storedMember(raw, at: position) else { break }
-        if view.string(key, equals: "$class") { continue }
-        name = view.string(key) ?? ""
-        member = value
-      }
-      let value = view.value(member)
-      if !KeyedArchive.referencesAreValid(value, count: count) {
-        try KeyedArchive.checkReferences(
-          value, count: count, at: "$objects[\(index)].\(name)", object: index)
-      }
-      fields.appendUnchecked(key: name, value: value)
+    for entry in fields.entries where !KeyedArchive.referencesAreValid(entry.value, count: count) {
+      try KeyedArchive.checkReferences(
+        entry.value, count: count, at: "$objects[\(index)].\(entry.key)", object: index)
     }
     return .instance(
       ArchiveInstance(classIndex: classIndex, archiveClass: archiveClass, fields: fields))

@@ -99,6 +99,8 @@ package struct BinaryPropertyListView: Sendable {
   @inline(__always)
   private func unsigned(at offset: Int, size: Int) -> UInt64? {
     guard offset >= 0, size >= 0, size <= 8, size <= objectsEnd - offset else { return nil }
+    if size == 1 { return UInt64(bytes[offset]) }
+    if size == 2 { return UInt64(bytes[offset]) << 8 | UInt64(bytes[offset + 1]) }
     var value: UInt64 = 0
     for index in offset..<(offset + size) {
       value = value << 8 | UInt64(bytes[index])
@@ -131,7 +133,7 @@ package struct BinaryPropertyListView: Sendable {
 
   /// The object a reference at `referenceOffset` names, when it is in the table.
   @inline(__always)
-  private func reference(at referenceOffset: Int) -> Int? {
+  package func reference(at referenceOffset: Int) -> Int? {
     guard let raw = unsigned(at: referenceOffset, size: referenceSize),
       raw < UInt64(offsets.count)
     else { return nil }
@@ -271,12 +273,19 @@ package struct BinaryPropertyListView: Sendable {
   package func string(_ object: Int, equals name: String) -> Bool {
     guard let (range, encoding) = stringStorage(object) else { return false }
     if encoding == .ascii {
-      var name = name
-      let asciiMatch: Bool? = name.withUTF8 { utf8 in
-        guard utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-        return utf8.elementsEqual(bytes[range])
+      var isASCII = true
+      var matches = name.utf8.count == range.count
+      if matches {
+        var position = range.lowerBound
+        for unit in name.utf8 {
+          if unit >= 0x80 { isASCII = false }
+          if bytes[position] != unit { matches = false }
+          position += 1
+        }
+      } else {
+        isASCII = name.utf8.allSatisfy { $0 < 0x80 }
       }
-      if let asciiMatch { return asciiMatch }
+      if isASCII { return matches }
     }
     return string(object) == name
   }
@@ -302,6 +311,18 @@ package struct BinaryPropertyListView: Sendable {
     return (key, value)
   }
 
+  /// Where a dictionary's references are: its stored member count, and the offsets of its
+  /// first key reference and its first value reference (each reference is ``referenceWidth`` bytes).
+  package func storedMembers(_ dictionary: Int) -> (count: Int, keys: Int, values: Int)? {
+    guard let start = start(dictionary), bytes[start] >> 4 == 0xD,
+      let (count, payload) = countAndPayload(at: start)
+    else { return nil }
+    return (count, payload, payload + count * referenceSize)
+  }
+
+  /// The width of an object reference, in bytes.
+  package var referenceWidth: Int { referenceSize }
+
   /// The value object of a dictionary's member named `name`: the last, when the key repeats.
   package func member(_ dictionary: Int, named name: String) -> Int? {
     var found: Int?
@@ -316,19 +337,25 @@ package struct BinaryPropertyListView: Sendable {
   ///
   /// Two ASCII keys compare by bytes; any other pair counts as a possible repeat.
   package func mayRepeatKeys(_ dictionary: Int) -> Bool {
-    let count = count(of: dictionary)
+    guard let (count, keys, _) = storedMembers(dictionary) else { return false }
     guard count > 1 else { return false }
     guard count <= 16 else { return true }
-    var ranges: [Range<Int>] = []
-    ranges.reserveCapacity(count)
-    for position in 0..<count {
-      guard let (key, _) = storedMember(dictionary, at: position),
-        let (range, encoding) = stringStorage(key), encoding == .ascii
+    for later in 1..<count {
+      guard let laterKey = reference(at: keys + later * referenceSize),
+        let (laterRange, laterEncoding) = stringStorage(laterKey), laterEncoding == .ascii
       else { return true }
-      for earlier in ranges where bytes[earlier].elementsEqual(bytes[range]) {
-        return true
+      for earlier in 0..<later {
+        guard let earlierKey = reference(at: keys + earlier * referenceSize) else { return true }
+        if earlierKey == laterKey { return true }
+        guard let (earlierRange, earlierEncoding) = stringStorage(earlierKey),
+          earlierEncoding == .ascii
+        else { return true }
+        if earlierRange.count == laterRange.count
+          && bytes[earlierRange].elementsEqual(bytes[laterRange])
+        {
+          return true
+        }
       }
-      ranges.append(range)
     }
     return false
   }
@@ -364,25 +391,33 @@ package struct BinaryPropertyListView: Sendable {
   /// The view was checked whole, so the tree is within the depth and the logical-size
   /// limits; a shared object is built again at each reference.
   package func value(_ object: Int) -> PropertyListValue {
-    guard let kind = kind(of: object) else { return .bool(false) }
-    switch kind {
-    case .bool: return .bool(bool(object) ?? false)
-    case .integer: return integer(object) ?? .integer(0)
-    case .real: return .real(real(object) ?? 0)
-    case .date: return .date(date(object) ?? 0)
-    case .data: return .data(data(object) ?? [])
-    case .string: return .string(string(object) ?? "")
-    case .uid: return .uid(uid(object) ?? 0)
-    case .array:
-      let count = count(of: object)
+    guard let start = start(object) else { return .bool(false) }
+    let marker = bytes[start]
+    switch marker >> 4 {
+    case 0x8:
+      return .uid(unsigned(at: start + 1, size: Int(marker & 0x0F) + 1) ?? 0)
+    case 0x0:
+      return .bool(marker == 0x09)
+    case 0x1:
+      return integer(object) ?? .integer(0)
+    case 0x2:
+      return .real(real(object) ?? 0)
+    case 0x3:
+      return .date(date(object) ?? 0)
+    case 0x4:
+      return .data(data(object) ?? [])
+    case 0x5, 0x6, 0x7:
+      return .string(string(object) ?? "")
+    case 0xA:
+      guard let (count, payload) = countAndPayload(at: start) else { return .array([]) }
       var elements: [PropertyListValue] = []
       elements.reserveCapacity(count)
       for position in 0..<count {
-        guard let element = element(object, at: position) else { break }
+        guard let element = reference(at: payload + position * referenceSize) else { break }
         elements.append(value(element))
       }
       return .array(elements)
-    case .dictionary:
+    default:
       return .dictionary(dictionary(object))
     }
   }
