@@ -61,7 +61,6 @@ extension KeyedArchive {
       throw KeyedArchiveError(
         .invalidType, at: "$top", "$top is \(Self.article(view, topObject)), not a dictionary")
     }
-    let top = view.dictionary(topObject)
     guard let objectsObject = view.member(root, named: "$objects") else {
       throw KeyedArchiveError(.missingObjects, at: "$objects", "the archive has no $objects")
     }
@@ -77,6 +76,7 @@ extension KeyedArchive {
         "\(count) objects exceed the limit of \(limits.propertyList.maximumObjectCount)")
     }
     var reader = ViewObjectReader(view: view, objectsArray: objectsObject, count: count)
+    let top = reader.builder.dictionary(topObject)
     let objects = try reader.objects()
     for entry in top.entries {
       try Self.checkReferences(entry.value, count: count, at: "$top.\(entry.key)", object: nil)
@@ -121,15 +121,15 @@ private struct ViewObjectReader {
   /// Per entry, the position in `classes` of its class description once read, or -1.
   var classSlots: [Int]
   var classes: [ArchiveClass] = []
-  /// Per list object, its name once a dictionary has used it as a key.
-  var names: [String?]
+  /// The values built so far, each string, data and container object once.
+  var builder: BinaryPropertyListView.ValueBuilder
 
   init(view: BinaryPropertyListView, objectsArray: Int, count: Int) {
     self.view = view
     self.objectsArray = objectsArray
     self.count = count
     self.classSlots = [Int](repeating: -1, count: count)
-    self.names = [String?](repeating: nil, count: view.objectCount)
+    self.builder = BinaryPropertyListView.ValueBuilder(view: view)
   }
 
   /// The list object of entry `index` of `$objects`; checked, so only a broken invariant misses.
@@ -155,7 +155,7 @@ private struct ViewObjectReader {
           .invalidObject, at: "$objects[\(index)]", object: index,
           "a UID cannot stand directly in $objects")
       case .array?:
-        let value = view.value(raw)
+        let value = builder.value(raw)
         if !KeyedArchive.referencesAreValid(value, count: count), case .array(let elements) = value
         {
           for (position, element) in elements.enumerated() {
@@ -165,19 +165,10 @@ private struct ViewObjectReader {
         }
         objects.append(.value(value))
       default:
-        objects.append(.value(view.value(raw)))
+        objects.append(.value(builder.value(raw)))
       }
     }
     return objects
-  }
-
-  /// The name a key object holds, made once per key object however many dictionaries share it.
-  mutating func name(_ key: Int) -> String {
-    guard key >= 0, key < names.count else { return view.string(key) ?? "" }
-    if let name = names[key] { return name }
-    let name = view.string(key) ?? ""
-    names[key] = name
-    return name
   }
 
   /// A dictionary entry of `$objects`: an instance or a class description.
@@ -199,12 +190,12 @@ private struct ViewObjectReader {
       guard let key = view.reference(at: keys + position * width),
         let member = view.reference(at: values + position * width)
       else { break }
-      let name = name(key)
+      let name = builder.name(key)
       if name == "$class" {
         classObject = member
         continue
       }
-      let value = view.value(member)
+      let value = builder.value(member)
       let earlier: Int? =
         memberCount > 16 ? positions[name] : fields.entries.firstIndex { $0.key == name }
       if let earlier {
@@ -257,7 +248,7 @@ private struct ViewObjectReader {
     -> ArchiveClass
   {
     if classSlots[index] >= 0 { return classes[classSlots[index]] }
-    let description = try KeyedArchive.classDescription(view.dictionary(raw), at: index)
+    let description = try KeyedArchive.classDescription(builder.dictionary(raw), at: index)
     classSlots[index] = classes.count
     classes.append(description)
     return description

@@ -389,58 +389,107 @@ package struct BinaryPropertyListView: Sendable {
   /// An object and everything below it as the tree ``PropertyListReader/read(_:)`` returns.
   ///
   /// The view was checked whole, so the tree is within the depth and the logical-size
-  /// limits; a shared object is built again at each reference.
+  /// limits. Each string, data and container object is built once and shared by every
+  /// reference to it (see ``ValueBuilder``), so memory stays near the file's size.
   package func value(_ object: Int) -> PropertyListValue {
-    guard let start = start(object) else { return .bool(false) }
-    let marker = bytes[start]
-    switch marker >> 4 {
-    case 0x8:
-      return .uid(unsigned(at: start + 1, size: Int(marker & 0x0F) + 1) ?? 0)
-    case 0x0:
-      return .bool(marker == 0x09)
-    case 0x1:
-      return integer(object) ?? .integer(0)
-    case 0x2:
-      return .real(real(object) ?? 0)
-    case 0x3:
-      return .date(date(object) ?? 0)
-    case 0x4:
-      return .data(data(object) ?? [])
-    case 0x5, 0x6, 0x7:
-      return .string(string(object) ?? "")
-    case 0xA:
-      guard let (count, payload) = countAndPayload(at: start) else { return .array([]) }
-      var elements: [PropertyListValue] = []
-      elements.reserveCapacity(count)
-      for position in 0..<count {
-        guard let element = reference(at: payload + position * referenceSize) else { break }
-        elements.append(value(element))
-      }
-      return .array(elements)
-    default:
-      return .dictionary(dictionary(object))
-    }
+    var builder = ValueBuilder(view: self)
+    return builder.value(object)
   }
 
   /// A dictionary object as the reader's ``PropertyListDictionary``, repeated keys merged.
   package func dictionary(_ object: Int) -> PropertyListDictionary {
-    var dictionary = PropertyListDictionary()
-    if mayRepeatKeys(object) {
-      let members = members(of: object)
-      dictionary.reserveCapacity(members.count)
-      for member in members {
-        dictionary.appendUnchecked(key: member.key, value: value(member.value))
+    var builder = ValueBuilder(view: self)
+    return builder.dictionary(object)
+  }
+
+  /// Builds ``PropertyListValue``s from a view, each string, data and container object once.
+  ///
+  /// A shared object becomes one value that every reference holds (a `String`'s,
+  /// an array's storage is shared), as ``PropertyListReader/read(_:)`` shares it,
+  /// so a list that refers to one large string many times costs its size once.
+  ///
+  /// ```swift
+  /// var builder = BinaryPropertyListView.ValueBuilder(view: view)
+  /// let top = builder.value(view.top)
+  /// ```
+  package struct ValueBuilder {
+    /// The view values are built from.
+    package let view: BinaryPropertyListView
+    /// Per object, its value once built (strings, data and containers only).
+    private var built: [PropertyListValue?]
+
+    /// Creates a builder with nothing built yet.
+    package init(view: BinaryPropertyListView) {
+      self.view = view
+      self.built = [PropertyListValue?](repeating: nil, count: view.objectCount)
+    }
+
+    /// A string object's `String`, made once; `""` for any other object.
+    package mutating func name(_ object: Int) -> String {
+      if case .string(let name) = value(object) { return name }
+      return ""
+    }
+
+    /// An object and everything below it, as the reader's tree holds it.
+    package mutating func value(_ object: Int) -> PropertyListValue {
+      guard let kind = view.kind(of: object) else { return .bool(false) }
+      switch kind {
+      case .string, .data, .array, .dictionary:
+        if let cached = built[object] { return cached }
+        let value: PropertyListValue
+        switch kind {
+        case .string: value = .string(view.string(object) ?? "")
+        case .data: value = .data(view.data(object) ?? [])
+        case .array:
+          let count = view.count(of: object)
+          var elements: [PropertyListValue] = []
+          elements.reserveCapacity(count)
+          for position in 0..<count {
+            guard let element = view.element(object, at: position) else { break }
+            elements.append(self.value(element))
+          }
+          value = .array(elements)
+        default:
+          value = .dictionary(dictionary(object))
+        }
+        built[object] = value
+        return value
+      case .uid: return .uid(view.uid(object) ?? 0)
+      case .bool: return .bool(view.bool(object) ?? false)
+      case .integer: return view.integer(object) ?? .integer(0)
+      case .real: return .real(view.real(object) ?? 0)
+      case .date: return .date(view.date(object) ?? 0)
+      }
+    }
+
+    /// A dictionary object's members, merged as the reader merges them: a repeated key
+    /// keeps its first place and takes its last value.
+    package mutating func dictionary(_ object: Int) -> PropertyListDictionary {
+      let (count, keys, values) = view.storedMembers(object) ?? (0, 0, 0)
+      let width = view.referenceWidth
+      var dictionary = PropertyListDictionary()
+      dictionary.reserveCapacity(count)
+      let merges = view.mayRepeatKeys(object)
+      var positions: [String: Int] = merges && count > 16 ? Dictionary(minimumCapacity: count) : [:]
+      for position in 0..<count {
+        guard let key = view.reference(at: keys + position * width),
+          let member = view.reference(at: values + position * width)
+        else { break }
+        let name = name(key)
+        let value = value(member)
+        if merges {
+          let earlier =
+            count > 16 ? positions[name] : dictionary.entries.firstIndex { $0.key == name }
+          if let earlier {
+            dictionary.replaceValue(at: earlier, with: value)
+            continue
+          }
+          if count > 16 { positions[name] = dictionary.count }
+        }
+        dictionary.appendUnchecked(key: name, value: value)
       }
       return dictionary
     }
-    let count = count(of: object)
-    dictionary.reserveCapacity(count)
-    for position in 0..<count {
-      guard let (key, member) = storedMember(object, at: position), let name = string(key)
-      else { break }
-      dictionary.appendUnchecked(key: name, value: value(member))
-    }
-    return dictionary
   }
 }
 
