@@ -25,7 +25,26 @@ extension KeyedArchive {
       throw KeyedArchiveError(
         .notAnArchive, at: "", "the property list is \(article), not a keyed archive dictionary")
     }
-    guard let archiverObject = view.member(root, named: "$archiver") else {
+    // The root's four members, read in one pass; a repeated key takes its last value.
+    var builder = BinaryPropertyListView.ValueBuilder(view: view)
+    var archiverObject: Int?
+    var versionObject: Int?
+    var topObject: Int?
+    var objectsObject: Int?
+    let (rootCount, rootKeys, rootValues) = view.storedMembers(root) ?? (0, 0, 0)
+    for position in 0..<rootCount {
+      guard let key = view.reference(at: rootKeys + position * view.referenceWidth),
+        let value = view.reference(at: rootValues + position * view.referenceWidth)
+      else { break }
+      switch builder.name(key) {
+      case "$archiver": archiverObject = value
+      case "$version": versionObject = value
+      case "$top": topObject = value
+      case "$objects": objectsObject = value
+      default: break
+      }
+    }
+    guard let archiverObject else {
       throw KeyedArchiveError(.missingArchiver, at: "$archiver", "the archive has no $archiver")
     }
     guard view.kind(of: archiverObject) == .string, let archiver = view.string(archiverObject)
@@ -39,7 +58,7 @@ extension KeyedArchive {
         .wrongArchiver, at: "$archiver",
         "$archiver is '\(archiver.prefix(80))', not '\(Self.archiverName)'")
     }
-    guard let versionObject = view.member(root, named: "$version") else {
+    guard let versionObject else {
       throw KeyedArchiveError(.missingVersion, at: "$version", "the archive has no $version")
     }
     let versionValue = view.integer(versionObject)
@@ -54,14 +73,14 @@ extension KeyedArchive {
         .unknownVersion, at: "$version",
         "$version is \(shown), not \(Self.supportedVersion)")
     }
-    guard let topObject = view.member(root, named: "$top") else {
+    guard let topObject else {
       throw KeyedArchiveError(.missingTop, at: "$top", "the archive has no $top")
     }
     guard view.kind(of: topObject) == .dictionary else {
       throw KeyedArchiveError(
         .invalidType, at: "$top", "$top is \(Self.article(view, topObject)), not a dictionary")
     }
-    guard let objectsObject = view.member(root, named: "$objects") else {
+    guard let objectsObject else {
       throw KeyedArchiveError(.missingObjects, at: "$objects", "the archive has no $objects")
     }
     guard view.kind(of: objectsObject) == .array else {
@@ -75,8 +94,9 @@ extension KeyedArchive {
         .limitExceeded, at: "$objects",
         "\(count) objects exceed the limit of \(limits.propertyList.maximumObjectCount)")
     }
-    var reader = ViewObjectReader(view: view, objectsArray: objectsObject, count: count)
-    let top = reader.builder.dictionary(topObject)
+    let top = builder.value(topObject).dictionaryValue ?? PropertyListDictionary()
+    var reader = ViewObjectReader(
+      view: view, objectsArray: objectsObject, count: count, builder: consume builder)
     let objects = try reader.objects()
     for entry in top.entries {
       try Self.checkReferences(entry.value, count: count, at: "$top.\(entry.key)", object: nil)
@@ -124,12 +144,15 @@ private struct ViewObjectReader {
   /// The values built so far, each string, data and container object once.
   var builder: BinaryPropertyListView.ValueBuilder
 
-  init(view: BinaryPropertyListView, objectsArray: Int, count: Int) {
+  init(
+    view: BinaryPropertyListView, objectsArray: Int, count: Int,
+    builder: BinaryPropertyListView.ValueBuilder
+  ) {
     self.view = view
     self.objectsArray = objectsArray
     self.count = count
     self.classSlots = [Int](repeating: -1, count: count)
-    self.builder = BinaryPropertyListView.ValueBuilder(view: view)
+    self.builder = builder
   }
 
   /// The list object of entry `index` of `$objects`; checked, so only a broken invariant misses.
@@ -143,7 +166,7 @@ private struct ViewObjectReader {
     for index in 0..<count {
       let raw = entry(index)
       let kind = view.kind(of: raw)
-      if index == 0, kind == .string, view.string(raw, equals: "$null") {
+      if index == 0, kind == .string, builder.name(raw) == "$null" {
         objects.append(.null)
         continue
       }
@@ -226,7 +249,8 @@ private struct ViewObjectReader {
     let classIndex = Int(classUID)
     let rawClass = entry(classIndex)
     if classSlots[classIndex] < 0 {
-      guard view.kind(of: rawClass) == .dictionary, view.member(rawClass, named: "$class") == nil
+      guard case .dictionary(let classFields) = builder.value(rawClass),
+        classFields["$class"] == nil
       else {
         let article = view.kind(of: rawClass)?.typeNameWithArticle ?? "an object"
         throw KeyedArchiveError(
@@ -248,7 +272,8 @@ private struct ViewObjectReader {
     -> ArchiveClass
   {
     if classSlots[index] >= 0 { return classes[classSlots[index]] }
-    let description = try KeyedArchive.classDescription(builder.dictionary(raw), at: index)
+    let fields = builder.value(raw).dictionaryValue ?? PropertyListDictionary()
+    let description = try KeyedArchive.classDescription(fields, at: index)
     classSlots[index] = classes.count
     classes.append(description)
     return description

@@ -415,13 +415,16 @@ package struct BinaryPropertyListView: Sendable {
   package struct ValueBuilder {
     /// The view values are built from.
     package let view: BinaryPropertyListView
-    /// Per object, its value once built (strings, data and containers only).
-    private var built: [PropertyListValue?]
+    /// Per object, its value once built (strings, data and containers only); see `isBuilt`.
+    private var built: [PropertyListValue]
+    /// Per object, whether `built` holds its value.
+    private var isBuilt: [Bool]
 
     /// Creates a builder with nothing built yet.
     package init(view: BinaryPropertyListView) {
       self.view = view
-      self.built = [PropertyListValue?](repeating: nil, count: view.objectCount)
+      self.built = [PropertyListValue](repeating: .bool(false), count: view.objectCount)
+      self.isBuilt = [Bool](repeating: false, count: view.objectCount)
     }
 
     /// A string object's `String`, made once; `""` for any other object.
@@ -435,7 +438,7 @@ package struct BinaryPropertyListView: Sendable {
       guard let kind = view.kind(of: object) else { return .bool(false) }
       switch kind {
       case .string, .data, .array, .dictionary:
-        if let cached = built[object] { return cached }
+        if isBuilt[object] { return built[object] }
         let value: PropertyListValue
         switch kind {
         case .string: value = .string(view.string(object) ?? "")
@@ -453,6 +456,7 @@ package struct BinaryPropertyListView: Sendable {
           value = .dictionary(dictionary(object))
         }
         built[object] = value
+        isBuilt[object] = true
         return value
       case .uid: return .uid(view.uid(object) ?? 0)
       case .bool: return .bool(view.bool(object) ?? false)
