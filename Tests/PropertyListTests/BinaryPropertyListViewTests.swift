@@ -126,6 +126,24 @@ struct BinaryPropertyListViewTests {
     expectAgreement(bytes)
   }
 
+  @Test("A large string that many references share is built once, as the reader builds it")
+  func sharedStringIsBuiltOnce() throws {
+    // An array of 200,000 references to one string of 1 MiB: 200 GB if each reference
+    // built its own copy, 1 MiB when they share it.
+    let references = 200_000
+    var array: [UInt8] = [0xAF, 0x12]
+    BinaryPlistBuilder.append(UInt64(references), width: 4, to: &array)
+    array += [UInt8](repeating: 1, count: references)
+    var string: [UInt8] = [0x5F, 0x12]
+    BinaryPlistBuilder.append(1 << 20, width: 4, to: &string)
+    string += [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
+    let bytes = list([array, string])
+    let view = try #require(try PropertyListReader().binaryView(bytes))
+    let elements = try #require(view.value(view.top).arrayValue)
+    #expect(elements.count == references)
+    #expect(elements.last?.stringValue?.utf8.count == 1 << 20)
+  }
+
   // MARK: - Refusals, each with the reader's code and offset
 
   @Test("Refuses a list shorter than its header and trailer")
