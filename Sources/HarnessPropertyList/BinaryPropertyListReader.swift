@@ -65,9 +65,107 @@ struct BinaryPropertyListReader: ~Copyable {
     let (top, origin) = try readTrailer()
     keepsValues = false
     cache = []
-    _ = try readObject(top, depth: 0, referencedFrom: origin)
+    try checkObject(top, depth: 0, referencedFrom: origin)
     keepsValues = true
     return top
+  }
+
+  // MARK: - Checking without values
+
+  /// Checks object `index` and everything below it as ``readObject(_:depth:referencedFrom:)``
+  /// reads it, with the same checks in the same order, returning nothing.
+  ///
+  /// Containers are walked by functions of their own that build no values; scalars go
+  /// through ``decodeScalar(at:)``, which keeps nothing while `keepsValues` is false.
+  private mutating func checkObject(
+    _ index: Int, depth: Int, referencedFrom origin: Int
+  ) throws(PropertyListError) {
+    if logicalSize[index] > 0 {
+      // A shared object checked before, at a shallower place, must fit here too.
+      try checkDepth(depth + Int(height[index]), at: origin)
+      return
+    }
+    if logicalSize[index] < 0 {
+      throw PropertyListError(
+        .cyclicReference, at: origin, "object \(index) contains itself")
+    }
+    try checkDepth(depth, at: origin)
+    logicalSize[index] = -1
+    let start = try offset(ofObject: index)
+    let size: Int
+    switch bytes[start] >> 4 {
+    case 0xA: size = try checkArray(at: start, depth: depth, index: index)
+    case 0xD: size = try checkDictionary(at: start, depth: depth, index: index)
+    default:
+      _ = try decodeScalar(at: start)
+      size = 1
+    }
+    logicalSize[index] = size
+  }
+
+  /// Checks the object a container's reference at `referenceOffset` names, one level below it,
+  /// raising the container's height; returns the object's index.
+  @inline(__always)
+  private mutating func checkChild(
+    at referenceOffset: Int, depth: Int, parent: Int
+  ) throws(PropertyListError) -> Int {
+    let index = try reference(at: referenceOffset)
+    try checkObject(index, depth: depth + 1, referencedFrom: referenceOffset)
+    height[parent] = max(height[parent], height[index] + 1)
+    return index
+  }
+
+  /// Checks an array object as ``decodeArray(at:depth:index:)`` reads it; returns its logical size.
+  private mutating func checkArray(
+    at start: Int, depth: Int, index: Int
+  ) throws(PropertyListError) -> Int {
+    let (count, payload) = try readCount(Int(bytes[start] & 0x0F), after: start)
+    try checkContainerCount(count, at: start)
+    try require(payload, count * referenceSize, at: start)
+    var size = 1
+    for position in 0..<count {
+      let element = try checkChild(
+        at: payload + position * referenceSize, depth: depth, parent: index)
+      size = try addLogicalSize(size, logicalSize[element], at: start)
+    }
+    return size
+  }
+
+  /// Checks a dictionary object as ``decodeDictionary(at:depth:index:)`` reads it; returns its
+  /// logical size.
+  private mutating func checkDictionary(
+    at start: Int, depth: Int, index: Int
+  ) throws(PropertyListError) -> Int {
+    let (count, payload) = try readCount(Int(bytes[start] & 0x0F), after: start)
+    try checkContainerCount(count, at: start)
+    try require(payload, 2 * count * referenceSize, at: start)
+    var size = 1
+    // The names seen so far, kept only when repeated keys are refused.
+    var checkedNames: Set<String> = []
+    var smallNames: [String] = []
+    for position in 0..<count {
+      let keyOffset = payload + position * referenceSize
+      let key = try checkChild(at: keyOffset, depth: depth, parent: index)
+      let keyStart = try offset(ofObject: key)
+      if !(0x5...0x7).contains(bytes[keyStart] >> 4) {
+        _ = try Self.keyName(placeholder(forObjectAt: keyStart), at: keyOffset, position: position)
+      }
+      let value = try checkChild(
+        at: keyOffset + count * referenceSize, depth: depth, parent: index)
+      if refusesRepeatedKeys {
+        let keyName = try checkedKeyName(at: keyOffset)
+        if count > 16 {
+          guard checkedNames.insert(keyName).inserted else {
+            throw Self.repeatedKey(keyName, at: keyOffset)
+          }
+        } else {
+          if smallNames.contains(keyName) { throw Self.repeatedKey(keyName, at: keyOffset) }
+          smallNames.append(keyName)
+        }
+      }
+      size = try addLogicalSize(size, logicalSize[value] + 1, at: start)
+    }
+    return size
   }
 
   /// Checks the header and trailer and sets up the object tables.
@@ -284,9 +382,6 @@ struct BinaryPropertyListReader: ~Copyable {
     // scanning; a scan per repeat would make many repeated keys quadratic.
     var positions: [String: Int] =
       count > 16 && keepsValues ? Dictionary(minimumCapacity: count) : [:]
-    // The names seen so far when only checking for repeated keys (``validate()``).
-    var checkedNames: Set<String> = []
-    var smallNames: [String] = []
     for position in 0..<count {
       let keyOffset = payload + position * referenceSize
       let (key, _) = try child(at: keyOffset, depth: depth, parent: index)
@@ -294,18 +389,7 @@ struct BinaryPropertyListReader: ~Copyable {
       let (value, valueSize) = try child(
         at: keyOffset + count * referenceSize, depth: depth, parent: index)
       if !keepsValues {
-        // Nothing is built; a repeated key is an error only when asked.
-        if refusesRepeatedKeys {
-          let keyName = try checkedKeyName(at: keyOffset)
-          if count > 16 {
-            guard checkedNames.insert(keyName).inserted else {
-              throw Self.repeatedKey(keyName, at: keyOffset)
-            }
-          } else {
-            if smallNames.contains(keyName) { throw Self.repeatedKey(keyName, at: keyOffset) }
-            smallNames.append(keyName)
-          }
-        }
+        // Nothing is built (``validate()`` checks repeated keys in ``checkDictionary``).
       } else if count > 16 {
         if let position = positions[name] {
           if refusesRepeatedKeys { throw Self.repeatedKey(name, at: keyOffset) }
