@@ -61,10 +61,10 @@ package struct BinaryPropertyListView: Sendable {
   /// The index of the top object.
   package let top: Int
   /// Per object, the offset of its marker, or -1 for an object the top object does not reach.
-  private let offsets: [Int]
-  private let referenceSize: Int
+  @usableFromInline let offsets: [Int]
+  @usableFromInline let referenceSize: Int
   /// Where the objects end (the offset table's start).
-  private let objectsEnd: Int
+  @usableFromInline let objectsEnd: Int
 
   /// Checks a binary property list whole; the caller has checked its size and magic.
   init(
@@ -109,8 +109,8 @@ package struct BinaryPropertyListView: Sendable {
   }
 
   /// The offset of an object's marker, when the object was checked.
-  @inline(__always)
-  private func start(_ object: Int) -> Int? {
+  @inlinable
+  func start(_ object: Int) -> Int? {
     guard object >= 0, object < offsets.count else { return nil }
     let start = offsets[object]
     return start >= 0 && start < objectsEnd ? start : nil
@@ -143,6 +143,7 @@ package struct BinaryPropertyListView: Sendable {
   // MARK: - Objects
 
   /// The kind of an object, or `nil` for an index that was not checked.
+  @inlinable
   package func kind(of object: Int) -> Kind? {
     guard let start = start(object) else { return nil }
     switch bytes[start] >> 4 {
@@ -415,16 +416,16 @@ package struct BinaryPropertyListView: Sendable {
   package struct ValueBuilder {
     /// The view values are built from.
     package let view: BinaryPropertyListView
-    /// Per object, its value once built (strings, data and containers only); see `isBuilt`.
-    private var built: [PropertyListValue]
-    /// Per object, whether `built` holds its value.
-    private var isBuilt: [Bool]
+    /// Per object, the position in `built` of its value once built, or -1.
+    private var slots: [Int32]
+    /// The values built so far: long strings, data and containers (short strings are
+    /// stored inline in a `String`, so building one again costs what finding it would).
+    private var built: [PropertyListValue] = []
 
     /// Creates a builder with nothing built yet.
     package init(view: BinaryPropertyListView) {
       self.view = view
-      self.built = [PropertyListValue](repeating: .bool(false), count: view.objectCount)
-      self.isBuilt = [Bool](repeating: false, count: view.objectCount)
+      self.slots = [Int32](repeating: -1, count: view.objectCount)
     }
 
     /// A string object's `String`, made once; `""` for any other object.
@@ -438,10 +439,14 @@ package struct BinaryPropertyListView: Sendable {
       guard let kind = view.kind(of: object) else { return .bool(false) }
       switch kind {
       case .string, .data, .array, .dictionary:
-        if isBuilt[object] { return built[object] }
+        let slot = slots[object]
+        if slot >= 0 { return built[Int(slot)] }
         let value: PropertyListValue
         switch kind {
-        case .string: value = .string(view.string(object) ?? "")
+        case .string:
+          let string = view.string(object) ?? ""
+          if string.utf8.count <= 15 { return .string(string) }
+          value = .string(string)
         case .data: value = .data(view.data(object) ?? [])
         case .array:
           let count = view.count(of: object)
@@ -455,8 +460,9 @@ package struct BinaryPropertyListView: Sendable {
         default:
           value = .dictionary(dictionary(object))
         }
-        built[object] = value
-        isBuilt[object] = true
+        // Fewer values than objects are built, and objects are at most 2^22 by the limits.
+        slots[object] = Int32(truncatingIfNeeded: built.count)
+        built.append(value)
         return value
       case .uid: return .uid(view.uid(object) ?? 0)
       case .bool: return .bool(view.bool(object) ?? false)
