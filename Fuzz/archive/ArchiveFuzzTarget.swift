@@ -24,18 +24,49 @@ private let tightLimits: ArchiveLimits = {
   return limits
 }()
 
+/// Small property-list limits, so that the fuzzer reaches each limit of the in-place path cheaply.
+private let tightListLimits: ArchiveLimits = {
+  var limits = ArchiveLimits()
+  limits.propertyList.maximumDepth = 8
+  limits.propertyList.maximumObjectCount = 256
+  limits.propertyList.maximumContainerCount = 32
+  limits.propertyList.maximumStringLength = 64
+  return limits
+}()
+
+/// Reads the input in place (the binary view) and through the whole tree, which must agree:
+/// equal archives, or errors with the same code, key path, object index and message.
+private func readBothWays(_ bytes: [UInt8], limits: ArchiveLimits) -> KeyedArchive? {
+  let inPlace = Result { () throws(KeyedArchiveError) in
+    try KeyedArchive(bytes: bytes, limits: limits)
+  }
+  let throughTree = Result { () throws(KeyedArchiveError) in
+    try KeyedArchive(readingTree: bytes, limits: limits)
+  }
+  switch (inPlace, throughTree) {
+  case (.success(let archive), .success(let treeArchive)):
+    if archive != treeArchive { fatalError("the in-place archive differs from the tree's") }
+    return archive
+  case (.failure(let error), .failure(let treeError)):
+    if error != treeError {
+      fatalError("the in-place path refused with \(error), the tree path with \(treeError)")
+    }
+    _ = error.description
+    _ = error.location
+    return nil
+  case (.success, .failure(let treeError)):
+    fatalError("the in-place path read what the tree path refused: \(treeError)")
+  case (.failure(let error), .success):
+    fatalError("the in-place path refused what the tree path read: \(error)")
+  }
+}
+
 /// Reads the input as a keyed archive and walks it every way a client can.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func archiveFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
-  let archive: KeyedArchive
-  do {
-    archive = try KeyedArchive(bytes: bytes)
-  } catch {
-    _ = error.description
-    _ = error.location
-    return 0
-  }
+  _ = readBothWays(bytes, limits: tightListLimits)
+  guard let archive = readBothWays(bytes, limits: .default) else { return 0 }
   _ = ArchiveTreePrinter().render(archive)
   _ = ArchiveTreePrinter(limits: tightLimits).render(archive)
   _ = ArchiveJSON.text(for: archive)

@@ -47,6 +47,29 @@ private func checkStreamedJSON(_ bytes: [UInt8], limits: PropertyListLimits) {
   }
 }
 
+/// Checks that the binary view, read in place, gives the reader's tree or the reader's error.
+private func checkView(_ bytes: [UInt8], limits: PropertyListLimits, refusesRepeatedKeys: Bool) {
+  let reader = PropertyListReader(limits: limits, refusesRepeatedKeys: refusesRepeatedKeys)
+  let tree = Result { () throws(PropertyListError) in try reader.read(bytes) }
+  let view = Result { () throws(PropertyListError) in try reader.binaryView(bytes) }
+  switch (tree, view) {
+  case (_, .success(nil)):
+    if PropertyListReader.format(of: bytes) == .binary {
+      fatalError("a binary list has no view")
+    }
+  case (.success(let value), .success(let view?)):
+    if view.value(view.top) != value { fatalError("the view's tree differs from the reader's") }
+  case (.failure(let treeError), .failure(let viewError)):
+    if treeError != viewError {
+      fatalError("the view refused with \(viewError), the reader with \(treeError)")
+    }
+  case (.success, .failure(let viewError)):
+    fatalError("the view refused what the reader read: \(viewError)")
+  case (.failure(let treeError), .success):
+    fatalError("the view accepted what the reader refused: \(treeError)")
+  }
+}
+
 /// Reads the input with default and tight limits; what reads must write back and read again equal,
 /// and the JSON streamed from the bytes must equal the tree's, or be refused as the reader refuses.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -55,6 +78,9 @@ public func plistFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
   _ = PropertyListReader.format(of: bytes)
   _ = try? PropertyListReader(limits: tightLimits).read(bytes)
   checkStreamedJSON(bytes, limits: tightLimits)
+  checkView(bytes, limits: tightLimits, refusesRepeatedKeys: false)
+  checkView(bytes, limits: tightLimits, refusesRepeatedKeys: true)
+  checkView(bytes, limits: PropertyListLimits(), refusesRepeatedKeys: false)
   checkStreamedJSON(bytes, limits: PropertyListLimits())
   let value: PropertyListValue
   do {

@@ -46,12 +46,28 @@ public struct KeyedArchive: Hashable, Sendable {
 
   /// Reads and validates an archive from bytes (binary or XML property list).
   ///
+  /// A binary list is checked whole and then read in place, with no tree of
+  /// the whole list; an XML list is read into a tree first. Either way the
+  /// archive, and any error, is the one ``init(propertyList:limits:)`` gives
+  /// for the list's tree.
+  ///
   /// - Throws: ``KeyedArchiveError``, with a byte offset for syntax errors
   ///   and a key path for structural ones.
   public init(bytes: [UInt8], limits: ArchiveLimits = .default) throws(KeyedArchiveError) {
+    let reader = PropertyListReader(limits: limits.propertyList)
+    let view: BinaryPropertyListView?
+    do {
+      view = try reader.binaryView(bytes)
+    } catch {
+      throw KeyedArchiveError(error)
+    }
+    if let view {
+      try self.init(view: view, limits: limits)
+      return
+    }
     let value: PropertyListValue
     do {
-      value = try PropertyListReader(limits: limits.propertyList).read(bytes)
+      value = try reader.read(bytes)
     } catch {
       throw KeyedArchiveError(error)
     }
@@ -129,40 +145,7 @@ public struct KeyedArchive: Hashable, Sendable {
       -> ArchiveClass
     {
       if classSlots[index] >= 0 { return classes[classSlots[index]] }
-      guard let nameValue = raw["$classname"] else {
-        throw KeyedArchiveError(
-          .missingClassName, at: "$objects[\(index)]", object: index,
-          "class description has no $classname")
-      }
-      guard case .string(let name) = nameValue else {
-        throw KeyedArchiveError(
-          .invalidClassName, at: "$objects[\(index)].$classname", object: index,
-          "$classname is \(nameValue.typeNameWithArticle), not a string")
-      }
-      var chain: [String] = []
-      if let chainValue = raw["$classes"] {
-        guard case .array(let elements) = chainValue else {
-          throw KeyedArchiveError(
-            .invalidClassChain, at: "$objects[\(index)].$classes", object: index,
-            "$classes is \(chainValue.typeNameWithArticle), not an array")
-        }
-        for (position, element) in elements.enumerated() {
-          guard case .string(let superclass) = element else {
-            throw KeyedArchiveError(
-              .invalidClassChain, at: "$objects[\(index)].$classes[\(position)]", object: index,
-              "$classes holds \(element.typeNameWithArticle), not a class name")
-          }
-          chain.append(superclass)
-        }
-      }
-      // Most descriptions hold only $classname and $classes: then there is nothing to copy.
-      var extra = PropertyListDictionary()
-      if raw.count > (raw["$classes"] == nil ? 1 : 2) {
-        extra = raw
-        extra["$classname"] = nil
-        extra["$classes"] = nil
-      }
-      let description = ArchiveClass(name: name, chain: chain, extra: extra)
+      let description = try Self.classDescription(raw, at: index)
       classSlots[index] = classes.count
       classes.append(description)
       return description
@@ -237,8 +220,48 @@ public struct KeyedArchive: Hashable, Sendable {
     self.init(archiver: archiver, version: version, top: top, objects: objects)
   }
 
+  /// Reads a class description's `$classname`, `$classes` and other keys, or throws for the first problem.
+  static func classDescription(_ raw: PropertyListDictionary, at index: Int)
+    throws(KeyedArchiveError) -> ArchiveClass
+  {
+    guard let nameValue = raw["$classname"] else {
+      throw KeyedArchiveError(
+        .missingClassName, at: "$objects[\(index)]", object: index,
+        "class description has no $classname")
+    }
+    guard case .string(let name) = nameValue else {
+      throw KeyedArchiveError(
+        .invalidClassName, at: "$objects[\(index)].$classname", object: index,
+        "$classname is \(nameValue.typeNameWithArticle), not a string")
+    }
+    var chain: [String] = []
+    if let chainValue = raw["$classes"] {
+      guard case .array(let elements) = chainValue else {
+        throw KeyedArchiveError(
+          .invalidClassChain, at: "$objects[\(index)].$classes", object: index,
+          "$classes is \(chainValue.typeNameWithArticle), not an array")
+      }
+      for (position, element) in elements.enumerated() {
+        guard case .string(let superclass) = element else {
+          throw KeyedArchiveError(
+            .invalidClassChain, at: "$objects[\(index)].$classes[\(position)]", object: index,
+            "$classes holds \(element.typeNameWithArticle), not a class name")
+        }
+        chain.append(superclass)
+      }
+    }
+    // Most descriptions hold only $classname and $classes: then there is nothing to copy.
+    var extra = PropertyListDictionary()
+    if raw.count > (raw["$classes"] == nil ? 1 : 2) {
+      extra = raw
+      extra["$classname"] = nil
+      extra["$classes"] = nil
+    }
+    return ArchiveClass(name: name, chain: chain, extra: extra)
+  }
+
   /// Whether every UID in a value is in range; the fast check before ``checkReferences``.
-  private static func referencesAreValid(_ value: PropertyListValue, count: Int) -> Bool {
+  static func referencesAreValid(_ value: PropertyListValue, count: Int) -> Bool {
     switch value {
     case .uid(let uid):
       return uid < UInt64(count)
@@ -258,7 +281,7 @@ public struct KeyedArchive: Hashable, Sendable {
   }
 
   /// Throws for the first UID out of range, naming its key path.
-  private static func checkReferences(
+  static func checkReferences(
     _ value: PropertyListValue, count: Int, at path: String, object: Int?
   ) throws(KeyedArchiveError) {
     switch value {

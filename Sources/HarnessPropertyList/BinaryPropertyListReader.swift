@@ -19,7 +19,7 @@ struct BinaryPropertyListReader: ~Copyable {
   private var offsetTable: (start: Int, entrySize: Int) = (0, 1)
   private(set) var objectCount = 0
   private(set) var referenceSize = 1
-  private var objectsEnd = 0
+  private(set) var objectsEnd = 0
   /// Whether objects are kept as values (``read()``), or only checked (``validate()``).
   private var keepsValues = true
   /// Per object while values are kept: nil until read; the memoised value after.
@@ -65,9 +65,107 @@ struct BinaryPropertyListReader: ~Copyable {
     let (top, origin) = try readTrailer()
     keepsValues = false
     cache = []
-    _ = try readObject(top, depth: 0, referencedFrom: origin)
+    try checkObject(top, depth: 0, referencedFrom: origin)
     keepsValues = true
     return top
+  }
+
+  // MARK: - Checking without values
+
+  /// Checks object `index` and everything below it as ``readObject(_:depth:referencedFrom:)``
+  /// reads it, with the same checks in the same order, returning nothing.
+  ///
+  /// Containers are walked by functions of their own that build no values; scalars go
+  /// through ``decodeScalar(at:)``, which keeps nothing while `keepsValues` is false.
+  private mutating func checkObject(
+    _ index: Int, depth: Int, referencedFrom origin: Int
+  ) throws(PropertyListError) {
+    if logicalSize[index] > 0 {
+      // A shared object checked before, at a shallower place, must fit here too.
+      try checkDepth(depth + Int(height[index]), at: origin)
+      return
+    }
+    if logicalSize[index] < 0 {
+      throw PropertyListError(
+        .cyclicReference, at: origin, "object \(index) contains itself")
+    }
+    try checkDepth(depth, at: origin)
+    logicalSize[index] = -1
+    let start = try offset(ofObject: index)
+    let size: Int
+    switch bytes[start] >> 4 {
+    case 0xA: size = try checkArray(at: start, depth: depth, index: index)
+    case 0xD: size = try checkDictionary(at: start, depth: depth, index: index)
+    default:
+      _ = try decodeScalar(at: start)
+      size = 1
+    }
+    logicalSize[index] = size
+  }
+
+  /// Checks the object a container's reference at `referenceOffset` names, one level below it,
+  /// raising the container's height; returns the object's index.
+  @inline(__always)
+  private mutating func checkChild(
+    at referenceOffset: Int, depth: Int, parent: Int
+  ) throws(PropertyListError) -> Int {
+    let index = try reference(at: referenceOffset)
+    try checkObject(index, depth: depth + 1, referencedFrom: referenceOffset)
+    height[parent] = max(height[parent], height[index] + 1)
+    return index
+  }
+
+  /// Checks an array object as ``decodeArray(at:depth:index:)`` reads it; returns its logical size.
+  private mutating func checkArray(
+    at start: Int, depth: Int, index: Int
+  ) throws(PropertyListError) -> Int {
+    let (count, payload) = try readCount(Int(bytes[start] & 0x0F), after: start)
+    try checkContainerCount(count, at: start)
+    try require(payload, count * referenceSize, at: start)
+    var size = 1
+    for position in 0..<count {
+      let element = try checkChild(
+        at: payload + position * referenceSize, depth: depth, parent: index)
+      size = try addLogicalSize(size, logicalSize[element], at: start)
+    }
+    return size
+  }
+
+  /// Checks a dictionary object as ``decodeDictionary(at:depth:index:)`` reads it; returns its
+  /// logical size.
+  private mutating func checkDictionary(
+    at start: Int, depth: Int, index: Int
+  ) throws(PropertyListError) -> Int {
+    let (count, payload) = try readCount(Int(bytes[start] & 0x0F), after: start)
+    try checkContainerCount(count, at: start)
+    try require(payload, 2 * count * referenceSize, at: start)
+    var size = 1
+    // The names seen so far, kept only when repeated keys are refused.
+    var checkedNames: Set<String> = []
+    var smallNames: [String] = []
+    for position in 0..<count {
+      let keyOffset = payload + position * referenceSize
+      let key = try checkChild(at: keyOffset, depth: depth, parent: index)
+      let keyStart = try offset(ofObject: key)
+      if !(0x5...0x7).contains(bytes[keyStart] >> 4) {
+        _ = try Self.keyName(placeholder(forObjectAt: keyStart), at: keyOffset, position: position)
+      }
+      let value = try checkChild(
+        at: keyOffset + count * referenceSize, depth: depth, parent: index)
+      if refusesRepeatedKeys {
+        let keyName = try checkedKeyName(at: keyOffset)
+        if count > 16 {
+          guard checkedNames.insert(keyName).inserted else {
+            throw Self.repeatedKey(keyName, at: keyOffset)
+          }
+        } else {
+          if smallNames.contains(keyName) { throw Self.repeatedKey(keyName, at: keyOffset) }
+          smallNames.append(keyName)
+        }
+      }
+      size = try addLogicalSize(size, logicalSize[value] + 1, at: start)
+    }
+    return size
   }
 
   /// Checks the header and trailer and sets up the object tables.
@@ -291,7 +389,7 @@ struct BinaryPropertyListReader: ~Copyable {
       let (value, valueSize) = try child(
         at: keyOffset + count * referenceSize, depth: depth, parent: index)
       if !keepsValues {
-        // Nothing is built; a repeated key is no error.
+        // Nothing is built (``validate()`` checks repeated keys in ``checkDictionary``).
       } else if count > 16 {
         if let position = positions[name] {
           if refusesRepeatedKeys { throw Self.repeatedKey(name, at: keyOffset) }
@@ -309,6 +407,40 @@ struct BinaryPropertyListReader: ~Copyable {
       size = try addLogicalSize(size, valueSize + 1, at: start)
     }
     return (.dictionary(dictionary), size)
+  }
+
+  /// The name of the key a dictionary's reference at `keyOffset` names, which has been read.
+  ///
+  /// Used by ``validate()`` when it refuses repeated keys: it keeps no values,
+  /// so the name is decoded again from the bytes.
+  private func checkedKeyName(at keyOffset: Int) throws(PropertyListError) -> String {
+    let start = try offset(ofObject: reference(at: keyOffset))
+    let marker = bytes[start]
+    let (count, payload) = try readCount(Int(marker & 0x0F), after: start)
+    switch marker >> 4 {
+    case 0x5, 0x7:
+      try require(payload, count, at: start)
+      return String(
+        decoding: UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + count)]),
+        as: UTF8.self)
+    case 0x6:
+      try require(payload, count * 2, at: start)
+      return try decodeUTF16(at: payload, units: count, markerAt: start, building: true)
+    default:
+      // The key was checked to be a string before its name is asked for.
+      return ""
+    }
+  }
+
+  /// Per object, the offset of its marker once ``validate()`` has passed, or -1 for an
+  /// object that no reference from the top object reaches (and that was never checked).
+  func validatedOffsets() -> [Int] {
+    var offsets = [Int](repeating: -1, count: objectCount)
+    for index in 0..<min(objectCount, logicalSize.count) where logicalSize[index] > 0 {
+      let entry = offsetTable.start + index * offsetTable.entrySize
+      offsets[index] = Int(truncatingIfNeeded: readUnsigned(at: entry, size: offsetTable.entrySize))
+    }
+    return offsets
   }
 
   /// The error for a dictionary key that repeats an earlier one (`String` equality, so
@@ -400,7 +532,8 @@ struct BinaryPropertyListReader: ~Copyable {
       try checkStringLength(count, at: start)
       // count <= maximumStringLength, so doubling cannot overflow.
       try require(payload, count * 2, at: start)
-      return .string(try decodeUTF16(at: payload, units: count, markerAt: start))
+      return .string(
+        try decodeUTF16(at: payload, units: count, markerAt: start, building: keepsValues))
     case 0x7:
       let (count, payload) = try readCount(low, after: start)
       try checkStringLength(count, at: start)
@@ -531,7 +664,7 @@ struct BinaryPropertyListReader: ~Copyable {
   /// Decodes big-endian UTF-16 in two passes: the first checks surrogate pairs and
   /// counts UTF-8 bytes, the second writes UTF-8 straight into the string's storage.
   private func decodeUTF16(
-    at offset: Int, units count: Int, markerAt marker: Int
+    at offset: Int, units count: Int, markerAt marker: Int, building: Bool = true
   ) throws(PropertyListError) -> String {
     var utf8Count = 0
     var index = 0
@@ -561,6 +694,7 @@ struct BinaryPropertyListReader: ~Copyable {
         utf8Count += 4
       }
     }
+    guard building else { return "" }
     return String(unsafeUninitializedCapacity: utf8Count) { buffer in
       var out = 0
       var index = 0

@@ -56,7 +56,7 @@ public struct PropertyListDictionary: Hashable, Sendable {
   }
 
   /// Replaces the value of the entry at a position, keeping its key and place; readers use it for repeated keys.
-  mutating func replaceValue(at position: Int, with value: PropertyListValue) {
+  package mutating func replaceValue(at position: Int, with value: PropertyListValue) {
     entries[position].value = value
   }
 

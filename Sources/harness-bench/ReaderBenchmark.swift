@@ -83,10 +83,29 @@ enum ReaderBenchmark {
       bytes in
       (try? PropertyListReader().read(bytes)) != nil
     }
+    // The binary list checked whole and kept as a view over its bytes (an XML list read as a tree).
+    let view = measure("archive-harness plist-view", iterations: iterations, inputs: inputs) {
+      bytes in
+      let reader = PropertyListReader()
+      do {
+        if try reader.binaryView(bytes) != nil { return true }
+        return (try? reader.read(bytes)) != nil
+      } catch {
+        return false
+      }
+    }
     let graph = measure("archive-harness plist+graph", iterations: iterations, inputs: inputs) {
       bytes in
       (try? KeyedArchive(bytes: bytes)) != nil
     }
-    report([foundation, plistOnly, graph], baseline: "Foundation PropertyListSerialization")
+    // The graph built the way it was before binary lists were read in place: the whole tree first.
+    let treeGraph = measure(
+      "archive-harness plist+graph-via-tree", iterations: iterations, inputs: inputs
+    ) { bytes in
+      (try? KeyedArchive(readingTree: bytes)) != nil
+    }
+    report(
+      [foundation, plistOnly, view, graph, treeGraph],
+      baseline: "Foundation PropertyListSerialization")
   }
 }

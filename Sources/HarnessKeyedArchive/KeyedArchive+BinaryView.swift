@@ -1,0 +1,281 @@
+import HarnessPropertyList
+
+extension KeyedArchive {
+  /// Validates a checked binary property list as a keyed archive, reading it in place.
+  ///
+  /// The archive is the one ``init(propertyList:limits:)`` makes from the tree
+  /// ``PropertyListReader/read(_:)`` returns for the same bytes, and every
+  /// problem is reported with the same code, key path and object index, in
+  /// the same order. No tree of the whole list is built: the root, `$objects`
+  /// and each object's dictionary are read from the view, and only what the
+  /// archive keeps (fields, `$top`, values stored in `$objects`, class
+  /// descriptions) becomes ``PropertyListValue``s.
+  ///
+  /// ```swift
+  /// if let view = try PropertyListReader().binaryView(bytes) {
+  ///   let archive = try KeyedArchive(view: view)
+  /// }
+  /// ```
+  package init(view: BinaryPropertyListView, limits: ArchiveLimits = .default)
+    throws(KeyedArchiveError)
+  {
+    let root = view.top
+    guard let rootKind = view.kind(of: root), rootKind == .dictionary else {
+      let article = view.kind(of: root)?.typeNameWithArticle ?? "an object"
+      throw KeyedArchiveError(
+        .notAnArchive, at: "", "the property list is \(article), not a keyed archive dictionary")
+    }
+    // The root's four members, read in one pass; a repeated key takes its last value.
+    var builder = BinaryPropertyListView.ValueBuilder(view: view)
+    var archiverObject: Int?
+    var versionObject: Int?
+    var topObject: Int?
+    var objectsObject: Int?
+    let (rootCount, rootKeys, rootValues) = view.storedMembers(root) ?? (0, 0, 0)
+    for position in 0..<rootCount {
+      guard let key = view.reference(at: rootKeys + position * view.referenceWidth),
+        let value = view.reference(at: rootValues + position * view.referenceWidth)
+      else { break }
+      switch builder.name(key) {
+      case "$archiver": archiverObject = value
+      case "$version": versionObject = value
+      case "$top": topObject = value
+      case "$objects": objectsObject = value
+      default: break
+      }
+    }
+    guard let archiverObject else {
+      throw KeyedArchiveError(.missingArchiver, at: "$archiver", "the archive has no $archiver")
+    }
+    guard view.kind(of: archiverObject) == .string, let archiver = view.string(archiverObject)
+    else {
+      throw KeyedArchiveError(
+        .invalidType, at: "$archiver",
+        "$archiver is \(Self.article(view, archiverObject)), not a string")
+    }
+    guard archiver == Self.archiverName else {
+      throw KeyedArchiveError(
+        .wrongArchiver, at: "$archiver",
+        "$archiver is '\(archiver.prefix(80))', not '\(Self.archiverName)'")
+    }
+    guard let versionObject else {
+      throw KeyedArchiveError(.missingVersion, at: "$version", "the archive has no $version")
+    }
+    let versionValue = view.integer(versionObject)
+    guard case .integer(let version)? = versionValue, version == Self.supportedVersion else {
+      let shown: String
+      switch versionValue {
+      case .integer(let number)?: shown = String(number)
+      case .unsignedInteger(let number)?: shown = String(number)
+      default: shown = "a \(view.kind(of: versionObject)?.typeName ?? "object")"
+      }
+      throw KeyedArchiveError(
+        .unknownVersion, at: "$version",
+        "$version is \(shown), not \(Self.supportedVersion)")
+    }
+    guard let topObject else {
+      throw KeyedArchiveError(.missingTop, at: "$top", "the archive has no $top")
+    }
+    guard view.kind(of: topObject) == .dictionary else {
+      throw KeyedArchiveError(
+        .invalidType, at: "$top", "$top is \(Self.article(view, topObject)), not a dictionary")
+    }
+    guard let objectsObject else {
+      throw KeyedArchiveError(.missingObjects, at: "$objects", "the archive has no $objects")
+    }
+    guard view.kind(of: objectsObject) == .array else {
+      throw KeyedArchiveError(
+        .invalidType, at: "$objects",
+        "$objects is \(Self.article(view, objectsObject)), not an array")
+    }
+    let count = view.count(of: objectsObject)
+    guard count <= limits.propertyList.maximumObjectCount else {
+      throw KeyedArchiveError(
+        .limitExceeded, at: "$objects",
+        "\(count) objects exceed the limit of \(limits.propertyList.maximumObjectCount)")
+    }
+    let top = builder.value(topObject).dictionaryValue ?? PropertyListDictionary()
+    var reader = ViewObjectReader(
+      view: view, objectsArray: objectsObject, count: count, builder: consume builder)
+    let objects = try reader.objects()
+    for entry in top.entries {
+      try Self.checkReferences(entry.value, count: count, at: "$top.\(entry.key)", object: nil)
+    }
+    self.init(archiver: archiver, version: version, top: top, objects: objects)
+  }
+
+  /// Reads an archive the way every archive was read before binary lists were read in place:
+  /// the whole property list into a tree, then ``init(propertyList:limits:)``.
+  ///
+  /// Kept for the checks (tests, fuzzing, benchmarks) that the in-place path agrees with it.
+  ///
+  /// ```swift
+  /// let archive = try KeyedArchive(readingTree: bytes)
+  /// ```
+  package init(readingTree bytes: [UInt8], limits: ArchiveLimits = .default)
+    throws(KeyedArchiveError)
+  {
+    let value: PropertyListValue
+    do {
+      value = try PropertyListReader(limits: limits.propertyList).read(bytes)
+    } catch {
+      throw KeyedArchiveError(error)
+    }
+    try self.init(propertyList: value, limits: limits)
+  }
+
+  /// An object's type name with its article, as errors print it.
+  fileprivate static func article(_ view: BinaryPropertyListView, _ object: Int) -> String {
+    view.kind(of: object)?.typeNameWithArticle ?? "an object"
+  }
+}
+
+/// Reads `$objects` from a view into ``ArchiveObject``s, as ``KeyedArchive/init(propertyList:limits:)``
+/// reads them from a tree.
+private struct ViewObjectReader {
+  let view: BinaryPropertyListView
+  /// The `$objects` array's object in the list.
+  let objectsArray: Int
+  /// The number of entries in `$objects`.
+  let count: Int
+  /// Per entry, the position in `classes` of its class description once read, or -1.
+  var classSlots: [Int]
+  var classes: [ArchiveClass] = []
+  /// The values built so far, each string, data and container object once.
+  var builder: BinaryPropertyListView.ValueBuilder
+
+  init(
+    view: BinaryPropertyListView, objectsArray: Int, count: Int,
+    builder: BinaryPropertyListView.ValueBuilder
+  ) {
+    self.view = view
+    self.objectsArray = objectsArray
+    self.count = count
+    self.classSlots = [Int](repeating: -1, count: count)
+    self.builder = builder
+  }
+
+  /// The list object of entry `index` of `$objects`; checked, so only a broken invariant misses.
+  func entry(_ index: Int) -> Int {
+    view.element(objectsArray, at: index) ?? -1
+  }
+
+  mutating func objects() throws(KeyedArchiveError) -> [ArchiveObject] {
+    var objects: [ArchiveObject] = []
+    objects.reserveCapacity(count)
+    for index in 0..<count {
+      let raw = entry(index)
+      let kind = view.kind(of: raw)
+      if index == 0, kind == .string, builder.name(raw) == "$null" {
+        objects.append(.null)
+        continue
+      }
+      switch kind {
+      case .dictionary?:
+        objects.append(try dictionaryObject(raw, at: index))
+      case .uid?:
+        throw KeyedArchiveError(
+          .invalidObject, at: "$objects[\(index)]", object: index,
+          "a UID cannot stand directly in $objects")
+      case .array?:
+        let value = builder.value(raw)
+        if !KeyedArchive.referencesAreValid(value, count: count), case .array(let elements) = value
+        {
+          for (position, element) in elements.enumerated() {
+            try KeyedArchive.checkReferences(
+              element, count: count, at: "$objects[\(index)][\(position)]", object: index)
+          }
+        }
+        objects.append(.value(value))
+      default:
+        objects.append(.value(builder.value(raw)))
+      }
+    }
+    return objects
+  }
+
+  /// A dictionary entry of `$objects`: an instance or a class description.
+  ///
+  /// Its members are merged as the reader merges them (a repeated key keeps
+  /// its first place and takes its last value), `$class` set apart, before
+  /// anything is checked, so that the checks run in the tree path's order.
+  mutating func dictionaryObject(_ raw: Int, at index: Int) throws(KeyedArchiveError)
+    -> ArchiveObject
+  {
+    let (memberCount, keys, values) = view.storedMembers(raw) ?? (0, 0, 0)
+    let width = view.referenceWidth
+    var fields = PropertyListDictionary()
+    fields.reserveCapacity(memberCount)
+    // Large dictionaries find repeated keys through a position map, small ones by scanning.
+    var positions: [String: Int] = memberCount > 16 ? Dictionary(minimumCapacity: memberCount) : [:]
+    var classObject: Int?
+    for position in 0..<memberCount {
+      guard let key = view.reference(at: keys + position * width),
+        let member = view.reference(at: values + position * width)
+      else { break }
+      let name = builder.name(key)
+      if name == "$class" {
+        classObject = member
+        continue
+      }
+      let value = builder.value(member)
+      let earlier: Int? =
+        memberCount > 16 ? positions[name] : fields.entries.firstIndex { $0.key == name }
+      if let earlier {
+        fields.replaceValue(at: earlier, with: value)
+      } else {
+        if memberCount > 16 { positions[name] = fields.count }
+        fields.appendUnchecked(key: name, value: value)
+      }
+    }
+    guard let classObject else {
+      if fields["$classname"] != nil || fields["$classes"] != nil {
+        return .classDescription(try classDescription(raw, at: index))
+      }
+      throw KeyedArchiveError(
+        .invalidObject, at: "$objects[\(index)]", object: index,
+        "dictionary has neither $class (an instance) nor $classname (a class description)")
+    }
+    guard view.kind(of: classObject) == .uid, let classUID = view.uid(classObject) else {
+      throw KeyedArchiveError(
+        .invalidType, at: "$objects[\(index)].$class", object: index,
+        "$class is \(view.kind(of: classObject)?.typeNameWithArticle ?? "an object"), not a UID")
+    }
+    guard classUID < UInt64(count) else {
+      throw KeyedArchiveError(
+        .uidOutOfRange, at: "$objects[\(index)].$class", object: index,
+        "$class UID \(classUID) is past the end of $objects (\(count) objects)")
+    }
+    let classIndex = Int(classUID)
+    let rawClass = entry(classIndex)
+    if classSlots[classIndex] < 0 {
+      guard case .dictionary(let classFields) = builder.value(rawClass),
+        classFields["$class"] == nil
+      else {
+        let article = view.kind(of: rawClass)?.typeNameWithArticle ?? "an object"
+        throw KeyedArchiveError(
+          .invalidClassReference, at: "$objects[\(index)].$class", object: index,
+          "$class points to object \(classIndex), \(article) that is not a class description")
+      }
+    }
+    let archiveClass = try classDescription(rawClass, at: classIndex)
+    for entry in fields.entries where !KeyedArchive.referencesAreValid(entry.value, count: count) {
+      try KeyedArchive.checkReferences(
+        entry.value, count: count, at: "$objects[\(index)].\(entry.key)", object: index)
+    }
+    return .instance(
+      ArchiveInstance(classIndex: classIndex, archiveClass: archiveClass, fields: fields))
+  }
+
+  /// The class description of entry `index` (list object `raw`), read once.
+  mutating func classDescription(_ raw: Int, at index: Int) throws(KeyedArchiveError)
+    -> ArchiveClass
+  {
+    if classSlots[index] >= 0 { return classes[classSlots[index]] }
+    let fields = builder.value(raw).dictionaryValue ?? PropertyListDictionary()
+    let description = try KeyedArchive.classDescription(fields, at: index)
+    classSlots[index] = classes.count
+    classes.append(description)
+    return description
+  }
+}
