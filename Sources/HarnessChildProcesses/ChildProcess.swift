@@ -126,15 +126,24 @@ public final class ChildProcess {
     let environmentLines =
       environment.map { $0.map { "\($0.key)=\($0.value)" }.sorted() } ?? Self.currentEnvironment()
     var child: pid_t = 0
-    let result = Self.withCStrings([executable] + arguments) { argv in
-      Self.withCStrings(environmentLines) { envp in
-        if let directory {
-          return directory.withCString { folder in
-            harness_spawn(&child, executable, argv, envp, folder, input, output, error)
+    var result: Int32 = 0
+    // ETXTBSY: the executable is open for writing somewhere. A file just written (a harness
+    // just built, a test's script) can be held open briefly by a child another thread forked
+    // before the writer closed it; that child drops it at its exec. So try again a few times,
+    // 10 ms apart, before reporting it.
+    for attempt in 0..<10 {
+      if attempt > 0 { usleep(10_000) }
+      result = Self.withCStrings([executable] + arguments) { argv in
+        Self.withCStrings(environmentLines) { envp in
+          if let directory {
+            return directory.withCString { folder in
+              harness_spawn(&child, executable, argv, envp, folder, input, output, error)
+            }
           }
+          return harness_spawn(&child, executable, argv, envp, nil, input, output, error)
         }
-        return harness_spawn(&child, executable, argv, envp, nil, input, output, error)
       }
+      if result != ETXTBSY { break }
     }
     guard result == 0 else { throw LaunchFailure(executable: executable, code: result) }
     identifier = child

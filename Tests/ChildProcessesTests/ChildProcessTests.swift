@@ -72,6 +72,48 @@ struct ChildProcessTests {
     #expect(error?.description.contains("/nonexistent/archive-harness") == true)
   }
 
+  /// An executable script in a fresh folder, and a descriptor holding it open for writing.
+  static func scriptHeldForWriting() throws -> (folder: String, script: String, writer: Int32) {
+    let folder = NSTemporaryDirectory() + "etxtbsy-\(getpid())-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let script = folder + "/script"
+    try Data("#!/bin/sh\nexit 0\n".utf8).write(to: URL(fileURLWithPath: script))
+    #expect(chmod(script, 0o755) == 0)
+    let writer = open(script, O_WRONLY | O_CLOEXEC)
+    #expect(writer >= 0)
+    return (folder, script, writer)
+  }
+
+  @Test("An executable held open for writing throughout is a launch failure with ETXTBSY")
+  func executableBusyThroughout() throws {
+    let (folder, script, writer) = try Self.scriptHeldForWriting()
+    defer {
+      close(writer)
+      try? FileManager.default.removeItem(atPath: folder)
+    }
+    let error = #expect(throws: ChildProcess.LaunchFailure.self) {
+      _ = try ChildProcess(
+        executable: script, arguments: [],
+        standardInput: .nullDevice, standardOutput: .nullDevice, standardError: .nullDevice)
+    }
+    #expect(error?.code == ETXTBSY)
+  }
+
+  @Test("An executable whose writer closes a moment later starts: ETXTBSY is tried again")
+  func executableBusyBriefly() throws {
+    let (folder, script, writer) = try Self.scriptHeldForWriting()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let closer = Thread {
+      usleep(20_000)
+      close(writer)
+    }
+    closer.start()
+    let child = try ChildProcess(
+      executable: script, arguments: [],
+      standardInput: .nullDevice, standardOutput: .nullDevice, standardError: .nullDevice)
+    #expect(child.wait(atMost: .seconds(5)) == .exited(0))
+  }
+
   @Test("The child gets the environment and working folder it is given")
   func environmentAndDirectory() throws {
     let folder = FileManager.default.temporaryDirectory.resolvingSymlinksInPath().path
