@@ -52,7 +52,7 @@ private func readBothWays(_ bytes: [UInt8], limits: ArchiveLimits) -> KeyedArchi
       fatalError("the in-place path refused with \(error), the tree path with \(treeError)")
     }
     _ = error.description
-    _ = error.location
+    _ = error.place.description
     return nil
   case (.success, .failure(let treeError)):
     fatalError("the in-place path read what the tree path refused: \(treeError)")
