@@ -206,8 +206,7 @@ private struct ViewObjectReader {
     let width = view.referenceWidth
     var fields = PropertyListDictionary()
     fields.reserveCapacity(memberCount)
-    // Large dictionaries find repeated keys through a position map, small ones by scanning.
-    var positions: [String: Int] = memberCount > 16 ? Dictionary(minimumCapacity: memberCount) : [:]
+    var places = KeyPositions(count: memberCount)
     var classObject: Int?
     for position in 0..<memberCount {
       guard let key = view.reference(at: keys + position * width),
@@ -219,12 +218,11 @@ private struct ViewObjectReader {
         continue
       }
       let value = builder.value(member)
-      let earlier: Int? =
-        memberCount > 16 ? positions[name] : fields.entries.firstIndex { $0.key == name }
-      if let earlier {
+      if let earlier = places.earlier(
+        name, next: fields.count, scan: { fields.entries.firstIndex { $0.key == name } })
+      {
         fields.replaceValue(at: earlier, with: value)
       } else {
-        if memberCount > 16 { positions[name] = fields.count }
         fields.appendUnchecked(key: name, value: value)
       }
     }

@@ -138,16 +138,16 @@ extension BinaryPropertyListReader {
   ) throws(PropertyListError) -> [(key: String, value: Int)] {
     var members: [(key: String, value: Int)] = []
     members.reserveCapacity(count)
-    var positions: [String: Int] = count > 16 ? Dictionary(minimumCapacity: count) : [:]
+    var places = KeyPositions(count: count)
     for position in 0..<count {
       let keyOffset = payload + position * referenceSize
       let name = try keyName(reference(at: keyOffset), at: keyOffset, position: position)
       let value = try reference(at: keyOffset + count * referenceSize)
-      let earlier = count > 16 ? positions[name] : members.firstIndex { $0.key == name }
-      if let earlier {
+      if let earlier = places.earlier(
+        name, next: members.count, scan: { members.firstIndex { $0.key == name } })
+      {
         members[earlier].value = value
       } else {
-        if count > 16 { positions[name] = members.count }
         members.append((name, value))
       }
     }

@@ -378,31 +378,24 @@ struct BinaryPropertyListReader: ~Copyable {
     var dictionary = PropertyListDictionary()
     if keepsValues { dictionary.reserveCapacity(count) }
     var size = 1
-    // Large dictionaries find repeated keys through a position map, small ones by
-    // scanning; a scan per repeat would make many repeated keys quadratic.
-    var positions: [String: Int] =
-      count > 16 && keepsValues ? Dictionary(minimumCapacity: count) : [:]
+    var places = KeyPositions(count: keepsValues ? count : 0)
     for position in 0..<count {
       let keyOffset = payload + position * referenceSize
       let (key, _) = try child(at: keyOffset, depth: depth, parent: index)
       let name = try Self.keyName(key, at: keyOffset, position: position)
       let (value, valueSize) = try child(
         at: keyOffset + count * referenceSize, depth: depth, parent: index)
-      if !keepsValues {
-        // Nothing is built (``validate()`` checks repeated keys in ``checkDictionary``).
-      } else if count > 16 {
-        if let position = positions[name] {
+      // Without values nothing is built (``validate()`` checks repeated keys in
+      // ``checkDictionary``).
+      if keepsValues {
+        if let earlier = places.earlier(
+          name, next: dictionary.count, scan: { dictionary.entries.firstIndex { $0.key == name } })
+        {
           if refusesRepeatedKeys { throw Self.repeatedKey(name, at: keyOffset) }
-          dictionary.replaceValue(at: position, with: value)
+          dictionary.replaceValue(at: earlier, with: value)
         } else {
-          positions[name] = dictionary.count
           dictionary.appendUnchecked(key: name, value: value)
         }
-      } else if dictionary[name] != nil {
-        if refusesRepeatedKeys { throw Self.repeatedKey(name, at: keyOffset) }
-        dictionary[name] = value
-      } else {
-        dictionary.appendUnchecked(key: name, value: value)
       }
       size = try addLogicalSize(size, valueSize + 1, at: start)
     }

@@ -368,19 +368,16 @@ package struct BinaryPropertyListView: Sendable {
     var members: [(key: String, value: Int)] = []
     members.reserveCapacity(count)
     let merges = mayRepeatKeys(dictionary)
-    var positions: [String: Int] = merges && count > 16 ? Dictionary(minimumCapacity: count) : [:]
+    var places = KeyPositions(count: merges ? count : 0)
     for position in 0..<count {
       guard let (key, value) = storedMember(dictionary, at: position), let name = string(key)
       else { break }
-      guard merges else {
-        members.append((name, value))
-        continue
-      }
-      let earlier = count > 16 ? positions[name] : members.firstIndex { $0.key == name }
-      if let earlier {
+      if merges,
+        let earlier = places.earlier(
+          name, next: members.count, scan: { members.firstIndex { $0.key == name } })
+      {
         members[earlier].value = value
       } else {
-        if count > 16 { positions[name] = members.count }
         members.append((name, value))
       }
     }
@@ -480,23 +477,22 @@ package struct BinaryPropertyListView: Sendable {
       var dictionary = PropertyListDictionary()
       dictionary.reserveCapacity(count)
       let merges = view.mayRepeatKeys(object)
-      var positions: [String: Int] = merges && count > 16 ? Dictionary(minimumCapacity: count) : [:]
+      var places = KeyPositions(count: merges ? count : 0)
       for position in 0..<count {
         guard let key = view.reference(at: keys + position * width),
           let member = view.reference(at: values + position * width)
         else { break }
         let name = name(key)
         let value = value(member)
-        if merges {
-          let earlier =
-            count > 16 ? positions[name] : dictionary.entries.firstIndex { $0.key == name }
-          if let earlier {
-            dictionary.replaceValue(at: earlier, with: value)
-            continue
-          }
-          if count > 16 { positions[name] = dictionary.count }
+        if merges,
+          let earlier = places.earlier(
+            name, next: dictionary.count,
+            scan: { dictionary.entries.firstIndex { $0.key == name } })
+        {
+          dictionary.replaceValue(at: earlier, with: value)
+        } else {
+          dictionary.appendUnchecked(key: name, value: value)
         }
-        dictionary.appendUnchecked(key: name, value: value)
       }
       return dictionary
     }

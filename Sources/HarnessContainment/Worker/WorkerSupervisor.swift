@@ -277,29 +277,29 @@ package final class WorkerSupervisor: @unchecked Sendable {
           .success(try self.died(current, request: id, stderrFrom: stderrOffset).outcome))
       }
     }
+    // A channel failure ends the batch: the worker timed out or died, or the channel broke.
+    func recordFailure(_ failure: FileDescriptorChannel.Failure) throws(WorkerProtocolError) {
+      switch failure {
+      case .timedOut: try recordDeath(timedOut: true)
+      case .closed, .peerExited: try recordDeath(timedOut: false)
+      case .frameTooLarge, .system:
+        stopWorker()
+        throw WorkerProtocolError("request \(id): \(failure)")
+      }
+    }
     do throws(FileDescriptorChannel.Failure) {
       try current.channel.writeFrame(
         batch.encoded, deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
-    } catch .timedOut {
-      return try recordDeath(timedOut: true)
-    } catch .closed, .peerExited {
-      return try recordDeath(timedOut: false)
     } catch {
-      stopWorker()
-      throw WorkerProtocolError("request \(id): \(error)")
+      return try recordFailure(error)
     }
     for _ in batch.paths {
       let frame: [UInt8]?
       do throws(FileDescriptorChannel.Failure) {
         frame = try current.channel.readFrame(
           deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
-      } catch .timedOut {
-        return try recordDeath(timedOut: true)
-      } catch .closed, .peerExited {
-        return try recordDeath(timedOut: false)
       } catch {
-        stopWorker()
-        throw WorkerProtocolError("request \(id): \(error)")
+        return try recordFailure(error)
       }
       guard let frame else { return try recordDeath(timedOut: false) }
       let answer: WorkerDecodeBatch.Answer
