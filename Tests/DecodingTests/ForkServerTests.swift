@@ -177,3 +177,37 @@ struct ForkServerTests {
     #expect(supervisor.workerLaunches == 2)
   }
 }
+
+/// A crashed worker leaves no core file: its memory holds archive contents, decrypted records
+/// among them.
+@Suite(
+  "Decode workers write no core",
+  .enabled(if: WorkerSupervisor.forkServerSupported, "reads /proc (Linux)"))
+struct WorkerCoreDumpTests {
+  /// The soft and hard core-file limits of a process, from `/proc/PID/limits`.
+  static func coreLimits(of process: Int32) throws -> [Substring] {
+    let limits = try String(contentsOfFile: "/proc/\(process)/limits", encoding: .utf8)
+    let line = try #require(
+      limits.split(separator: "\n").first { $0.hasPrefix("Max core file size") })
+    return Array(line.dropFirst("Max core file size".count).split(separator: " ").prefix(2))
+  }
+
+  @Test("The fork server and the worker it forks both have a core-file limit of 0")
+  func coreLimitIsZero() throws {
+    let supervisor = try ForkServerTests.supervisor()
+    let decoded = try ForkServerTests.decodeMemo(supervisor)
+    #expect(decoded.decodedValue?.className == "ProfileKit.Memo")
+    let server = try #require(supervisor.forkServerProcessIdentifier)
+    let child = try #require(supervisor.forkedWorkerProcessIdentifier)
+    #expect(try Self.coreLimits(of: server) == ["0", "0"])
+    #expect(try Self.coreLimits(of: child) == ["0", "0"])
+  }
+
+  @Test("A worker launched without a fork server has a core-file limit of 0")
+  func launchedWorkerCoreLimitIsZero() throws {
+    let supervisor = try ForkServerTests.supervisor(forkServer: false)
+    _ = try ForkServerTests.decodeMemo(supervisor)
+    let worker = try #require(supervisor.launchedWorkerProcessIdentifier)
+    #expect(try Self.coreLimits(of: worker) == ["0", "0"])
+  }
+}

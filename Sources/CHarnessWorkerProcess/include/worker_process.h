@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -57,6 +58,16 @@ static inline int harness_set_parent_death_signal(int signal) {
   errno = ENOSYS;
   return -1;
 #endif
+}
+
+/// Sets this process's core-file size limit to 0, soft and hard, so that a crash writes no
+/// core: a decode worker's memory holds archive contents, decrypted records among them. With
+/// a limit of 0 Linux writes no core file and hands none to a `core_pattern` pipe (such as
+/// systemd-coredump); macOS writes none to /cores. Children inherit the limit. Returns 0, or
+/// -1 with errno set.
+static inline int harness_disable_core_dumps(void) {
+  struct rlimit none = {0, 0};
+  return setrlimit(RLIMIT_CORE, &none);
 }
 
 /// The signal that ended a process, from a `waitpid` status; 0 when no signal ended it.

@@ -150,6 +150,14 @@ package final class WorkerSupervisor: @unchecked Sendable {
     return (worker as? ForkedWorker)?.processIdentifier
   }
 
+  /// The process ID of the current launched worker that decodes itself (no fork server), if
+  /// there is one.
+  package var launchedWorkerProcessIdentifier: Int32? {
+    lock.lock()
+    defer { lock.unlock() }
+    return (worker as? WorkerProcess)?.processIdentifier
+  }
+
   /// Decodes one archive on one path in a worker.
   ///
   /// - Parameters:
