@@ -36,8 +36,8 @@ public struct VerificationPrivacyScan {
     }
   }
 
-  /// Each entry's reviews, by manifest and archive path.
-  private let reviews: [String: [ReviewedValue]]
+  /// The reviews of each entry that has any, by manifest and archive path.
+  private var reviews: [String: [ReviewedValue]]
   private let archivesDirectory: String
   private let scanner: PrivacyScanner
   /// What the scan covered so far.
@@ -52,15 +52,24 @@ public struct VerificationPrivacyScan {
   public init(
     manifests: [Manifest], archivesDirectory: String, scanner: PrivacyScanner = PrivacyScanner()
   ) {
-    var reviews: [String: [ReviewedValue]] = [:]
-    for manifest in manifests {
-      for entry in manifest.archives {
-        reviews[Self.key(manifest.file, entry.path), default: []] += entry.reviewed
-      }
-    }
-    self.reviews = reviews
+    self.reviews = [:]
     self.archivesDirectory = archivesDirectory
     self.scanner = scanner
+    for manifest in manifests { add(manifest) }
+  }
+
+  /// Adds a manifest's reviews, for a run that loads its manifests as it goes.
+  ///
+  /// ```swift
+  /// var scan = VerificationPrivacyScan(manifests: [], archivesDirectory: "LegacyArchives")
+  /// scan.add(manifest)
+  /// ```
+  ///
+  /// - Parameter manifest: A manifest whose cases the scan will see.
+  public mutating func add(_ manifest: Manifest) {
+    for entry in manifest.archives where !entry.reviewed.isEmpty {
+      reviews[Self.key(manifest.file, entry.path), default: []] += entry.reviewed
+    }
   }
 
   /// Scans the archive of one case: a finding no review covers adds a failing `privacy` part,

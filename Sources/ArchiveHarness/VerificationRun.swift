@@ -1,22 +1,28 @@
 import Foundation
+import HarnessChecksum
 import HarnessManifest
 import HarnessVerification
 import HarnessVocabulary
 
 /// One `verify` run over a manifests folder, callable from code: what the `verify` command does.
 ///
-/// It lists the folder's manifests, loads them once with the configuration's
-/// registries, then verifies every entry (or one shard's) on one lane per
-/// processor, each lane with a decode worker of its own (one lane when
-/// decoding runs in process, so app code never runs on two threads at once).
-/// Each case can be scanned for personal data as it finishes, and the report
-/// carries the manifests' digest, the run's parameters and its containment.
+/// It lists the folder's manifests and checks every one with the configuration's
+/// registries before any entry runs, so that an error in the last manifest
+/// still refuses the whole run. Then it verifies every entry (or one shard's)
+/// on one lane per processor, each lane with a decode worker of its own (one
+/// lane when decoding runs in process, so app code never runs on two threads
+/// at once). Memory stays flat as manifests grow: past the first 2,000
+/// entries, a manifest is loaded again when its entries' turn comes and
+/// dropped after them, and one that changed since the check fails the run
+/// with a case that says so. Each case can be scanned for personal data as it
+/// finishes, and the report carries the manifests' digest, the run's
+/// parameters and its containment.
 ///
 /// ```swift
 /// let run = try VerificationRun(
 ///   configuration: configuration,
 ///   options: VerificationRun.Options(manifests: "manifests", archives: "LegacyArchives"))
-/// guard !run.loaded.hasErrors else { return }
+/// guard !run.hasErrors else { return }
 /// let report = run.report()
 /// print(report.passed)
 /// ```
@@ -35,6 +41,9 @@ public struct VerificationRun {
     public var privacy: Bool
     /// The harness's version, as the report's run parameters name it.
     public var harnessVersion: String
+    /// How many entries' manifests the run keeps from its check; later manifests are loaded
+    /// again as the run reaches them, so memory stays flat however many entries there are.
+    package var keptEntries = 2_000
 
     /// Creates options.
     ///
@@ -85,8 +94,15 @@ public struct VerificationRun {
   public let options: Options
   /// The manifest files, in the order they are verified.
   public let files: [String]
-  /// The manifests as loaded, with every diagnostic; a run verifies only when it has no errors.
-  public let loaded: Verifier.LoadedManifests
+  /// Every manifest's diagnostics, errors and warnings, in file order.
+  public let diagnostics: [ManifestDiagnostic]
+  /// Whether any manifest has an error: such a run must not verify.
+  public var hasErrors: Bool { diagnostics.containsErrors }
+  /// The usable manifests, in file order: each one's checksum, entry count, and the manifest
+  /// itself while within ``Options/keptEntries``.
+  private let plans: [Plan]
+  /// The manifests' digest, from the checksums of the bytes the check read.
+  public let manifestsDigest: String
   /// The verifier, with one lane per processor.
   public let verifier: Verifier
 
@@ -115,13 +131,50 @@ public struct VerificationRun {
     self.options = options
     self.files = files
     self.verifier = verifier
-    self.loaded = verifier.load(
+    // The check: every manifest once, keeping the first ones and each one's checksum.
+    let registered = verifier.registeredClassNames
+    var diagnostics: [ManifestDiagnostic] = []
+    var plans: [Plan] = []
+    var checksums: [(path: String, checksum: String)] = []
+    var kept = 0
+    for path in files {
+      let file = verifier.loadFile(
+        path, archivesDirectory: options.archives, schema: options.schema,
+        manifestsDirectory: options.manifests, registeredClasses: registered)
+      diagnostics += file.diagnostics
+      checksums.append((path, file.checksum ?? SHA256Checksum.hex([])))
+      guard let manifest = file.manifest, let checksum = file.checksum else { continue }
+      let keep = kept + manifest.archives.count <= options.keptEntries
+      if keep { kept += manifest.archives.count }
+      plans.append(
+        Plan(
+          path: path, checksum: checksum, entries: manifest.archives.count,
+          kept: keep ? manifest : nil))
+    }
+    self.diagnostics = diagnostics
+    self.plans = plans
+    self.manifestsDigest = ManifestsDigest.digest(ofChecksums: checksums)
+  }
+
+  /// A usable manifest as the check found it.
+  private struct Plan {
+    var path: String
+    var checksum: String
+    var entries: Int
+    var kept: Manifest?
+  }
+
+  /// The manifests loaded again, all at once, with every diagnostic: what the run checked,
+  /// held in memory together.
+  @available(*, deprecated, message: "use diagnostics and hasErrors; a run keeps few manifests")
+  public var loaded: Verifier.LoadedManifests {
+    verifier.load(
       files, archivesDirectory: options.archives, schema: options.schema,
       manifestsDirectory: options.manifests)
   }
 
-  /// The manifests' digest, which a shard merge checks every shard was run against.
-  public var manifestsDigest: String { ManifestsDigest.digest(ofFiles: files) }
+  /// How many entries a lane group holds at least: the run verifies manifests a group at a time.
+  static let groupEntries = 256
 
   /// The run's parameters, as reports record them.
   public var parameters: RunParameters {
@@ -146,15 +199,58 @@ public struct VerificationRun {
   public func verify<Failure: Error>(each: (VerificationCase) throws(Failure) -> Void)
     throws(Failure) -> [String]
   {
-    var scan = scanner()
-    try verifier.verify(
-      loaded.manifests, archivesDirectory: options.archives, shard: options.shard
-    ) { (item: VerificationCase) throws(Failure) in
-      var item = item
-      scan?.scan(&item)
-      try each(item)
+    var scan: VerificationPrivacyScan? =
+      options.privacy
+      ? VerificationPrivacyScan(manifests: [], archivesDirectory: options.archives) : nil
+    var next = 0
+    while next < plans.count {
+      // A group of manifests, loaded (or kept) together and verified on every lane.
+      var group: [Manifest] = []
+      var entries = 0
+      var changed: VerificationCase? = nil
+      while next < plans.count, group.isEmpty || entries < Self.groupEntries {
+        let plan = plans[next]
+        next += 1
+        guard let manifest = plan.kept ?? reload(plan) else {
+          changed = Self.changedCase(plan.path)
+          break
+        }
+        scan?.add(manifest)
+        group.append(manifest)
+        entries += plan.entries
+      }
+      try verifier.verify(group, archivesDirectory: options.archives, shard: options.shard) {
+        (item: VerificationCase) throws(Failure) in
+        var item = item
+        scan?.scan(&item)
+        try each(item)
+      }
+      if let changed { try each(changed) }
     }
     return scan.map { [$0.summary.note] } ?? []
+  }
+
+  /// A manifest the check did not keep, loaded again; `nil` when its bytes changed since the
+  /// check or it no longer loads.
+  private func reload(_ plan: Plan) -> Manifest? {
+    let file = verifier.loadFile(
+      plan.path, archivesDirectory: options.archives, schema: options.schema,
+      manifestsDirectory: options.manifests)
+    guard file.checksum == plan.checksum else { return nil }
+    return file.manifest
+  }
+
+  /// The failing case of a manifest that changed between the check and its verification.
+  static func changedCase(_ path: String) -> VerificationCase {
+    VerificationCase(
+      manifest: path, archive: "", location: Place(file: path),
+      paths: [
+        PathResult(
+          path: .structure, outcome: .rejected, category: .unreadable,
+          message:
+            "the manifest changed after the run checked it, so its entries were not verified; "
+            + "run verify again", matches: false)
+      ], expectations: [])
   }
 
   /// Verifies every selected entry into one report, with the digest, the run's parameters,
@@ -175,11 +271,6 @@ public struct VerificationRun {
     return report
   }
 
-  private func scanner() -> VerificationPrivacyScan? {
-    options.privacy
-      ? VerificationPrivacyScan(manifests: loaded.manifests, archivesDirectory: options.archives)
-      : nil
-  }
 }
 
 extension HarnessConfiguration {

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessChecksum
 import HarnessCoder
 import HarnessKeyedArchive
 import HarnessManifest
@@ -130,33 +131,94 @@ public struct Verifier: Sendable {
   ) -> LoadedManifests {
     var manifests: [Manifest] = []
     var diagnostics: [ManifestDiagnostic] = []
-    var registered = Set(registry.classNames)
-    for named in namedRegistries.values { registered.formUnion(named.registry.classNames) }
+    let registered = registeredClassNames
     for path in paths {
-      let result = ManifestLoader.load(
-        path: path, archivesDirectory: archivesDirectory, schema: schema,
-        registeredClasses: registered, manifestsRoot: manifestsDirectory)
-      diagnostics += result.diagnostics
-      let unknown = (result.manifest?.archives ?? []).filter {
-        $0.registry.map { namedRegistries[$0] == nil } ?? false
-      }
-      for entry in unknown {
-        let served = namedRegistries.keys.sorted().map { "'\($0)'" }
-        diagnostics.append(
-          ManifestDiagnostic(
-            .error, .semantic, at: entry.location,
-            "registry '\(entry.registry ?? "")' is not one this executable serves ("
-              + (served.isEmpty
-                ? "it serves only the current classes; add one with "
-                  + "HarnessConfiguration(additionalRegistries:)"
-                : "it serves \(served.joined(separator: ", "))")
-              + ")"))
-      }
-      if let manifest = result.manifest, result.isValid, unknown.isEmpty {
-        manifests.append(manifest)
-      }
+      let file = loadFile(
+        path, archivesDirectory: archivesDirectory, schema: schema,
+        manifestsDirectory: manifestsDirectory, registeredClasses: registered)
+      diagnostics += file.diagnostics
+      if let manifest = file.manifest { manifests.append(manifest) }
     }
     return LoadedManifests(manifests: manifests, diagnostics: diagnostics)
+  }
+
+  /// One manifest file as read once: the checksum of the bytes read, the manifest loaded from
+  /// them when it is usable, and every diagnostic.
+  public struct LoadedFile: Sendable {
+    /// The file.
+    public var path: String
+    /// The hex SHA-256 of the bytes loaded; `nil` when the file could not be read.
+    public var checksum: String?
+    /// The manifest, when it loaded without errors and names only registries this verifier
+    /// serves.
+    public var manifest: Manifest?
+    /// Every diagnostic, errors and warnings, in file order.
+    public var diagnostics: [ManifestDiagnostic]
+  }
+
+  /// Every class name the verifier's registries register: what manifests may name.
+  public var registeredClassNames: Set<String> {
+    var registered = Set(registry.classNames)
+    for named in namedRegistries.values { registered.formUnion(named.registry.classNames) }
+    return registered
+  }
+
+  /// Loads one manifest file, as ``load(_:archivesDirectory:schema:manifestsDirectory:)`` loads
+  /// each, from bytes read once and checksummed, so that a caller that loads it again later
+  /// can tell whether it changed meanwhile.
+  ///
+  /// ```swift
+  /// let file = verifier.loadFile("manifests/v1.xml", archivesDirectory: "LegacyArchives")
+  /// print(file.checksum ?? "unreadable", file.manifest?.archives.count ?? 0)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - path: The manifest file.
+  ///   - archivesDirectory: The folder archive paths are relative to.
+  ///   - schema: The XSD; the built-in one unless told otherwise.
+  ///   - manifestsDirectory: The folder `classMapFile` references must stay inside; the
+  ///     manifest's own folder when nil.
+  ///   - registeredClasses: ``registeredClassNames``, when the caller has it already.
+  /// - Returns: The checksum, the usable manifest and every diagnostic.
+  public func loadFile(
+    _ path: String, archivesDirectory: String, schema: ManifestSchema.Source = .builtIn,
+    manifestsDirectory: String? = nil, registeredClasses: Set<String>? = nil
+  ) -> LoadedFile {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      return LoadedFile(
+        path: path, checksum: nil, manifest: nil,
+        diagnostics: [
+          ManifestDiagnostic(
+            .error, .io, at: Place(file: path, line: 0, column: 0), "cannot read the manifest")
+        ])
+    }
+    let bytes = [UInt8](data)
+    let folder = (path as NSString).deletingLastPathComponent
+    let result = ManifestLoader.load(
+      bytes: bytes, file: path, baseDirectory: folder.isEmpty ? "." : folder,
+      archivesDirectory: archivesDirectory, schema: schema,
+      registeredClasses: registeredClasses ?? registeredClassNames,
+      manifestsRoot: manifestsDirectory)
+    var diagnostics = result.diagnostics
+    let unknown = (result.manifest?.archives ?? []).filter {
+      $0.registry.map { namedRegistries[$0] == nil } ?? false
+    }
+    for entry in unknown {
+      let served = namedRegistries.keys.sorted().map { "'\($0)'" }
+      diagnostics.append(
+        ManifestDiagnostic(
+          .error, .semantic, at: entry.location,
+          "registry '\(entry.registry ?? "")' is not one this executable serves ("
+            + (served.isEmpty
+              ? "it serves only the current classes; add one with "
+                + "HarnessConfiguration(additionalRegistries:)"
+              : "it serves \(served.joined(separator: ", "))")
+            + ")"))
+    }
+    let usable = result.isValid && unknown.isEmpty ? result.manifest : nil
+    return LoadedFile(
+      path: path, checksum: SHA256Checksum.hex(bytes), manifest: usable,
+      diagnostics: diagnostics)
   }
 
   /// Verifies every entry of the manifests, or only those of one shard.

@@ -25,11 +25,14 @@ struct VerificationRunTests {
   @Test("The shipped manifests load with no error and every entry passes, with digest and run")
   func shippedManifestsPass() throws {
     let run = try VerificationRun(configuration: Self.configuration, options: Self.options)
-    #expect(!run.loaded.hasErrors)
+    #expect(!run.hasErrors)
     #expect(!run.files.isEmpty)
     let report = run.report()
     #expect(report.passed)
-    #expect(report.cases.count == run.loaded.manifests.reduce(0) { $0 + $1.archives.count })
+    let loaded = run.verifier.load(
+      run.files, archivesDirectory: Self.options.archives,
+      manifestsDirectory: Self.options.manifests)
+    #expect(report.cases.count == loaded.manifests.reduce(0) { $0 + $1.archives.count })
     #expect(report.manifestsDigest == run.manifestsDigest)
     #expect(report.run?.manifests == Self.options.manifests)
     #expect(report.containment == run.verifier.containment)
@@ -39,7 +42,8 @@ struct VerificationRunTests {
   func shardStreamsItsSlice() throws {
     var options = Self.options
     let whole = try VerificationRun(configuration: Self.configuration, options: options).report()
-    options.shard = try #require(VerificationShard(parsing: "1/2"))
+    let shard: VerificationShard = try #require(VerificationShard(parsing: "1/2"))
+    options.shard = shard
     let run = try VerificationRun(configuration: Self.configuration, options: options)
     var streamed: [VerificationCase] = []
     let notes = run.verify { streamed.append($0) }
@@ -61,6 +65,50 @@ struct VerificationRunTests {
     let scanned = Set(report.cases.map(\.archive)).count
     #expect(report.notes.contains { $0.hasPrefix("privacy scan: \(scanned) archives, 0 findings") })
     #expect(report.passed)
+  }
+
+  @Test("A run that keeps no manifest loads each again as it goes and verifies the same cases")
+  func reloadsAsItGoes() throws {
+    let kept = try VerificationRun(configuration: Self.configuration, options: Self.options)
+      .report()
+    var options = Self.options
+    options.keptEntries = 0
+    options.privacy = true
+    let run = try VerificationRun(configuration: Self.configuration, options: options)
+    var streamed: [VerificationCase] = []
+    let notes = run.verify { streamed.append($0) }
+    #expect(streamed.map(\.name) == kept.cases.map(\.name))
+    #expect(streamed.map(\.status) == kept.cases.map(\.status))
+    #expect(streamed.allSatisfy { $0.status == .passed })
+    #expect(notes.count == 1 && notes[0].contains("0 findings"))
+  }
+
+  @Test("A manifest that changes after the run checked it fails the run with a case naming it")
+  func changedManifestFails() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "verification-run-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try FileManager.default.copyItem(
+      at: Self.root.appendingPathComponent("manifests"),
+      to: folder.appendingPathComponent("manifests"))
+    var options = Self.options
+    options.manifests = folder.appendingPathComponent("manifests").path
+    options.keptEntries = 0
+    let run = try VerificationRun(configuration: Self.configuration, options: options)
+    #expect(!run.hasErrors)
+    let last = try #require(run.files.last)
+    let handle = try #require(FileHandle(forWritingAtPath: last))
+    try handle.seekToEnd()
+    try handle.write(contentsOf: Data("<!-- edited during the run -->\n".utf8))
+    try handle.close()
+    var streamed: [VerificationCase] = []
+    _ = run.verify { streamed.append($0) }
+    let changed = try #require(streamed.last)
+    #expect(changed.manifest == last)
+    #expect(changed.status == .failed)
+    #expect(changed.paths.first?.message?.contains("the manifest changed after the run") == true)
+    #expect(!streamed.contains { $0.manifest == last && !$0.archive.isEmpty })
+    #expect(streamed.dropLast().allSatisfy { $0.status == .passed })
   }
 
   @Test("A missing manifests folder is a problem naming it")

@@ -84,8 +84,8 @@ enum VerifyCommand {
     } catch {
       throw CommandFailure(place: error.place, category: .unreadable, message: error.message)
     }
-    ManifestDiagnosticsPrinter.print(run.loaded.diagnostics, to: context.console)
-    guard !run.loaded.hasErrors else {
+    ManifestDiagnosticsPrinter.print(run.diagnostics, to: context.console)
+    guard !run.hasErrors else {
       return .unusable
     }
     guard arguments[format] == .json else {
