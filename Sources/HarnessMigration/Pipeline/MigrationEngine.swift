@@ -97,7 +97,10 @@ public final class MigrationEngine {
       let finished = inFlight?.wait()
       // Start verifying N+1 before writing N, so writes overlap verification.
       inFlight =
-        batch.isEmpty ? nil : BatchJob(batch: batch, migrator: migrator, workers: workerCount)
+        batch.isEmpty
+        ? nil
+        : BatchJob(
+          batch: batch, migrator: migrator, workers: workerCount, checksums: writer != nil)
       if let plans = finished {
         try commit(
           plans, summary: &summary, acceptance: &acceptance, onRecord: onRecord)
@@ -140,7 +143,9 @@ public final class MigrationEngine {
         else { continue }
         indices.append(index)
         rewrites.append(
-          PendingRewrite(record: plan.record, original: original, replacement: replacement))
+          PendingRewrite(
+            record: plan.record, original: original, replacement: replacement,
+            checksums: plan.checksums))
       }
       if !rewrites.isEmpty {
         let results = try writer.write(rewrites)
@@ -215,7 +220,9 @@ private final class BatchJob: @unchecked Sendable {
   private var slices: [[RecordPlan]?]
   private var remaining: Int
 
-  init(batch: [StoreRecord], migrator: RecordMigrator, workers: Int) {
+  /// Starts verifying a batch; with `checksums`, each slice also computes the journal's
+  /// checksums of its rewrites, so that the commit, which writes on one thread, does not.
+  init(batch: [StoreRecord], migrator: RecordMigrator, workers: Int, checksums: Bool) {
     let sliceCount = max(1, min(workers, batch.count / 16))
     slices = Array(repeating: nil, count: sliceCount)
     remaining = sliceCount
@@ -225,7 +232,17 @@ private final class BatchJob: @unchecked Sendable {
       let end = min(batch.count, start + sliceSize)
       let records = start < end ? Array(batch[start..<end]) : []
       DispatchQueue.global().async { [self] in
-        let plans = migrator.plan(records)
+        var plans = migrator.plan(records)
+        if checksums {
+          for index in plans.indices {
+            guard case .willRewrite = plans[index].outcome,
+              let replacement = plans[index].replacement,
+              let original = plans[index].record.bytes
+            else { continue }
+            plans[index].checksums = RewriteChecksums(
+              original: original, replacement: replacement)
+          }
+        }
         condition.lock()
         slices[slice] = plans
         remaining -= 1

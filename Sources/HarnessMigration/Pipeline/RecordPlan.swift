@@ -59,6 +59,9 @@ public struct RecordPlan: Sendable {
   public var outcome: Outcome
   /// The verified new bytes, for ``Outcome/willRewrite(summary:)``.
   public var replacement: [UInt8]?
+  /// The journal's SHA-256 of the record's bytes and of ``replacement``, computed on the
+  /// thread that verified the record when the run writes.
+  package var checksums: RewriteChecksums?
 
   /// Creates a plan.
   public init(record: StoreRecord, outcome: Outcome, replacement: [UInt8]? = nil) {

@@ -1,4 +1,3 @@
-import HarnessChecksum
 import HarnessJSONOutput
 
 /// What a record writer keeps across the batches of one `migrate` run: its journal and its count.
@@ -41,10 +40,11 @@ final class MigrationRun {
   static func changeMembers(
     _ operation: String, record: (String, JSONValue), _ rewrite: PendingRewrite
   ) -> [(String, JSONValue)] {
-    [
+    let checksums = rewrite.journalChecksums
+    return [
       ("op", .string(operation)), record,
-      ("old", .string(SHA256Checksum.hex(rewrite.original))),
-      ("new", .string(SHA256Checksum.hex(rewrite.replacement))),
+      ("old", .string(checksums.original)),
+      ("new", .string(checksums.replacement)),
     ]
   }
 
