@@ -331,6 +331,32 @@ struct HarnessUnarchiverTests {
     #expect(rejection.message.contains("class 'ProfilesApp.UserProfile' is not registered"))
   }
 
+  @Test("Rule: a class map whose target is not registered says the target is missing")
+  func mappedToUnregisteredTarget() throws {
+    let decoder = HarnessDecoder(
+      registry: ClassRegistry(modelClasses: TestModels.classes),
+      classMap: try ClassNameMap(parsing: "ProfilesApp.UserProfile=ProfileKit.Missing"))
+    let rejection = try self.rejection(
+      SampleArchives.profileArchive(), secure: false, decoder: decoder)
+    #expect(rejection.category == .unmappedClass)
+    #expect(
+      rejection.message.contains(
+        "class 'ProfilesApp.UserProfile' maps to 'ProfileKit.Missing' by the class map, but "
+          + "'ProfileKit.Missing' is not a registered class"))
+    #expect(rejection.message.contains("register 'ProfileKit.Missing'"))
+  }
+
+  @Test("Rule: a module rename into a module with no such class says the target is missing")
+  func moduleRenameToUnregisteredTarget() throws {
+    let decoder = HarnessDecoder(
+      registry: ClassRegistry(modelClasses: TestModels.classes),
+      classMap: try ClassNameMap(parsing: "ProfilesApp.*=Elsewhere.*"))
+    let rejection = try self.rejection(
+      SampleArchives.profileArchive(), secure: false, decoder: decoder)
+    #expect(rejection.category == .unmappedClass)
+    #expect(rejection.message.contains("maps to 'Elsewhere.UserProfile' by the class map"))
+  }
+
   @Test("Rule: a spoofed $classes chain does not make a class pass")
   func spoofedChainRejected() throws {
     var archive = TestArchive()

@@ -142,6 +142,31 @@ public struct ClassNameMap: Sendable, Hashable {
     resolveSingle(className, in: registry)?.name
   }
 
+  /// The name an entry or module rename of the map gives an archived class when that name is
+  /// not registered: the map matched, and its target is what is missing.
+  ///
+  /// ```swift
+  /// let map = try ClassNameMap(parsing: "Old.Note=New.Note")
+  /// map.unregisteredTarget(for: "Old.Note", in: registry)  // "New.Note" when unregistered
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - className: An archived class name.
+  ///   - registry: The classes that may be instantiated.
+  /// - Returns: The target, or `nil` when no entry matches or its target is registered.
+  public func unregisteredTarget(for className: String, in registry: ClassRegistry) -> String? {
+    for name in [className, SwiftMangledClassName.demangle(className)].compactMap({ $0 }) {
+      var target = entries[name]
+      if target == nil, let dot = name.firstIndex(of: "."),
+        let newModule = moduleRenames[String(name[..<dot])]
+      {
+        target = newModule + name[dot...]
+      }
+      if let target, registry.registeredClass(named: target) == nil { return target }
+    }
+    return nil
+  }
+
   private func resolveSingle(
     _ name: String, in registry: ClassRegistry
   ) -> (name: String, rule: ClassResolution.Rule)? {

@@ -713,10 +713,19 @@ package final class HarnessUnarchiver: NSCoder {
         ? "; it archives no fields"
         : "; its archived fields: " + shown.joined(separator: ", ")
           + (keys.count > shown.count ? ", …" : "")
-      fail(
-        .unmappedClass,
-        "class '\(instance.className)' is not registered and no class map entry matches it"
-          + chainText + fieldText + "; " + UnknownClassReport.hint(for: instance.className))
+      let message: String
+      if let target = classMap.unregisteredTarget(for: instance.className, in: registry) {
+        message =
+          "class '\(instance.className)' maps to '\(target)' by the class map, but '\(target)' "
+          + "is not a registered class" + chainText + fieldText + "; register '\(target)' in your "
+          + "harness executable (HarnessConfiguration(modelClasses:)), or map "
+          + "'\(instance.className)' to a class it registers"
+      } else {
+        message =
+          "class '\(instance.className)' is not registered and no class map entry matches it"
+          + chainText + fieldText + "; " + UnknownClassReport.hint(for: instance.className)
+      }
+      fail(.unmappedClass, message)
       return nil
     }
     guard passesChecks(registered, resolution, allowed, origin: origin) else {
