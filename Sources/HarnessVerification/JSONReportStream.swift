@@ -30,36 +30,11 @@ import HarnessJSONOutput
 /// }
 /// ```
 public final class JSONReportStream {
-  /// Where the text goes, and the first error writing it.
-  private final class Output {
-    let file: OutputFile?
-    let sink: ((String) -> Void)?
-    var failure: FileOutputError?
-
-    init(file: OutputFile?, sink: ((String) -> Void)?) {
-      self.file = file
-      self.sink = sink
-    }
-
-    /// Writes a chunk, unless an earlier one failed.
-    func send(_ chunk: String) {
-      guard failure == nil else { return }
-      if let sink { sink(chunk) }
-      guard let file else { return }
-      do throws(FileOutputError) {
-        try file.write(chunk)
-      } catch {
-        failure = error
-      }
-    }
-  }
-
-  private let output: Output
+  private let output: ReportOutput
   private var writer: JSONWriter
   private let renderer = JSONReportWriter()
   /// The members known at the start that sort after `cases`, written by ``finish(notes:)``.
   private var laterMembers: [(String, JSONValue)] = []
-  private var isOpen = true
   /// How many cases were written with each status.
   public private(set) var counts: [VerificationCase.Status: Int] = [:]
   /// How many cases were written.
@@ -80,7 +55,7 @@ public final class JSONReportStream {
   ) throws(FileOutputError) {
     let file = try SafeFileWriter.open(path)
     self.init(
-      output: Output(file: file, sink: nil), shard: shard, manifestsDigest: manifestsDigest,
+      output: ReportOutput(file: file, sink: nil), shard: shard, manifestsDigest: manifestsDigest,
       run: run, containment: containment)
   }
 
@@ -97,12 +72,12 @@ public final class JSONReportStream {
     containment: Containment? = nil, sink: @escaping (String) -> Void
   ) {
     self.init(
-      output: Output(file: nil, sink: sink), shard: shard, manifestsDigest: manifestsDigest,
+      output: ReportOutput(file: nil, sink: sink), shard: shard, manifestsDigest: manifestsDigest,
       run: run, containment: containment)
   }
 
   private init(
-    output: Output, shard: VerificationShard?, manifestsDigest: String?, run: RunParameters?,
+    output: ReportOutput, shard: VerificationShard?, manifestsDigest: String?, run: RunParameters?,
     containment: Containment?
   ) {
     self.output = output
@@ -120,10 +95,6 @@ public final class JSONReportStream {
     writer.beginArray()
   }
 
-  deinit {
-    output.file?.discard()
-  }
-
   /// Where the report goes: the path and how it is written, or `nil` for a closure.
   public var destination: OutputDestination? { output.file?.destination }
 
@@ -136,11 +107,11 @@ public final class JSONReportStream {
   /// - Throws: `FileOutputError` when writing failed, now or for an earlier case, or the
   ///   stream is finished or discarded.
   public func write(_ item: VerificationCase) throws(FileOutputError) {
-    try checkOpen()
+    try output.checkOpen()
     writer.write(renderer.caseJSON(item))
     counts[item.status, default: 0] += 1
     total += 1
-    try checkWritten()
+    try output.checkWritten()
   }
 
   /// Writes the rest of the document and, for a regular file, puts it in place.
@@ -149,7 +120,7 @@ public final class JSONReportStream {
   /// - Throws: `FileOutputError` when a write or the rename failed; the path is then as it
   ///   was (a device or a FIFO has what was written before).
   public func finish(notes: [String] = []) throws(FileOutputError) {
-    try checkOpen()
+    try output.checkOpen()
     writer.endArray()
     let closing = renderer.closingMembers(notes: notes, total: total, counts: counts)
     for (key, value) in Self.sorted(laterMembers + closing) {
@@ -158,36 +129,12 @@ public final class JSONReportStream {
     }
     writer.endObject()
     writer.endLine()
-    try checkWritten()
-    isOpen = false
-    guard let file = output.file else { return }
-    do throws(FileOutputError) {
-      try file.commit()
-    } catch {
-      file.discard()
-      throw error
-    }
+    try output.finish()
   }
 
   /// Abandons the report: a temporary file is removed and the path left as it was.
   public func discard() {
-    isOpen = false
-    output.file?.discard()
-  }
-
-  private func checkOpen() throws(FileOutputError) {
-    guard isOpen else {
-      throw FileOutputError(
-        .system, path: output.file?.destination.requestedPath ?? "-",
-        "the report is already finished or discarded")
-    }
-  }
-
-  /// Throws the first failed write, after discarding the file.
-  private func checkWritten() throws(FileOutputError) {
-    guard let failure = output.failure else { return }
-    discard()
-    throw failure
+    output.discard()
   }
 
   /// Whether a top-level key sorts before `cases`, as the writer's sorted keys order them.

@@ -1,6 +1,6 @@
 import HarnessTextOutput
 
-/// Writes a report for people: one block per case, the differential advice, and a summary.
+/// Writes a report for people: one block per case, the notes, and a summary.
 ///
 /// Colour is used only when asked (on a terminal). The text may change
 /// between versions; tools should read `--format json`.
@@ -16,49 +16,83 @@ public struct TextReportWriter: Sendable {
     self.verbose = verbose
   }
 
-  /// The report as text.
+  /// The report as text: each case's block, then the notes and the summary.
   public func render(_ report: VerificationReport) -> String {
     var text = ""
-    for note in report.notes {
+    for item in report.cases {
+      text += caseText(item)
+    }
+    return text
+      + closingText(
+        notes: report.notes, total: report.cases.count, counts: report.counts,
+        containment: report.containment)
+  }
+
+  /// One case's block: its status line, then (when it failed, or in verbose mode) each path and
+  /// expectation, then its notes.
+  ///
+  /// ```swift
+  /// print(TextReportWriter().caseText(item), terminator: "")  // PASS  v1.xml › memo.archive
+  /// ```
+  public func caseText(_ item: VerificationCase) -> String {
+    var text = "\(badge(item.status)) \(item.name)\n"
+    if item.status == .passed && !verbose {
+      for note in item.notes { text += "    note: \(note)\n" }
+      return text
+    }
+    for path in item.paths {
+      let mark = path.matches ? "  " : paint("✗ ", code: "31")
+      var line = "    \(mark)\(padded(path.path.description, 18)) \(path.outcome)"
+      if let category = path.category { line += " [\(category)]" }
+      // A decode path's expectation, or that there is none; the structure has no stated one.
+      if case .decode = path.path {
+        line += "  (\(path.expectationPhrase))"
+      } else if path.expected != nil {
+        line += "  (\(path.expectationPhrase))"
+      }
+      text += line + "\n"
+      // A crash always says why: the runtime's own message is the finding.
+      if let message = path.message, !path.matches || verbose || path.outcome == .crashed {
+        text += Self.messageLines(message, indent: "        ")
+      }
+    }
+    for expectation in item.expectations where !expectation.passed || verbose {
+      let mark = expectation.passed ? "  " : paint("✗ ", code: "31")
+      text +=
+        "    \(mark)\(expectation.keyPath): expected \(expectation.expected), got \(expectation.actual)  (\(expectation.location))\n"
+    }
+    for note in item.notes {
+      text += "    note: \(note)\n"
+    }
+    return text
+  }
+
+  /// What follows the cases: the report's notes, the summary line, and, for a run that was not
+  /// contained, a line that says so.
+  ///
+  /// ```swift
+  /// print(writer.closingText(notes: [], total: 2, counts: [.passed: 2]), terminator: "")
+  /// // "\n2 archive entries: 2 passed, 0 failed, 0 unexpected-pass\n"
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - notes: The report's notes, such as what a privacy scan covered.
+  ///   - total: How many cases there were.
+  ///   - counts: How many cases ended with each status.
+  ///   - containment: Whether a trap while decoding was contained, when known.
+  public func closingText(
+    notes: [String], total: Int, counts: [VerificationCase.Status: Int],
+    containment: Containment? = nil
+  ) -> String {
+    var text = ""
+    for note in notes {
       text += "note: \(note)\n"
     }
-    for item in report.cases {
-      text += "\(badge(item.status)) \(item.name)\n"
-      if item.status == .passed && !verbose {
-        for note in item.notes { text += "    note: \(note)\n" }
-        continue
-      }
-      for path in item.paths {
-        let mark = path.matches ? "  " : paint("✗ ", code: "31")
-        var line = "    \(mark)\(padded(path.path.description, 18)) \(path.outcome)"
-        if let category = path.category { line += " [\(category)]" }
-        // A decode path's expectation, or that there is none; the structure has no stated one.
-        if case .decode = path.path {
-          line += "  (\(path.expectationPhrase))"
-        } else if path.expected != nil {
-          line += "  (\(path.expectationPhrase))"
-        }
-        text += line + "\n"
-        // A crash always says why: the runtime's own message is the finding.
-        if let message = path.message, !path.matches || verbose || path.outcome == .crashed {
-          text += Self.messageLines(message, indent: "        ")
-        }
-      }
-      for expectation in item.expectations where !expectation.passed || verbose {
-        let mark = expectation.passed ? "  " : paint("✗ ", code: "31")
-        text +=
-          "    \(mark)\(expectation.keyPath): expected \(expectation.expected), got \(expectation.actual)  (\(expectation.location))\n"
-      }
-      for note in item.notes {
-        text += "    note: \(note)\n"
-      }
-    }
-    let counts = report.counts
     let summary = VerificationCase.Status.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }
       .joined(separator: ", ")
-    text += "\n\(report.cases.count) archive entries: \(summary)\n"
+    text += "\n\(total) archive entries: \(summary)\n"
     // Only an uncontained run says so: a trap in it would have ended the run, not failed a case.
-    if let containment = report.containment, !containment.isOn {
+    if let containment, !containment.isOn {
       text += paint(containment.reportLine, code: "33") + "\n"
     }
     return text

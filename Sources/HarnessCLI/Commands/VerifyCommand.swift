@@ -88,7 +88,7 @@ enum VerifyCommand {
     guard !run.hasErrors else {
       return .unusable
     }
-    guard arguments[format] == .json else {
+    guard arguments[format] == .json || arguments[format] == .text else {
       let report = run.report()
       try write(
         report, as: arguments[format], verbose: arguments[verbose], to: arguments[output],
@@ -98,9 +98,17 @@ enum VerifyCommand {
       return report.passed ? .success : .findings
     }
     // Case by case as the run goes: memory stays flat however many entries there are.
-    let stream = try openStream(
-      arguments[output], shard: options.shard, manifestsDigest: run.manifestsDigest,
-      run: run.parameters, containment: run.verifier.containment, console: context.console)
+    let stream: any VerificationReportStream
+    if arguments[format] == .text {
+      let colour = (arguments[output] ?? "-") == "-" && context.console.outputIsTerminal
+      stream = try openTextStream(
+        arguments[output], writer: TextReportWriter(colour: colour, verbose: arguments[verbose]),
+        containment: run.verifier.containment, console: context.console)
+    } else {
+      stream = try openStream(
+        arguments[output], shard: options.shard, manifestsDigest: run.manifestsDigest,
+        run: run.parameters, containment: run.verifier.containment, console: context.console)
+    }
     var ranEveryPath = true
     do throws(FileOutputError) {
       let notes = try run.verify { (item: VerificationCase) throws(FileOutputError) in
@@ -115,6 +123,21 @@ enum VerifyCommand {
     // A path that could not run (no worker) means the run could not proceed.
     if !ranEveryPath { return .unusable }
     return stream.passed ? .success : .findings
+  }
+
+  /// Opens the text report stream: the console for no `--output` or `-`, else the path by the
+  /// one write rule.
+  private static func openTextStream(
+    _ output: String?, writer: TextReportWriter, containment: Containment, console: Console
+  ) throws -> TextReportStream {
+    guard let output, output != "-" else {
+      return TextReportStream(writer: writer, containment: containment, sink: console.output)
+    }
+    do throws(FileOutputError) {
+      return try TextReportStream(path: output, writer: writer, containment: containment)
+    } catch {
+      throw CommandFailure(error)
+    }
   }
 
   /// Opens the JSON report stream: the console for no `--output` or `-`, else the path by the
