@@ -34,6 +34,9 @@ public struct TextReportWriter: Sendable {
   /// ```swift
   /// print(TextReportWriter().caseText(item), terminator: "")  // PASS  v1.xml › memo.archive
   /// ```
+  ///
+  /// - Parameter item: The case.
+  /// - Returns: Its lines, each ending with a line feed.
   public func caseText(_ item: VerificationCase) -> String {
     var text = "\(badge(item.status)) \(item.name)\n"
     if item.status == .passed && !verbose {
@@ -80,6 +83,7 @@ public struct TextReportWriter: Sendable {
   ///   - total: How many cases there were.
   ///   - counts: How many cases ended with each status.
   ///   - containment: Whether a trap while decoding was contained, when known.
+  /// - Returns: The closing lines, each ending with a line feed.
   public func closingText(
     notes: [String], total: Int, counts: [VerificationCase.Status: Int],
     containment: Containment? = nil
