@@ -76,7 +76,7 @@ package struct BinaryPropertyListView: Sendable {
         var reader = BinaryPropertyListReader(
           bytes: buffer, limits: limits, refusesRepeatedKeys: refusesRepeatedKeys)
         let top = try reader.validate()
-        let offsets = reader.validatedOffsets()
+        let offsets = reader.takeValidatedOffsets()
         return .success((top, offsets, reader.referenceSize, reader.objectsEnd))
       } catch {
         return .failure(error)
