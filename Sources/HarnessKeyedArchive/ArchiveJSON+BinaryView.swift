@@ -6,7 +6,9 @@ import HarnessPropertyList
 ///
 /// Checking reads each entry of `$objects` as ``KeyedArchive/init(view:limits:)`` reads it,
 /// with every check in the same order and the same error, but lets go of each entry's values
-/// once it is checked: only the class descriptions are kept. ``ArchiveJSON``'s `write(_:to:)`
+/// once it is checked (an entry that certainly passes, such as an instance of a class already
+/// read whose UIDs are in range, is checked in place, with no values built): only the class
+/// descriptions are kept. ``ArchiveJSON``'s `write(_:to:)`
 /// then reads each entry again and writes it, so that memory holds the file, one offset per
 /// list object, one class slot per entry, the class descriptions and one entry's values.
 ///
@@ -41,7 +43,7 @@ package struct CheckedArchiveView {
     builder.forgetBuilt()
     reader = ViewObjectReader(
       view: view, objectsArray: header.objects, count: header.count, builder: consume builder)
-    for index in 0..<header.count {
+    for index in 0..<header.count where !reader.passesQuickCheck(index) {
       _ = try reader.object(index)
       reader.forgetBuilt()
     }

@@ -255,6 +255,67 @@ struct ViewObjectReader {
     }
   }
 
+  /// Whether entry `index` certainly passes the checks of ``object(_:)``, found without building
+  /// its values: a value other than a UID (an array with every UID in range), or an instance
+  /// whose class description was read already and whose fields hold no UID out of range.
+  ///
+  /// `false` decides nothing: ``object(_:)`` then checks the entry and throws its error, if it
+  /// has one. Skipping ``object(_:)`` where this holds changes nothing a later entry sees.
+  func passesQuickCheck(_ index: Int) -> Bool {
+    let raw = entry(index)
+    switch view.kind(of: raw) {
+    case .dictionary?: break
+    case .array?: return referencesAreValid(raw)
+    case .uid?, nil: return false
+    default: return true
+    }
+    guard let (memberCount, keys, values) = view.storedMembers(raw) else { return false }
+    let width = view.referenceWidth
+    var classObject: Int?
+    for position in 0..<memberCount {
+      guard let key = view.reference(at: keys + position * width),
+        let member = view.reference(at: values + position * width)
+      else { return false }
+      if view.string(key, equals: "$class") {
+        classObject = member
+      } else if !referencesAreValid(member) {
+        return false
+      }
+    }
+    guard let classObject, let classUID = view.uid(classObject), classUID < UInt64(count) else {
+      return false
+    }
+    return classSlots[Int(classUID)] >= 0
+  }
+
+  /// Whether every UID in a list object and below it (every stored member, repeated keys
+  /// included) is in range; the view's checks bound the depth and the work.
+  private func referencesAreValid(_ object: Int) -> Bool {
+    switch view.kind(of: object) {
+    case .uid?:
+      guard let uid = view.uid(object) else { return false }
+      return uid < UInt64(count)
+    case .array?:
+      for position in 0..<view.count(of: object) {
+        guard let element = view.element(object, at: position), referencesAreValid(element)
+        else { return false }
+      }
+      return true
+    case .dictionary?:
+      guard let (memberCount, _, values) = view.storedMembers(object) else { return false }
+      for position in 0..<memberCount {
+        guard let member = view.reference(at: values + position * view.referenceWidth),
+          referencesAreValid(member)
+        else { return false }
+      }
+      return true
+    case nil:
+      return false
+    default:
+      return true
+    }
+  }
+
   /// Lets go of the values built for the objects read so far; class descriptions stay.
   mutating func forgetBuilt() {
     builder.forgetBuilt()

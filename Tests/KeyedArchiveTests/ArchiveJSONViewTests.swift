@@ -209,6 +209,29 @@ struct ArchiveJSONViewTests {
     #expect(expectSameJSON(list.build()) == nil)
   }
 
+  @Test("UIDs out of range in values a repeated key overrides are read as the tree reads them")
+  func overriddenValuesOutOfRange() {
+    var list = BinaryPlistBuilder(objects: [])
+    list.objects = [
+      [0xD4, 1, 2, 3, 4, 5, 6, 7, 8],
+      [0x59] + Array("$archiver".utf8), [0x58] + Array("$version".utf8),
+      [0x54] + Array("$top".utf8), [0x58] + Array("$objects".utf8),
+      [0x5F, 0x10, 0x0F] + Array("NSKeyedArchiver".utf8), [0x12, 0x00, 0x01, 0x86, 0xA0],
+      [0xD1, 9, 10], [0xA5, 11, 12, 13, 14, 12],
+      [0x54] + Array("root".utf8), [0x80, 0x01],
+      // $objects: 0 $null, 1 and 4 one instance (its first $class out of range, its last the
+      // description), 2 an instance whose first `name` is out of range, 3 the description.
+      [0x55] + Array("$null".utf8),
+      [0xD3, 15, 16, 15, 17, 18, 19],
+      [0xD3, 16, 16, 15, 20, 21, 19],
+      [0xD1, 22, 23],
+      [0x56] + Array("$class".utf8), [0x54] + Array("name".utf8),
+      [0x80, 0x09], [0x80, 0x02], [0x80, 0x03], [0x80, 0x63], [0x80, 0x01],
+      [0x5A] + Array("$classname".utf8), [0x55] + Array("Thing".utf8),
+    ]
+    #expect(expectSameJSON(list.build()) == nil)
+  }
+
   @Test("Refusals are the tree path's, with code, key path and object index")
   func refusals() {
     let classDescription: PropertyListValue = .dictionary([
