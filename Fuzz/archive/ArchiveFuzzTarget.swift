@@ -1,9 +1,10 @@
 // libFuzzer entry point for the keyed-archive graph: validation, key paths,
-// the tree printer and the JSON document.
+// the tree printer and the JSON document, read in place and through the tree.
 //
 // Built by scripts/fuzz with -sanitize=fuzzer,address against the
 // KeyedArchive, PropertyList and JSONOutput sources; never part of `swift build`.
 
+import HarnessJSONOutput
 import HarnessKeyedArchive
 import HarnessPropertyList
 
@@ -38,7 +39,7 @@ private let tightListLimits: ArchiveLimits = {
 /// equal archives, or errors with the same code, key path, object index and message.
 private func readBothWays(_ bytes: [UInt8], limits: ArchiveLimits) -> KeyedArchive? {
   let inPlace = Result { () throws(KeyedArchiveError) in
-    try KeyedArchive(bytes: bytes, limits: limits)
+    try KeyedArchive(readingInPlace: bytes, limits: limits)
   }
   let throughTree = Result { () throws(KeyedArchiveError) in
     try KeyedArchive(readingTree: bytes, limits: limits)
@@ -61,11 +62,44 @@ private func readBothWays(_ bytes: [UInt8], limits: ArchiveLimits) -> KeyedArchi
   }
 }
 
+/// The graph JSON `inspect --format json` writes from a binary archive read in place must be
+/// the tree path's text, byte for byte, and its refusal the tree path's error.
+private func checkJSONInPlace(_ bytes: [UInt8], limits: ArchiveLimits) {
+  let checked = Result { () throws(KeyedArchiveError) in
+    try CheckedArchiveView(bytes: bytes, limits: limits)
+  }
+  let tree = Result { () throws(KeyedArchiveError) in
+    try KeyedArchive(readingTree: bytes, limits: limits)
+  }
+  switch (checked, tree) {
+  case (.success(nil), _):
+    return
+  case (.success(let archive?), .success(let treeArchive)):
+    var writer = JSONWriter(sortedKeys: false, pretty: false)
+    ArchiveJSON.write(archive, to: &writer)
+    var treeWriter = JSONWriter(sortedKeys: false, pretty: false)
+    ArchiveJSON.write(treeArchive, to: &treeWriter)
+    if writer.text() != treeWriter.text() {
+      fatalError("the graph JSON written in place differs from the tree's")
+    }
+  case (.failure(let error), .failure(let treeError)):
+    if error != treeError {
+      fatalError("the JSON check refused with \(error), the tree path with \(treeError)")
+    }
+  case (.success, .failure(let treeError)):
+    fatalError("the JSON check passed what the tree path refused: \(treeError)")
+  case (.failure(let error), .success):
+    fatalError("the JSON check refused what the tree path read: \(error)")
+  }
+}
+
 /// Reads the input as a keyed archive and walks it every way a client can.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func archiveFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   _ = readBothWays(bytes, limits: tightListLimits)
+  checkJSONInPlace(bytes, limits: tightListLimits)
+  checkJSONInPlace(bytes, limits: .default)
   guard let archive = readBothWays(bytes, limits: .default) else { return 0 }
   _ = ArchiveTreePrinter().render(archive)
   _ = ArchiveTreePrinter(limits: tightLimits).render(archive)

@@ -42,58 +42,81 @@ public enum ArchiveJSON {
 
   /// Writes the graph; `nesting` is how many more levels of nested archives are expanded.
   private static func write(_ archive: KeyedArchive, to writer: inout JSONWriter, nesting: Int) {
+    writeHead(
+      archiver: archive.archiver, version: archive.version, top: archive.top, to: &writer,
+      nesting: nesting)
+    for (index, object) in archive.objects.enumerated() {
+      writeObject(object, at: index, lookup: archive, to: &writer, nesting: nesting)
+    }
+    writeTail(to: &writer)
+  }
+
+  /// The document up to its first object: the header, `$top`, and the opening of `objects`.
+  static func writeHead(
+    archiver: String, version: Int64, top: PropertyListDictionary, to writer: inout JSONWriter,
+    nesting: Int
+  ) {
     writer.beginObject()
     writer.key("serializationVersion")
     writer.write(.integer(1))
     writer.key("archiver")
-    writer.write(.string(archive.archiver))
+    writer.write(.string(archiver))
     writer.key("version")
-    writer.write(.integer(archive.version))
+    writer.write(.integer(version))
     writer.key("top")
-    writeFields(archive.top, to: &writer, nesting: nesting)
+    writeFields(top, to: &writer, nesting: nesting)
     writer.key("objects")
     writer.beginArray()
-    for (index, object) in archive.objects.enumerated() {
-      writer.beginObject()
-      writer.key("index")
-      writer.write(.integer(Int64(index)))
-      writer.key("kind")
-      switch object {
-      case .null:
-        writer.write(.string("null"))
-      case .value(let value):
-        writer.write(.string("value"))
-        writer.key("value")
-        write(value, to: &writer, nesting: nesting)
-      case .classDescription(let description):
-        writer.write(.string("class"))
-        writer.key("class")
-        writer.write(.string(description.name))
-        writer.key("classes")
-        writeStrings(description.chain, to: &writer)
-      case .instance(let instance):
-        writer.write(.string("instance"))
-        writer.key("class")
-        writer.write(.string(instance.className))
-        writer.key("classes")
-        writeStrings(instance.archiveClass.chain, to: &writer)
-        writer.key("classIndex")
-        writer.write(.integer(Int64(instance.classIndex)))
-        writer.key("fields")
-        writeFields(instance.fields, to: &writer, nesting: nesting)
-        let leaf = archive.leaf(of: .object(index))
-        if !leaf.isObject {
-          writer.key("foundationValue")
-          writer.write(leafJSON(leaf))
-          if nesting > 0, case .data(let bytes) = leaf, let nested = NestedArchive(bytes) {
-            writer.key("nestedArchive")
-            writeNested(nested, to: &writer, nesting: nesting - 1)
-          }
+  }
+
+  /// The document after its last object.
+  static func writeTail(to writer: inout JSONWriter) {
+    writer.endArray()
+    writer.endObject()
+  }
+
+  /// One entry of `objects`; `lookup` finds the objects an instance's leaf refers to.
+  static func writeObject(
+    _ object: ArchiveObject, at index: Int, lookup: some ArchiveObjectLookup,
+    to writer: inout JSONWriter, nesting: Int
+  ) {
+    writer.beginObject()
+    writer.key("index")
+    writer.write(.integer(Int64(index)))
+    writer.key("kind")
+    switch object {
+    case .null:
+      writer.write(.string("null"))
+    case .value(let value):
+      writer.write(.string("value"))
+      writer.key("value")
+      write(value, to: &writer, nesting: nesting)
+    case .classDescription(let description):
+      writer.write(.string("class"))
+      writer.key("class")
+      writer.write(.string(description.name))
+      writer.key("classes")
+      writeStrings(description.chain, to: &writer)
+    case .instance(let instance):
+      writer.write(.string("instance"))
+      writer.key("class")
+      writer.write(.string(instance.className))
+      writer.key("classes")
+      writeStrings(instance.archiveClass.chain, to: &writer)
+      writer.key("classIndex")
+      writer.write(.integer(Int64(instance.classIndex)))
+      writer.key("fields")
+      writeFields(instance.fields, to: &writer, nesting: nesting)
+      let leaf = lookup.instanceLeaf(instance, at: index)
+      if !leaf.isObject {
+        writer.key("foundationValue")
+        writer.write(leafJSON(leaf))
+        if nesting > 0, case .data(let bytes) = leaf, let nested = NestedArchive(bytes) {
+          writer.key("nestedArchive")
+          writeNested(nested, to: &writer, nesting: nesting - 1)
         }
       }
-      writer.endObject()
     }
-    writer.endArray()
     writer.endObject()
   }
 

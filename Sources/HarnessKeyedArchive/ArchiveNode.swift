@@ -53,29 +53,8 @@ extension KeyedArchive {
         }
         return .null
       }
-      switch foundationForm(of: instance) {
-      case .string(let string)?: return .string(string)
-      case .date(let seconds)?: return .date(seconds)
-      case .data(let bytes)?: return .data(bytes)
-      case .uuid(let bytes)?: return .uuid(bytes)
-      case .null?: return .null
-      case .url(let base, let relative)?:
-        return .url(urlText(base: base, relative: relative))
-      case let form?:
-        return .object(className: instance.className, index: index, count: form.elements?.count)
-      case nil:
-        return .object(className: instance.className, index: index, count: nil)
-      }
+      return instanceLeaf(instance, at: index)
     }
-  }
-
-  /// A URL's text; a base is followed one level only, so a URL that is its own base cannot loop.
-  private func urlText(base: PropertyListValue?, relative: PropertyListValue) -> String {
-    let relativeText = stringValue(of: relative) ?? ""
-    guard let base, case .uid(let uid) = base, let baseInstance = instance(at: Int(uid)),
-      case .url(_, let baseRelative)? = foundationForm(of: baseInstance)
-    else { return relativeText }
-    return (stringValue(of: baseRelative) ?? "") + relativeText
   }
 
   /// The children of a node, each with the key path component that reaches it.
@@ -112,5 +91,34 @@ extension KeyedArchive {
         return instance.fields.entries.map { (.key($0.key), $0.value) }
       }
     }
+  }
+}
+
+extension ArchiveObjectLookup {
+  /// The leaf of the instance at `index` (``KeyedArchive/leaf(of:)`` of `.object(index)`), with
+  /// references followed through this lookup.
+  func instanceLeaf(_ instance: ArchiveInstance, at index: Int) -> ArchiveLeaf {
+    switch readFoundationForm(of: instance) {
+    case .string(let string)?: return .string(string)
+    case .date(let seconds)?: return .date(seconds)
+    case .data(let bytes)?: return .data(bytes)
+    case .uuid(let bytes)?: return .uuid(bytes)
+    case .null?: return .null
+    case .url(let base, let relative)?:
+      return .url(urlText(base: base, relative: relative))
+    case let form?:
+      return .object(className: instance.className, index: index, count: form.elements?.count)
+    case nil:
+      return .object(className: instance.className, index: index, count: nil)
+    }
+  }
+
+  /// A URL's text; a base is followed one level only, so a URL that is its own base cannot loop.
+  private func urlText(base: PropertyListValue?, relative: PropertyListValue) -> String {
+    let relativeText = readStringValue(of: relative) ?? ""
+    guard let base, case .uid(let uid) = base, let baseInstance = lookUpInstance(at: Int(uid)),
+      case .url(_, let baseRelative)? = readFoundationForm(of: baseInstance)
+    else { return relativeText }
+    return (readStringValue(of: baseRelative) ?? "") + relativeText
   }
 }

@@ -50,13 +50,44 @@ public enum FoundationForm: Hashable, Sendable {
 extension KeyedArchive {
   /// The Foundation form of an instance, or `nil` when it is not a Foundation value class or its fields do not fit.
   public func foundationForm(of instance: ArchiveInstance) -> FoundationForm? {
+    readFoundationForm(of: instance)
+  }
+
+  /// The string a value holds: an inline string, a string object, or an `NSString` instance.
+  ///
+  /// An `NSString` whose `NS.string` refers to another object is followed
+  /// iteratively; a chain that comes back to an object it has already visited
+  /// holds no string, so a hostile cycle ends instead of recursing.
+  public func stringValue(of value: PropertyListValue) -> String? {
+    readStringValue(of: value)
+  }
+}
+
+/// Where the Foundation readings (``FoundationForm``, string values, leaves) find the object a
+/// reference names: a ``KeyedArchive``'s objects, or a binary list read in place.
+protocol ArchiveObjectLookup {
+  /// The object a UID names, or `nil` when the UID is out of range.
+  func object(at index: Int) -> ArchiveObject?
+}
+
+extension KeyedArchive: ArchiveObjectLookup {}
+
+extension ArchiveObjectLookup {
+  /// The instance at an index, when the object there is one.
+  func lookUpInstance(at index: Int) -> ArchiveInstance? {
+    guard case .instance(let instance)? = object(at: index) else { return nil }
+    return instance
+  }
+
+  /// ``KeyedArchive/foundationForm(of:)``, with references followed through this lookup.
+  func readFoundationForm(of instance: ArchiveInstance) -> FoundationForm? {
     guard let name = foundationClassName(of: instance) else { return nil }
     let fields = instance.fields
     switch name {
     case "NSString", "NSMutableString":
       switch stringContent(ofStringFields: fields) {
       case .text(let text)?: return .string(text)
-      case .reference(let value)?: return stringValue(of: value).map(FoundationForm.string)
+      case .reference(let value)?: return readStringValue(of: value).map(FoundationForm.string)
       case nil: return nil
       }
     case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSCountedSet", "NSOrderedSet",
@@ -121,12 +152,8 @@ extension KeyedArchive {
     }
   }
 
-  /// The string a value holds: an inline string, a string object, or an `NSString` instance.
-  ///
-  /// An `NSString` whose `NS.string` refers to another object is followed
-  /// iteratively; a chain that comes back to an object it has already visited
-  /// holds no string, so a hostile cycle ends instead of recursing.
-  public func stringValue(of value: PropertyListValue) -> String? {
+  /// ``KeyedArchive/stringValue(of:)``, with references followed through this lookup.
+  func readStringValue(of value: PropertyListValue) -> String? {
     var current = value
     var visited: Set<UInt64> = []
     while true {

@@ -56,7 +56,8 @@ public struct KeyedArchive: Hashable, Sendable {
     // The tree path, not the in-place view (`init(view:limits:)`): while the graph still holds
     // property-list values, building them from the view after its checking pass measured 0.9x
     // the tree path (scripts/bench-reader, plist+graph against plist+graph-via-tree). The view
-    // is kept, checked against this path by its tests and fuzz targets, for a lazy graph.
+    // path (`init(view:limits:)`, `KeyedArchive(readingInPlace:)`) is checked against this one
+    // by its tests and fuzz targets; `inspect --format json` writes from it (CheckedArchiveView).
     try self.init(readingTree: bytes, limits: limits)
   }
 

@@ -427,9 +427,23 @@ struct BinaryPropertyListReader: ~Copyable {
 
   /// Per object, the offset of its marker once ``validate()`` has passed, or -1 for an
   /// object that no reference from the top object reaches (and that was never checked).
-  func validatedOffsets() -> [Int] {
-    var offsets = [Int](repeating: -1, count: objectCount)
-    for index in 0..<min(objectCount, logicalSize.count) where logicalSize[index] > 0 {
+  ///
+  /// The offsets take the place of the checking state, which they are made from in place:
+  /// a view's offsets cost no second array of one `Int` per object while it is made. The
+  /// reader checks nothing more afterwards.
+  mutating func takeValidatedOffsets() -> [Int] {
+    height = []
+    var offsets: [Int] = []
+    swap(&offsets, &logicalSize)
+    let checked = offsets.count
+    if checked < objectCount {
+      offsets.append(contentsOf: repeatElement(0, count: objectCount - checked))
+    }
+    for index in 0..<objectCount {
+      guard index < checked, offsets[index] > 0 else {
+        offsets[index] = -1
+        continue
+      }
       let entry = offsetTable.start + index * offsetTable.entrySize
       offsets[index] = Int(truncatingIfNeeded: readUnsigned(at: entry, size: offsetTable.entrySize))
     }

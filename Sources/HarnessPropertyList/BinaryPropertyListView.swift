@@ -76,7 +76,7 @@ package struct BinaryPropertyListView: Sendable {
         var reader = BinaryPropertyListReader(
           bytes: buffer, limits: limits, refusesRepeatedKeys: refusesRepeatedKeys)
         let top = try reader.validate()
-        let offsets = reader.validatedOffsets()
+        let offsets = reader.takeValidatedOffsets()
         return .success((top, offsets, reader.referenceSize, reader.objectsEnd))
       } catch {
         return .failure(error)
@@ -413,16 +413,39 @@ package struct BinaryPropertyListView: Sendable {
   package struct ValueBuilder {
     /// The view values are built from.
     package let view: BinaryPropertyListView
-    /// Per object, the position in `built` of its value once built, or -1.
+    /// Per object, the position in `built` of its value once built, or -1; empty when the
+    /// builder forgets (see ``init(view:forgets:)``).
     private var slots: [Int32]
+    /// When the builder forgets: the position in `built` of each object built since it last forgot.
+    private var recent: [Int: Int32] = [:]
+    /// Whether ``forgetBuilt()`` lets go of what was built.
+    private let forgets: Bool
     /// The values built so far: long strings, data and containers (short strings are
     /// stored inline in a `String`, so building one again costs what finding it would).
     private var built: [PropertyListValue] = []
 
     /// Creates a builder with nothing built yet.
-    package init(view: BinaryPropertyListView) {
+    ///
+    /// - Parameters:
+    ///   - view: The view values are built from.
+    ///   - forgets: Whether ``forgetBuilt()`` lets go of the values built so far. A builder
+    ///     that forgets keeps no slot per object of the list, only a map of those built since
+    ///     it last forgot: for a reader that builds one object at a time.
+    package init(view: BinaryPropertyListView, forgets: Bool = false) {
       self.view = view
-      self.slots = [Int32](repeating: -1, count: view.objectCount)
+      self.forgets = forgets
+      self.slots = forgets ? [] : [Int32](repeating: -1, count: view.objectCount)
+    }
+
+    /// Lets go of every value built so far, when the builder forgets; values handed out stay valid.
+    ///
+    /// A reader that builds one object at a time calls it after each, so that memory holds
+    /// one object's values rather than the whole list's. A builder that does not forget
+    /// keeps everything.
+    package mutating func forgetBuilt() {
+      guard forgets else { return }
+      recent.removeAll(keepingCapacity: true)
+      built.removeAll(keepingCapacity: true)
     }
 
     /// A string object's `String`, made once; `""` for any other object.
@@ -436,7 +459,7 @@ package struct BinaryPropertyListView: Sendable {
       guard let kind = view.kind(of: object) else { return .bool(false) }
       switch kind {
       case .string, .data, .array, .dictionary:
-        let slot = slots[object]
+        let slot = forgets ? recent[object] ?? -1 : slots[object]
         if slot >= 0 { return built[Int(slot)] }
         let value: PropertyListValue
         switch kind {
@@ -458,7 +481,11 @@ package struct BinaryPropertyListView: Sendable {
           value = .dictionary(dictionary(object))
         }
         // Fewer values than objects are built, and objects are at most 2^22 by the limits.
-        slots[object] = Int32(truncatingIfNeeded: built.count)
+        if forgets {
+          recent[object] = Int32(truncatingIfNeeded: built.count)
+        } else {
+          slots[object] = Int32(truncatingIfNeeded: built.count)
+        }
         built.append(value)
         return value
       case .uid: return .uid(view.uid(object) ?? 0)

@@ -4,8 +4,9 @@ import HarnessPropertyList
 import HarnessTestSupport
 import Testing
 
-/// Binary archives are read in place (``KeyedArchive/init(bytes:limits:)`` over a view); the archive
-/// and every error must be those the tree path (``KeyedArchive/init(propertyList:limits:)``) gives.
+/// Binary archives read in place (``KeyedArchive/init(view:limits:)``, which `inspect --format json`
+/// writes from): the archive and every error must be those the tree path
+/// (``KeyedArchive/init(propertyList:limits:)``) gives.
 @Suite("Keyed archives read in place agree with the tree path")
 struct KeyedArchiveViewTests {
   /// The legacy archives of the worked example, as paths relative to the package.
@@ -32,7 +33,7 @@ struct KeyedArchiveViewTests {
   ) -> KeyedArchiveError? {
     let tree = treeResult(bytes, limits: limits)
     let view = Result { () throws(KeyedArchiveError) in
-      try KeyedArchive(bytes: bytes, limits: limits)
+      try KeyedArchive(readingInPlace: bytes, limits: limits)
     }
     switch (tree, view) {
     case (.success(let treeArchive), .success(let viewArchive)):
@@ -100,7 +101,7 @@ struct KeyedArchiveViewTests {
     builder.setRoot(root)
     let bytes = builder.bytes()
     #expect(expectAgreement(bytes) == nil)
-    let archive = try KeyedArchive(bytes: bytes)
+    let archive = try KeyedArchive(readingInPlace: bytes)
     #expect(archive == (try KeyedArchive(propertyList: builder.propertyList)))
     #expect(
       try archive.evaluate(ArchiveKeyPath("name")).first.map { archive.leaf(of: $0.node) }
@@ -129,7 +130,7 @@ struct KeyedArchiveViewTests {
       return builder.build()
     }()
     #expect(expectAgreement(bytes) == nil)
-    let archive = try KeyedArchive(bytes: bytes)
+    let archive = try KeyedArchive(readingInPlace: bytes)
     #expect(archive.instance(at: 1)?.className == "Thing")
     #expect(archive.instance(at: 1)?.fields.keys == ["name"])
   }

@@ -53,6 +53,13 @@ enum InspectCommand {
       }
       return .success
     }
+    if json, let checked = checkedInPlace(bytes, limits: limits) {
+      // A binary archive: written from its bytes one object at a time, with no tree and no graph.
+      var writer = JSONWriter(sortedKeys: false, sink: context.console.output)
+      ArchiveJSON.write(checked, to: &writer)
+      writer.endLine()
+      return .success
+    }
     let archive = try readArchive(bytes, path: path, limits: limits)
     if json {
       var writer = JSONWriter(sortedKeys: false, sink: context.console.output)
@@ -84,6 +91,12 @@ enum InspectCommand {
       text += "    hint: " + UnknownClassReport.hint(for: unknown.name) + "\n"
     }
     return text
+  }
+
+  /// A binary archive read in place and checked whole, or `nil` for an XML list or any error:
+  /// the tree path then reads the bytes again and reports the error, as it always has.
+  static func checkedInPlace(_ bytes: [UInt8], limits: ArchiveLimits) -> CheckedArchiveView? {
+    (try? CheckedArchiveView(bytes: bytes, limits: limits)) ?? nil
   }
 
   /// Reads an archive, turning its error into a diagnostic at `FILE:PLACE`.
