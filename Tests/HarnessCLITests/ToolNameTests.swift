@@ -133,6 +133,10 @@ struct InstalledHarnessTests {
     let bare = try CommandRunner.run(arguments, executableName: "archive-harness")
     #expect(bare.status == 1)
     #expect(bare.stdout.contains("[unmapped-class]"))
-    #expect(bare.stdout.contains("register 'ProfilesApp.UserProfile' in your harness executable"))
+    // The map matched; what is missing is its target, and the message says so.
+    #expect(
+      bare.stdout.contains(
+        "'ProfilesApp.UserProfile' maps to 'ProfileKit.UserProfile' by the class map"))
+    #expect(bare.stdout.contains("register 'ProfileKit.UserProfile' in your harness executable"))
   }
 }

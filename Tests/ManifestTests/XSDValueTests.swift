@@ -64,7 +64,8 @@ struct XSDValueTests {
   @Test(
     "Written doubles read back to the same value",
     arguments: [
-      0.1, -2.5, 1e-300, 5e-324, 1.7976931348623157e308, 3.0, .infinity, -.infinity,
+      0.1, -2.5, 1e-300, Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude, 3.0,
+      .infinity, -.infinity,
     ])
   func writtenDoublesRoundTrip(value: Double) {
     #expect(XSDValue.double(ManifestXMLWriter.double(value)) == value)
