@@ -1,0 +1,176 @@
+/// Rewriting a checked binary property list at the byte level: some string objects replaced,
+/// some appended, some references pointed elsewhere, every other object copied as it is.
+extension BinaryPropertyListView {
+  /// Changes to make to a checked list's objects; see ``BinaryPropertyListView/rewritten(_:)``.
+  ///
+  /// ```swift
+  /// var edit = BinaryPropertyListView.Edit()
+  /// edit.strings[5] = "ProfileKit.Address"  // object 5 becomes this string
+  /// let bytes = view.rewritten(edit)
+  /// ```
+  package struct Edit: Sendable {
+    /// Objects to write as new string objects in their place, by index.
+    package var strings: [Int: String] = [:]
+    /// String objects to add after the last object, in order: the first becomes object
+    /// ``BinaryPropertyListView/objectCount``, the next one after it.
+    package var appended: [String] = []
+    /// References to point at another object: the container holding the reference, the offset
+    /// of the reference in the list's bytes, and the object it is to name.
+    package var references: [(container: Int, offset: Int, object: Int)] = []
+
+    /// Creates an empty edit.
+    package init() {}
+  }
+
+  /// Where an object's bytes are in ``bytes``, its marker first; `nil` for an index that was
+  /// not checked, or an object that does not fit before the offset table.
+  package func extent(_ object: Int) -> Range<Int>? {
+    guard let start = start(object) else { return nil }
+    let marker = bytes[start]
+    let low = Int(marker & 0x0F)
+    let length: Int
+    switch marker >> 4 {
+    case 0x0: length = 1
+    case 0x1, 0x2:
+      guard low <= 4 else { return nil }
+      length = 1 + (1 << low)
+    case 0x3: length = 9
+    case 0x8: length = 2 + low
+    case 0x4, 0x5, 0x6, 0x7, 0xA, 0xD:
+      guard let (count, payload) = countAndPayload(at: start), payload <= objectsEnd else {
+        return nil
+      }
+      let unit: Int
+      switch marker >> 4 {
+      case 0x6: unit = 2
+      case 0xA: unit = referenceSize
+      case 0xD: unit = 2 * referenceSize
+      default: unit = 1
+      }
+      guard count >= 0, count <= (objectsEnd - payload) / unit else { return nil }
+      return start..<(payload + count * unit)
+    default:
+      return nil
+    }
+    guard length <= objectsEnd - start else { return nil }
+    return start..<(start + length)
+  }
+
+  /// Where an array's references are: its element count and the offset of its first reference
+  /// (each reference is ``referenceWidth`` bytes).
+  package func storedElements(_ array: Int) -> (count: Int, references: Int)? {
+    guard let start = start(array), bytes[start] >> 4 == 0xA,
+      let (count, payload) = countAndPayload(at: start)
+    else { return nil }
+    return (count, payload)
+  }
+
+  /// Per object, how many references name it: one for the top object from the trailer, and one
+  /// for each reference of every checked array and dictionary (keys and values alike).
+  package func referenceCounts() -> [Int] {
+    var counts = [Int](repeating: 0, count: objectCount)
+    if top >= 0, top < counts.count { counts[top] += 1 }
+    for object in 0..<objectCount {
+      guard let start = start(object) else { continue }
+      let kind = bytes[start] >> 4
+      guard kind == 0xA || kind == 0xD, let (count, payload) = countAndPayload(at: start) else {
+        continue
+      }
+      let total = kind == 0xD ? 2 * count : count
+      for position in 0..<total {
+        guard let child = reference(at: payload + position * referenceSize) else { break }
+        counts[child] += 1
+      }
+    }
+    return counts
+  }
+
+  /// The list with `edit` applied, objects in index order, a new offset table and trailer; `nil`
+  /// when it cannot be written so.
+  ///
+  /// Every object not named by the edit is copied byte for byte: references are indices into
+  /// the offset table, so moving objects changes none of them. The offset table's entries take
+  /// the width the new length needs; the reference width stays. `nil` when an object was not
+  /// checked (the top object does not reach it), when the appended objects would outgrow the
+  /// reference width, or when a reference to change is not inside its container.
+  ///
+  /// ```swift
+  /// var edit = BinaryPropertyListView.Edit()
+  /// edit.strings[5] = "ProfileKit.Address"
+  /// guard let bytes = view.rewritten(edit) else { return }  // not possible: write it otherwise
+  /// ```
+  package func rewritten(_ edit: Edit) -> [UInt8]? {
+    let count = objectCount + edit.appended.count
+    guard referenceSize >= 8 || UInt64(count) <= UInt64(1) << UInt64(8 * referenceSize) else {
+      return nil
+    }
+    var extents: [Range<Int>] = []
+    extents.reserveCapacity(objectCount)
+    var length = 8 + 32
+    for object in 0..<objectCount {
+      guard let extent = extent(object) else { return nil }
+      extents.append(extent)
+      length += extent.count + 8
+    }
+    // Each container's changed references, checked to lie whole inside it.
+    var patches: [Int: [(offset: Int, object: Int)]] = [:]
+    for patch in edit.references {
+      guard patch.container >= 0, patch.container < objectCount, patch.object >= 0,
+        patch.object < count, edit.strings[patch.container] == nil
+      else { return nil }
+      let extent = extents[patch.container]
+      let kind = bytes[extent.lowerBound] >> 4
+      guard kind == 0xA || kind == 0xD,
+        let (_, payload) = countAndPayload(at: extent.lowerBound),
+        patch.offset >= payload, (patch.offset - payload) % referenceSize == 0,
+        patch.offset <= extent.upperBound - referenceSize
+      else { return nil }
+      patches[patch.container, default: []].append((patch.offset, patch.object))
+    }
+    for (object, _) in edit.strings {
+      guard object >= 0, object < objectCount else { return nil }
+    }
+    var output: [UInt8] = []
+    output.reserveCapacity(length + 16 * (edit.strings.count + edit.appended.count))
+    output.append(contentsOf: "bplist00".utf8)
+    var offsets: [Int] = []
+    offsets.reserveCapacity(count)
+    for object in 0..<objectCount {
+      offsets.append(output.count)
+      if let string = edit.strings[object] {
+        BinaryPropertyListWriter.appendString(
+          string, isASCII: string.utf8.allSatisfy { $0 < 0x80 }, to: &output)
+        continue
+      }
+      let extent = extents[object]
+      let start = output.count
+      output.append(contentsOf: bytes[extent])
+      for patch in patches[object] ?? [] {
+        var value = UInt64(patch.object)
+        var position = start + (patch.offset - extent.lowerBound) + referenceSize - 1
+        for _ in 0..<referenceSize {
+          output[position] = UInt8(truncatingIfNeeded: value)
+          value >>= 8
+          position -= 1
+        }
+      }
+    }
+    for string in edit.appended {
+      offsets.append(output.count)
+      BinaryPropertyListWriter.appendString(
+        string, isASCII: string.utf8.allSatisfy { $0 < 0x80 }, to: &output)
+    }
+    let table = output.count
+    let offsetSize = BinaryPropertyListWriter.byteWidth(UInt64(table))
+    for offset in offsets {
+      BinaryPropertyListWriter.appendBigEndian(UInt64(offset), width: offsetSize, to: &output)
+    }
+    output.append(contentsOf: [0, 0, 0, 0, 0, 0])
+    output.append(UInt8(offsetSize))
+    output.append(UInt8(referenceSize))
+    BinaryPropertyListWriter.appendBigEndian(UInt64(count), width: 8, to: &output)
+    BinaryPropertyListWriter.appendBigEndian(UInt64(top), width: 8, to: &output)
+    BinaryPropertyListWriter.appendBigEndian(UInt64(table), width: 8, to: &output)
+    return output
+  }
+}
