@@ -5,12 +5,12 @@ extension BinaryPropertyListView {
   ///
   /// ```swift
   /// var edit = BinaryPropertyListView.Edit()
-  /// edit.strings[5] = "ProfileKit.Address"  // object 5 becomes this string
+  /// edit.strings.append((5, "ProfileKit.Address"))  // object 5 becomes this string
   /// let bytes = view.rewritten(edit)
   /// ```
   package struct Edit: Sendable {
-    /// Objects to write as new string objects in their place, by index.
-    package var strings: [Int: String] = [:]
+    /// Objects to write as new string objects in their place: the object and its new string.
+    package var strings: [(object: Int, string: String)] = []
     /// String objects to add after the last object, in order: the first becomes object
     /// ``BinaryPropertyListView/objectCount``, the next one after it.
     package var appended: [String] = []
@@ -96,7 +96,7 @@ extension BinaryPropertyListView {
   ///
   /// ```swift
   /// var edit = BinaryPropertyListView.Edit()
-  /// edit.strings[5] = "ProfileKit.Address"
+  /// edit.strings.append((5, "ProfileKit.Address"))
   /// guard let bytes = view.rewritten(edit) else { return }  // not possible: write it otherwise
   /// ```
   package func rewritten(_ edit: Edit) -> [UInt8]? {
@@ -104,48 +104,61 @@ extension BinaryPropertyListView {
     guard referenceSize >= 8 || UInt64(count) <= UInt64(1) << UInt64(8 * referenceSize) else {
       return nil
     }
-    var extents: [Range<Int>] = []
-    extents.reserveCapacity(objectCount)
-    var length = 8 + 32
-    for object in 0..<objectCount {
-      guard let extent = extent(object) else { return nil }
-      extents.append(extent)
-      length += extent.count + 8
+    // Per object: 0 to copy, 1 to patch, -(position + 1) in edit.strings to write anew.
+    var changes = [Int32](repeating: 0, count: objectCount)
+    for (position, replacement) in edit.strings.enumerated() {
+      guard replacement.object >= 0, replacement.object < objectCount,
+        changes[replacement.object] == 0
+      else { return nil }
+      changes[replacement.object] = -Int32(truncatingIfNeeded: position + 1)
     }
-    // Each container's changed references, checked to lie whole inside it.
-    var patches: [Int: [(offset: Int, object: Int)]] = [:]
     for patch in edit.references {
       guard patch.container >= 0, patch.container < objectCount, patch.object >= 0,
-        patch.object < count, edit.strings[patch.container] == nil
+        patch.object < count, changes[patch.container] >= 0,
+        let extent = extent(patch.container)
       else { return nil }
-      let extent = extents[patch.container]
       let kind = bytes[extent.lowerBound] >> 4
       guard kind == 0xA || kind == 0xD,
         let (_, payload) = countAndPayload(at: extent.lowerBound),
         patch.offset >= payload, (patch.offset - payload) % referenceSize == 0,
         patch.offset <= extent.upperBound - referenceSize
       else { return nil }
-      patches[patch.container, default: []].append((patch.offset, patch.object))
-    }
-    for (object, _) in edit.strings {
-      guard object >= 0, object < objectCount else { return nil }
+      changes[patch.container] = 1
     }
     var output: [UInt8] = []
-    output.reserveCapacity(length + 16 * (edit.strings.count + edit.appended.count))
+    output.reserveCapacity(bytes.count + 16 * (edit.strings.count + edit.appended.count))
     output.append(contentsOf: "bplist00".utf8)
     var offsets: [Int] = []
     offsets.reserveCapacity(count)
+    // Objects that lie one after the other in the file are copied as one run.
+    var run = 0..<0
     for object in 0..<objectCount {
-      offsets.append(output.count)
-      if let string = edit.strings[object] {
+      let change = changes[object]
+      if change < 0 {
+        output.append(contentsOf: bytes[run])
+        run = 0..<0
+        offsets.append(output.count)
+        let string = edit.strings[Int(-change) - 1].string
         BinaryPropertyListWriter.appendString(
           string, isASCII: string.utf8.allSatisfy { $0 < 0x80 }, to: &output)
         continue
       }
-      let extent = extents[object]
+      guard let extent = extent(object) else { return nil }
+      if change == 0, run.upperBound == extent.lowerBound, !run.isEmpty {
+        offsets.append(output.count + run.count)
+        run = run.lowerBound..<extent.upperBound
+        continue
+      }
+      output.append(contentsOf: bytes[run])
+      offsets.append(output.count)
+      guard change == 1 else {
+        run = extent
+        continue
+      }
+      run = 0..<0
       let start = output.count
       output.append(contentsOf: bytes[extent])
-      for patch in patches[object] ?? [] {
+      for patch in edit.references where patch.container == object {
         var value = UInt64(patch.object)
         var position = start + (patch.offset - extent.lowerBound) + referenceSize - 1
         for _ in 0..<referenceSize {
@@ -155,6 +168,7 @@ extension BinaryPropertyListView {
         }
       }
     }
+    output.append(contentsOf: bytes[run])
     for string in edit.appended {
       offsets.append(output.count)
       BinaryPropertyListWriter.appendString(

@@ -100,20 +100,32 @@ struct ByteLevelRename {
     else { return .failure(NotPlanned(message: "$objects is not where the archive has it")) }
     let width = view.referenceWidth
     var positions: [NamePosition] = []
-    // Per description and chain object: the references from class-description places.
-    var places: [Int: Int] = [:]
-    var seen: Set<Int> = []
+    // Per object, the references no class-description place accounts for: what is left of
+    // each description, chain and renamed string once their places are taken off.
+    var unaccounted = view.referenceCounts()
+    // $objects is referred to only from the root.
+    guard unaccounted[objectsArray] == 1 else {
+      return .failure(NotPlanned(message: "$objects is referred to from elsewhere too"))
+    }
+    var visited = [Bool](repeating: false, count: view.objectCount)
+    var containers: [Int] = []
     for (index, object) in archive.objects.enumerated() {
       guard case .classDescription(let description) = object else { continue }
       let name = mapping.map(description.name)
-      let chain = description.chain.map(mapping.map)
-      guard name != description.name || chain != description.chain else { continue }
+      var chainChanges = false
+      for old in description.chain where mapping.map(old) != old {
+        chainChanges = true
+        break
+      }
+      guard name != description.name || chainChanges else { continue }
       guard let entry = view.reference(at: entries + index * width) else {
         return .failure(NotPlanned(message: "$objects[\(index)] is not in the list"))
       }
-      places[entry, default: 0] += 1
+      unaccounted[entry] -= 1
       // A description that $objects holds twice is renamed once.
-      guard seen.insert(entry).inserted else { continue }
+      guard !visited[entry] else { continue }
+      visited[entry] = true
+      containers.append(entry)
       guard !view.mayRepeatKeys(entry), let (count, keys, values) = view.storedMembers(entry) else {
         return .failure(
           NotPlanned(message: "class description $objects[\(index)] may repeat a key"))
@@ -130,16 +142,19 @@ struct ByteLevelRename {
           foundName = true
           if name != description.name {
             positions.append(NamePosition(container: entry, offset: valueOffset, string: value))
+            unaccounted[value] -= 1
           }
         } else if view.string(key, equals: "$classes") {
           guard let (elementCount, elements) = view.storedElements(value),
             elementCount == description.chain.count
           else { break }
-          places[value, default: 0] += 1
-          guard seen.insert(value).inserted else {
+          unaccounted[value] -= 1
+          guard !visited[value] else {
             foundChain = true
             continue
           }
+          visited[value] = true
+          containers.append(value)
           var matches = true
           for (position, old) in description.chain.enumerated() {
             let elementOffset = elements + position * width
@@ -149,9 +164,10 @@ struct ByteLevelRename {
               matches = false
               break
             }
-            if chain[position] != old {
+            if mapping.map(old) != old {
               positions.append(
                 NamePosition(container: value, offset: elementOffset, string: element))
+              unaccounted[element] -= 1
             }
           }
           foundChain = matches
@@ -166,38 +182,37 @@ struct ByteLevelRename {
     guard !positions.isEmpty else {
       return .failure(NotPlanned(message: "no class-name string changes"))
     }
-    let counts = view.referenceCounts()
-    // $objects, each description and each chain is referred to only from its place.
-    guard counts[objectsArray] == 1 else {
-      return .failure(NotPlanned(message: "$objects is referred to from elsewhere too"))
-    }
-    for (object, count) in places where counts[object] != count {
+    // Each renamed description and chain is referred to only from its place.
+    for container in containers where unaccounted[container] != 0 {
       return .failure(
         NotPlanned(message: "a class description or chain is referred to from elsewhere too"))
     }
-    var namePlaces: [Int: Int] = [:]
-    for position in positions {
-      namePlaces[position.string, default: 0] += 1
-    }
     var edit = BinaryPropertyListView.Edit()
-    var appendedIndex: [Int: Int] = [:]
+    // Per string object whose new name was added, the new object's index.
+    var added: [Int: Int] = [:]
     for position in positions {
       let string = position.string
-      guard let old = view.string(string) else {
-        return .failure(NotPlanned(message: "a class name does not read"))
-      }
-      if counts[string] == namePlaces[string] {
-        edit.strings[string] = mapping.map(old)
+      if unaccounted[string] == 0 {
+        // Only class names refer to it: written with its new name in its place, once.
+        guard !visited[string] else { continue }
+        visited[string] = true
+        guard let old = view.string(string) else {
+          return .failure(NotPlanned(message: "a class name does not read"))
+        }
+        edit.strings.append((string, mapping.map(old)))
         continue
       }
       // Shared with a place that is no class name: the new name is a new object.
       let index: Int
-      if let existing = appendedIndex[string] {
+      if let existing = added[string] {
         index = existing
       } else {
+        guard let old = view.string(string) else {
+          return .failure(NotPlanned(message: "a class name does not read"))
+        }
         index = view.objectCount + edit.appended.count
         edit.appended.append(mapping.map(old))
-        appendedIndex[string] = index
+        added[string] = index
       }
       edit.references.append((position.container, position.offset, index))
     }
@@ -212,16 +227,25 @@ struct ByteLevelRename {
     guard renamed.objectCount == original.objectCount + edit.appended.count,
       renamed.top == original.top
     else { return "the new list has other objects or another top" }
-    var changed = Set(edit.strings.keys)
-    for patch in edit.references {
-      changed.insert(patch.container)
+    var changed = [Bool](repeating: false, count: original.objectCount)
+    for (object, _) in edit.strings where object >= 0 && object < changed.count {
+      changed[object] = true
     }
-    for object in 0..<original.objectCount where !changed.contains(object) {
-      guard let before = original.extent(object), let after = renamed.extent(object),
-        original.bytes[before] == renamed.bytes[after]
-      else { return "object \(object) of the list changed" }
+    for patch in edit.references where patch.container >= 0 && patch.container < changed.count {
+      changed[patch.container] = true
     }
-    return nil
+    return original.bytes.withUnsafeBufferPointer { before in
+      renamed.bytes.withUnsafeBufferPointer { after in
+        for object in 0..<original.objectCount where !changed[object] {
+          guard let old = original.extent(object), let new = renamed.extent(object),
+            old.count == new.count,
+            UnsafeBufferPointer(rebasing: before[old]).elementsEqual(
+              UnsafeBufferPointer(rebasing: after[new]))
+          else { return "object \(object) of the list changed" }
+        }
+        return nil
+      }
+    }
   }
 
   /// Where the re-read archive first differs from the original, object for object: equal

@@ -103,10 +103,14 @@ public struct RecordMigrator: Sendable {
           record: record, outcome: .skipped("not an archive: not a binary or XML property list")))
     }
     let archive: KeyedArchive
-    let view: BinaryPropertyListView?
+    var view: BinaryPropertyListView?
     do {
-      // A binary list is read through a view, kept for a transform that works on the bytes.
-      (archive, view) = try KeyedArchive.readKeepingView(bytes, limits: limits)
+      if transform is RenameOnlyTransform {
+        // A binary list is read through a view, kept for the rename at the byte level.
+        (archive, view) = try KeyedArchive.readKeepingView(bytes, limits: limits)
+      } else {
+        archive = try KeyedArchive(bytes: bytes, limits: limits)
+      }
     } catch {
       if [.notAnArchive, .missingArchiver, .wrongArchiver].contains(error.code) {
         return .decided(

@@ -85,12 +85,16 @@ public struct RenameOnlyTransform: RecordTransform {
   /// ``rename(_:depth:renamed:)`` meets them; empty when no class needs a new name.
   private func renamedNames(_ archive: KeyedArchive) -> [(String, String)] {
     var renamed: [(String, String)] = []
+    func note(_ old: String) {
+      let new = mapping.map(old)
+      if old != new && !renamed.contains(where: { $0.0 == old }) {
+        renamed.append((old, new))
+      }
+    }
     for case .classDescription(let description) in archive.objects {
-      for old in [description.name] + description.chain {
-        let new = mapping.map(old)
-        if old != new && !renamed.contains(where: { $0.0 == old }) {
-          renamed.append((old, new))
-        }
+      note(description.name)
+      for old in description.chain {
+        note(old)
       }
     }
     return renamed
