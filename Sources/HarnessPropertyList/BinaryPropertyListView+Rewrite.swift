@@ -188,3 +188,28 @@ extension BinaryPropertyListView {
     return output
   }
 }
+
+extension BinaryPropertyListView {
+  /// The first object, not marked in `skipping`, whose bytes differ in `other`, or that either
+  /// list does not hold; `nil` when every other object is the same bytes in both.
+  ///
+  /// ```swift
+  /// if let changed = view.firstDifferentObject(in: rewritten, skipping: []) { print(changed) }
+  /// ```
+  package func firstDifferentObject(in other: BinaryPropertyListView, skipping: [Bool]) -> Int? {
+    bytes.withUnsafeBufferPointer { mine in
+      other.bytes.withUnsafeBufferPointer { theirs in
+        for object in 0..<objectCount where object >= skipping.count || !skipping[object] {
+          guard let left = extent(object), let right = other.extent(object),
+            left.count == right.count
+          else { return object }
+          let shift = right.lowerBound - left.lowerBound
+          for index in left where mine[index] != theirs[index + shift] {
+            return object
+          }
+        }
+        return nil
+      }
+    }
+  }
+}

@@ -234,18 +234,10 @@ struct ByteLevelRename {
     for patch in edit.references where patch.container >= 0 && patch.container < changed.count {
       changed[patch.container] = true
     }
-    return original.bytes.withUnsafeBufferPointer { before in
-      renamed.bytes.withUnsafeBufferPointer { after in
-        for object in 0..<original.objectCount where !changed[object] {
-          guard let old = original.extent(object), let new = renamed.extent(object),
-            old.count == new.count,
-            UnsafeBufferPointer(rebasing: before[old]).elementsEqual(
-              UnsafeBufferPointer(rebasing: after[new]))
-          else { return "object \(object) of the list changed" }
-        }
-        return nil
-      }
+    if let object = original.firstDifferentObject(in: renamed, skipping: changed) {
+      return "object \(object) of the list changed"
     }
+    return nil
   }
 
   /// Where the re-read archive first differs from the original, object for object: equal
