@@ -200,10 +200,12 @@ extension BinaryPropertyListView {
     bytes.withUnsafeBufferPointer { mine in
       other.bytes.withUnsafeBufferPointer { theirs in
         for object in 0..<objectCount where object >= skipping.count || !skipping[object] {
-          guard let left = extent(object), let right = other.extent(object),
-            left.count == right.count
+          // The same bytes from the other object's start: then its marker and count are the
+          // same too, and so its extent.
+          guard let left = extent(object), let right = other.start(object),
+            left.count <= other.objectsEnd - right
           else { return object }
-          let shift = right.lowerBound - left.lowerBound
+          let shift = right - left.lowerBound
           for index in left where mine[index] != theirs[index + shift] {
             return object
           }

@@ -376,6 +376,28 @@ struct ByteLevelRenameTests {
     }
   }
 
+  @Test("Damaged archives never crash the rename, and what it would write reads and compares")
+  func damagedArchives() throws {
+    let original = MigrationFixtures.profile()
+    var rewrites = 0
+    for position in 8..<original.count {
+      for value: UInt8 in [0x00, 0x0F, 0x5F, 0xFF, original[position] ^ 0x01] {
+        var bytes = original
+        bytes[position] = value
+        let result = plan(bytes)
+        guard case .willRewrite = result.outcome else { continue }
+        rewrites += 1
+        let replacement = try #require(result.replacement)
+        let archive = try KeyedArchive(bytes: bytes)
+        let rewritten = try KeyedArchive(bytes: replacement)
+        #expect(
+          ArchiveGraphComparator(mapping: Self.mapping).difference(archive, rewritten) == nil,
+          "byte \(position) set to \(value)")
+      }
+    }
+    #expect(rewrites > 0)
+  }
+
   @Test("XML archives keep the graph path")
   func xmlKeepsGraphPath() throws {
     let archive = try KeyedArchive(bytes: MigrationFixtures.profile())
