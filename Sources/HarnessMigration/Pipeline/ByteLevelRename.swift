@@ -48,7 +48,8 @@ struct ByteLevelRename {
   func run(_ bytes: [UInt8], archive: KeyedArchive, view: BinaryPropertyListView?) -> Outcome {
     let reader = PropertyListReader(limits: limits.propertyList)
     let original: BinaryPropertyListView
-    if let view {
+    // The view given is used only when it is a view of these very bytes (the same storage).
+    if let view, view.bytes == bytes {
       original = view
     } else {
       guard let made = try? reader.binaryView(bytes) else {
