@@ -60,6 +60,27 @@ extension KeyedArchive {
     }
   }
 
+  /// Reads an archive as ``init(bytes:limits:)`` does, with the same archive and errors, but a
+  /// binary list through a view (``init(view:limits:)``), which is returned too, so that work on
+  /// the bytes after the read need not check them again.
+  ///
+  /// ```swift
+  /// let (archive, view) = try KeyedArchive.readKeepingView(bytes)
+  /// if let view { print(view.objectCount) }  // nil for an XML list
+  /// ```
+  package static func readKeepingView(_ bytes: [UInt8], limits: ArchiveLimits = .default)
+    throws(KeyedArchiveError) -> (archive: KeyedArchive, view: BinaryPropertyListView?)
+  {
+    let view: BinaryPropertyListView?
+    do {
+      view = try PropertyListReader(limits: limits.propertyList).binaryView(bytes)
+    } catch {
+      throw KeyedArchiveError(error)
+    }
+    guard let view else { return (try KeyedArchive(bytes: bytes, limits: limits), nil) }
+    return (try KeyedArchive(view: view, limits: limits), view)
+  }
+
   /// Reads an archive the way every archive was read before binary lists were read in place:
   /// the whole property list into a tree, then ``init(propertyList:limits:)``.
   ///

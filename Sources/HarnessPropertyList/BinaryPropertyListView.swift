@@ -118,7 +118,7 @@ package struct BinaryPropertyListView: Sendable {
 
   /// The count after a marker and where the payload starts; `nil` when they do not fit.
   @inline(__always)
-  private func countAndPayload(at start: Int) -> (count: Int, payload: Int)? {
+  func countAndPayload(at start: Int) -> (count: Int, payload: Int)? {
     let low = Int(bytes[start] & 0x0F)
     if low != 0x0F { return (low, start + 1) }
     guard start + 1 < objectsEnd else { return nil }

@@ -203,14 +203,14 @@ public struct BinaryPropertyListWriter: Sendable {
     }
   }
 
-  private static func byteWidth(_ value: UInt64) -> Int {
+  static func byteWidth(_ value: UInt64) -> Int {
     if value <= 0xFF { return 1 }
     if value <= 0xFFFF { return 2 }
     if value <= 0xFFFF_FFFF { return 4 }
     return 8
   }
 
-  private static func appendBigEndian(_ value: UInt64, width: Int, to output: inout [UInt8]) {
+  static func appendBigEndian(_ value: UInt64, width: Int, to output: inout [UInt8]) {
     var shift = (width - 1) * 8
     while shift >= 0 {
       output.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
@@ -218,7 +218,7 @@ public struct BinaryPropertyListWriter: Sendable {
     }
   }
 
-  private static func appendMarker(_ high: UInt8, count: Int, to output: inout [UInt8]) {
+  static func appendMarker(_ high: UInt8, count: Int, to output: inout [UInt8]) {
     if count < 15 {
       output.append(high | UInt8(count))
     } else {
@@ -227,7 +227,7 @@ public struct BinaryPropertyListWriter: Sendable {
     }
   }
 
-  private static func appendInteger(_ value: UInt64, to output: inout [UInt8]) {
+  static func appendInteger(_ value: UInt64, to output: inout [UInt8]) {
     let width = byteWidth(value)
     let exponent: UInt8 = width == 1 ? 0 : width == 2 ? 1 : width == 4 ? 2 : 3
     output.append(0x10 | exponent)
@@ -235,7 +235,7 @@ public struct BinaryPropertyListWriter: Sendable {
   }
 
   /// Appends a string object: ASCII as its bytes (marker `0x5`), anything else as UTF-16 (`0x6`).
-  private static func appendString(_ string: String, isASCII: Bool, to output: inout [UInt8]) {
+  static func appendString(_ string: String, isASCII: Bool, to output: inout [UInt8]) {
     if isASCII {
       appendMarker(0x50, count: string.utf8.count, to: &output)
       if string.utf8.withContiguousStorageIfAvailable({ output.append(contentsOf: $0) }) == nil {

@@ -14,11 +14,8 @@ struct XMLReaderTests {
       let value = try PropertyListReader().read(Array(text.utf8))
       Issue.record("expected an error, read \(value)", sourceLocation: sourceLocation)
       return nil
-    } catch let error as PropertyListError {
-      return error
     } catch {
-      Issue.record("unexpected error \(error)", sourceLocation: sourceLocation)
-      return nil
+      return error
     }
   }
 
@@ -84,8 +81,8 @@ struct XMLReaderTests {
     #expect(throws: PropertyListError.self) { try PropertyListReader().read(bytes) }
     do {
       _ = try PropertyListReader().read(bytes)
-    } catch let failure as PropertyListError {
-      #expect(failure.code == .invalidString)
+    } catch {
+      #expect(error.code == .invalidString)
     }
   }
 

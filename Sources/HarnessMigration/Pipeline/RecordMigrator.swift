@@ -103,8 +103,14 @@ public struct RecordMigrator: Sendable {
           record: record, outcome: .skipped("not an archive: not a binary or XML property list")))
     }
     let archive: KeyedArchive
+    var view: BinaryPropertyListView?
     do {
-      archive = try KeyedArchive(bytes: bytes, limits: limits)
+      if transform is RenameOnlyTransform {
+        // A binary list is read through a view, kept for the rename at the byte level.
+        (archive, view) = try KeyedArchive.readKeepingView(bytes, limits: limits)
+      } else {
+        archive = try KeyedArchive(bytes: bytes, limits: limits)
+      }
     } catch {
       if [.notAnArchive, .missingArchiver, .wrongArchiver].contains(error.code) {
         return .decided(
@@ -121,7 +127,7 @@ public struct RecordMigrator: Sendable {
               .read, "the archive does not read: \(error.description)",
               category: RecordRefusal.structuralCategory(error)))))
     }
-    return .transform(TransformInput(id: record.id, bytes: bytes, archive: archive))
+    return .transform(TransformInput(id: record.id, bytes: bytes, archive: archive, view: view))
   }
 
   /// Turns the transform's result into a plan, checking a replacement again whatever it says.

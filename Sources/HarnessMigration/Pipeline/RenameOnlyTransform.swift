@@ -3,12 +3,18 @@ import HarnessPropertyList
 
 /// Rewrites class names in an archive's class descriptions (`$classname` and `$classes`), needing no user types.
 ///
-/// For teams that only renamed a module. The new archive is written with the
-/// deterministic ``BinaryPropertyListWriter``, read back, and compared with the
-/// original graph by the graph comparator modulo the renames; only a graph
-/// that matches is returned for writing. With `nested`, archives kept as `Data`
+/// For teams that only renamed a module. A binary archive is renamed at the byte
+/// level (``ByteLevelRename``): the class-name strings and the offset table are
+/// written anew and every other object is copied byte for byte; the new bytes are
+/// checked, read back and compared with the original object for object modulo the
+/// renames. Any other archive, and any case the byte level does not handle, is
+/// renamed through the graph: the new archive is written with the deterministic
+/// ``BinaryPropertyListWriter``, read back, and compared with the original graph
+/// by the graph comparator modulo the renames. Either way only an archive that
+/// matches is returned for writing. With `nested`, archives kept as `Data`
 /// values inside the record (``NestedArchive``) are renamed too, each written in
-/// its own format, and the comparison reads them back and compares their graphs.
+/// its own format, and the comparison reads them back and compares their graphs
+/// (always through the graph).
 ///
 /// ```swift
 /// let transform = RenameOnlyTransform(mapping: ClassNameMapping(["ProfilesApp.Memo": "ProfileKit.Memo"]))
@@ -33,6 +39,17 @@ public struct RenameOnlyTransform: RecordTransform {
 
   /// Renames the record's classes, then re-reads and compares the new archive, or refuses.
   public func transform(_ input: TransformInput) -> TransformResult {
+    if !nested, input.bytes.starts(with: Self.binaryMagic) {
+      let renamed = renamedNames(input.archive)
+      guard !renamed.isEmpty else { return .unchanged }
+      let rename = ByteLevelRename(mapping: mapping, limits: limits)
+      if case .rewritten(let bytes, let reread) = rename.run(
+        input.bytes, archive: input.archive, view: input.view)
+      {
+        return .rewritten(bytes, summary: Self.summary(renamed), reread: reread)
+      }
+      // Not handled at the byte level: renamed through the graph below.
+    }
     var renamed: [(String, String)] = []
     let depth = nested ? NestedArchive.maximumDepth : 0
     guard let archive = rename(input.archive, depth: depth, renamed: &renamed) else {
@@ -53,8 +70,34 @@ public struct RenameOnlyTransform: RecordTransform {
       return .refused(
         RecordRefusal(.compare, "the re-read graph differs from the original at \(difference)"))
     }
-    let summary = renamed.map { "\($0.0) → \($0.1)" }.joined(separator: ", ")
-    return .rewritten(bytes, summary: summary, reread: reread)
+    return .rewritten(bytes, summary: Self.summary(renamed), reread: reread)
+  }
+
+  /// The magic of a binary property list, `bplist00`.
+  private static let binaryMagic = Array("bplist00".utf8)
+
+  /// The summary of renames, as plans print it: `A → B, C → D`.
+  private static func summary(_ renamed: [(String, String)]) -> String {
+    renamed.map { "\($0.0) → \($0.1)" }.joined(separator: ", ")
+  }
+
+  /// The names the archive's class descriptions change, each once, in the order
+  /// ``rename(_:depth:renamed:)`` meets them; empty when no class needs a new name.
+  private func renamedNames(_ archive: KeyedArchive) -> [(String, String)] {
+    var renamed: [(String, String)] = []
+    func note(_ old: String) {
+      let new = mapping.map(old)
+      if old != new && !renamed.contains(where: { $0.0 == old }) {
+        renamed.append((old, new))
+      }
+    }
+    for case .classDescription(let description) in archive.objects {
+      note(description.name)
+      for old in description.chain {
+        note(old)
+      }
+    }
+    return renamed
   }
 
   /// The archive with its classes renamed (and, `depth` levels down, its nested archives'), or
