@@ -132,12 +132,12 @@ struct VerificationRunTests {
     #expect(problem.description == "\(options.manifests): no manifests in this folder")
   }
 
-  @Test("Decoding in process verifies on one lane; workers on one per processor")
+  @Test("Decoding in process verifies on one lane; workers on two per processor")
   func lanes() {
     var configuration = Fixture.configuration
     configuration.worker = .inProcess
     #expect(configuration.lanes == 1)
     configuration.worker = Fixture.worker
-    #expect(configuration.lanes == max(1, ProcessInfo.processInfo.activeProcessorCount))
+    #expect(configuration.lanes == 2 * max(1, ProcessInfo.processInfo.activeProcessorCount))
   }
 }
