@@ -70,6 +70,41 @@ private func checkView(_ bytes: [UInt8], limits: PropertyListLimits, refusesRepe
   }
 }
 
+/// Rewrites a binary list at the byte level, each of its first short string objects replaced by
+/// a longer one and one unreferenced string appended; what `rewritten(_:)` writes must read
+/// again, hold every other object byte for byte, and hold the new strings where they were put.
+private func checkRewrite(_ bytes: [UInt8]) {
+  guard case .success(let view?) = Result(catching: { try PropertyListReader().binaryView(bytes) })
+  else { return }
+  var edit = BinaryPropertyListView.Edit()
+  var replaced = [Bool](repeating: false, count: view.objectCount)
+  for object in 0..<min(view.objectCount, 64) where view.kind(of: object) == .string {
+    guard let text = view.string(object), text.utf8.count < 100 else { continue }
+    edit.strings.append((object, text + "~é"))
+    replaced[object] = true
+  }
+  edit.appended.append("appended")
+  guard let written = view.rewritten(edit) else { return }
+  let reread: BinaryPropertyListView
+  do throws(PropertyListError) {
+    guard let again = try PropertyListReader().binaryView(written) else {
+      fatalError("a rewritten binary list is not a binary list")
+    }
+    reread = again
+  } catch {
+    fatalError("a rewritten list does not read again: \(error)")
+  }
+  if reread.objectCount != view.objectCount + 1 || reread.top != view.top {
+    fatalError("a rewritten list has another object count or top")
+  }
+  if let changed = view.firstDifferentObject(in: reread, skipping: replaced) {
+    fatalError("object \(changed), not named by the edit, changed its bytes")
+  }
+  for (object, string) in edit.strings where reread.string(object) != string {
+    fatalError("object \(object) does not hold its new string")
+  }
+}
+
 /// Reads the input with default and tight limits; what reads must write back and read again equal,
 /// and the JSON streamed from the bytes must equal the tree's, or be refused as the reader refuses.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -82,6 +117,7 @@ public func plistFuzzTestOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> 
   checkView(bytes, limits: tightLimits, refusesRepeatedKeys: true)
   checkView(bytes, limits: PropertyListLimits(), refusesRepeatedKeys: false)
   checkStreamedJSON(bytes, limits: PropertyListLimits())
+  checkRewrite(bytes)
   let value: PropertyListValue
   do {
     value = try PropertyListReader().read(bytes)

@@ -127,7 +127,23 @@ private struct ViewObjectLookup: ArchiveObjectLookup {
     classes = reader.classes
   }
 
+  /// Objects already looked up, by index: a dictionary's members are walked once, however many
+  /// leaves refer to it.
+  private let found = FoundObjects()
+
+  /// The objects a lookup has found, by index (`nil` for an index it found nothing at).
+  private final class FoundObjects {
+    var objects: [Int: ArchiveObject?] = [:]
+  }
+
   func object(at index: Int) -> ArchiveObject? {
+    if let known = found.objects[index] { return known }
+    let object = lookUp(index)
+    found.objects[index] = .some(object)
+    return object
+  }
+
+  private func lookUp(_ index: Int) -> ArchiveObject? {
     guard index >= 0, index < count, let raw = view.element(objectsArray, at: index) else {
       return nil
     }
@@ -140,16 +156,22 @@ private struct ViewObjectLookup: ArchiveObjectLookup {
     let (memberCount, keys, values) = view.storedMembers(raw) ?? (0, 0, 0)
     let width = view.referenceWidth
     var classObject: Int?
-    var fields = PropertyListDictionary()
+    // The last member of each followed field, read once after the walk.
+    var followed = [Int?](repeating: nil, count: Self.followedFields.count)
     for position in 0..<memberCount {
       guard let key = view.reference(at: keys + position * width),
         let member = view.reference(at: values + position * width)
       else { break }
       if view.string(key, equals: "$class") {
         classObject = member
-      } else if let name = Self.followedFields.first(where: { view.string(key, equals: $0) }) {
-        fields[name] = shallowValue(member)
+      } else if let field = Self.followedFields.firstIndex(where: { view.string(key, equals: $0) })
+      {
+        followed[field] = member
       }
+    }
+    var fields = PropertyListDictionary()
+    for (field, member) in zip(Self.followedFields, followed) {
+      if let member { fields[field] = shallowValue(member) }
     }
     guard let classObject, let classUID = view.uid(classObject), classUID < UInt64(count) else {
       return nil

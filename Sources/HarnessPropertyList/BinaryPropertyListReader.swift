@@ -227,10 +227,13 @@ struct BinaryPropertyListReader: ~Copyable {
         .invalidTrailer, at: trailer + 16,
         "top object \(declaredTop) is not below the object count \(objects)")
     }
-    if referenceSize < 8 && UInt64(objects) > (UInt64(1) << UInt64(referenceSize * 8)) {
+    // CoreFoundation refuses a count of 2^(8 * size) or more, though index 2^(8 * size) - 1
+    // would fit: a list Apple's reader refuses is refused here too.
+    if referenceSize < 8 && UInt64(objects) >= (UInt64(1) << UInt64(referenceSize * 8)) {
       throw PropertyListError(
         .invalidTrailer, at: trailer + 7,
-        "object reference size \(referenceSize) cannot address \(objects) objects")
+        "object reference size \(referenceSize) cannot address \(objects) objects "
+          + "(Apple's reader needs fewer than \(UInt64(1) << UInt64(referenceSize * 8)))")
     }
 
     self.offsetTable = (table, offsetSize)

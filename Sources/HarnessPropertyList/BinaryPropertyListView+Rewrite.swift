@@ -101,7 +101,9 @@ extension BinaryPropertyListView {
   /// ```
   package func rewritten(_ edit: Edit) -> [UInt8]? {
     let count = objectCount + edit.appended.count
-    guard referenceSize >= 8 || UInt64(count) <= UInt64(1) << UInt64(8 * referenceSize) else {
+    // Fewer objects than the reference width can count, as CoreFoundation's reader requires
+    // (CFBinaryPList.c refuses a count of 2^(8 * width) or more), not merely indices that fit.
+    guard referenceSize >= 8 || UInt64(count) < UInt64(1) << UInt64(8 * referenceSize) else {
       return nil
     }
     // Per object: 0 to copy, 1 to patch, -(position + 1) in edit.strings to write anew.

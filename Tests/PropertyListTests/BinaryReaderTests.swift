@@ -117,6 +117,28 @@ struct BinaryReaderTests {
     #expect(try error(builder.build()).code == .invalidTrailer)
   }
 
+  /// An array of `count - 1` one-byte references, to as many small integers: `count` objects.
+  private static func arrayOfIntegers(objects count: Int) -> BinaryPlistBuilder {
+    let elements = count - 1
+    let header: [UInt8] = [0xAF, 0x11, UInt8(elements >> 8), UInt8(elements & 0xFF)]
+    let references = (1...elements).map { UInt8($0) }
+    let integers = (1...elements).map { [0x10, UInt8(truncatingIfNeeded: $0)] }
+    return BinaryPlistBuilder(objects: [header + references] + integers)
+  }
+
+  @Test("Rejects 256 objects in one-byte references, as Apple's reader does")
+  func rejects256ObjectsInOneByteReferences() throws {
+    let failure = try error(Self.arrayOfIntegers(objects: 256).build())
+    #expect(failure.code == .invalidTrailer)
+    #expect(failure.message.contains("cannot address 256 objects"))
+  }
+
+  @Test("Reads 255 objects in one-byte references")
+  func reads255ObjectsInOneByteReferences() throws {
+    let value = try PropertyListReader().read(Self.arrayOfIntegers(objects: 255).build())
+    #expect(value.arrayValue?.count == 254)
+  }
+
   @Test("Rejects an offset size of 0")
   func rejectsOffsetSizeZero() throws {
     var builder = BinaryPlistBuilder(objects: [BinaryPlistBuilder.ascii("a")])
