@@ -99,7 +99,7 @@ public struct VerificationRun {
   /// Whether any manifest has an error: such a run must not verify.
   public var hasErrors: Bool { diagnostics.containsErrors }
   /// The usable manifests, in file order: each one's checksum, entry count, and the manifest
-  /// itself while within ``Options/keptEntries``.
+  /// itself while within `Options.keptEntries`.
   private let plans: [Plan]
   /// The manifests' digest, from the checksums of the bytes the check read.
   public let manifestsDigest: String
