@@ -4,7 +4,7 @@ import HarnessPropertyList
 /// Rewrites class names in an archive's class descriptions (`$classname` and `$classes`), needing no user types.
 ///
 /// For teams that only renamed a module. A binary archive is renamed at the byte
-/// level (``ByteLevelRename``): the class-name strings and the offset table are
+/// level (`ByteLevelRename`): the class-name strings and the offset table are
 /// written anew and every other object is copied byte for byte; the new bytes are
 /// checked, read back and compared with the original object for object modulo the
 /// renames. Any other archive, and any case the byte level does not handle, is
