@@ -4,7 +4,7 @@ extension TextDetector {
   /// Only an IBAN whose check digits are valid (ISO 13616: the number, its
   /// first four characters moved to the end, is 1 modulo 97) is reported, so
   /// an order number that starts with two capitals is not, and neither is a
-  /// pseudonym (the anonymizer retries until the check fails).
+  /// pseudonym (the anonymizer draws again what its pseudonyms happen to line up into).
   static func ibans(in text: [Unicode.Scalar]) -> [DetectedSpan] {
     var spans: [DetectedSpan] = []
     var index = 0
