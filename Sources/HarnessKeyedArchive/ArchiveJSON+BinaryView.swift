@@ -130,6 +130,8 @@ private struct ViewObjectLookup: ArchiveObjectLookup {
   /// Objects already looked up, by index: a dictionary's members are walked once, however many
   /// leaves refer to it.
   private let found = FoundObjects()
+  /// Every object's leaf is read: each string chain is followed once, not from each link.
+  let stringMemo: StringMemo? = StringMemo()
 
   /// The objects a lookup has found, by index (`nil` for an index it found nothing at).
   private final class FoundObjects {

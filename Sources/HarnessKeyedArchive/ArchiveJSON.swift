@@ -45,8 +45,10 @@ public enum ArchiveJSON {
     writeHead(
       archiver: archive.archiver, version: archive.version, top: archive.top, to: &writer,
       nesting: nesting)
+    // Every object's leaf is read: each string chain is followed once, not from each link.
+    let lookup = MemoizingLookup(base: archive)
     for (index, object) in archive.objects.enumerated() {
-      writeObject(object, at: index, lookup: archive, to: &writer, nesting: nesting)
+      writeObject(object, at: index, lookup: lookup, to: &writer, nesting: nesting)
     }
     writeTail(to: &writer)
   }

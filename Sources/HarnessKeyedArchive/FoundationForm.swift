@@ -68,6 +68,31 @@ extension KeyedArchive {
 protocol ArchiveObjectLookup {
   /// The object a UID names, or `nil` when the UID is out of range.
   func object(at index: Int) -> ArchiveObject?
+  /// The strings already read through references, for a caller that reads every object's
+  /// leaf; `nil` for none.
+  var stringMemo: StringMemo? { get }
+}
+
+extension ArchiveObjectLookup {
+  var stringMemo: StringMemo? { nil }
+}
+
+/// What each reference followed to a string's text gave: the text, or `nil` for none.
+///
+/// A string whose `NS.string` names another string instance, which names another, and so on,
+/// is followed to its end; a caller that reads every object's leaf (the graph JSON) would
+/// follow each such chain again from each of its links, in time quadratic in its length. With
+/// a memo, every link reads what the chain gave, once.
+final class StringMemo {
+  var texts: [UInt64: String?] = [:]
+}
+
+/// A lookup with a ``StringMemo``: the archive's objects, each string chain followed once.
+struct MemoizingLookup<Base: ArchiveObjectLookup>: ArchiveObjectLookup {
+  let base: Base
+  let stringMemo: StringMemo? = StringMemo()
+
+  func object(at index: Int) -> ArchiveObject? { base.object(at: index) }
 }
 
 extension KeyedArchive: ArchiveObjectLookup {}
@@ -154,6 +179,19 @@ extension ArchiveObjectLookup {
 
   /// ``KeyedArchive/stringValue(of:)``, with references followed through this lookup.
   func readStringValue(of value: PropertyListValue) -> String? {
+    var followed: [UInt64] = []
+    let text = followStringReferences(from: value, followed: &followed)
+    // Every reference followed leads to the same text (or to none): the memo keeps it for each.
+    if let memo = stringMemo {
+      for uid in followed { memo.texts[uid] = .some(text) }
+    }
+    return text
+  }
+
+  /// Follows `value` to a string's text, noting each reference followed in `followed`.
+  private func followStringReferences(from value: PropertyListValue, followed: inout [UInt64])
+    -> String?
+  {
     var current = value
     var visited: Set<UInt64> = []
     while true {
@@ -161,7 +199,9 @@ extension ArchiveObjectLookup {
       case .string(let string):
         return string
       case .uid(let uid):
+        if let known = stringMemo?.texts[uid] { return known }
         guard visited.insert(uid).inserted else { return nil }
+        followed.append(uid)
         switch object(at: Int(uid)) {
         case .value(.string(let string))?:
           return string

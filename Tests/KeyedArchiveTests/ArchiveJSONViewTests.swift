@@ -137,6 +137,26 @@ struct ArchiveJSONViewTests {
     #expect(expectSameJSON(builder.bytes()) == nil)
   }
 
+  @Test(
+    "A chain of 50,000 NSStrings, every link written with its text, follows the chain once",
+    .timeLimit(.minutes(1)))
+  func longStringChainIsFollowedOnce() throws {
+    var builder = KeyedArchiveBuilder()
+    var next = builder.string("the end")
+    for _ in 0..<50_000 {
+      next = builder.object("NSString", [("NS.string", next)])
+    }
+    builder.setRoot(next)
+    let bytes = builder.bytes()
+    #expect(expectSameJSON(bytes) == nil)
+    guard case .success(let text)? = viewText(bytes, limits: .default, pretty: false) else {
+      Issue.record("the view path wrote nothing")
+      return
+    }
+    let leaves = text.components(separatedBy: "\"foundationValue\":\"the end\"")
+    #expect(leaves.count - 1 == 50_000)
+  }
+
   @Test("Collections, inline containers, cycles and values stored in $objects")
   func collectionsAndCycles() {
     var builder = KeyedArchiveBuilder()
