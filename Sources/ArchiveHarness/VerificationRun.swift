@@ -101,6 +101,8 @@ public struct VerificationRun {
   /// The usable manifests, in file order: each one's checksum, entry count, and the manifest
   /// itself while within `Options.keptEntries`.
   private let plans: [Plan]
+  /// The class names the verifier's registries register, as the check gave them to the loader.
+  private let registered: Set<String>
   /// The manifests' digest, from the checksums of the bytes the check read.
   public let manifestsDigest: String
   /// The verifier, with ``HarnessConfiguration/lanes`` lanes.
@@ -153,6 +155,7 @@ public struct VerificationRun {
     }
     self.diagnostics = diagnostics
     self.plans = plans
+    self.registered = registered
     self.manifestsDigest = ManifestsDigest.digest(ofChecksums: checksums)
   }
 
@@ -235,7 +238,7 @@ public struct VerificationRun {
   private func reload(_ plan: Plan) -> Manifest? {
     let file = verifier.loadFile(
       plan.path, archivesDirectory: options.archives, schema: options.schema,
-      manifestsDirectory: options.manifests)
+      manifestsDirectory: options.manifests, registeredClasses: registered)
     guard file.checksum == plan.checksum else { return nil }
     return file.manifest
   }

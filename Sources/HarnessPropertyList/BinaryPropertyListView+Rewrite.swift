@@ -176,17 +176,8 @@ extension BinaryPropertyListView {
       BinaryPropertyListWriter.appendString(
         string, isASCII: string.utf8.allSatisfy { $0 < 0x80 }, to: &output)
     }
-    let table = output.count
-    let offsetSize = BinaryPropertyListWriter.byteWidth(UInt64(table))
-    for offset in offsets {
-      BinaryPropertyListWriter.appendBigEndian(UInt64(offset), width: offsetSize, to: &output)
-    }
-    output.append(contentsOf: [0, 0, 0, 0, 0, 0])
-    output.append(UInt8(offsetSize))
-    output.append(UInt8(referenceSize))
-    BinaryPropertyListWriter.appendBigEndian(UInt64(count), width: 8, to: &output)
-    BinaryPropertyListWriter.appendBigEndian(UInt64(top), width: 8, to: &output)
-    BinaryPropertyListWriter.appendBigEndian(UInt64(table), width: 8, to: &output)
+    BinaryPropertyListWriter.appendOffsetTableAndTrailer(
+      offsets, referenceSize: referenceSize, top: top, to: &output)
     return output
   }
 }

@@ -174,18 +174,28 @@ public struct BinaryPropertyListWriter: Sendable {
         }
       }
     }
+    Self.appendOffsetTableAndTrailer(
+      offsets, referenceSize: referenceSize, top: top, to: &output)
+    return output
+  }
+
+  /// Ends a list whose objects are written: the offset table, its entries as wide as the
+  /// table's own position needs, then the trailer (offset and reference widths, object count,
+  /// top object, table position).
+  static func appendOffsetTableAndTrailer(
+    _ offsets: [Int], referenceSize: Int, top: Int, to output: inout [UInt8]
+  ) {
     let tableOffset = output.count
-    let offsetSize = Self.byteWidth(UInt64(tableOffset))
+    let offsetSize = byteWidth(UInt64(tableOffset))
     for offset in offsets {
-      Self.appendBigEndian(UInt64(offset), width: offsetSize, to: &output)
+      appendBigEndian(UInt64(offset), width: offsetSize, to: &output)
     }
     output.append(contentsOf: [0, 0, 0, 0, 0, 0])
     output.append(UInt8(offsetSize))
     output.append(UInt8(referenceSize))
-    Self.appendBigEndian(UInt64(objects.count), width: 8, to: &output)
-    Self.appendBigEndian(UInt64(top), width: 8, to: &output)
-    Self.appendBigEndian(UInt64(tableOffset), width: 8, to: &output)
-    return output
+    appendBigEndian(UInt64(offsets.count), width: 8, to: &output)
+    appendBigEndian(UInt64(top), width: 8, to: &output)
+    appendBigEndian(UInt64(tableOffset), width: 8, to: &output)
   }
 
   /// A guess at the object count: the top container's values, and the members of its

@@ -61,7 +61,9 @@ struct Pseudonymizer {
       var rendered = ""
       rendered.unicodeScalars.append(contentsOf: renderer.render(scalars, stream: &stream))
       var findings = TextDetector.findings(in: Array(rendered.unicodeScalars))
-      if !findings.isEmpty, let repaired = repairing(rendered, for: text, attempt: attempt) {
+      if !findings.isEmpty,
+        let repaired = repairing(rendered, findings: findings, for: text, attempt: attempt)
+      {
         rendered = repaired
         findings = []
       }
@@ -83,30 +85,31 @@ struct Pseudonymizer {
     return candidate
   }
 
-  /// A candidate whose letters and digits happen to form something the scan reports, with those
-  /// stretches drawn again; `nil` when rounds of drawing leave something reported.
+  /// A candidate whose letters and digits happen to form what the scan reported (`findings`),
+  /// with those stretches drawn again; `nil` when rounds of drawing leave something reported.
   ///
   /// Each character of a pseudonym is drawn by itself, so a long one can line up by chance
   /// into, say, an IBAN whose check digits hold (about one try in 97) across the spaces between
   /// several pseudonymous words. The reported stretches are already pseudonymous; they are drawn
   /// again within their characters' classes from a stream keyed by the text, the attempt and
   /// the round, so the result stays the same for the same text and salt.
-  private mutating func repairing(_ candidate: String, for text: String, attempt: Int)
-    -> String?
-  {
+  private mutating func repairing(
+    _ candidate: String, findings: [DetectedSpan], for text: String, attempt: Int
+  ) -> String? {
     var scalars = Array(candidate.unicodeScalars)
+    var findings = findings
     for round in 0..<8 {
-      let findings = TextDetector.findings(in: scalars)
-      if findings.isEmpty {
-        var repaired = ""
-        repaired.unicodeScalars.append(contentsOf: scalars)
-        return repaired
-      }
       var stream = key.stream(
         domain: "string-repair", value: Array(text.utf8), attempt: attempt * 8 + round)
       for finding in findings where finding.range.upperBound <= scalars.count {
         let redrawn = renderer.characters(scalars[finding.range], stream: &stream)
         scalars.replaceSubrange(finding.range, with: redrawn)
+      }
+      findings = TextDetector.findings(in: scalars)
+      if findings.isEmpty {
+        var repaired = ""
+        repaired.unicodeScalars.append(contentsOf: scalars)
+        return repaired
       }
     }
     return nil

@@ -156,13 +156,11 @@ public struct ClassNameMap: Sendable, Hashable {
   /// - Returns: The target, or `nil` when no entry matches or its target is registered.
   public func unregisteredTarget(for className: String, in registry: ClassRegistry) -> String? {
     for name in [className, SwiftMangledClassName.demangle(className)].compactMap({ $0 }) {
-      var target = entries[name]
-      if target == nil, let dot = name.firstIndex(of: "."),
-        let newModule = moduleRenames[String(name[..<dot])]
+      if let target = entries[name] ?? moduleRenamed(name),
+        registry.registeredClass(named: target) == nil
       {
-        target = newModule + name[dot...]
+        return target
       }
-      if let target, registry.registeredClass(named: target) == nil { return target }
     }
     return nil
   }
@@ -186,11 +184,17 @@ public struct ClassNameMap: Sendable, Hashable {
       return registry.registeredClass(named: target) == nil ? nil : (target, .explicitEntry)
     }
     if registry.registeredClass(named: name) != nil { return (name, .identity) }
-    if let dot = name.firstIndex(of: "."), let newModule = moduleRenames[String(name[..<dot])] {
-      let renamed = newModule + name[dot...]
-      if registry.registeredClass(named: renamed) != nil { return (renamed, .moduleRename) }
+    if let renamed = moduleRenamed(name), registry.registeredClass(named: renamed) != nil {
+      return (renamed, .moduleRename)
     }
     return nil
+  }
+
+  /// A `Module.Class` name with its module renamed by the map, or `nil` when no rename applies.
+  private func moduleRenamed(_ name: String) -> String? {
+    guard let dot = name.firstIndex(of: "."), let newModule = moduleRenames[String(name[..<dot])]
+    else { return nil }
+    return newModule + name[dot...]
   }
 }
 
