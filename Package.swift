@@ -45,10 +45,10 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
   name: "ArchiveHarness",
-  // Mutex (Synchronization) and String(validating:as:) need macOS 15 and iOS 18; Linux has
-  // them with the toolchain. On iOS no child process can be had: decode paths run in process
+  // The deployment targets app teams ship; `darwin-typecheck` checks every target at them, with
+  // availability checking on. On iOS no child process can be had: decode paths run in process
   // (DecodeWorker.inProcess), the Foundation paths do not run.
-  platforms: [.macOS(.v15), .iOS(.v18)],
+  platforms: [.macOS(.v12), .iOS(.v15)],
   // What app teams depend on, each product named for the module a team imports.
   // `ArchiveHarness` is the library a team's code calls (it re-exports the pipeline modules);
   // `HarnessCLI` is the command line of a team's own harness executable (it re-exports
@@ -98,6 +98,8 @@ let package = Package(
       name: "HarnessChildProcesses", dependencies: ["CHarnessWorkerProcess"],
       swiftSettings: strictSettings),
 
+    // The system edge the other modules share: the lock type (os_unfair_lock, pthread_mutex_t).
+    .target(name: "_ArchiveHarnessSystem", swiftSettings: strictSettings),
     // Every file the project writes goes through FileOutput's one rule (the Outputs article).
     .target(name: "HarnessFileOutput", swiftSettings: strictSettings),
 
@@ -127,7 +129,7 @@ let package = Package(
       name: "HarnessCoder",
       dependencies: [
         "HarnessKeyedArchive", "HarnessPropertyList", "HarnessVocabulary", "HarnessTextOutput",
-        "HarnessFileOutput",
+        "HarnessFileOutput", "_ArchiveHarnessSystem",
       ],
       swiftSettings: strictSettings),
     // The manifest model: archives, expectations and the engine that checks them.
@@ -166,7 +168,7 @@ let package = Package(
       name: "HarnessAnonymization",
       dependencies: [
         "HarnessKeyedArchive", "HarnessPropertyList", "HarnessManifest", "HarnessChecksum",
-        "CHarnessCrypto", "HarnessJSONOutput",
+        "CHarnessCrypto", "HarnessJSONOutput", "HarnessTextOutput",
       ],
       swiftSettings: strictSettings
     ),
@@ -185,7 +187,7 @@ let package = Package(
         "HarnessChecksum", "HarnessCoder", "HarnessKeyedArchive", "HarnessPropertyList",
         "CHarnessSQLite", "CHarnessSQLCipher",
         "CHarnessCrypto", "HarnessJSONOutput", "HarnessVocabulary", "HarnessTextOutput",
-        "HarnessFileOutput",
+        "HarnessFileOutput", "_ArchiveHarnessSystem",
       ],
       swiftSettings: strictSettings,
       // CHarnessSQLite's module links sqlite3 where it is imported; this says so for the whole target.
@@ -231,7 +233,7 @@ let package = Package(
     // checks, record mode (which writes manifests through FileOutput's one rule).
     .target(
       name: "ArchiveHarnessTesting",
-      dependencies: ["ArchiveHarness", "HarnessFileOutput"],
+      dependencies: ["ArchiveHarness", "HarnessFileOutput", "_ArchiveHarnessSystem"],
       swiftSettings: strictSettings
     ),
     // XCTest support: every manifest entry in one test method, each finding its own failure at
@@ -317,7 +319,8 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
-      name: "TextOutputTests", dependencies: ["HarnessTextOutput"], swiftSettings: strictSettings),
+      name: "TextOutputTests", dependencies: ["HarnessTextOutput", "_ArchiveHarnessSystem"],
+      swiftSettings: strictSettings),
     .testTarget(
       name: "ChecksumTests", dependencies: ["HarnessChecksum", "HarnessTestSupport"],
       swiftSettings: strictSettings),
@@ -351,7 +354,7 @@ let package = Package(
       dependencies: [
         "HarnessCLI", "HarnessTestSupport", "HarnessChecksum", "HarnessJSONOutput", "ProfileKit",
         "ProfilesApp",
-        "HarnessPropertyList", "HarnessMigration",
+        "HarnessPropertyList", "HarnessMigration", "_ArchiveHarnessSystem",
       ],
       swiftSettings: strictSettings
     ),

@@ -1,7 +1,7 @@
 import ArchiveHarness
 import Foundation
 import HarnessFileOutput
-import Synchronization
+import _ArchiveHarnessSystem
 
 /// Drafts manifest entries for the archives no manifest lists, under ``RecordMode/missing``.
 ///
@@ -22,7 +22,7 @@ final class ArchiveRecorder: Sendable {
   /// The archives no manifest lists, sorted.
   let unlisted: [Unlisted]
   /// What each recorded archive's case reports, by archive path, once its manifest is drafted.
-  private let outcomes = Mutex<[String: HarnessFailure]>([:])
+  private let outcomes = Locked<[String: HarnessFailure]>([:])
 
   init(unlisted: [Unlisted]) {
     self.unlisted = unlisted

@@ -1,4 +1,5 @@
 import HarnessPropertyList
+import HarnessTextOutput
 
 /// How Foundation archives its value classes, read structurally from an instance's fields.
 ///
@@ -237,7 +238,7 @@ extension ArchiveObjectLookup {
       return .reference(value)
     }
     if case .data(let bytes)? = fields["NS.bytes"],
-      let text = String(validating: bytes, as: UTF8.self)
+      let text = String(validUTF8: bytes)
     {
       return .text(text)
     }

@@ -549,7 +549,7 @@ struct BinaryPropertyListReader: ~Copyable {
       try checkStringLength(count, at: start)
       try require(payload, count, at: start)
       let slice = UnsafeRawBufferPointer(rebasing: bytes[payload..<(payload + count)])
-      guard let string = String(validating: slice, as: UTF8.self) else {
+      guard let string = String(validUTF8: slice) else {
         throw PropertyListError(.invalidString, at: start, "UTF-8 string is not valid UTF-8")
       }
       return .string(string)

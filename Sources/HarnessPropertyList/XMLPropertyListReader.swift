@@ -1,3 +1,5 @@
+import HarnessTextOutput
+
 /// Reads XML property lists (`<plist version="1.0">`) with a small, bounded, non-validating scanner.
 ///
 /// It accepts exactly the property-list vocabulary. It never loads a DTD,
@@ -419,8 +421,7 @@ struct XMLPropertyListReader: ~Copyable {
           code: .limitExceeded)
       }
       guard
-        let text = String(
-          validating: UnsafeRawBufferPointer(rebasing: bytes[start..<scan]), as: UTF8.self)
+        let text = String(validUTF8: UnsafeRawBufferPointer(rebasing: bytes[start..<scan]))
       else {
         throw error(at: start, "text is not valid UTF-8", code: .invalidString)
       }
@@ -466,7 +467,7 @@ struct XMLPropertyListReader: ~Copyable {
         at: start, "text longer than the limit of \(limits.maximumStringLength) bytes",
         code: .limitExceeded)
     }
-    guard let text = String(validating: output, as: UTF8.self) else {
+    guard let text = String(validUTF8: output) else {
       throw error(at: start, "text is not valid UTF-8", code: .invalidString)
     }
     return text

@@ -2,8 +2,8 @@ import Foundation
 import HarnessCLI
 import HarnessTestSupport
 import ProfileKit
-import Synchronization
 import Testing
+import _ArchiveHarnessSystem
 
 /// A team calls its harness's `main` from a test: the test runner cannot be the worker.
 @Suite("ArchiveHarnessCommand.main called from a test")
@@ -15,8 +15,8 @@ struct CommandFromTestTests {
   }
 
   private func run(_ arguments: [String], worker: DecodeWorker) -> Run {
-    let output = Mutex("")
-    let error = Mutex("")
+    let output = Locked("")
+    let error = Locked("")
     let console = Console(
       output: { text in output.withLock { $0 += text } },
       error: { text in error.withLock { $0 += text } })

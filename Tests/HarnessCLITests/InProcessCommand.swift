@@ -1,6 +1,6 @@
 import Foundation
 import HarnessCLI
-import Synchronization
+import _ArchiveHarnessSystem
 
 /// Runs the command entry in this process, as a team's own executable calls it, and captures what it printed.
 enum InProcessCommand {
@@ -30,7 +30,7 @@ enum InProcessCommand {
 
   /// Text written from any thread.
   private final class Sink: Sendable {
-    private let buffer = Mutex("")
+    private let buffer = Locked("")
 
     func append(_ text: String) {
       buffer.withLock { $0 += text }

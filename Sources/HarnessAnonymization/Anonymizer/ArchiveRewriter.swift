@@ -1,5 +1,6 @@
 import HarnessKeyedArchive
 import HarnessPropertyList
+import HarnessTextOutput
 
 /// Rewrites one archive's leaves with pseudonyms, keeping every object, class, field key and reference.
 struct ArchiveRewriter {
@@ -179,7 +180,7 @@ struct ArchiveRewriter {
         replaced(.uuid, context)
         return .data(pseudonymizer.uuid(bytes))
       }
-      if context.role == .stringBytes, let text = String(validating: bytes, as: UTF8.self) {
+      if context.role == .stringBytes, let text = String(validUTF8: bytes) {
         replaced(.string, context, length: text.utf16.count)
         return .data(Array(pseudonymizer.string(text).utf8))
       }

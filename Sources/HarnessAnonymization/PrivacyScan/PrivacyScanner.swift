@@ -2,6 +2,7 @@ import Foundation
 import HarnessKeyedArchive
 import HarnessManifest
 import HarnessPropertyList
+import HarnessTextOutput
 
 /// Looks for personal data in archives: emails, phone numbers, IBANs, card numbers, IP addresses and secrets.
 ///
@@ -85,7 +86,7 @@ public struct PrivacyScanner: Sendable {
 
   /// The text in data: all of it when it is UTF-8 text, its printable runs otherwise.
   func texts(inData bytes: [UInt8]) -> [String] {
-    if let text = String(validating: bytes, as: UTF8.self) {
+    if let text = String(validUTF8: bytes) {
       let printable = text.unicodeScalars.count {
         $0.properties.isWhitespace || ($0.value >= 0x20 && $0.value != 0x7F)
       }
@@ -157,7 +158,7 @@ private struct ArchiveScan {
       case .leaf(.date), .leaf(.uuid):
         continue
       case .leaf(.stringBytes):
-        if case .data(let bytes) = field.value, let text = String(validating: bytes, as: UTF8.self)
+        if case .data(let bytes) = field.value, let text = String(validUTF8: bytes)
         {
           scanText(text, at: base, holder: .string)
         }

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import _ArchiveHarnessSystem
 
 /// The runtime names of classes, as `NSStringFromClass` prints them, worked out once per class.
 ///
@@ -8,7 +8,7 @@ import Synchronization
 /// the rest of its description. A class's name cannot change while the process runs, and the
 /// table holds one entry per class asked about, so it stays as small as the program's classes.
 enum RuntimeClassNames {
-  private static let names = Mutex<[ObjectIdentifier: String]>([:])
+  private static let names = Locked<[ObjectIdentifier: String]>([:])
 
   /// The class's runtime name, such as `NSString` or `ProfileKit.Address`.
   static func name(of type: AnyClass) -> String {

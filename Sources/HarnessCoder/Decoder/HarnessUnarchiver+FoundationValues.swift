@@ -1,6 +1,7 @@
 import Foundation
 import HarnessKeyedArchive
 import HarnessPropertyList
+import HarnessTextOutput
 import HarnessVocabulary
 
 // The Foundation value forms: how the harness coder builds NSString, NSNumber, the
@@ -235,7 +236,25 @@ extension HarnessUnarchiver {
     }
     let dictionary: NSDictionary
     if kind == .dictionary {
-      dictionary = NSDictionary(objects: decodedValues, forKeys: decodedKeys)
+      #if canImport(Darwin)
+        // Apple's NSDictionary copies its keys: a key that cannot be copied is refused, where
+        // Foundation would raise.
+        var copyingKeys: [any NSCopying] = []
+        copyingKeys.reserveCapacity(decodedKeys.count)
+        for (index, key) in decodedKeys.enumerated() {
+          guard let copying = key as? any NSCopying else {
+            failAt(
+              "NS.keys", .typeMismatch,
+              "dictionary key \(index) is a \(ObjectDescriber.className(of: key)), which cannot be copied"
+            )
+            return nil
+          }
+          copyingKeys.append(copying)
+        }
+        dictionary = NSDictionary(objects: decodedValues, forKeys: copyingKeys)
+      #else
+        dictionary = NSDictionary(objects: decodedValues, forKeys: decodedKeys)
+      #endif
     } else {
       let mutable = NSMutableDictionary()
       for (key, value) in zip(decodedKeys, decodedValues) {
@@ -314,7 +333,7 @@ extension HarnessUnarchiver {
 
   func utf8Field(_ value: PropertyListValue?) -> String? {
     guard let bytes = dataField(value) else { return nil }
-    return String(validating: bytes, as: UTF8.self)
+    return String(validUTF8: bytes)
   }
 
   func dataField(_ value: PropertyListValue?) -> [UInt8]? {

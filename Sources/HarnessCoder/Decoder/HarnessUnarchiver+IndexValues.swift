@@ -3,6 +3,11 @@ import HarnessKeyedArchive
 import HarnessPropertyList
 import HarnessVocabulary
 
+#if os(macOS)
+  // CGPoint, CGSize and CGRect's initializers and `==` come with the CoreGraphics overlay.
+  import CoreGraphics
+#endif
+
 // NSValue's special forms, NSIndexSet and NSIndexPath, read with the keys Foundation writes:
 // `NS.special` with `NS.pointval`, `NS.sizeval`, `NS.rectval`, `NS.rangeval.*`, `NS.edgeval.*`;
 // `NSRangeCount` with `NSLocation`/`NSLength` or LEB128 `NSRangeData`; `NSIndexPathLength` with

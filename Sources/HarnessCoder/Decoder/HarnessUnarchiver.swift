@@ -266,7 +266,8 @@ package final class HarnessUnarchiver: NSCoder {
   #if canImport(Darwin)
     /// The classes the current decode call allows, as the app's `init?(coder:)` sees them.
     package override var allowedClasses: Set<AnyHashable>? {
-      currentAllowedTypes.map { NSSet(array: $0.map { $0 as AnyObject }) as Set<AnyHashable> }
+      // NSCoder's own answer is a set of class objects; NSSet bridges to it on Darwin.
+      currentAllowedTypes.flatMap { NSSet(array: $0.map { $0 as AnyObject }) as? Set<AnyHashable> }
     }
   #else
     /// The classes the current decode call allows, as the app's `init?(coder:)` sees them.
@@ -358,7 +359,7 @@ package final class HarnessUnarchiver: NSCoder {
           key, .typeMismatch, "value is a \(ObjectDescriber.className(of: object)), not an array")
         return nil
       }
-      return array as [Any]
+      return Array(array)
     }
 
     private func decodeDictionary(allowing classes: [AnyClass], forKey key: String)
@@ -367,13 +368,14 @@ package final class HarnessUnarchiver: NSCoder {
       guard let object = decodeObject(allowing: classes + [NSDictionary.self], forKey: key) else {
         return nil
       }
-      guard let dictionary = object as? NSDictionary else {
+      // Darwin bridges every NSDictionary to a Swift dictionary; the cast is conditional in form only.
+      guard object is NSDictionary, let dictionary = object as? [AnyHashable: Any] else {
         failAt(
           key, .typeMismatch,
           "value is a \(ObjectDescriber.className(of: object)), not a dictionary")
         return nil
       }
-      return dictionary as [AnyHashable: Any]
+      return dictionary
     }
   #else
     /// Decodes the object under a key, allowing only the given classes (the secure call).
@@ -519,11 +521,15 @@ package final class HarnessUnarchiver: NSCoder {
     return nil
   }
 
-  /// Unsupported outside keyed coding; the failure is recorded and the result is nil.
-  package override func decodePropertyList() -> Any? {
-    unkeyed()
-    return nil
-  }
+  #if os(macOS) || !canImport(Darwin)
+    /// Unsupported outside keyed coding; the failure is recorded and the result is nil.
+    ///
+    /// NSCoder declares `decodePropertyList()` on macOS and in swift-corelibs-foundation only.
+    package override func decodePropertyList() -> Any? {
+      unkeyed()
+      return nil
+    }
+  #endif
 
   /// Always 0: keyed archives record no class versions.
   package override func version(forClassName className: String) -> Int { 0 }

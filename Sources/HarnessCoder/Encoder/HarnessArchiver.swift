@@ -1,7 +1,7 @@
 import Foundation
 import HarnessKeyedArchive
 import HarnessPropertyList
-import Synchronization
+import _ArchiveHarnessSystem
 
 /// An `NSCoder` that writes keyed archives the way `NSKeyedArchiver.archivedData(withRootObject:requiringSecureCoding:)` does on Apple platforms.
 ///
@@ -354,7 +354,7 @@ package final class HarnessArchiver: NSCoder {
   }
 
   /// The class names written as an app object's `$classes`, worked out once per class.
-  private static let chains = Mutex<[ObjectIdentifier: [String]]>([:])
+  private static let chains = Locked<[ObjectIdentifier: [String]]>([:])
 
   /// The real hierarchy, as the registry reads it from the runtime, ending in `NSObject`.
   ///

@@ -66,7 +66,10 @@ final class FieldRecordingCoder: NSCoder {
     unkeyedWrites += 1
   }
 
-  override func encodePropertyList(_ propertyList: Any) {
-    unkeyedWrites += 1
-  }
+  #if os(macOS) || !canImport(Darwin)
+    // NSCoder declares `encodePropertyList(_:)` on macOS and in swift-corelibs-foundation only.
+    override func encodePropertyList(_ propertyList: Any) {
+      unkeyedWrites += 1
+    }
+  #endif
 }

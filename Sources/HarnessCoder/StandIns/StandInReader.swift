@@ -1,4 +1,5 @@
 import Foundation
+import HarnessTextOutput
 import HarnessVocabulary
 
 /// Reads one stand-in's archived fields from any coder, failing the decode with the key and
@@ -149,7 +150,7 @@ struct StandInReader {
   func numberList(_ key: String, counts: ClosedRange<Int>) -> [Double]? {
     guard var bytes = self.bytes(key, required: true) else { return nil }
     if bytes.last == 0 { bytes.removeLast() }
-    guard let text = String(validating: bytes, as: UTF8.self) else {
+    guard let text = String(validUTF8: bytes) else {
       fail(key, .malformed, "\(key) is not text")
       return nil
     }

@@ -2,7 +2,7 @@ import CHarnessCrypto
 import CHarnessSQLCipher
 import Foundation
 import HarnessVocabulary
-import Synchronization
+import _ArchiveHarnessSystem
 
 /// What is known of an encrypted store before it is opened: its key, and any settings the user states.
 ///
@@ -249,14 +249,17 @@ func clearBytes(_ bytes: inout [UInt8]) {
 
 /// A VFS registered for one connection's life: the codec's, or a plain one that only reads.
 final class CipherVFS {
-  private static let counter = Atomic<Int>(0)
+  private static let counter = Locked(0)
   let pointer: OpaquePointer
   let name: String
   /// The codec, kept alive as long as the VFS.
   let codec: SQLCipherCodec?
 
   init(codec: SQLCipherCodec?, readOnly: Bool, path: String) throws(MigrationError) {
-    let number = Self.counter.add(1, ordering: .relaxed).newValue
+    let number = Self.counter.withLock { count in
+      count += 1
+      return count
+    }
     let name = "archive-harness-\(getpid())-\(number)"
     guard
       let made = harness_cipher_vfs_register(name, codec?.pointer, readOnly ? 1 : 0)
