@@ -95,7 +95,8 @@ let package = Package(
     // Child processes started with posix_spawn and reaped with waitpid, every wait bounded:
     // the decode worker, and the commands tests run.
     .target(
-      name: "HarnessChildProcesses", dependencies: ["CHarnessWorkerProcess"],
+      name: "HarnessChildProcesses",
+      dependencies: ["_ArchiveHarnessSystem", "CHarnessWorkerProcess"],
       swiftSettings: strictSettings),
 
     // The system edge the other modules share: the lock type (os_unfair_lock, pthread_mutex_t).
@@ -175,6 +176,7 @@ let package = Package(
     .target(
       name: "HarnessVerification",
       dependencies: [
+        "_ArchiveHarnessSystem",
         "HarnessCoder", "HarnessManifest", "HarnessManifestXML", "HarnessKeyedArchive",
         "HarnessPropertyList", "HarnessJSONOutput",
         "HarnessVocabulary", "HarnessTextOutput", "HarnessChecksum", "HarnessFileOutput",
@@ -199,6 +201,7 @@ let package = Package(
     .target(
       name: "HarnessContainment",
       dependencies: [
+        "_ArchiveHarnessSystem",
         "HarnessCoder", "HarnessVerification", "HarnessMigration", "HarnessKeyedArchive",
         "HarnessPropertyList", "HarnessVocabulary", "HarnessTextOutput", "HarnessFileOutput",
         "CHarnessWorkerProcess", "HarnessChildProcesses",
@@ -209,6 +212,7 @@ let package = Package(
     .target(
       name: "ArchiveHarness",
       dependencies: [
+        "_ArchiveHarnessSystem",
         "HarnessPropertyList", "HarnessKeyedArchive", "HarnessCoder", "HarnessManifest",
         "HarnessManifestXML", "HarnessManifestAuthoring",
         "HarnessVerification", "HarnessMigration", "HarnessAnonymization", "HarnessJSONOutput",
@@ -304,6 +308,7 @@ let package = Package(
     .target(
       name: "HarnessTestSupport",
       dependencies: [
+        "_ArchiveHarnessSystem",
         "HarnessKeyedArchive", "HarnessPropertyList", "HarnessJSONOutput", "HarnessChildProcesses",
         "CHarnessWorkerProcess",
       ],
@@ -311,7 +316,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ChildProcessesTests",
-      dependencies: ["HarnessChildProcesses", "CHarnessWorkerProcess"],
+      dependencies: ["_ArchiveHarnessSystem", "HarnessChildProcesses", "CHarnessWorkerProcess"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "FileOutputTests",
@@ -410,6 +415,7 @@ let package = Package(
     .testTarget(
       name: "ManifestTests",
       dependencies: [
+        "_ArchiveHarnessSystem",
         "HarnessManifest", "HarnessManifestXML", "HarnessManifestAuthoring", "HarnessKeyedArchive",
         "HarnessPropertyList",
         "HarnessTestSupport", "HarnessVocabulary", "HarnessChecksum",
@@ -421,6 +427,7 @@ let package = Package(
     .testTarget(
       name: "AdversarialTests",
       dependencies: [
+        "_ArchiveHarnessSystem",
         "HarnessContainment",
         "HarnessKeyedArchive", "HarnessPropertyList", "HarnessJSONOutput", "HarnessTestSupport",
         "HarnessCoder",

@@ -22,8 +22,8 @@ let strictSettings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
   name: "NotesApp",
-  // ArchiveHarness's own minimums: a dependent package may not go lower.
-  platforms: [.macOS(.v15), .iOS(.v18)],
+  // ArchiveHarness's own minimums (macOS 12, iOS 15): a dependent package may not go lower.
+  platforms: [.macOS(.v12), .iOS(.v15)],
   dependencies: [
     // The checkout's folder name is the dependency's identity (`main`, `ArchiveHarness`, …);
     // the name makes `package: "ArchiveHarness"` below work whatever the folder is called.

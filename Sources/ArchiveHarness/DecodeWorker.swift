@@ -3,6 +3,7 @@ import HarnessCoder
 import HarnessContainment
 import HarnessVerification
 import HarnessVocabulary
+import _ArchiveHarnessSystem
 
 /// Where decode paths run: a worker process the harness outlives, or this process.
 ///
@@ -185,7 +186,7 @@ public struct DecodeWorker: Sendable, Hashable, CustomStringConvertible {
   /// - Returns: A runner; when no executable can be had, one whose every path throws the reason.
   public func runner(
     registry: ClassRegistry, registryName: String = ClassRegistry.defaultName,
-    timeout: Duration = .seconds(20), workers: Int = 1
+    timeout: TimeSpan = .seconds(20), workers: Int = 1
   ) -> any DecodePathRunner {
     do {
       guard let executable = try executableURL() else {

@@ -5,7 +5,8 @@
 // before they are committed (Anonymization); the vocabulary they share
 // (HarnessVocabulary: decode paths, outcomes, categories, steps, severities) and SHA-256
 // (Checksum), which manifests pin archives with. JSONOutput's value type appears in the report
-// writers' API. Every other module is internal to the package.
+// writers' API, and `TimeSpan` (_ArchiveHarnessSystem) its timeouts and measured times. Every
+// other module is internal to the package.
 @_exported import HarnessAnonymization
 @_exported import HarnessChecksum
 @_exported import HarnessCoder
@@ -18,3 +19,4 @@
 @_exported import HarnessPropertyList
 @_exported import HarnessVerification
 @_exported import HarnessVocabulary
+@_exported import _ArchiveHarnessSystem

@@ -3,6 +3,7 @@ import HarnessCoder
 import HarnessContainment
 import HarnessMigration
 import HarnessVerification
+import _ArchiveHarnessSystem
 
 /// The app-specific part of a harness: the model classes its archives decode into, and where decoding runs.
 ///
@@ -13,7 +14,7 @@ import HarnessVerification
 /// import MyModel
 ///
 /// let configuration = HarnessConfiguration(modelClasses: [UserProfile.self, Address.self])
-/// exit(ArchiveHarnessCommand.main(CommandLine.arguments, configuration: configuration))
+/// ArchiveHarnessCommand.main(configuration: configuration)
 /// ```
 ///
 /// From a test, `HarnessProject` (ArchiveHarnessTesting) takes the worker as a required
@@ -71,7 +72,7 @@ public struct HarnessConfiguration: Sendable {
   /// - Returns: A runner; when no worker can be had, one whose every path reports why.
   public func runner(
     registryName: String = ClassRegistry.defaultName,
-    timeout: Duration = .seconds(20), workers: Int = 1
+    timeout: TimeSpan = .seconds(20), workers: Int = 1
   ) -> any DecodePathRunner {
     worker.runner(
       registry: workerRegistries[registryName] ?? registry, registryName: registryName,
@@ -90,7 +91,7 @@ public struct HarnessConfiguration: Sendable {
   ///   - timeout: The longest one archive may take in a worker.
   ///   - workers: How many worker processes each registry's runner may use at once.
   /// - Returns: The registries by name.
-  public func namedRegistries(timeout: Duration = .seconds(20), workers: Int = 1) -> [String:
+  public func namedRegistries(timeout: TimeSpan = .seconds(20), workers: Int = 1) -> [String:
     Verifier.NamedRegistry]
   {
     var named: [String: Verifier.NamedRegistry] = [:]
@@ -122,7 +123,7 @@ public struct HarnessConfiguration: Sendable {
   public func typedTransform(
     classMap: ClassNameMap, allowedClasses: [String],
     registryName: String = ClassRegistry.defaultName,
-    workers: Int = MigrationEngine.defaultWorkerCount, timeout: Duration = .seconds(20)
+    workers: Int = MigrationEngine.defaultWorkerCount, timeout: TimeSpan = .seconds(20)
   ) throws(WorkerProtocolError) -> TypedTransform {
     let registry = workerRegistries[registryName] ?? self.registry
     guard let executable = try worker.executableURL() else {

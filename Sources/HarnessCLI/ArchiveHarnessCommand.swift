@@ -1,3 +1,4 @@
+import Foundation
 import HarnessCoder
 import HarnessContainment
 import HarnessTextOutput
@@ -5,10 +6,14 @@ import HarnessVocabulary
 
 /// The `archive-harness` command line: subcommands, help and exit statuses.
 ///
-/// The executable's `main` is one call, given the app's model classes:
+/// A team's harness executable is one call, given the app's model classes:
 ///
 /// ```swift
-/// exit(ArchiveHarnessCommand.main(CommandLine.arguments, configuration: configuration))
+/// // Sources/notes-harness/main.swift
+/// import HarnessCLI
+/// import NotesKit
+///
+/// ArchiveHarnessCommand.main(configuration: HarnessConfiguration(modelClasses: NotesModel.classes))
 /// ```
 ///
 /// The tool's name in usage, help, errors and printed commands is the one it
@@ -53,7 +58,22 @@ public enum ArchiveHarnessCommand {
         .command(MigrateCommand.command), .command(HelpCommand.command),
       ])
 
-  /// Runs the command line and returns the exit status.
+  /// Runs the process's command line and exits with its status: the whole of a harness
+  /// executable's `main.swift`.
+  ///
+  /// ```swift
+  /// ArchiveHarnessCommand.main(configuration: HarnessConfiguration(modelClasses: NotesModel.classes))
+  /// ```
+  ///
+  /// - Parameter configuration: The app's model classes, and where decode paths run.
+  /// - Returns: Never: the process exits with 0 for success, 1 for findings, 2 when it could
+  ///   not proceed.
+  public static func main(configuration: HarnessConfiguration) -> Never {
+    exit(main(CommandLine.arguments, configuration: configuration))
+  }
+
+  /// Runs a command line and returns the exit status, for a caller that goes on afterwards (a
+  /// test, say); ``main(configuration:)`` is the executable's entry.
   ///
   /// - Parameters:
   ///   - arguments: The full argument vector, the executable path first; its

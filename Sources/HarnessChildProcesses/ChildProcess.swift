@@ -1,4 +1,5 @@
 import CHarnessWorkerProcess
+import _ArchiveHarnessSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -177,12 +178,12 @@ public final class ChildProcess {
   ///
   /// - Parameter limit: The longest to wait.
   /// - Returns: How it ended, or nil when it still runs at the deadline.
-  public func wait(atMost limit: Duration) -> Ending? {
-    let deadline = ContinuousClock.now.advanced(by: limit)
+  public func wait(atMost limit: TimeSpan) -> Ending? {
+    let deadline = MonotonicInstant.now.advanced(by: limit)
     var pause: UInt32 = 50
     while true {
       if let ending = ending() { return ending }
-      if ContinuousClock.now >= deadline { return nil }
+      if MonotonicInstant.now >= deadline { return nil }
       usleep(pause)
       pause = min(pause * 2, 2000)
     }
@@ -202,7 +203,7 @@ public final class ChildProcess {
   /// - Returns: How it ended, or nil when it still had not ended at the deadline: the caller
   ///   reports it, and must not wait on it forever.
   @discardableResult
-  public func kill(waitingAtMost limit: Duration) -> Ending? {
+  public func kill(waitingAtMost limit: TimeSpan) -> Ending? {
     if let ending = ending() { return ending }
     send(SIGKILL)
     return wait(atMost: limit)

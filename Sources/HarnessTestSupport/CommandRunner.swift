@@ -1,6 +1,7 @@
 import CHarnessWorkerProcess
 import Foundation
 import HarnessChildProcesses
+import _ArchiveHarnessSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -60,11 +61,38 @@ public enum CommandRunner {
   public static func run(
     _ arguments: [String], input: Data? = nil, in directory: URL? = nil,
     executableName: String = "profiles-harness", environment: [String: String]? = nil,
-    timeout: Duration = .seconds(600)
+    timeout: TimeSpan = .seconds(600)
   ) throws -> Result {
     guard let executable = executable(named: executableName) else {
       throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: executableName])
     }
+    return try run(
+      program: executable.path, arguments, in: directory, environment: environment,
+      timeout: timeout)
+  }
+
+  /// Runs any program, such as `/usr/bin/env` with `python3` or `bash`, as ``run(_:input:in:executableName:environment:timeout:)``
+  /// runs the package's own: standard input is `/dev/null`, both outputs are captured, and a
+  /// run that outlives `timeout` is killed.
+  ///
+  /// ```swift
+  /// let result = try CommandRunner.run(program: "/usr/bin/env", ["python3", "-c", "print(1)"])
+  /// #expect(result.status == 0)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - path: The program's path.
+  ///   - arguments: The arguments after the program's path.
+  ///   - directory: The working folder; the package root when nil.
+  ///   - environment: The child's whole environment; this process's when nil.
+  ///   - timeout: The longest the run may take.
+  /// - Returns: What the run printed and how it ended.
+  /// - Throws: When the program cannot start.
+  public static func run(
+    program path: String, _ arguments: [String], in directory: URL? = nil,
+    environment: [String: String]? = nil, timeout: TimeSpan = .seconds(600)
+  ) throws -> Result {
+    let name = URL(fileURLWithPath: path).lastPathComponent
     var output: [Int32] = [-1, -1]
     var errors: [Int32] = [-1, -1]
     guard harness_pipe(&output) == 0 else {
@@ -83,7 +111,7 @@ public enum CommandRunner {
     let child: ChildProcess
     do {
       child = try ChildProcess(
-        executable: executable.path, arguments: arguments, environment: environment,
+        executable: path, arguments: arguments, environment: environment,
         directory: (directory ?? Corpus.packageRoot).path, standardInput: .nullDevice,
         standardOutput: .descriptor(output[1]), standardError: .descriptor(errors[1]))
     } catch {
@@ -93,7 +121,7 @@ public enum CommandRunner {
     }
     close(output[1])
     close(errors[1])
-    let deadline = ContinuousClock.now.advanced(by: timeout)
+    let deadline = MonotonicInstant.now.advanced(by: timeout)
     // Both pipes are read in one loop so that neither fills and blocks the child.
     let streams = readToEnd([output[0], errors[0]], until: deadline)
     let ending =
@@ -103,7 +131,7 @@ public enum CommandRunner {
     var stderr = String(decoding: streams.bytes[1], as: UTF8.self)
     let timedOut = !streams.complete || ending == nil
     if timedOut {
-      stderr += "\nCommandRunner: \(executableName) did not end within \(timeout); killed\n"
+      stderr += "\nCommandRunner: \(name) did not end within \(timeout); killed\n"
     }
     return Result(
       stdout: String(decoding: streams.bytes[0], as: UTF8.self), stderr: stderr,
@@ -111,7 +139,7 @@ public enum CommandRunner {
   }
 
   /// Reads each descriptor to its end, all at once, until `deadline`.
-  private static func readToEnd(_ descriptors: [Int32], until deadline: ContinuousClock.Instant)
+  private static func readToEnd(_ descriptors: [Int32], until deadline: MonotonicInstant)
     -> (bytes: [[UInt8]], complete: Bool)
   {
     var bytes = [[UInt8]](repeating: [], count: descriptors.count)

@@ -1,4 +1,5 @@
 import HarnessVocabulary
+import _ArchiveHarnessSystem
 
 /// One archive entry of one manifest, checked on every path.
 public struct VerificationCase: Sendable, Hashable {
@@ -42,13 +43,13 @@ public struct VerificationCase: Sendable, Hashable {
   /// let item = verifier.verify(entry, of: manifest, archivesDirectory: "LegacyArchives")
   /// print(item.duration ?? .zero)  // 0.031 seconds
   /// ```
-  public var duration: Duration?
+  public var duration: TimeSpan?
 
   /// Creates a case.
   public init(
     manifest: String, archive: String, location: Place, paths: [PathResult],
     expectations: [ExpectationResult], notes: [String] = [], producer: String? = nil,
-    duration: Duration? = nil
+    duration: TimeSpan? = nil
   ) {
     self.producer = producer
     self.duration = duration
@@ -105,8 +106,6 @@ extension VerificationCase {
   /// VerificationCase(…, duration: .microseconds(31_600)).milliseconds  // 32
   /// ```
   public var milliseconds: Int64? {
-    guard let duration else { return nil }
-    let (seconds, attoseconds) = duration.components
-    return seconds * 1000 + (attoseconds + 500_000_000_000_000) / 1_000_000_000_000_000
+    duration?.roundedMilliseconds
   }
 }

@@ -5,6 +5,7 @@ import HarnessManifest
 import HarnessPropertyList
 import HarnessTextOutput
 import HarnessVocabulary
+import _ArchiveHarnessSystem
 
 /// Reads a `verify --format json` report back into a ``VerificationReport`` for the other writers.
 ///
@@ -110,7 +111,7 @@ package struct VerificationReportReader: Sendable {
       producer: try node.optional("producer")?.string(),
       duration: try node.optional("durationMilliseconds").map {
         (milliseconds: Node) throws(VerificationReportReadError) in
-        Duration.milliseconds(try milliseconds.integer())
+        TimeSpan.milliseconds(try milliseconds.integer())
       })
   }
 

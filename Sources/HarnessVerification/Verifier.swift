@@ -6,6 +6,7 @@ import HarnessManifest
 import HarnessManifestXML
 import HarnessPropertyList
 import HarnessVocabulary
+import _ArchiveHarnessSystem
 
 /// Runs every archive entry of a set of manifests through the structural check and every decode path.
 ///
@@ -290,10 +291,9 @@ public struct Verifier: Sendable {
   public func verify(_ entry: ArchiveEntry, of manifest: Manifest, archivesDirectory: String)
     -> VerificationCase
   {
-    let clock = ContinuousClock()
-    let start = clock.now
+    let start = MonotonicInstant.now
     var item = untimedVerify(entry, of: manifest, archivesDirectory: archivesDirectory)
-    item.duration = clock.now - start
+    item.duration = MonotonicInstant.now - start
     return item
   }
 

@@ -7,12 +7,6 @@ import Foundation
 import HarnessCLI
 import ProfileKit
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A badge with a label, decoded with a force cast: an archive whose label is a number traps.
 ///
 /// Archived as `ProfilesApp.Badge` by the store generator (`--trap-at`); mapped here with
@@ -36,4 +30,4 @@ final class Badge: NSObject, NSSecureCoding {
 }
 
 let configuration = HarnessConfiguration(modelClasses: ProfileModel.classes + [Badge.self])
-exit(ArchiveHarnessCommand.main(CommandLine.arguments, configuration: configuration))
+ArchiveHarnessCommand.main(configuration: configuration)

@@ -3,12 +3,6 @@ import HarnessCoder
 import ProfileKit
 import ProfilesApp
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 // The repository's own harness, built as a team builds theirs: every archive-harness command,
 // decoding into the sample app's v2 classes (module ProfileKit). Its decode worker also serves
 // v1 (module ProfilesApp) as "ProfilesApp-1", to run v1's own trapping `as!` decoder where a
@@ -18,4 +12,4 @@ import ProfilesApp
 let configuration = HarnessConfiguration(
   modelClasses: ProfileModel.classes, platformClasses: PlatformClass.allCases,
   additionalRegistries: ["ProfilesApp-1": ClassRegistry(modelClasses: ProfilesAppModel.classes)])
-exit(ArchiveHarnessCommand.main(CommandLine.arguments, configuration: configuration))
+ArchiveHarnessCommand.main(configuration: configuration)

@@ -2,6 +2,7 @@ import HarnessKeyedArchive
 import HarnessPropertyList
 import HarnessTestSupport
 import Testing
+import _ArchiveHarnessSystem
 
 /// Raw encodings and checks that the adversarial tests share.
 enum HostileInput {
@@ -116,9 +117,7 @@ enum HostileInput {
 
   /// Measures how long a piece of work takes.
   static func seconds(_ work: () throws -> Void) rethrows -> Double {
-    let clock = ContinuousClock()
-    let elapsed = try clock.measure(work)
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    try MonotonicInstant.measure(work).seconds
   }
 }
 

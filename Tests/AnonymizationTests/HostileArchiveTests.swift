@@ -10,7 +10,10 @@ import Testing
 /// at a time, so that one test's work does not count against another's limit. That the scan
 /// and the anonymizer take linear time on ``HostileText/baits`` is a timing, checked outside
 /// the tests by `scripts/check-hostile-text` in a release build.
-@Suite("Hostile archives", .serialized, .timeLimit(.minutes(1)))
+///
+/// Each test has a time limit of its own: on Apple platforms a time limit needs macOS 13 and
+/// iOS 16, and Swift Testing allows `@available` on a test function, not on a suite.
+@Suite("Hostile archives", .serialized)
 struct HostileArchiveTests {
   /// Anonymizes and scans an archive; both must finish, and the output must read back.
   static func survive(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -24,17 +27,24 @@ struct HostileArchiveTests {
 
   @Test(
     "20,000 characters of one detector's bait each scan, anonymize and read back",
-    arguments: HostileText.baits)
+    .timeLimit(.minutes(1)), arguments: HostileText.baits)
+  @available(macOS 13, iOS 16, *)
   func survivesLongBait(bait: String) throws {
     try Self.survive(HostileText.archive(holding: HostileText.repeated(bait, length: 20_000)))
   }
 
-  @Test("200,000 letters of an unknown script anonymize without rescanning their block")
+  @Test(
+    "200,000 letters of an unknown script anonymize without rescanning their block",
+    .timeLimit(.minutes(1)))
+  @available(macOS 13, iOS 16, *)
   func survivesUnknownScript() throws {
     try Self.survive(HostileText.archive(holding: String(repeating: "ꦧ", count: 200_000)))
   }
 
-  @Test("Inline arrays nested 400 deep are walked without overflowing the stack")
+  @Test(
+    "Inline arrays nested 400 deep are walked without overflowing the stack",
+    .timeLimit(.minutes(1)))
+  @available(macOS 13, iOS 16, *)
   func survivesDeepInlineNesting() throws {
     var value = PropertyListValue.string("alice@corp-mail.de")
     for _ in 0..<400 { value = .array([value]) }
@@ -43,7 +53,10 @@ struct HostileArchiveTests {
     try Self.survive(builder.bytes())
   }
 
-  @Test("An object graph of 100,000 objects that all point at one another is walked once each")
+  @Test(
+    "An object graph of 100,000 objects that all point at one another is walked once each",
+    .timeLimit(.minutes(1)))
+  @available(macOS 13, iOS 16, *)
   func survivesReferenceWeb() throws {
     var builder = KeyedArchiveBuilder()
     let shared = builder.string("alice@corp-mail.de")
@@ -61,7 +74,10 @@ struct HostileArchiveTests {
     _ = PrivacyScanner().scan(bytes, file: "web.archive")
   }
 
-  @Test("A cycle through the root, and an object that is its own field, are walked once")
+  @Test(
+    "A cycle through the root, and an object that is its own field, are walked once",
+    .timeLimit(.minutes(1)))
+  @available(macOS 13, iOS 16, *)
   func survivesCycles() throws {
     var builder = KeyedArchiveBuilder()
     let root = builder.reserve()
@@ -73,7 +89,10 @@ struct HostileArchiveTests {
     _ = try Anonymizer(options: options).anonymize(builder.bytes())
   }
 
-  @Test("Dates that are not finite, or far beyond year 9999, stay as they are under every policy")
+  @Test(
+    "Dates that are not finite, or far beyond year 9999, stay as they are under every policy",
+    .timeLimit(.minutes(1)))
+  @available(macOS 13, iOS 16, *)
   func survivesExtremeDates() throws {
     var builder = KeyedArchiveBuilder()
     let dates = [Double.nan, .infinity, -.infinity, 1e300, -1e300, .greatestFiniteMagnitude].map {
@@ -88,7 +107,10 @@ struct HostileArchiveTests {
     }
   }
 
-  @Test("Scrubbed numbers at the integer limits keep their width without overflowing")
+  @Test(
+    "Scrubbed numbers at the integer limits keep their width without overflowing",
+    .timeLimit(.minutes(1)))
+  @available(macOS 13, iOS 16, *)
   func survivesExtremeNumbers() throws {
     var builder = KeyedArchiveBuilder()
     builder.setRoot(
@@ -114,7 +136,10 @@ struct HostileArchiveTests {
     #expect(value < 0 && String(value.magnitude).count == 19)
   }
 
-  @Test("A wildcard key path over a wide archive is bounded by the match limit")
+  @Test(
+    "A wildcard key path over a wide archive is bounded by the match limit", .timeLimit(.minutes(1))
+  )
+  @available(macOS 13, iOS 16, *)
   func survivesWildcardFanOut() throws {
     var builder = KeyedArchiveBuilder()
     let leaves = (0..<1000).map { builder.string("item \($0)") }
@@ -128,7 +153,8 @@ struct HostileArchiveTests {
 
   @Test(
     "Every corpus file, broken ones included, scans and anonymizes or is refused",
-    arguments: Corpus.allFiles)
+    .timeLimit(.minutes(1)), arguments: Corpus.allFiles)
+  @available(macOS 13, iOS 16, *)
   func survivesCorpus(file: String) throws {
     let bytes = try Corpus.bytes(file)
     _ = PrivacyScanner().scan(bytes, file: file)

@@ -97,15 +97,9 @@ struct SHA256Tests {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
           && !isDirectory.boolValue
       }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = files
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+    let result = try CommandRunner.run(program: tool, files)
+    #expect(result.status == 0, "\(result.stderr)")
+    let lines = result.stdout.split(separator: "\n")
     #expect(lines.count == files.count)
     for (line, file) in zip(lines, files) {
       let expected = String(line.prefix(64))

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCoder
+import HarnessContainment
 import Testing
 
 #if canImport(Darwin)

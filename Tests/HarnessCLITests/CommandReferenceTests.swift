@@ -12,20 +12,12 @@ struct CommandReferenceTests {
   static func check() throws -> (status: Int32, output: String) {
     let executable = try #require(
       CommandRunner.executable(named: "archive-harness"), "archive-harness is not built")
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["bash", "scripts/command-reference", "--check"]
-    process.currentDirectoryURL = Corpus.packageRoot
     var environment = ProcessInfo.processInfo.environment
     environment["ARCHIVE_HARNESS"] = executable.path
-    process.environment = environment
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    let result = try CommandRunner.run(
+      program: "/usr/bin/env", ["bash", "scripts/command-reference", "--check"],
+      in: Corpus.packageRoot, environment: environment)
+    return (result.status ?? -1, result.stdout + result.stderr)
   }
 
   @Test("The committed article is what scripts/command-reference writes from the built help")

@@ -5,22 +5,15 @@ import Testing
 /// The sharded GitHub Actions workflow of the `ShardedCI` article, parsed by Python's yaml module.
 @Suite("The sharded CI article's workflow")
 struct ReadmeWorkflowTests {
-  /// Runs python3 with a program and some standard input; `nil` when python3 cannot be started.
-  static func python(_ program: String, input: String = "") -> (status: Int32, output: String)? {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", program]
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stdout
-    do { try process.run() } catch { return nil }
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try? stdin.fileHandleForWriting.close()
-    let data = stdout.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  /// Runs python3 with a program and its arguments; `nil` when python3 cannot be started.
+  static func python(_ program: String, _ arguments: [String] = []) -> (
+    status: Int32?, output: String
+  )? {
+    guard
+      let result = try? CommandRunner.run(
+        program: "/usr/bin/env", ["python3", "-c", program] + arguments)
+    else { return nil }
+    return (result.status, result.stdout + result.stderr)
   }
 
   /// Whether python3 and its yaml module are here.
@@ -44,7 +37,7 @@ struct ReadmeWorkflowTests {
   func workflowParses() throws {
     let program = """
       import sys, yaml
-      workflow = yaml.safe_load(sys.stdin)
+      workflow = yaml.safe_load(sys.argv[1])
       jobs = workflow["jobs"]
       shards = jobs["shard"]["strategy"]["matrix"]["shard"]
       assert shards == list(range(1, len(shards) + 1)), shards
@@ -59,7 +52,7 @@ struct ReadmeWorkflowTests {
       assert "verify.html" in published and "verify.junit" in published, published
       print("ok")
       """
-    let result = try #require(Self.python(program, input: try Self.workflow()))
+    let result = try #require(Self.python(program, [try Self.workflow()]))
     #expect(result.status == 0, "\(result.output)")
     #expect(result.output == "ok\n")
   }

@@ -140,6 +140,7 @@ struct ArchiveJSONViewTests {
   @Test(
     "A chain of 50,000 NSStrings, every link written with its text, follows the chain once",
     .timeLimit(.minutes(1)))
+  @available(macOS 13, iOS 16, *)  // Swift Testing's time limits
   func longStringChainIsFollowedOnce() throws {
     var builder = KeyedArchiveBuilder()
     var next = builder.string("the end")

@@ -93,27 +93,17 @@ struct ByteLevelRenameTests {
           assert original == renamed, (original_path, original, renamed)
       print("ok", len(paths) // 2)
       """
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", program, mappingFile] + paths
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = output
-    do { try process.run() } catch { return nil }
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    guard
+      let result = try? CommandRunner.run(
+        program: "/usr/bin/env", ["python3", "-c", program, mappingFile] + paths)
+    else { return nil }
+    return result.stdout + result.stderr
   }
 
   /// Whether python3 can be run here.
-  static let hasPython: Bool = {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", "import plistlib"]
-    do { try process.run() } catch { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
-  }()
+  static let hasPython =
+    (try? CommandRunner.run(program: "/usr/bin/env", ["python3", "-c", "import plistlib"]))?
+    .status == 0
 
   @Test("The legacy archives rename at the byte level, equal to the graph path's result")
   func legacyArchivesRename() throws {

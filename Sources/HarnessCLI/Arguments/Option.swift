@@ -67,15 +67,20 @@ extension Option where Value: ArgumentValue {
     _ name: String, short: Character? = nil, valueName: String, help: String, default: Value,
     convert: ArgumentConverter<Value>? = nil
   ) -> Option {
+    // `if let`, not `convert == nil`: comparing an optional typed-throws function needs its type's
+    // runtime metadata, which Apple platforms have only from macOS 15 and iOS 18.
     let convertValue: ArgumentConverter<Value>
+    let allowedValues: [String]?
     if let convert {
       convertValue = convert
+      allowedValues = nil
     } else {
       convertValue = { text throws(ArgumentValueError) in try Value(argument: text) }
+      allowedValues = Value.allowedValues
     }
     let declaration = OptionDeclaration(
       name: name, short: short, valueName: valueName, help: help,
-      allowedValues: convert == nil ? Value.allowedValues : nil,
+      allowedValues: allowedValues,
       defaultDescription: `default`.argumentText,
       convert: { text throws(ArgumentValueError) in try convertValue(text) })
     return Option(declaration) { given in given.last as? Value ?? `default` }

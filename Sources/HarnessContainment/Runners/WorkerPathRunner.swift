@@ -2,6 +2,7 @@ import Foundation
 import HarnessCoder
 import HarnessVerification
 import HarnessVocabulary
+import _ArchiveHarnessSystem
 
 /// Runs every path in a supervised worker process: the `archive-harness` binary re-executed.
 ///
@@ -23,7 +24,7 @@ package struct WorkerPathRunner: DecodePathRunner {
   ///   - workers: How many worker processes may decode at once.
   package init(
     executable: URL, registryName: String = HarnessWorker.defaultRegistryName,
-    timeout: Duration = .seconds(20), workers: Int = 1
+    timeout: TimeSpan = .seconds(20), workers: Int = 1
   ) {
     pool = SupervisorPool(count: workers) {
       WorkerSupervisor(

@@ -1,5 +1,6 @@
 import CHarnessWorkerProcess
 import HarnessCoder
+import _ArchiveHarnessSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -35,7 +36,7 @@ struct FileDescriptorChannel {
   ///
   /// A frame longer than `maximumLength` is ``Failure/frameTooLarge(_:)``.
   func readFrame(
-    deadline: ContinuousClock.Instant? = nil, maximumLength: Int = maximumFrameLength,
+    deadline: MonotonicInstant? = nil, maximumLength: Int = maximumFrameLength,
     isPeerAlive: () -> Bool = { true }
   ) throws(Failure) -> [UInt8]? {
     var header = [UInt8](repeating: 0, count: 4)
@@ -54,7 +55,7 @@ struct FileDescriptorChannel {
 
   /// Writes several frames at once: one `write` where the pipe takes them all.
   func writeFrames(
-    _ payloads: [[UInt8]], deadline: ContinuousClock.Instant? = nil,
+    _ payloads: [[UInt8]], deadline: MonotonicInstant? = nil,
     isPeerAlive: () -> Bool = { true }
   ) throws(Failure) {
     var bytes: [UInt8] = []
@@ -75,7 +76,7 @@ struct FileDescriptorChannel {
 
   /// Writes one frame.
   func writeFrame(
-    _ payload: [UInt8], deadline: ContinuousClock.Instant? = nil,
+    _ payload: [UInt8], deadline: MonotonicInstant? = nil,
     isPeerAlive: () -> Bool = { true }
   ) throws(Failure) {
     try writeFrames([payload], deadline: deadline, isPeerAlive: isPeerAlive)
@@ -121,14 +122,14 @@ struct FileDescriptorChannel {
   /// The caller owns the descriptor, which is close-on-exec; it is closed here when the frame
   /// cannot be read whole.
   func readFrameWithDescriptor(
-    deadline: ContinuousClock.Instant, maximumLength: Int = 4096,
+    deadline: MonotonicInstant, maximumLength: Int = 4096,
     isPeerAlive: () -> Bool = { true }
   ) throws(Failure) -> (frame: [UInt8], descriptor: Int32?)? {
     var buffer = [UInt8](repeating: 0, count: 4 + maximumLength)
     var descriptor: Int32 = -1
     var received = -1
     while received < 0 {
-      if ContinuousClock.now >= deadline { throw .timedOut }
+      if MonotonicInstant.now >= deadline { throw .timedOut }
       received = buffer.withUnsafeMutableBytes { raw in
         harness_receive_with_descriptor(input, raw.baseAddress, raw.count, &descriptor)
       }
@@ -167,7 +168,7 @@ struct FileDescriptorChannel {
   }
 
   private func writeAll(
-    _ bytes: [UInt8], deadline: ContinuousClock.Instant?, isPeerAlive: () -> Bool
+    _ bytes: [UInt8], deadline: MonotonicInstant?, isPeerAlive: () -> Bool
   ) throws(Failure) {
     _ = try transfer(
       bytes.count, through: output, events: Int16(POLLOUT), deadline: deadline,
@@ -180,7 +181,7 @@ struct FileDescriptorChannel {
   }
 
   private func readExactly(
-    into buffer: inout [UInt8], deadline: ContinuousClock.Instant?, isPeerAlive: () -> Bool
+    into buffer: inout [UInt8], deadline: MonotonicInstant?, isPeerAlive: () -> Bool
   ) throws(Failure) -> Int {
     try transfer(
       buffer.count, through: input, events: Int16(POLLIN), deadline: deadline,
@@ -199,13 +200,13 @@ struct FileDescriptorChannel {
   /// a poll per call would double the system calls. `endsAtZero` makes a call that moves
   /// nothing the end of input.
   private func transfer(
-    _ count: Int, through descriptor: Int32, events: Int16, deadline: ContinuousClock.Instant?,
+    _ count: Int, through descriptor: Int32, events: Int16, deadline: MonotonicInstant?,
     isPeerAlive: () -> Bool, endsAtZero: Bool = false, step: (_ done: Int) -> Int
   ) throws(Failure) -> Int {
     var done = 0
     var mustWait = false
     while done < count {
-      if let deadline, !mustWait, ContinuousClock.now >= deadline { throw .timedOut }
+      if let deadline, !mustWait, MonotonicInstant.now >= deadline { throw .timedOut }
       if mustWait {
         try waitUntilReady(descriptor, events: events, deadline: deadline, isPeerAlive)
       }
@@ -229,16 +230,15 @@ struct FileDescriptorChannel {
   }
 
   private func waitUntilReady(
-    _ descriptor: Int32, events: Int16, deadline: ContinuousClock.Instant?,
+    _ descriptor: Int32, events: Int16, deadline: MonotonicInstant?,
     _ isPeerAlive: () -> Bool
   ) throws(Failure) {
     guard let deadline else { return }
     while true {
-      let remaining = ContinuousClock.now.duration(to: deadline)
+      let remaining = MonotonicInstant.now.duration(to: deadline)
       if remaining <= .zero { throw .timedOut }
       let slice = min(remaining, .milliseconds(50))
-      let milliseconds = Int32(
-        slice.components.seconds * 1000 + slice.components.attoseconds / 1_000_000_000_000_000)
+      let milliseconds = Int32(slice.nanoseconds / 1_000_000)
       var descriptors = pollfd(fd: descriptor, events: events, revents: 0)
       let result = poll(&descriptors, 1, max(milliseconds, 1))
       if result > 0 { return }

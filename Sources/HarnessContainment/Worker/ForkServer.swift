@@ -1,6 +1,7 @@
 import CHarnessWorkerProcess
 import Foundation
 import HarnessCoder
+import _ArchiveHarnessSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -27,7 +28,7 @@ struct ForkServer {
   }
 
   /// The longest a reap waits for a child to end by itself before killing it.
-  static let reapGrace: Duration = .seconds(5)
+  static let reapGrace: TimeSpan = .seconds(5)
 
   /// The server's own channel to the supervisor.
   let channel: FileDescriptorChannel
@@ -161,11 +162,11 @@ struct ForkServer {
     private mutating func reap(_ child: Int32, kill shouldKill: Bool) -> ForkServerReply {
       if shouldKill { _ = kill(child, SIGKILL) }
       var status: Int32 = 0
-      let deadline = ContinuousClock.now.advanced(by: Self.reapGrace)
+      let deadline = MonotonicInstant.now.advanced(by: Self.reapGrace)
       var ended = waitpid(child, &status, WNOHANG)
       var pause: UInt32 = 100
       while ended == 0 || (ended < 0 && errno == EINTR) {
-        if ContinuousClock.now >= deadline {
+        if MonotonicInstant.now >= deadline {
           _ = kill(child, SIGKILL)
           repeat { ended = waitpid(child, &status, 0) } while ended < 0 && errno == EINTR
           break

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCoder
+import _ArchiveHarnessSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -44,7 +45,7 @@ final class ForkedWorker: WorkerHandle {
   ///   - deadline: When to give up waiting for the answer.
   /// - Returns: The child, or `nil` when the server refused (it may then decode itself).
   /// - Throws: ``WorkerProtocolError`` when the server ended or answered nonsense.
-  static func fork(from server: WorkerProcess, deadline: ContinuousClock.Instant)
+  static func fork(from server: WorkerProcess, deadline: MonotonicInstant)
     throws(WorkerProtocolError) -> ForkedWorker?
   {
     let (reply, descriptor) = try request(.fork, to: server, deadline: deadline)
@@ -101,7 +102,7 @@ final class ForkedWorker: WorkerHandle {
   private func reap(kill: Bool) {
     let child = processIdentifier
     // The server waits up to its grace period before it kills a child that does not end.
-    let deadline = ContinuousClock.now.advanced(by: .seconds(15))
+    let deadline = MonotonicInstant.now.advanced(by: .seconds(15))
     do throws(WorkerProtocolError) {
       let (reply, descriptor) = try Self.request(
         .reap(child, kill: kill), to: server, deadline: deadline)
@@ -121,7 +122,7 @@ final class ForkedWorker: WorkerHandle {
 
   /// Sends one request to the server and reads its answer and any descriptor attached.
   private static func request(
-    _ request: ForkServerRequest, to server: WorkerProcess, deadline: ContinuousClock.Instant
+    _ request: ForkServerRequest, to server: WorkerProcess, deadline: MonotonicInstant
   ) throws(WorkerProtocolError) -> (ForkServerReply, Int32?) {
     let payload = try request.encoded()
     let alive = { server.isRunning }

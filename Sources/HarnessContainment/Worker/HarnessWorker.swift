@@ -2,6 +2,7 @@ import CHarnessWorkerProcess
 import Foundation
 import HarnessCoder
 import HarnessMigration
+import _ArchiveHarnessSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -252,7 +253,7 @@ package enum HarnessWorker {
   }
 
   /// The longest a migration answer waits to be sent with later ones.
-  package static let answerFlushInterval: Duration = .milliseconds(50)
+  package static let answerFlushInterval: TimeSpan = .milliseconds(50)
 
   /// Migrates a batch, typed, answering every archive in order.
   ///
@@ -271,7 +272,7 @@ package enum HarnessWorker {
     }
     var pending: [[UInt8]] = []
     var pendingBytes = 0
-    var lastFlush = ContinuousClock.now
+    var lastFlush = MonotonicInstant.now
     for (index, archive) in batch.archives.enumerated() {
       let result =
         migration?.migrate(archive)
@@ -284,7 +285,7 @@ package enum HarnessWorker {
       pendingBytes += encoded.count
       let last = index == batch.archives.count - 1
       if header.flushEach || last || pendingBytes >= 1 << 16
-        || ContinuousClock.now - lastFlush >= Self.answerFlushInterval
+        || MonotonicInstant.now - lastFlush >= Self.answerFlushInterval
       {
         do throws(FileDescriptorChannel.Failure) {
           try channel.writeFrames(pending)
@@ -293,13 +294,13 @@ package enum HarnessWorker {
         }
         pending.removeAll(keepingCapacity: true)
         pendingBytes = 0
-        lastFlush = ContinuousClock.now
+        lastFlush = MonotonicInstant.now
       }
     }
   }
 
   /// How often a decoding worker checks that the process that started it still runs.
-  static let parentCheckInterval: Duration = .milliseconds(100)
+  static let parentCheckInterval: TimeSpan = .milliseconds(100)
 
   /// Ends this process when `parent` ends, whatever killed it.
   ///

@@ -3,6 +3,7 @@ import Foundation
 import HarnessChildProcesses
 import HarnessCoder
 import HarnessFileOutput
+import _ArchiveHarnessSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -28,9 +29,9 @@ final class WorkerProcess: WorkerHandle {
 
   /// How long a worker has to end by itself before it is killed: after its input closes
   /// (``stop()``), or after it stopped answering (``waitForDeath(stderrFrom:)``).
-  static let endingGrace: Duration = .seconds(2)
+  static let endingGrace: TimeSpan = .seconds(2)
   /// How long a killed worker has to end before it is reported as not ending.
-  static let killGrace: Duration = .seconds(5)
+  static let killGrace: TimeSpan = .seconds(5)
 
   /// Launches the worker.
   ///

@@ -2,6 +2,7 @@ import Foundation
 import HarnessCoder
 import HarnessMigration
 import HarnessVocabulary
+import _ArchiveHarnessSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -52,7 +53,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
   /// The registry requests name.
   package let registryName: String
   /// The longest one archive may take, including starting a worker for it.
-  package let timeout: Duration
+  package let timeout: TimeSpan
   /// Whether the launched worker is asked to fork the workers that decode (Linux only).
   package let forkServer: Bool
 
@@ -97,7 +98,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
   package init(
     executableURL: URL, arguments: [String] = [HarnessWorker.modeArgument],
     registryName: String = HarnessWorker.defaultRegistryName,
-    timeout: Duration = .seconds(20), forkServer: Bool = WorkerSupervisor.forkServerSupported
+    timeout: TimeSpan = .seconds(20), forkServer: Bool = WorkerSupervisor.forkServerSupported
   ) {
     self.executableURL = executableURL
     self.arguments = arguments
@@ -269,7 +270,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
     _ batch: WorkerDecodeBatch, into results: inout [Result<DecodeOutcome, WorkerProtocolError>]
   ) throws(WorkerProtocolError) {
     let id = batch.request.id
-    let current = try currentWorker(deadline: ContinuousClock.now.advanced(by: timeout))
+    let current = try currentWorker(deadline: MonotonicInstant.now.advanced(by: timeout))
     // Where the running path's last words start: the end of the path before it.
     var stderrOffset = current.stderrLength()
     let alive = { current.isRunning }
@@ -297,7 +298,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
     }
     do throws(FileDescriptorChannel.Failure) {
       try current.channel.writeFrame(
-        batch.encoded, deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
+        batch.encoded, deadline: MonotonicInstant.now.advanced(by: timeout), isPeerAlive: alive)
     } catch {
       return try recordFailure(error)
     }
@@ -305,7 +306,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
       let frame: [UInt8]?
       do throws(FileDescriptorChannel.Failure) {
         frame = try current.channel.readFrame(
-          deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
+          deadline: MonotonicInstant.now.advanced(by: timeout), isPeerAlive: alive)
       } catch {
         return try recordFailure(error)
       }
@@ -384,7 +385,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
   private func exchange(_ payload: [UInt8], id: Int) throws(WorkerProtocolError)
     -> WorkerResponse
   {
-    let deadline = ContinuousClock.now.advanced(by: timeout)
+    let deadline = MonotonicInstant.now.advanced(by: timeout)
     let current = try currentWorker(deadline: deadline)
     let stderrOffset = current.stderrLength()
     let answer: [UInt8]?
@@ -503,7 +504,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
     _ batch: WorkerMigrationBatch, into results: inout [TypedMigrationResult]
   ) throws(WorkerProtocolError) -> MigrationEnd {
     let payload = try batch.encoded()
-    let current = try currentWorker(deadline: ContinuousClock.now.advanced(by: timeout))
+    let current = try currentWorker(deadline: MonotonicInstant.now.advanced(by: timeout))
     let stderrOffset = current.stderrLength()
     let alive = { current.isRunning }
     let attributed = batch.header.flushEach
@@ -519,7 +520,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
     }
     do throws(FileDescriptorChannel.Failure) {
       try current.channel.writeFrame(
-        payload, deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
+        payload, deadline: MonotonicInstant.now.advanced(by: timeout), isPeerAlive: alive)
     } catch .closed, .peerExited {
       // The worker was gone before it read anything: blame the first archive, as a decode would.
       return try died()
@@ -532,7 +533,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
       do throws(FileDescriptorChannel.Failure) {
         // Each archive gets the whole timeout, counted from the answer before it.
         answer = try current.channel.readFrame(
-          deadline: ContinuousClock.now.advanced(by: timeout), isPeerAlive: alive)
+          deadline: MonotonicInstant.now.advanced(by: timeout), isPeerAlive: alive)
       } catch .timedOut {
         current.forceKill()
         return try died(timedOut: true)
@@ -554,7 +555,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
   }
 
   /// The running worker, or a fresh one: forked by the running fork server, or launched.
-  private func currentWorker(deadline: ContinuousClock.Instant) throws(WorkerProtocolError)
+  private func currentWorker(deadline: MonotonicInstant) throws(WorkerProtocolError)
     -> any WorkerHandle
   {
     if let worker, worker.isRunning { return worker }
@@ -612,7 +613,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
   ///
   /// A worker that offers to serve forks, when ``forkServer`` is on, becomes the fork server
   /// and the child it forks is returned; where it refuses, it decodes itself.
-  private func startWorker(deadline: ContinuousClock.Instant) throws(WorkerProtocolError)
+  private func startWorker(deadline: MonotonicInstant) throws(WorkerProtocolError)
     -> any WorkerHandle
   {
     if let unavailable { throw unavailable }
@@ -650,7 +651,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
   }
 
   /// Reads the worker's first frame and checks that it is a decode worker serving our registry.
-  private func handshake(with process: WorkerProcess, deadline: ContinuousClock.Instant)
+  private func handshake(with process: WorkerProcess, deadline: MonotonicInstant)
     throws(WorkerProtocolError) -> WorkerHello
   {
     let path = executableURL.path

@@ -168,7 +168,8 @@ final class ByteReader: NSObject, NSSecureCoding {
     #else
       bytes = coder.withDecodedUnsafeBytes(forKey: "blob") { raw in raw.map { Array($0) } ?? [] }
     #endif
-    if coder.containsValue(forKey: "unkeyed") { _ = coder.decodePropertyList() }
+    // An unkeyed call every Foundation has (decodePropertyList() is macOS and corelibs only).
+    if coder.containsValue(forKey: "unkeyed") { _ = coder.decodeData() }
     super.init()
   }
 

@@ -8,13 +8,7 @@ import HarnessCLI
 import NotesKit
 import NotesV1
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 let configuration = HarnessConfiguration(
   modelClasses: NotesModel.classes,
   additionalRegistries: ["v1": ClassRegistry(modelClasses: NotesV1Model.classes)])
-exit(ArchiveHarnessCommand.main(CommandLine.arguments, configuration: configuration))
+ArchiveHarnessCommand.main(configuration: configuration)
