@@ -324,7 +324,10 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
-      name: "TextOutputTests", dependencies: ["HarnessTextOutput", "_ArchiveHarnessSystem"],
+      name: "ArchiveHarnessSystemTests", dependencies: ["_ArchiveHarnessSystem"],
+      swiftSettings: strictSettings),
+    .testTarget(
+      name: "TextOutputTests", dependencies: ["HarnessTextOutput"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "ChecksumTests", dependencies: ["HarnessChecksum", "HarnessTestSupport"],

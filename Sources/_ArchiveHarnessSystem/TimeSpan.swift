@@ -70,6 +70,7 @@ public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible 
   /// As Swift's `Duration` prints: `1.5 seconds`.
   public var description: String { "\(seconds) seconds" }
 
+  /// Whether the left span is the shorter.
   public static func < (lhs: TimeSpan, rhs: TimeSpan) -> Bool {
     lhs.nanoseconds < rhs.nanoseconds
   }
@@ -143,6 +144,7 @@ package struct MonotonicInstant: Sendable, Hashable, Comparable {
     return start.duration(to: now)
   }
 
+  /// Whether the left instant is the earlier.
   package static func < (lhs: MonotonicInstant, rhs: MonotonicInstant) -> Bool {
     lhs.nanoseconds < rhs.nanoseconds
   }

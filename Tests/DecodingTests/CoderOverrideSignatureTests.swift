@@ -130,6 +130,30 @@ struct CoderOverrideSignatureTests {
       }, "\(problems)")
   }
 
+  @Test("A macOS-and-corelibs override outside any #if is reported: iOS's NSCoder lacks it")
+  func macOSAndCorelibsOverrideOutsideIfIsReported() {
+    let source =
+      Self.planted(Self.corelibsOverride + "\n" + Self.darwinOverride)
+      .replacingOccurrences(
+        of: "// | __decodeObject(ofClasses:forKey:) | open | absent | darwin |",
+        with: """
+          // | __decodeObject(ofClasses:forKey:) | open | absent | darwin |
+          // | decodePropertyList() | open (macOS only) | open | macOS and corelibs |
+          """
+      )
+      .replacingOccurrences(
+        of: "final class PlantedCoder: NSCoder {",
+        with: """
+          final class PlantedCoder: NSCoder {
+            override func decodePropertyList() -> Any? { nil }
+          """)
+    let problems = CoderOverrideChecker.problems(in: source)
+    #expect(
+      problems.contains {
+        $0.contains("'decodePropertyList()' (macOS and corelibs) is overridden outside any #if")
+      }, "\(problems)")
+  }
+
   @Test("A Darwin-only override in the corelibs block is reported")
   func darwinOverrideInCorelibsBlockIsReported() {
     let source = Self.planted(

@@ -158,8 +158,7 @@ private struct ArchiveScan {
       case .leaf(.date), .leaf(.uuid):
         continue
       case .leaf(.stringBytes):
-        if case .data(let bytes) = field.value, let text = String(validUTF8: bytes)
-        {
+        if case .data(let bytes) = field.value, let text = String(validUTF8: bytes) {
           scanText(text, at: base, holder: .string)
         }
       case .leaf(.plain):

@@ -202,7 +202,8 @@ package final class HarnessUnarchiver: NSCoder {
   // the table and the code cannot drift; keep one member a row.
   //
   // Overridden: both (one declaration, outside any #if), darwin (inside #if canImport(Darwin)),
-  // corelibs (inside #if !canImport(Darwin)), each (one declaration in each block), none.
+  // corelibs (inside #if !canImport(Darwin)), macOS and corelibs (inside
+  // #if os(macOS) || !canImport(Darwin): not on iOS), each (one declaration in each block), none.
   //
   // | Member | Darwin | corelibs | Overridden |
   // |---|---|---|---|
@@ -239,7 +240,7 @@ package final class HarnessUnarchiver: NSCoder {
   // | decodeValue(ofObjCType:at:) | open func (UnsafePointer<CChar>, UnsafeMutableRawPointer), deprecated | open func, same | both |
   // | decodeValue(ofObjCType:at:size:) | open func (macOS 10.13, iOS 11) | absent | darwin |
   // | decodeData() | open func -> Data? | open func -> Data? | both |
-  // | decodePropertyList() | open func -> Any? | open func -> Any? | both |
+  // | decodePropertyList() | open func -> Any? (macOS only) | open func -> Any? | macOS and corelibs |
   // | decodeObject() | open func -> Any?, base reads decodeValue(ofObjCType:at:) | open func, same | none |
   // | decodeBytes(withReturnedLength:) | open func, base reads decodeValue(ofObjCType:at:) | commented out (absent) | none |
   // | version(forClassName:) | open func -> Int | open func -> Int | both |

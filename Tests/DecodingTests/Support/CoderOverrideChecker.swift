@@ -11,6 +11,8 @@ enum CoderOverrideChecker {
     case both
     case darwin
     case corelibs
+    /// NSCoder declares it on macOS and in corelibs, not on iOS.
+    case macOSAndCorelibs = "macOS and corelibs"
     case each
     case none
   }
@@ -23,6 +25,8 @@ enum CoderOverrideChecker {
     case darwin
     /// Inside `#if !canImport(Darwin)`, or the `#else` of `#if canImport(Darwin)`.
     case corelibs
+    /// Inside `#if os(macOS) || !canImport(Darwin)`: macOS's Foundation and corelibs.
+    case macOSAndCorelibs
     /// Inside a condition the checker does not read as either Foundation.
     case unknown(String)
 
@@ -31,6 +35,7 @@ enum CoderOverrideChecker {
       case .anywhere: "outside any #if"
       case .darwin: "in a canImport(Darwin) block"
       case .corelibs: "in a !canImport(Darwin) block"
+      case .macOSAndCorelibs: "in an os(macOS) || !canImport(Darwin) block"
       case .unknown(let condition): "under '#if \(condition)'"
       }
     }
@@ -100,6 +105,7 @@ enum CoderOverrideChecker {
       case .both: expected = [.anywhere]
       case .darwin: expected = [.darwin]
       case .corelibs: expected = [.corelibs]
+      case .macOSAndCorelibs: expected = [.macOSAndCorelibs]
       case .each: expected = [.darwin, .corelibs]
       case .none: expected = []
       }
@@ -116,6 +122,8 @@ enum CoderOverrideChecker {
       case .both: missing = blocks.contains(.anywhere) ? [] : [.anywhere]
       case .darwin: missing = blocks.contains(.darwin) ? [] : [.darwin]
       case .corelibs: missing = blocks.contains(.corelibs) ? [] : [.corelibs]
+      case .macOSAndCorelibs:
+        missing = blocks.contains(.macOSAndCorelibs) ? [] : [.macOSAndCorelibs]
       case .each: missing = [Block.darwin, .corelibs].filter { !blocks.contains($0) }
       case .none: missing = []
       }
@@ -134,6 +142,7 @@ enum CoderOverrideChecker {
       switch (compact, inElse) {
       case ("canImport(Darwin)", false), ("!canImport(Darwin)", true): here = .darwin
       case ("!canImport(Darwin)", false), ("canImport(Darwin)", true): here = .corelibs
+      case ("os(macOS)||!canImport(Darwin)", false): here = .macOSAndCorelibs
       default: here = .unknown(inElse ? "!(\(condition))" : condition)
       }
       switch (result, here) {
