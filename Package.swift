@@ -399,7 +399,7 @@ let package = Package(
     .testTarget(
       name: "DecodingTests",
       dependencies: [
-        "HarnessContainment",
+        "HarnessContainment", "HarnessMigration",
         "HarnessCoder", "HarnessKeyedArchive", "HarnessPropertyList", "ProfileKit",
         "ProfilesApp",
         "HarnessTestSupport", "HarnessVocabulary",

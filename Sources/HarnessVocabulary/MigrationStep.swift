@@ -21,6 +21,9 @@ public enum MigrationStep: String, Sendable, Hashable, Codable, CaseIterable,
   case reRead = "re-read"
   /// Comparing the re-read object graph with the original.
   case compare
+  /// Comparing what the historical archive holds with the new archive, value by value at key
+  /// paths: nothing the old bytes hold may be lost or changed unless the manifest declares it.
+  case conserve
   /// Replacing the record in the store.
   case write
 

@@ -38,6 +38,9 @@ public enum RejectionCategory: String, Sendable, Hashable, Codable, CaseIterable
   case unknownSchemaVersion = "unknown-schema-version"
   /// The process decoding the archive died; only manifests name this, as what a path must do.
   case crashed
+  /// The path decoded, but what the current code writes back for the object loses or changes
+  /// a value the archive holds (conservation: the archive is the reference).
+  case notConserved = "not-conserved"
 
   /// The category's name, such as `class-not-allowed`.
   public var description: String { rawValue }

@@ -9,7 +9,7 @@ package struct HarnessDecodeResult {
   /// The decoded root object, for re-encoding or comparison; `nil` unless decoded.
   package let object: AnyObject?
   /// Warnings that do not change the outcome, such as SAP's stricter allowed-classes rule.
-  package let warnings: [String]
+  package var warnings: [String]
   /// The registered names of the classes instantiated, in first-use order, inline
   /// property-list leaves excluded.
   package let instantiatedClassNames: [String]

@@ -30,6 +30,12 @@ package struct HarnessDecoder: Sendable {
   /// Whether a decoded outcome carries the object's field description; turning it off leaves
   /// ``DecodedValue/opaque(className:)`` and saves re-reading the object's fields.
   package var describesObjects: Bool = true
+  /// Whether a described decode also proves that the current code keeps what the archive holds:
+  /// the decoded object is re-encoded and compared with the archive (``ConservationCheck``). A
+  /// loss makes the outcome a `not-conserved` rejection; a type change is a warning.
+  package var conserves: Bool = true
+  /// The changes the current code makes on purpose, which conservation accepts.
+  package var declaredChanges: [DeclaredChange] = []
 
   /// Creates a decoder.
   ///
@@ -136,7 +142,45 @@ package struct HarnessDecoder: Sendable {
     let unarchiver = HarnessUnarchiver(
       archive: archive, registry: registry, classMap: classMap, secure: secure,
       maximumDepth: maximumDepth)
-    return unarchiver.decodeTop(keys: keys, allowedClasses: allowedClasses, describing: describing)
+    let result = unarchiver.decodeTop(
+      keys: keys, allowedClasses: allowedClasses, describing: describing)
+    guard conserves, describing, keys.count == 1 else { return result }
+    return conserved(result, archive: archive, topKey: keys[0])
+  }
+
+  /// The result, held to what the archive holds: the decoded object re-encoded by the current
+  /// classes must keep every archived value (``ConservationCheck``).
+  private func conserved(_ result: HarnessDecodeResult, archive: KeyedArchive, topKey: String)
+    -> HarnessDecodeResult
+  {
+    guard let object = result.object, result.outcome.decodedValue != nil else { return result }
+    let findings: [ConservationFinding]
+    do {
+      let bytes = try HarnessArchiver.archivedData(
+        withRootObject: object, requiringSecureCoding: false, built: result.builtCollections)
+      let rewritten = try KeyedArchive(bytes: bytes, limits: limits)
+      findings = try ConservationCheck(
+        registry: registry, classMap: classMap, declaredChanges: declaredChanges
+      ).findings(archive, at: topKey, rewritten, at: "root")
+    } catch {
+      var checked = result
+      checked.warnings.append("what the current code keeps was not checked: \(error)")
+      return checked
+    }
+    var checked = result
+    checked.warnings += findings.filter { $0.kind.severity != .error }.map {
+      "\($0.kind): \($0)"
+    }
+    let losses = findings.filter { $0.kind.severity == .error }
+    guard let first = losses.first else { return checked }
+    let more = losses.count > 3 ? "; and \(losses.count - 3) more" : ""
+    let rejection = DecodeRejection(
+      category: .notConserved, keyPath: first.keyPath,
+      message: "the current code does not keep what the archive holds: "
+        + losses.prefix(3).map(\.description).joined(separator: "; ") + more)
+    return HarnessDecodeResult(
+      outcome: .rejected(rejection), object: nil, warnings: checked.warnings,
+      instantiatedClassNames: result.instantiatedClassNames)
   }
 
   /// The keys a decode with no keys given reads: `root` when the archive has it, otherwise

@@ -11,6 +11,10 @@ import HarnessVocabulary
 /// 3. Re-read the new bytes through the secure path with the read's
 ///    `allowedClasses`.
 /// 4. Compare the re-read object with the first decode, field by field.
+/// 5. Conserve: compare what the historical archive holds with the new archive, value by value
+///    at key paths, with no app code (``ConservationCheck``). The first decode came from the
+///    current code, so step 4 alone would compare that code with itself; a decoder that drops a
+///    field agrees with itself. A value lost or changed, unless declared, refuses the record.
 ///
 /// Any failure is a ``RecordRefusal`` naming the step and its cause. A `nil` decode, or an empty
 /// collection decoded from an archive whose root holds elements, is a refusal:
@@ -42,16 +46,19 @@ public struct RoundTrip: Sendable {
   public var allowedClasses: [String]
   /// The bounds on reading.
   public var limits: ArchiveLimits
+  /// The changes the current code makes on purpose, which conservation accepts.
+  public var declaredChanges: [DeclaredChange]
 
   /// Creates a round trip.
   public init(
     registry: ClassRegistry, classMap: ClassNameMap, allowedClasses: [String],
-    limits: ArchiveLimits = .default
+    limits: ArchiveLimits = .default, declaredChanges: [DeclaredChange] = []
   ) {
     self.registry = registry
     self.classMap = classMap
     self.allowedClasses = allowedClasses
     self.limits = limits
+    self.declaredChanges = declaredChanges
   }
 
   /// Runs the round trip on one archive.
@@ -122,7 +129,28 @@ public struct RoundTrip: Sendable {
           .compare, cause: .changed, "the re-read object differs: before \(before), after \(after)")
       )
     }
+    if let refusal = conservationRefusal(archive, newBytes) { return .failure(refusal) }
     return .success(Migrated(bytes: newBytes, before: before, after: after))
+  }
+
+  /// A refusal when the new bytes lose or change a value the historical archive holds.
+  private func conservationRefusal(_ archive: KeyedArchive, _ newBytes: [UInt8]) -> RecordRefusal? {
+    let findings: [ConservationFinding]
+    do {
+      let rewritten = try KeyedArchive(bytes: newBytes, limits: limits)
+      findings = try ConservationCheck(
+        registry: registry, classMap: classMap, declaredChanges: declaredChanges
+      ).findings(archive, rewritten)
+    } catch {
+      return RecordRefusal(.conserve, cause: .rejected(.limitExceeded), "\(error)")
+    }
+    let losses = findings.filter { $0.kind.severity == .error }
+    guard !losses.isEmpty else { return nil }
+    let more = losses.count > 3 ? "; and \(losses.count - 3) more" : ""
+    return RecordRefusal(
+      .conserve, cause: .rejected(.notConserved),
+      "the new archive does not keep what the old one holds: "
+        + losses.prefix(3).map(\.description).joined(separator: "; ") + more)
   }
 
   /// Describes a decoded object for the comparison, from what its decode built; a refusal at
