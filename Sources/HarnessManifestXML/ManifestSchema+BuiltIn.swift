@@ -960,6 +960,16 @@ extension ManifestSchema {
           </xs:documentation>
         </xs:annotation>
       </xs:enumeration>
+      <xs:enumeration value="not-conserved">
+        <xs:annotation>
+          <xs:documentation>
+            The path decoded, but what the current code writes back for the
+            object loses or changes a value the archive holds, at a key path
+            the finding names. Declare a change made on purpose rather than
+            expecting this.
+          </xs:documentation>
+        </xs:annotation>
+      </xs:enumeration>
     </xs:restriction>
   </xs:simpleType>
 

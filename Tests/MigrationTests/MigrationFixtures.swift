@@ -38,6 +38,24 @@ enum MigrationFixtures {
     return builder.bytes()
   }
 
+  /// A profile that holds only what the sample app's version 2 (`ProfileKit.UserProfile`) reads
+  /// and writes back, so a typed migration keeps every value: ``profile(module:id:)``'s extra
+  /// fields (`billing`, `tags`, `me`, `score`) are values version 2 would lose.
+  static func keptProfile(module: String = "ProfilesApp", id: Int64 = 42) -> [UInt8] {
+    var builder = ArchiveBuilder()
+    let address = builder.object(
+      "\(module).Address",
+      [("street", builder.string("1 Main St")), ("city", builder.string("Springfield"))])
+    let profile = builder.object(
+      "\(module).UserProfile",
+      [
+        ("id", .integer(id)), ("name", builder.string("Ada")), ("isActive", .bool(true)),
+        ("address", address),
+      ])
+    builder.setRoot(profile)
+    return builder.bytes()
+  }
+
   /// A fresh empty folder under the temporary directory.
   static func temporaryFolder(_ name: String = #function) throws -> String {
     let base = NSTemporaryDirectory() + "migration-tests-\(getpid())-\(UUID().uuidString)"

@@ -23,7 +23,7 @@ struct SurveyAuthorTests {
 
   /// A UserDefaults-style XML property list with a profile archive at `profile.current`.
   private func writePreferences(to path: String) throws {
-    let archive = Data(MigrationFixtures.profile(id: 7))
+    let archive = Data(MigrationFixtures.keptProfile(id: 7))
     try Data(
       """
       <?xml version="1.0" encoding="UTF-8"?>
@@ -81,7 +81,7 @@ struct SurveyAuthorTests {
     let insert = try database.prepare("INSERT INTO store VALUES (?1, ?2)")
     for id in Int64(1)...3 {
       try insert.bind(.text("k\(id)"), at: 1)
-      try insert.bind(.blob(MigrationFixtures.profile(id: id)), at: 2)
+      try insert.bind(.blob(MigrationFixtures.keptProfile(id: id)), at: 2)
       _ = try insert.step()
       insert.reset()
     }

@@ -17,8 +17,9 @@ import HarnessPropertyList
 ///
 /// Only the app's own classes (registered model classes) are compared field by field. The
 /// fields of Foundation and platform classes outside Foundation's value forms (`NSValue`,
-/// `NSAttributedString`, a `UIColor` stand-in…) are written by each archiver in its own way, so
-/// such an object conserves when the new archive has one of its class in its place.
+/// `NSAttributedString`, a `UIColor` stand-in, `NSCountedSet`…) are written by each archiver
+/// in its own way, so such an object conserves when the new archive holds a value in its place.
+/// URLs compare as Foundation resolves them against their base.
 ///
 /// ```swift
 /// let check = ConservationCheck(registry: registry, classMap: map)
@@ -155,6 +156,14 @@ private struct ConservationWalk {
     guard path.components.count <= check.maximumDepth else { return }
     let before = shape(of: old, on: .original)
     let after = new.map { shape(of: $0, on: .rewritten) } ?? .absent
+    if case .instance(_, let instance) = before,
+      !check.isModelClass(check.currentName(of: instance.archiveClass))
+    {
+      // A Foundation or platform class outside the value forms: each archiver writes it its
+      // own way (an NSDecimalNumber may come back as a plain number), so only its presence counts.
+      if case .absent = after { report(.lost, path, before, after) }
+      return
+    }
     switch (before, after) {
     case (.absent, _), (.null, .null), (.null, .absent):
       return
@@ -204,10 +213,6 @@ private struct ConservationWalk {
     if compared[left] != nil { return }
     compared[left] = right
     let expected = check.currentName(of: a.archiveClass)
-    guard check.isModelClass(expected) else {
-      // A Foundation or platform class: each archiver writes its fields its own way.
-      return
-    }
     guard expected == b.className else {
       report(.changed, path, before, after)
       return
@@ -287,7 +292,13 @@ private struct ConservationWalk {
       return .leaf(archive.leaf(of: node))
     case .object(let index):
       guard let instance = archive.instance(at: index) else { return .null }
+      // NSCountedSet keeps each element's count in a layout of its own; compared by presence.
+      if instance.archiveClass.chain.contains("NSCountedSet") {
+        return .instance(index: index, instance)
+      }
       switch archive.foundationForm(of: instance) {
+      case .url(let base, let relative)?:
+        return .leaf(.url(Self.absoluteURL(base: base, relative: relative, in: archive)))
       case .array(let values)?, .orderedSet(let values)?: return .ordered(values)
       case .set(let values)?: return .unordered(values)
       case .dictionary(let keys, let values)?: return .dictionary(keys: keys, values: values)
@@ -296,6 +307,18 @@ private struct ConservationWalk {
       case nil: return .instance(index: index, instance)
       }
     }
+  }
+
+  /// A URL as Foundation resolves it: its relative string against its base, if any.
+  private static func absoluteURL(
+    base: PropertyListValue?, relative: PropertyListValue, in archive: KeyedArchive
+  ) -> String {
+    let relativeText = archive.stringValue(of: relative) ?? ""
+    guard let base, case .uid(let uid) = base, let baseInstance = archive.instance(at: Int(uid)),
+      case .url(_, let baseRelative)? = archive.foundationForm(of: baseInstance),
+      let baseURL = URL(string: archive.stringValue(of: baseRelative) ?? "")
+    else { return URL(string: relativeText)?.absoluteString ?? relativeText }
+    return URL(string: relativeText, relativeTo: baseURL)?.absoluteString ?? relativeText
   }
 
   /// A value's identity for matching set elements and dictionary keys: equal values (numbers as

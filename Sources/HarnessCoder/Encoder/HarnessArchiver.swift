@@ -165,6 +165,32 @@ package final class HarnessArchiver: NSCoder {
     set(.data(Array(UnsafeBufferPointer(start: bytes, count: length))), forKey: key)
   }
 
+  // MARK: - Unkeyed coding
+  //
+  // A keyed archive has no unkeyed values. NSCoder's own unkeyed methods trap in corelibs
+  // ("must be overridden"), so a class whose encode(with:) writes unkeyed (an old Foundation
+  // class, say) makes the encode fail, never the process.
+
+  /// Unsupported in a keyed archive: the encode fails.
+  package override func encodeValue(
+    ofObjCType type: UnsafePointer<CChar>, at address: UnsafeRawPointer
+  ) {
+    fail("unkeyed encoding is not supported by keyed archives")
+  }
+
+  /// Unsupported in a keyed archive: the encode fails.
+  package override func encode(_ data: Data) {
+    fail("unkeyed encoding is not supported by keyed archives")
+  }
+
+  #if os(macOS) || !canImport(Darwin)
+    /// Unsupported in a keyed archive: the encode fails. (NSCoder declares it on macOS and in
+    /// corelibs only.)
+    package override func encodePropertyList(_ propertyList: Any) {
+      fail("unkeyed encoding is not supported by keyed archives")
+    }
+  #endif
+
   // MARK: - Objects
 
   private func fail(_ message: String) {

@@ -173,5 +173,10 @@ final class ByteReader: NSObject, NSSecureCoding {
     super.init()
   }
 
-  func encode(with coder: NSCoder) {}
+  func encode(with coder: NSCoder) {
+    // What it read goes back, so the archive's blob is kept (conservation).
+    bytes.withUnsafeBufferPointer {
+      coder.encodeBytes($0.baseAddress, length: $0.count, forKey: "blob")
+    }
+  }
 }
