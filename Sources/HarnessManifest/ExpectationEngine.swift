@@ -124,14 +124,14 @@ package struct ExpectationEngine: Sendable {
       }
       return finding
     }
-    let regex = compiledRegex(for: expectation.kind)
+    let pattern = compiledPattern(for: expectation.kind)
     for match in matches {
-      let (holds, actual) = check(expectation.kind, match.leaf, regex: regex)
+      let (holds, actual) = check(expectation.kind, match.leaf, pattern: pattern)
       if !holds {
         finding.keyPath = text(of: match.path)
         finding.actual = actual
         if matches.count > 1 {
-          let failing = matches.count { !check(expectation.kind, $0.leaf, regex: regex).0 }
+          let failing = matches.count { !check(expectation.kind, $0.leaf, pattern: pattern).0 }
           finding.actual = .someElementsFail(first: actual, failing: failing, of: matches.count)
         }
         return finding
@@ -182,14 +182,14 @@ package struct ExpectationEngine: Sendable {
 
   private func text(of path: ArchiveKeyPath) -> String { path.description }
 
-  private func compiledRegex(for kind: FieldExpectation.Kind) -> Regex<AnyRegexOutput>? {
+  private func compiledPattern(for kind: FieldExpectation.Kind) -> ValuePattern? {
     guard case .matches(let pattern) = kind else { return nil }
-    return try? Regex(pattern)
+    return try? ValuePattern(pattern)
   }
 
   /// Checks one value; returns whether it holds and what was observed.
   private func check(
-    _ kind: FieldExpectation.Kind, _ leaf: ArchiveLeaf, regex: Regex<AnyRegexOutput>?
+    _ kind: FieldExpectation.Kind, _ leaf: ArchiveLeaf, pattern: ValuePattern?
   ) -> (Bool, ExpectationFinding.Observation) {
     let actual = ExpectationFinding.Observation(leaf)
     switch kind {
@@ -269,10 +269,10 @@ package struct ExpectationEngine: Sendable {
       }
       return (false, actual)
     case .matches:
-      guard let regex else { return (false, actual) }
+      guard let pattern else { return (false, actual) }
       switch leaf {
       case .string(let value), .url(let value):
-        return ((try? regex.wholeMatch(in: value)) != nil, actual)
+        return (pattern.matches(value), actual)
       default: return (false, actual)
       }
     }

@@ -37,7 +37,8 @@ public struct FieldExpectation: Sendable, Hashable {
     case count(equals: Int?, min: Int?, max: Int?)
     /// A value whose text form is one of these.
     case oneOf([String])
-    /// A string that this regular expression matches as a whole.
+    /// A string that this regular expression matches as a whole (ICU syntax, as
+    /// `NSRegularExpression` reads it).
     case matches(String)
   }
 

@@ -1,3 +1,4 @@
+import Foundation
 import HarnessKeyedArchive
 import HarnessManifest
 import HarnessManifestXML
@@ -34,7 +35,7 @@ extension ManifestAuthor {
         let comment =
           "unmapped '\(name.archivedName)': \(name.reason). Map it with "
           + "<map from=\"\(name.archivedName)\" to=\"…\"/>"
-        text += "\(indent)<!-- \(comment.replacing("--", with: "- -")) -->\n"
+        text += "\(indent)<!-- \(comment.replacingOccurrences(of: "--", with: "- -")) -->\n"
       }
       return text
     }

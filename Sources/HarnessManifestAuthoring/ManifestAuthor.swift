@@ -583,7 +583,7 @@ public struct ManifestAuthor: Sendable {
         if XMLText.isValid(String(scalar)) { safe.unicodeScalars.append(scalar) }
       }
     }
-    while safe.contains("--") { safe = safe.replacing("--", with: "- -") }
+    while safe.contains("--") { safe = safe.replacingOccurrences(of: "--", with: "- -") }
     if safe.hasSuffix("-") { safe += " " }
     return safe
   }

@@ -343,7 +343,7 @@ package struct ManifestModelBuilder {
     case "matches":
       let pattern = element[attribute: "pattern"] ?? ""
       do {
-        _ = try Regex(pattern)
+        _ = try ValuePattern(pattern)
       } catch {
         self.error(
           at: element.location(ofAttribute: "pattern"),

@@ -1411,16 +1411,16 @@ extension ManifestSchema {
   <xs:complexType name="Matches">
     <xs:annotation>
       <xs:documentation>
-        A string that the regular expression matches as a whole (Swift Regex
-        syntax).
+        A string that the regular expression matches as a whole (ICU regular
+        expression syntax, as NSRegularExpression reads it).
       </xs:documentation>
     </xs:annotation>
     <xs:attributeGroup ref="m:Keyed"/>
     <xs:attribute name="pattern" type="xs:string" use="required">
       <xs:annotation>
         <xs:documentation>
-          The regular expression, in Swift Regex syntax; one that does not compile
-          is an error.
+          The regular expression, in ICU syntax (NSRegularExpression's), matched
+          against the whole value; one that does not compile is an error.
         </xs:documentation>
       </xs:annotation>
     </xs:attribute>

@@ -1,3 +1,4 @@
+import Foundation
 import HarnessManifest
 
 /// Refuses manifest text that is not UTF-8 before libxml2 sees it.
@@ -36,7 +37,7 @@ enum XMLEncodingCheck {
     let window = text.prefix(1024)
     guard let end = indexOf([0x3F, 0x3E], in: window) else { return nil }
     let declaration = String(decoding: window[window.startIndex..<end], as: UTF8.self)
-    guard let name = declaration.firstRange(of: "encoding") else { return nil }
+    guard let name = declaration.range(of: "encoding") else { return nil }
     var rest = declaration[name.upperBound...].drop(while: \.isWhitespace)
     guard rest.first == "=" else { return nil }
     rest = rest.dropFirst().drop(while: \.isWhitespace)

@@ -1,4 +1,5 @@
 internal import CHarnessXMLBridge
+import Foundation
 import HarnessManifest
 import HarnessVocabulary
 
@@ -25,7 +26,7 @@ struct XMLRawError {
 
   /// Returns the attribute an "Element 'x', attribute 'y': …" message is about.
   static func attributeName(in message: String) -> String? {
-    guard message.hasPrefix("Element '"), let marker = message.firstRange(of: "', attribute '")
+    guard message.hasPrefix("Element '"), let marker = message.range(of: "', attribute '")
     else { return nil }
     let rest = message[marker.upperBound...]
     guard let end = rest.firstIndex(of: "'") else { return nil }
@@ -38,7 +39,7 @@ struct XMLRawError {
 
   /// Trims libxml2's trailing newline and period and drops the manifest namespace from names.
   static func clean(_ message: String) -> String {
-    var text = message.replacing("{\(ManifestSchema.namespace)}", with: "")
+    var text = message.replacingOccurrences(of: "{\(ManifestSchema.namespace)}", with: "")
     while let last = text.last, last.isWhitespace || last == "." { text.removeLast() }
     return text
   }

@@ -14,10 +14,13 @@ public enum ReportTimes {
   /// - Parameter text: A JSON or JUnit verify report.
   /// - Returns: The report with `"durationMilliseconds": 0` and `time="0.000"`.
   public static func zeroed(_ text: String) -> String {
-    var result = text.replacing(/"durationMilliseconds": ?[0-9]+/) { _ in
-      "\"durationMilliseconds\": 0"
+    do {
+      let result = try TextPattern.replacing(
+        #""durationMilliseconds": ?[0-9]+"#, in: text, with: #""durationMilliseconds": 0"#)
+      return try TextPattern.replacing(#"\stime="[0-9.]+""#, in: result, with: #" time="0.000""#)
+    } catch {
+      // Both patterns are constants that compile; an error here is a bug in this file.
+      preconditionFailure("ReportTimes: \(error)")
     }
-    result = result.replacing(/\stime="[0-9.]+"/) { _ in " time=\"0.000\"" }
-    return result
   }
 }

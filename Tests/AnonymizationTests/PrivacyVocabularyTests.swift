@@ -11,10 +11,10 @@ struct PrivacyVocabularyTests {
   @Test("The manifest schema's detectors are PersonalDataKind's cases, in order")
   func manifestSchemaAgrees() throws {
     let text = ManifestSchema.builtInXSD
-    let start = try #require(text.firstRange(of: #"<xs:simpleType name="PrivacyDetector">"#))
-    let end = try #require(text[start.upperBound...].firstRange(of: "</xs:simpleType>"))
-    let values = text[start.upperBound..<end.lowerBound].matches(of: /value="([a-z0-9]+)"/)
-      .map { String($0.output.1) }
+    let start = try #require(text.range(of: #"<xs:simpleType name="PrivacyDetector">"#))
+    let end = try #require(text[start.upperBound...].range(of: "</xs:simpleType>"))
+    let values = try TextPattern.captures(
+      #"value="([a-z0-9]+)""#, in: text[start.upperBound..<end.lowerBound])
     #expect(values == PersonalDataKind.allCases.map(\.rawValue))
   }
 

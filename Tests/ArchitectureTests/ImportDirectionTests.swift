@@ -43,7 +43,9 @@ struct ImportDirectionTests {
     let layers = try Self.layers()
     // Module names as imported: a folder such as `archive-harness` is the module `archive_harness`.
     var folderOfModule: [String: String] = [:]
-    for folder in layers.keys { folderOfModule[folder.replacing("-", with: "_")] = folder }
+    for folder in layers.keys {
+      folderOfModule[folder.replacingOccurrences(of: "-", with: "_")] = folder
+    }
     var violations: [String] = []
     for module in try Self.modules() {
       guard let layer = layers[module] else { continue }
@@ -116,8 +118,8 @@ enum ModuleLayers {
   }
 
   static func parse(_ document: String) throws -> [String: Int] {
-    guard let start = document.firstRange(of: "<!-- module-layers -->"),
-      let end = document.firstRange(of: "<!-- /module-layers -->"),
+    guard let start = document.range(of: "<!-- module-layers -->"),
+      let end = document.range(of: "<!-- /module-layers -->"),
       start.upperBound < end.lowerBound
     else { throw Problem(description: "the document has no <!-- module-layers --> block") }
     var layers: [String: Int] = [:]

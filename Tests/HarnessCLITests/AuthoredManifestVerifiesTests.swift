@@ -263,7 +263,8 @@ struct RegistryEntryTests {
         ], in: directory
       ).status == 0)
     let text = try String(contentsOf: manifest, encoding: .utf8)
-    try Data(text.replacing(#" registry="ProfilesApp-1""#, with: "").utf8).write(to: manifest)
+    try Data(text.replacingOccurrences(of: #" registry="ProfilesApp-1""#, with: "").utf8).write(
+      to: manifest)
     let verified = try CommandRunner.run(["verify"], in: directory)
     #expect(verified.status == 1, "\(verified.stdout)")
     #expect(verified.stdout.contains("FAIL manifests/own-code.xml"), "\(verified.stdout)")
@@ -283,7 +284,9 @@ struct RegistryEntryTests {
         ], in: directory
       ).status == 0)
     let text = try String(contentsOf: manifest, encoding: .utf8)
-    try Data(text.replacing(#"registry="ProfilesApp-1""#, with: #"registry="v0""#).utf8).write(
+    try Data(
+      text.replacingOccurrences(of: #"registry="ProfilesApp-1""#, with: #"registry="v0""#).utf8
+    ).write(
       to: manifest)
     let verified = try CommandRunner.run(["verify"], in: directory)
     #expect(verified.status == 2)

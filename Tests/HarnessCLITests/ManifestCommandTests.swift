@@ -29,8 +29,8 @@ struct ManifestCommandTests {
         "<map from=\"_TtC11ProfilesApp11UserProfile\" to=\"ProfileKit.UserProfile\"/>"))
     #expect(text.contains("<map from=\"ProfilesApp.Address\" to=\"ProfileKit.Address\"/>"))
     let allowed = try #require(
-      text.firstRange(of: "<allowedClasses>").flatMap { start in
-        text.firstRange(of: "</allowedClasses>").map { text[start.lowerBound..<$0.upperBound] }
+      text.range(of: "<allowedClasses>").flatMap { start in
+        text.range(of: "</allowedClasses>").map { text[start.lowerBound..<$0.upperBound] }
       })
     #expect(allowed.contains("<class name=\"ProfileKit.UserProfile\"/>"))
     #expect(!allowed.contains("ProfilesApp."))

@@ -49,8 +49,8 @@ struct ManifestSchemaValidationTests {
 
   @Test("A manifest that declares encoding UTF-7 is refused at line 1")
   func utf7DeclarationRefused() throws {
-    let text = ManifestTestSupport.manifest("").replacing(
-      #"encoding="UTF-8""#, with: #"encoding="UTF-7""#)
+    let text = ManifestTestSupport.manifest("").replacingOccurrences(
+      of: #"encoding="UTF-8""#, with: #"encoding="UTF-7""#)
     #expect(text.contains("UTF-7"))
     let result = ManifestLoader.load(
       bytes: Array(text.utf8), file: "utf7.xml", baseDirectory: ".", archivesDirectory: ".")
@@ -64,8 +64,8 @@ struct ManifestSchemaValidationTests {
 
   @Test("A manifest that declares encoding ISO-8859-1 in single quotes is refused at line 1")
   func latin1DeclarationRefused() throws {
-    let text = ManifestTestSupport.manifest("").replacing(
-      #"encoding="UTF-8""#, with: "encoding='ISO-8859-1'")
+    let text = ManifestTestSupport.manifest("").replacingOccurrences(
+      of: #"encoding="UTF-8""#, with: "encoding='ISO-8859-1'")
     let result = ManifestLoader.load(
       bytes: Array(text.utf8), file: "latin1.xml", baseDirectory: ".", archivesDirectory: ".")
     #expect(result.manifest == nil)
@@ -77,8 +77,8 @@ struct ManifestSchemaValidationTests {
   func utf8WithBOMLoads() throws {
     let text =
       "\u{FEFF}"
-      + ManifestTestSupport.manifest("").replacing(
-        #"encoding="UTF-8""#, with: #"encoding="utf-8""#)
+      + ManifestTestSupport.manifest("").replacingOccurrences(
+        of: #"encoding="UTF-8""#, with: #"encoding="utf-8""#)
     let result = ManifestLoader.load(
       bytes: Array(text.utf8), file: "bom.xml", baseDirectory: ".", archivesDirectory: ".")
     #expect(result.isValid)

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessManifest
+import HarnessTestSupport
 import HarnessVocabulary
 import Testing
 
@@ -16,8 +17,8 @@ struct ManifestVocabularyTests {
     let start = try #require(text.range(of: "<xs:simpleType name=\"\(simpleType)\">"))
     let end = try #require(
       text.range(of: "</xs:simpleType>", range: start.upperBound..<text.endIndex))
-    return text[start.upperBound..<end.lowerBound]
-      .matches(of: #/<xs:enumeration value="([^"]*)"\s*/?>/#).map { String($0.output.1) }
+    return try TextPattern.captures(
+      #"<xs:enumeration value="([^"]*)"\s*/?>"#, in: text[start.upperBound..<end.lowerBound])
   }
 
   @Test("The schema's RejectionCategory lists the RejectionCategory cases, in order")
@@ -39,8 +40,7 @@ struct ManifestVocabularyTests {
   @Test("The elements that state an outcome are the manifest names of the decode paths")
   func outcomeElements() throws {
     let text = try Self.schemaText()
-    let elements = text.matches(of: #/<xs:element name="(\w+)" type="m:Outcome"/#)
-      .map { String($0.output.1) }
+    let elements = try TextPattern.captures(#"<xs:element name="(\w+)" type="m:Outcome""#, in: text)
     #expect(elements == DecodePath.manifestPaths.compactMap(\.manifestElementName))
     #expect(DecodePath.foundationLegacy.manifestElementName == nil)
   }

@@ -130,10 +130,10 @@ struct RegisteredAuthoringTests {
   func unregisteredClassIsNeverAllowed() throws {
     let (result, _) = try author(
       NoteArchive.bytes(note: "Scratch.Memo", attachment: "NotesV1.Attachment"))
-    let start = try #require(result.text.firstRange(of: "<allowedClasses"))
+    let start = try #require(result.text.range(of: "<allowedClasses"))
     let rest = result.text[start.lowerBound...]
     let allowed = try #require(
-      (rest.firstRange(of: "</allowedClasses>") ?? rest.firstRange(of: "/>")).map {
+      (rest.range(of: "</allowedClasses>") ?? rest.range(of: "/>")).map {
         rest[..<$0.upperBound]
       })
     #expect(!allowed.contains("Scratch.Memo"))

@@ -83,8 +83,8 @@ struct SchemaVocabularyTests {
       encoding: .utf8)
     let start = try #require(xsd.range(of: "<xs:group name=\"Expectation\">"))
     let end = try #require(xsd.range(of: "</xs:group>", range: start.upperBound..<xsd.endIndex))
-    let elements = xsd[start.upperBound..<end.lowerBound]
-      .matches(of: #/<xs:element name="(\w+)"/#).map { String($0.output.1) }
+    let elements = try TextPattern.captures(
+      #"<xs:element name="(\w+)""#, in: xsd[start.upperBound..<end.lowerBound])
     let expected = try Self.schema(.verify)["$defs"]?["ExpectedValue"]
     #expect(Self.typeConstants(expected) == elements)
   }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The characters a replacement for one character is drawn from: letters of one case and script, or one block's digits.
 ///
 /// Every character of an alphabet has the same UTF-16 width as the characters
@@ -148,7 +150,7 @@ struct ReplacementAlphabet: Hashable, Sendable {
   static func scriptName(of scalar: Unicode.Scalar) -> Substring? {
     guard let name = scalar.properties.name else { return nil }
     for marker in [" CAPITAL LETTER", " SMALL LETTER", " LETTER", " SYLLABLE", " IDEOGRAPH"] {
-      if let range = name.firstRange(of: marker) { return name[..<range.lowerBound] }
+      if let range = name.range(of: marker) { return name[..<range.lowerBound] }
     }
     return name.split(separator: " ").first
   }
