@@ -1,3 +1,4 @@
+import HarnessKeyedArchive
 import HarnessVocabulary
 
 /// A validated manifest: the producer of a set of archives and what must hold for each archive.
@@ -127,11 +128,18 @@ public struct Manifest: Sendable {
     public var renamedClasses: [ClassMapping] = []
     /// Fields a rewrite may add.
     public var addedFields: [AddedField] = []
+    /// Changes the current classes make on purpose to archived fields, which conservation
+    /// accepts (`renamedField`, `droppedField`, `convertedField`, `defaultedField`).
+    public var fieldChanges: [DeclaredChange] = []
 
     /// Creates an allowance, as the manifest loader reads it.
-    package init(renamedClasses: [ClassMapping] = [], addedFields: [AddedField] = []) {
+    package init(
+      renamedClasses: [ClassMapping] = [], addedFields: [AddedField] = [],
+      fieldChanges: [DeclaredChange] = []
+    ) {
       self.renamedClasses = renamedClasses
       self.addedFields = addedFields
+      self.fieldChanges = fieldChanges
     }
   }
 

@@ -25,6 +25,9 @@ extension ManifestAuthor {
     var comments: [String] = []
     /// Why each expectation left out was left out, by its index in ``expectations``.
     var dropped: [Int: String] = [:]
+    /// What each path's current code does not keep of the archive (conservation), by element
+    /// name: never recorded as expected, reported as an error.
+    var losses: [(element: String, message: String)] = []
   }
 
   /// The drafts for surveyed archives: their allowed classes from the app's reads (or the
@@ -79,6 +82,13 @@ extension ManifestAuthor {
         entry, of: manifest, bytes: drafts[index].item.input.bytes,
         archivesDirectory: options.archivesDirectory)
       drafts[index].observe(checked, entry: entry)
+      for loss in drafts[index].losses {
+        diagnostics.append(
+          ManifestDiagnostic(
+            .error, .semantic, at: entry.location,
+            "\(entry.path): \(loss.element): \(loss.message); fix the decoder, or declare the "
+              + "change in the manifest's <migration>"))
+      }
     }
   }
 
@@ -176,6 +186,12 @@ extension ManifestAuthor.EntryDraft {
         continue
       }
       switch (result.outcome, result.category) {
+      case (.rejected, .rejection(.notConserved)?):
+        // The archive is the reference: a loss is a finding to fix or declare, never an
+        // outcome to expect.
+        losses.append((element, result.message ?? "the current code does not keep the archive"))
+        comments.append(
+          "\(element): not recorded, the current code does not keep what the archive holds")
       case (.decoded, _):
         outcomes.append((element, .decodes))
       case (.rejected, .rejection(let category)?):

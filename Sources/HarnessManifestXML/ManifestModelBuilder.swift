@@ -39,6 +39,8 @@ package struct ManifestModelBuilder {
           migration.renamedClasses.append(classMapping(child))
         case "addedField":
           migration.addedFields.append(addedField(child))
+        case "renamedField", "droppedField", "convertedField", "defaultedField":
+          if let change = fieldChange(child) { migration.fieldChanges.append(change) }
         default: break
         }
       }
@@ -131,6 +133,33 @@ package struct ManifestModelBuilder {
       key: element[attribute: "key"] ?? "", category: category, reason: reason,
       location: element.location, keyLocation: element.location(ofAttribute: "key"),
       reasonLocation: element.location(ofAttribute: "reason"))
+  }
+
+  /// A declared field change; nil, with an error at the element, when an attribute its kind
+  /// needs is missing (the schema cannot say that `to` goes with renamedField alone).
+  private mutating func fieldChange(_ element: XMLTree) -> DeclaredChange? {
+    let className = element[attribute: "class"]?.trimmingXMLWhitespace() ?? ""
+    let key = element[attribute: "key"] ?? ""
+    let reason = element[attribute: "reason"]
+    let change: DeclaredChange.Change
+    switch element.name {
+    case "renamedField":
+      guard let to = element[attribute: "to"] else {
+        error(
+          at: element.location, "renamedField needs the key the field is written under now (to)")
+        return nil
+      }
+      change = .renamed(to: to)
+    case "droppedField":
+      guard let reason else {
+        error(at: element.location, "droppedField needs the reason the field is dropped (reason)")
+        return nil
+      }
+      change = .dropped(reason: reason)
+    case "convertedField": change = .converted
+    default: change = .defaulted
+    }
+    return DeclaredChange(className: className, key: key, change)
   }
 
   private mutating func addedField(_ element: XMLTree) -> Manifest.AddedField {

@@ -461,7 +461,73 @@ extension ManifestSchema {
           <xs:appinfo><example><![CDATA[<addedField class="ProfileKit.UserProfile" key="nickname" type="string" default=""/>]]></example></xs:appinfo>
         </xs:annotation>
       </xs:element>
+      <xs:element name="renamedField" type="m:FieldChange">
+        <xs:annotation>
+          <xs:documentation>
+            An archived field the current class writes under another key (to): the
+            archived value must reach the new key unchanged.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<renamedField class="NotesKit.Notebook" key="owner" to="author"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="droppedField" type="m:FieldChange">
+        <xs:annotation>
+          <xs:documentation>
+            An archived field the current class no longer keeps, on purpose, with the
+            reason (required): conservation does not report its loss.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<droppedField class="NotesKit.Notebook" key="legacyColor" reason="themes replaced colors in 2.0"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="convertedField" type="m:FieldChange">
+        <xs:annotation>
+          <xs:documentation>
+            An archived field the current class converts to another type (a Bool kept
+            as an Int, say): its value and type are not compared.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<convertedField class="NotesKit.Notebook" key="pinned" reason="a pin order replaces the flag"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="defaultedField" type="m:FieldChange">
+        <xs:annotation>
+          <xs:documentation>
+            An archived field the current class replaces with a default of its own:
+            its value is not compared.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<defaultedField class="NotesKit.Notebook" key="syncToken" reason="every install syncs afresh"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
     </xs:choice>
+  </xs:complexType>
+
+  <xs:complexType name="FieldChange">
+    <xs:annotation>
+      <xs:documentation>
+        A change the current class makes on purpose to one archived field, which
+        conservation accepts: verify, the dry run and migrate compare every other
+        value the archive holds with what the current code writes back.
+      </xs:documentation>
+    </xs:annotation>
+    <xs:attribute name="class" type="m:ClassName" use="required">
+      <xs:annotation>
+        <xs:documentation>The class, by its current (mapped) name.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="key" type="m:NonEmptyString" use="required">
+      <xs:annotation>
+        <xs:documentation>The field's key in the archive.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="to" type="m:NonEmptyString">
+      <xs:annotation>
+        <xs:documentation>The key the field is written under now (renamedField; required there).</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="reason" type="m:NonEmptyString">
+      <xs:annotation>
+        <xs:documentation>Why the change is made (droppedField; required there).</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
 
   <xs:complexType name="StoreShape">

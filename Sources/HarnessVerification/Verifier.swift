@@ -464,13 +464,14 @@ public struct Verifier: Sendable {
 
   // MARK: - Parts
 
-  /// The class map a manifest declares, as the decoders take it.
+  /// The class map a manifest declares, as the decoders take it: its class mappings, and the
+  /// field changes its `<migration>` declares, which conservation accepts.
   public static func classMap(of manifest: Manifest) -> ClassNameMap {
     var entries: [String: String] = [:]
     for mapping in manifest.classMappings {
       entries[mapping.archivedName] = mapping.currentName
     }
-    return ClassNameMap(entries: entries)
+    return ClassNameMap(entries: entries, fieldChanges: manifest.migration.fieldChanges)
   }
 
   /// The error of a path a runner gave no result for.
@@ -546,6 +547,10 @@ public struct Verifier: Sendable {
     }
     let matches: Bool
     switch (expected, outcome) {
+    case (nil, .rejected(let rejection)) where rejection.category == .notConserved:
+      // The archive is the reference: a path that loses what it holds fails whether or not the
+      // manifest says anything of the path.
+      matches = false
     case (nil, _): matches = true
     case (.decodes?, _): matches = outcome.decodedValue != nil
     case (.rejected?, .decoded): matches = false

@@ -113,10 +113,9 @@ struct ConservationTests {
     with type: NotebookV2.Type, declaredChanges: [DeclaredChange] = []
   ) throws -> [HarnessDecodeResult] {
     let name = NSStringFromClass(type)
-    var decoder = HarnessDecoder(
-      registry: ClassRegistry(modelClasses: [type]),
-      classMap: try ClassNameMap(parsing: "DecodingTests.NotebookV1=\(name)"))
-    decoder.declaredChanges = declaredChanges
+    var classMap = try ClassNameMap(parsing: "DecodingTests.NotebookV1=\(name)")
+    classMap.fieldChanges = declaredChanges
+    let decoder = HarnessDecoder(registry: ClassRegistry(modelClasses: [type]), classMap: classMap)
     return [false, true].map {
       decoder.decode(archive, secure: $0, allowedClasses: [name])
     }

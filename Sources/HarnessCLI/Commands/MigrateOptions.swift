@@ -273,6 +273,7 @@ struct MigrateOptions {
   {
     var mapping = ClassNameMapping()
     var allowed: [String] = []
+    let fieldChanges = manifest?.migration.fieldChanges ?? []
     if let manifest {
       mapping = ClassNameMapping(Verifier.classMap(of: manifest).entries)
       allowed = manifest.allowedClasses?.map(\.name) ?? []
@@ -297,7 +298,8 @@ struct MigrateOptions {
     do {
       // The app's init?(coder:) runs in decode workers, one per verifying thread.
       return try context.configuration.typedTransform(
-        classMap: ClassNameMap(entries: mapping.names), allowedClasses: allowed)
+        classMap: ClassNameMap(entries: mapping.names, fieldChanges: fieldChanges),
+        allowedClasses: allowed)
     } catch {
       throw CommandFailure(
         file: context.toolName, category: .workerUnavailable, message: error.description)

@@ -17,15 +17,22 @@ public struct ClassNameMap: Sendable, Hashable {
   public var entries: [String: String]
   /// Module renames: archived module name to registered module name.
   public var moduleRenames: [String: String]
+  /// The changes the current classes make on purpose to archived fields (renamed, dropped,
+  /// converted, defaulted), which conservation accepts; a manifest's `<migration>` declares them.
+  public var fieldChanges: [DeclaredChange] = []
 
   /// Creates a map from explicit entries and module renames.
   ///
   /// - Parameters:
   ///   - entries: Archived class names to registered class names.
   ///   - moduleRenames: Archived module names to registered module names.
-  public init(entries: [String: String] = [:], moduleRenames: [String: String] = [:]) {
+  public init(
+    entries: [String: String] = [:], moduleRenames: [String: String] = [:],
+    fieldChanges: [DeclaredChange] = []
+  ) {
     self.entries = entries
     self.moduleRenames = moduleRenames
+    self.fieldChanges = fieldChanges
   }
 
   /// An empty map: only registered names match themselves.
@@ -81,7 +88,8 @@ public struct ClassNameMap: Sendable, Hashable {
   public func merging(_ other: ClassNameMap) -> ClassNameMap {
     ClassNameMap(
       entries: entries.merging(other.entries) { _, new in new },
-      moduleRenames: moduleRenames.merging(other.moduleRenames) { _, new in new })
+      moduleRenames: moduleRenames.merging(other.moduleRenames) { _, new in new },
+      fieldChanges: fieldChanges + other.fieldChanges)
   }
 
   /// The entries and module renames whose targets the registry cannot instantiate, as

@@ -40,7 +40,7 @@ public struct ConservationCheck: Sendable {
   public var registry: ClassRegistry
   /// The map from archived class names to current ones.
   public var classMap: ClassNameMap
-  /// What the current code changes on purpose.
+  /// What the current code changes on purpose, beside the class map's own field changes.
   public var declaredChanges: [DeclaredChange]
   /// How many values one comparison may visit.
   public var maximumVisits: Int
@@ -108,9 +108,12 @@ public struct ConservationCheck: Sendable {
     return registered.foundationKind == nil && !registered.isStandIn
   }
 
-  /// The declared change of a class's field, if any.
+  /// The declared change of a class's field, if any: from ``declaredChanges``, then the class
+  /// map's ``ClassNameMap/fieldChanges``.
   func declaredChange(className: String, key: String) -> DeclaredChange.Change? {
-    declaredChanges.first { $0.className == className && $0.key == key }?.change
+    (declaredChanges + classMap.fieldChanges).first {
+      $0.className == className && $0.key == key
+    }?.change
   }
 }
 

@@ -34,8 +34,6 @@ package struct HarnessDecoder: Sendable {
   /// the decoded object is re-encoded and compared with the archive (``ConservationCheck``). A
   /// loss makes the outcome a `not-conserved` rejection; a type change is a warning.
   package var conserves: Bool = true
-  /// The changes the current code makes on purpose, which conservation accepts.
-  package var declaredChanges: [DeclaredChange] = []
 
   /// Creates a decoder.
   ///
@@ -159,9 +157,9 @@ package struct HarnessDecoder: Sendable {
       let bytes = try HarnessArchiver.archivedData(
         withRootObject: object, requiringSecureCoding: false, built: result.builtCollections)
       let rewritten = try KeyedArchive(bytes: bytes, limits: limits)
-      findings = try ConservationCheck(
-        registry: registry, classMap: classMap, declaredChanges: declaredChanges
-      ).findings(archive, at: topKey, rewritten, at: "root")
+      // The class map carries the field changes the manifest declares.
+      findings = try ConservationCheck(registry: registry, classMap: classMap)
+        .findings(archive, at: topKey, rewritten, at: "root")
     } catch {
       var checked = result
       checked.warnings.append("what the current code keeps was not checked: \(error)")

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCoder
+import HarnessKeyedArchive
 import HarnessVocabulary
 
 extension WorkerRequest {
@@ -12,6 +13,7 @@ extension WorkerRequest {
     static let advice: UInt8 = 1 << 2
     static let hasVariant: UInt8 = 1 << 3
     static let hasTopKeys: UInt8 = 1 << 4
+    static let hasFieldChanges: UInt8 = 1 << 5
   }
 
   /// The request as the supervisor sends it: ``marker``, the number, a flags byte, then
@@ -24,6 +26,7 @@ extension WorkerRequest {
     if let advice { flags |= Flag.hasAdvice | (advice ? Flag.advice : 0) }
     if variant != nil { flags |= Flag.hasVariant }
     if topKeys != nil { flags |= Flag.hasTopKeys }
+    if !classMap.fieldChanges.isEmpty { flags |= Flag.hasFieldChanges }
     writer.append(byte: flags)
     writer.append(string: path.rawValue)
     writer.append(string: registryName)
@@ -33,6 +36,7 @@ extension WorkerRequest {
     Self.append(classMap.moduleRenames, to: &writer)
     if let variant { writer.append(string: variant.rawValue) }
     if let topKeys { writer.append(strings: topKeys) }
+    if !classMap.fieldChanges.isEmpty { Self.append(classMap.fieldChanges, to: &writer) }
     return writer.bytes
   }
 
@@ -65,11 +69,14 @@ extension WorkerRequest {
       variant = known
     }
     let topKeys = flags & Flag.hasTopKeys != 0 ? try reader.strings() : nil
+    let fieldChanges =
+      flags & Flag.hasFieldChanges != 0 ? try Self.fieldChanges(from: &reader) : []
     try reader.expectEnd()
     self.init(
       id: Int(truncatingIfNeeded: id), path: path, registryName: registryName, archive: archive,
       allowedClasses: allowedClasses,
-      classMap: ClassNameMap(entries: entries, moduleRenames: moduleRenames),
+      classMap: ClassNameMap(
+        entries: entries, moduleRenames: moduleRenames, fieldChanges: fieldChanges),
       guardsUnmappedClasses: flags & Flag.guardsUnmappedClasses != 0, variant: variant,
       advice: flags & Flag.hasAdvice != 0 ? flags & Flag.advice != 0 : nil, topKeys: topKeys)
   }
@@ -80,6 +87,44 @@ extension WorkerRequest {
       writer.append(string: key)
       writer.append(string: value)
     }
+  }
+
+  /// Each declared field change as four strings: class, key, kind and its argument.
+  private static func append(_ changes: [DeclaredChange], to writer: inout WorkerFrameWriter) {
+    writer.append(length: changes.count)
+    for change in changes {
+      let (kind, argument): (String, String)
+      switch change.change {
+      case .renamed(let key): (kind, argument) = ("renamed", key)
+      case .dropped(let reason): (kind, argument) = ("dropped", reason)
+      case .converted: (kind, argument) = ("converted", "")
+      case .defaulted: (kind, argument) = ("defaulted", "")
+      }
+      writer.append(strings: [change.className, change.key, kind, argument])
+    }
+  }
+
+  private static func fieldChanges(from reader: inout WorkerFrameReader)
+    throws(WorkerProtocolError) -> [DeclaredChange]
+  {
+    let count = try reader.count(ofItemsAtLeast: 16)
+    var changes: [DeclaredChange] = []
+    for _ in 0..<count {
+      let parts = try reader.strings()
+      guard parts.count == 4 else {
+        throw WorkerProtocolError("a declared field change in a request is not four strings")
+      }
+      let change: DeclaredChange.Change
+      switch parts[2] {
+      case "renamed": change = .renamed(to: parts[3])
+      case "dropped": change = .dropped(reason: parts[3])
+      case "converted": change = .converted
+      case "defaulted": change = .defaulted
+      default: throw WorkerProtocolError("unknown declared field change '\(parts[2])'")
+      }
+      changes.append(DeclaredChange(className: parts[0], key: parts[1], change))
+    }
+    return changes
   }
 
   private static func dictionary(from reader: inout WorkerFrameReader)

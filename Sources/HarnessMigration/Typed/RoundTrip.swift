@@ -46,19 +46,16 @@ public struct RoundTrip: Sendable {
   public var allowedClasses: [String]
   /// The bounds on reading.
   public var limits: ArchiveLimits
-  /// The changes the current code makes on purpose, which conservation accepts.
-  public var declaredChanges: [DeclaredChange]
 
   /// Creates a round trip.
   public init(
     registry: ClassRegistry, classMap: ClassNameMap, allowedClasses: [String],
-    limits: ArchiveLimits = .default, declaredChanges: [DeclaredChange] = []
+    limits: ArchiveLimits = .default
   ) {
     self.registry = registry
     self.classMap = classMap
     self.allowedClasses = allowedClasses
     self.limits = limits
-    self.declaredChanges = declaredChanges
   }
 
   /// Runs the round trip on one archive.
@@ -138,9 +135,9 @@ public struct RoundTrip: Sendable {
     let findings: [ConservationFinding]
     do {
       let rewritten = try KeyedArchive(bytes: newBytes, limits: limits)
-      findings = try ConservationCheck(
-        registry: registry, classMap: classMap, declaredChanges: declaredChanges
-      ).findings(archive, rewritten)
+      // The class map carries the field changes the manifest declares.
+      findings = try ConservationCheck(registry: registry, classMap: classMap)
+        .findings(archive, rewritten)
     } catch {
       return RecordRefusal(.conserve, cause: .rejected(.limitExceeded), "\(error)")
     }
