@@ -26,6 +26,7 @@ public struct ClassNameMap: Sendable, Hashable {
   /// - Parameters:
   ///   - entries: Archived class names to registered class names.
   ///   - moduleRenames: Archived module names to registered module names.
+  ///   - fieldChanges: The field changes the current classes make on purpose.
   public init(
     entries: [String: String] = [:], moduleRenames: [String: String] = [:],
     fieldChanges: [DeclaredChange] = []

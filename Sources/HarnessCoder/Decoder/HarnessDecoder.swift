@@ -30,9 +30,10 @@ package struct HarnessDecoder: Sendable {
   /// Whether a decoded outcome carries the object's field description; turning it off leaves
   /// ``DecodedValue/opaque(className:)`` and saves re-reading the object's fields.
   package var describesObjects: Bool = true
-  /// Whether a described decode also proves that the current code keeps what the archive holds:
-  /// the decoded object is re-encoded and compared with the archive (``ConservationCheck``). A
-  /// loss makes the outcome a `not-conserved` rejection; a type change is a warning.
+  /// Whether a described decode also proves that the current code keeps what the archive holds.
+  ///
+  /// The decoded object is re-encoded and compared with the archive (``ConservationCheck``): a
+  /// loss makes the outcome a `not-conserved` rejection, and a type change is a warning.
   package var conserves: Bool = true
 
   /// Creates a decoder.
