@@ -173,8 +173,9 @@ extension ManifestSchema {
       <xs:element name="migration" type="m:Migration" minOccurs="0">
         <xs:annotation>
           <xs:documentation>
-            What a rewrite of these archives may change: the classes it may rename
-            and the fields it may add.
+            What a rewrite of these archives may change: the classes it may rename,
+            the fields it may add, and the fields the current classes rename, drop,
+            convert or default on purpose, which conservation then accepts.
           </xs:documentation>
           <xs:appinfo>
             <example><![CDATA[

@@ -1,7 +1,8 @@
 // crash-test-harness: the archive-harness command over the sample app's v2 classes plus one
 // model class with a decoding bug, as a team's own harness executable would be built (the
 // "Adopting ArchiveHarness in an app" article). scripts/crash-test and the migration tests use
-// it to show that a record whose init?(coder:) traps costs that record alone in a typed migrate.
+// it to show that a record whose init?(coder:) traps costs that record alone in a typed migrate;
+// the conservation tests use its LossyProfile, whose encoder loses a value.
 
 import Foundation
 import HarnessCLI
@@ -29,5 +30,38 @@ final class Badge: NSObject, NSSecureCoding {
   }
 }
 
-let configuration = HarnessConfiguration(modelClasses: ProfileModel.classes + [Badge.self])
+/// A profile whose decoder reads `isActive` and whose encoder writes it back as the integer 0:
+/// a version that loses a value, as the conservation tests need one (issue 38's `pinned`).
+///
+/// Mapped with `ProfilesApp.UserProfile=crash_test_harness.LossyProfile`.
+final class LossyProfile: NSObject, NSSecureCoding {
+  static let supportsSecureCoding = true
+
+  let id: Int
+  let name: String
+  let isActive: Bool
+  let address: Address
+
+  init?(coder: NSCoder) {
+    guard let name = coder.decodeObject(of: NSString.self, forKey: "name") as String?,
+      let address = coder.decodeObject(of: Address.self, forKey: "address")
+    else { return nil }
+    id = coder.decodeInteger(forKey: "id")
+    self.name = name
+    isActive = coder.decodeBool(forKey: "isActive")
+    self.address = address
+    super.init()
+  }
+
+  func encode(with coder: NSCoder) {
+    coder.encode(id, forKey: "id")
+    coder.encode(name as NSString, forKey: "name")
+    // The bug, kept on purpose: the flag is written as a number that is always 0.
+    coder.encode(0, forKey: "isActive")
+    coder.encode(address, forKey: "address")
+  }
+}
+
+let configuration = HarnessConfiguration(
+  modelClasses: ProfileModel.classes + [Badge.self, LossyProfile.self])
 ArchiveHarnessCommand.main(configuration: configuration)

@@ -1,9 +1,11 @@
 import HarnessCoder
+import HarnessKeyedArchive
 
 extension ClassNameMap: Codable {
   private enum CodingKeys: String, CodingKey {
     case entries
     case moduleRenames
+    case fieldChanges
   }
 
   /// Decodes the map's entries and module renames.
@@ -11,7 +13,9 @@ extension ClassNameMap: Codable {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
       entries: try container.decode([String: String].self, forKey: .entries),
-      moduleRenames: try container.decode([String: String].self, forKey: .moduleRenames))
+      moduleRenames: try container.decode([String: String].self, forKey: .moduleRenames),
+      fieldChanges: try container.decodeIfPresent([DeclaredChange].self, forKey: .fieldChanges)
+        ?? [])
   }
 
   /// Encodes the map's entries and module renames.
@@ -19,5 +23,6 @@ extension ClassNameMap: Codable {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(entries, forKey: .entries)
     try container.encode(moduleRenames, forKey: .moduleRenames)
+    if !fieldChanges.isEmpty { try container.encode(fieldChanges, forKey: .fieldChanges) }
   }
 }

@@ -1,0 +1,156 @@
+import Foundation
+import HarnessChecksum
+import HarnessTestSupport
+import Testing
+
+@testable import HarnessMigration
+
+/// The archive is the oracle, through the commands a team runs: `crash-test-harness` maps the
+/// shipped v1 profile to `LossyProfile`, whose encoder writes `isActive` back as the integer 0.
+/// `verify`, `manifest author`, the dry run and `migrate` each catch it; a declared change
+/// passes all of them.
+@Suite("Conservation through the commands", .serialized)
+struct ConservationCommandTests {
+  static let executable = "crash-test-harness"
+
+  /// The manifest head: the v1 profile's classes mapped to the lossy version.
+  static func manifest(entries: String, migration: String = "") -> String {
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <manifest xmlns="urn:archive-harness:manifest:1" schemaVersion="1">
+      <producer app="ProfilesApp" version="1.0" platform="iOS 15.4" produced="2022-03-01"/>
+      <classMap>
+        <map from="ProfilesApp.UserProfile" to="crash_test_harness.LossyProfile"/>
+        <map from="ProfilesApp.Address" to="ProfileKit.Address"/>
+      </classMap>
+      <allowedClasses>
+        <class name="crash_test_harness.LossyProfile"/>
+        <class name="ProfileKit.Address"/>
+      </allowedClasses>
+    \(migration)\(entries)</manifest>
+
+    """
+  }
+
+  /// The entry of the shipped profile, expected to decode on both harness paths.
+  static func entry() throws -> String {
+    let bytes = try StoreFixtures.shipped(StoreFixtures.legacyProfile)
+    return """
+        <archive path="profile.archive" sha256="\(SHA256Checksum.hex(bytes))">
+          <legacy outcome="decodes"/>
+          <secure outcome="decodes"/>
+          <integer key="id">1001</integer>
+        </archive>
+
+      """
+  }
+
+  static let converted = """
+      <migration>
+        <convertedField class="crash_test_harness.LossyProfile" key="isActive"/>
+      </migration>
+
+    """
+
+  /// A team folder: `manifests/`, `LegacyArchives/profile.archive`; the caller removes it.
+  static func package(manifest text: String) throws -> String {
+    let folder = try StoreFixtures.temporaryFolder()
+    try FileManager.default.createDirectory(
+      atPath: folder + "/manifests", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: folder + "/LegacyArchives", withIntermediateDirectories: true)
+    try text.write(toFile: folder + "/manifests/v1.xml", atomically: true, encoding: .utf8)
+    try Data(try StoreFixtures.shipped(StoreFixtures.legacyProfile)).write(
+      to: URL(fileURLWithPath: folder + "/LegacyArchives/profile.archive"))
+    return folder
+  }
+
+  static func run(_ arguments: [String], in folder: String) throws -> CommandRunner.Result {
+    try CommandRunner.run(
+      arguments, in: URL(fileURLWithPath: folder), executableName: executable)
+  }
+
+  @Test("verify fails a decoder that changes a value, naming the key path and both values")
+  func verifyFailsALoss() throws {
+    let folder = try Self.package(manifest: Self.manifest(entries: try Self.entry()))
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let result = try Self.run(["verify"], in: folder)
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("not-conserved"), "\(result.stdout)")
+    #expect(
+      result.stdout.contains(
+        "isActive: the archive holds true (bool); the current code writes 0 (integer)"),
+      "\(result.stdout)")
+  }
+
+  @Test("verify passes the same decoder once the manifest declares the conversion")
+  func verifyPassesADeclaredChange() throws {
+    let folder = try Self.package(
+      manifest: Self.manifest(entries: try Self.entry(), migration: Self.converted))
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let result = try Self.run(["verify"], in: folder)
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+  }
+
+  @Test("manifest author reports the loss, records no outcome for it and exits 1")
+  func authoringReportsALoss() throws {
+    let folder = try Self.package(manifest: Self.manifest(entries: ""))
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let result = try Self.run(
+      ["manifest", "author", "profile.archive", "--update", "manifests/v1.xml"], in: folder)
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(result.stderr.contains("does not keep what the archive holds"), "\(result.stderr)")
+    let written = try String(contentsOfFile: folder + "/manifests/v1.xml", encoding: .utf8)
+    #expect(!written.contains("category=\"not-conserved\""), "\(written)")
+    #expect(written.contains("not recorded, the current code does not keep"), "\(written)")
+  }
+
+  /// An SQLite store of the shipped profile under the key `a-legacy`.
+  static func store(in folder: String) throws -> String {
+    let path = folder + "/store.sqlite"
+    try StoreFixtures.makeSQLiteStore(at: path)
+    return path
+  }
+
+  @Test("The dry run refuses the record at the conserve step, and migrate leaves its bytes")
+  func migrationRefusesALoss() throws {
+    let folder = try Self.package(manifest: Self.manifest(entries: try Self.entry()))
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let store = try Self.store(in: folder)
+    let manifest = folder + "/manifests/v1.xml"
+    let dryRun = try Self.run(
+      ["migrate-dry-run", "--store", store, "--table", "store", "--manifest", manifest],
+      in: folder)
+    #expect(dryRun.stdout.contains("[conserve] [not-conserved]"), "\(dryRun.stdout)")
+    #expect(dryRun.stdout.contains("isActive: the archive holds true (bool)"))
+    let before = try StoreFixtures.checksums(ofFolder: folder)
+    let migrate = try Self.run(
+      [
+        "migrate", "--store", store, "--table", "store", "--manifest", manifest, "--backup",
+        folder + "/backup",
+      ], in: folder)
+    #expect(migrate.status == 1, "\(migrate.stdout)\(migrate.stderr)")
+    let database = try SQLiteDatabase(path: store, readOnly: true, create: false)
+    let select = try database.prepare("SELECT value FROM store WHERE key = 'a-legacy'")
+    #expect(try select.step())
+    #expect(
+      select.value(0) == .blob(try StoreFixtures.shipped(StoreFixtures.legacyProfile)))
+    #expect(before["store.sqlite"] != nil)
+  }
+
+  @Test("The dry run plans the rewrite once the manifest declares the conversion")
+  func migrationPlansADeclaredChange() throws {
+    let folder = try Self.package(
+      manifest: Self.manifest(entries: try Self.entry(), migration: Self.converted))
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let store = try Self.store(in: folder)
+    let dryRun = try Self.run(
+      [
+        "migrate-dry-run", "--store", store, "--table", "store", "--manifest",
+        folder + "/manifests/v1.xml",
+      ], in: folder)
+    #expect(dryRun.stdout.contains("a-legacy"), "\(dryRun.stdout)")
+    #expect(!dryRun.stdout.contains("not-conserved"), "\(dryRun.stdout)")
+    #expect(dryRun.stdout.contains("1 will-rewrite"), "\(dryRun.stdout)")
+  }
+}
