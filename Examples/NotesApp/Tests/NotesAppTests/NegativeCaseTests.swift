@@ -15,7 +15,9 @@ struct NegativeCaseTests {
     registry: ClassRegistry(modelClasses: NotesModel.classes),
     classMap: ClassNameMap(
       entries: ["NotesV1.Attachment": "NotesKit.FileAttachment"],
-      moduleRenames: ["NotesV1": "NotesKit"]),
+      moduleRenames: ["NotesV1": "NotesKit"],
+      // As NotesV1-1.0.xml's <migration> declares: 2.0 keeps the priority as an integer.
+      fieldChanges: [DeclaredChange(className: "NotesKit.Note", key: "priority", .converted)]),
     allowedClasses: ["NotesKit.Note", "NotesKit.Notebook", "NSArray"])
 
   private func harnessPaths(_ archive: String) throws -> [PathResult] {
