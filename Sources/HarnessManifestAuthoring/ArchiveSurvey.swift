@@ -130,10 +130,65 @@ struct ArchiveSurvey {
       reachedDepthLimit = true
       return
     }
+    if case .object(let index) = node, let instance = archive.instance(at: index),
+      let form = archive.foundationForm(of: instance)
+    {
+      switch form {
+      case .set(let elements):
+        // A set has no order: its elements are stated as a whole (`tags[*]`), never by an
+        // index that the next archive of the same set may not keep.
+        addUnordered(archive, elements, path: path.appending(.wildcard))
+        return
+      case .dictionary(let keys, _) where keys.contains { archive.stringValue(of: $0) == nil }:
+        // Keys that are not strings have no key path; their values are not indexed either.
+        return
+      default:
+        break
+      }
+    }
     for child in archive.children(of: node) {
       walk(
         archive, archive.node(for: child.value), path: path.appending(child.component),
         depth: depth + 1)
+    }
+  }
+
+  /// Order-free expectations for a set's elements at `path` (`tags[*]`): the values they are
+  /// among, when every element is a short string or a number, and their class, when every
+  /// element is an instance of one class. The count is stated by the caller.
+  private mutating func addUnordered(
+    _ archive: KeyedArchive, _ elements: [PropertyListValue], path: ArchiveKeyPath
+  ) {
+    guard !elements.isEmpty else { return }
+    let key = path.description
+    let leaves = elements.map { archive.leaf(of: archive.node(for: $0)) }
+    var values: [String] = []
+    for leaf in leaves {
+      switch leaf {
+      case .string(let text) where text.utf16.count <= 200 && XMLText.isValid(text):
+        values.append(text)
+      case .integer(let number): values.append(String(number))
+      case .unsignedInteger(let number): values.append(String(number))
+      default: break
+      }
+    }
+    if values.count == leaves.count, values.count <= 100 {
+      let listed = Array(Set(values)).sorted().map { "<value>\(XMLText.escaped($0))</value>" }
+      add(key, "<oneOf\(ManifestXMLWriter.keyAttribute(key))>\(listed.joined())</oneOf>")
+      return
+    }
+    let classes = Set(
+      leaves.map { leaf -> String? in
+        if case .object(let className, let index, _) = leaf, index >= 0 { return className }
+        return nil
+      })
+    if classes.count == 1, let only = classes.first, let className = only,
+      ManifestXMLWriter.isClassName(className)
+    {
+      add(
+        key,
+        "<class\(ManifestXMLWriter.keyAttribute(key)) name=\"\(XMLText.escaped(className))\"/>",
+        archivedClass: className)
     }
   }
 

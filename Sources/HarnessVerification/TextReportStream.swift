@@ -23,6 +23,8 @@ public final class TextReportStream {
   public private(set) var counts: [VerificationCase.Status: Int] = [:]
   /// How many cases were written.
   public private(set) var total = 0
+  /// What the passed cases read as, for the summary.
+  public private(set) var tally = ReadTally()
 
   /// Opens a path for the report, by the project's one write rule.
   ///
@@ -71,6 +73,7 @@ public final class TextReportStream {
     try output.checkOpen()
     output.send(writer.caseText(item))
     counts[item.status, default: 0] += 1
+    tally.add(item)
     total += 1
     try output.checkWritten()
   }
@@ -82,7 +85,8 @@ public final class TextReportStream {
   public func finish(notes: [String] = []) throws(FileOutputError) {
     try output.checkOpen()
     output.send(
-      writer.closingText(notes: notes, total: total, counts: counts, containment: containment))
+      writer.closingText(
+        notes: notes, total: total, counts: counts, containment: containment, tally: tally))
     try output.finish()
   }
 

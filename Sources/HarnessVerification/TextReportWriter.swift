@@ -19,13 +19,15 @@ public struct TextReportWriter: Sendable {
   /// The report as text: each case's block, then the notes and the summary.
   public func render(_ report: VerificationReport) -> String {
     var text = ""
+    var tally = ReadTally()
     for item in report.cases {
       text += caseText(item)
+      tally.add(item)
     }
     return text
       + closingText(
         notes: report.notes, total: report.cases.count, counts: report.counts,
-        containment: report.containment)
+        containment: report.containment, tally: tally)
   }
 
   /// One case's block: its status line, then (when it failed, or in verbose mode) each path and
@@ -83,18 +85,30 @@ public struct TextReportWriter: Sendable {
   ///   - total: How many cases there were.
   ///   - counts: How many cases ended with each status.
   ///   - containment: Whether a trap while decoding was contained, when known.
+  ///   - tally: What the passed cases read as; with it, a line says how many decoded and how
+  ///     many were rejected as expected, and a warning names each manifest of which nothing
+  ///     decoded.
   /// - Returns: The closing lines, each ending with a line feed.
   public func closingText(
     notes: [String], total: Int, counts: [VerificationCase.Status: Int],
-    containment: Containment? = nil
+    containment: Containment? = nil, tally: ReadTally? = nil
   ) -> String {
     var text = ""
     for note in notes {
       text += "note: \(note)\n"
     }
+    for manifest in tally?.manifestsWithNothingDecoded ?? [] {
+      text +=
+        paint("warning: ", code: "33")
+        + "\(manifest): no entry decodes; every archive it lists is rejected, so none is read "
+        + "(a missing class map?)\n"
+    }
     let summary = VerificationCase.Status.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }
       .joined(separator: ", ")
     text += "\n\(total) archive entries: \(summary)\n"
+    if let tally, (counts[.passed] ?? 0) > 0 {
+      text += "passed: \(tally.summary)\n"
+    }
     // Only an uncontained run says so: a trap in it would have ended the run, not failed a case.
     if let containment, !containment.isOn {
       text += paint(containment.reportLine, code: "33") + "\n"

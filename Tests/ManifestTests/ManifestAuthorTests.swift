@@ -272,3 +272,53 @@ struct LegacyArchivesAuthoringTests {
     }
   }
 }
+
+/// Sets have no order: authoring states their elements as a whole, never by index.
+@Suite("Authoring sets without order")
+struct AuthoringSetTests {
+  /// An archive whose root holds `tags`, an NSSet of three strings, and `codes`, a dictionary
+  /// keyed by numbers.
+  static func archive() -> [UInt8] {
+    var builder = KeyedArchiveBuilder()
+    let tags = builder.object(
+      "NSSet", [("NS.objects", .array(["moss", "birds", "rain"].map { builder.string($0) }))])
+    let codes = builder.dictionary(
+      keys: [.integer(1), .integer(2)],
+      values: [
+        builder.string("one"), builder.string("two"),
+      ])
+    builder.setRoot(builder.object("FieldNotes.Notebook", [("tags", tags), ("codes", codes)]))
+    return builder.bytes()
+  }
+
+  @Test("A set of strings is one oneOf at [*] with its count, and no element is indexed")
+  func setOfStringsIsOrderFree() throws {
+    let result = ManifestAuthor().author([
+      ManifestAuthor.Input(path: "notebook.archive", bytes: Self.archive())
+    ])
+    #expect(result.text.contains("<count key=\"tags\" equals=\"3\"/>"), "\(result.text)")
+    #expect(
+      result.text.contains(
+        "<oneOf key=\"tags[*]\"><value>birds</value><value>moss</value><value>rain</value></oneOf>"
+      ), "\(result.text)")
+    #expect(!result.text.contains("tags[0]"), "\(result.text)")
+    // What was authored holds on the archive it came from, whatever order the set is in.
+    let archives = try ManifestTestSupport.temporaryDirectory()
+    try Data(Self.archive()).write(to: URL(fileURLWithPath: archives + "/notebook.archive"))
+    let loaded = try ManifestTestSupport.load(result.text, archivesDirectory: archives)
+    let manifest = try #require(loaded.manifest, "\(loaded.diagnostics)")
+    let entry = try #require(manifest.archives.first)
+    let findings = ExpectationEngine(manifest: manifest).evaluate(
+      entry, archivesDirectory: archives)
+    #expect(findings.allSatisfy { $0.passed }, "\(findings.filter { !$0.passed })")
+  }
+
+  @Test("A dictionary keyed by numbers states its count and indexes none of its values")
+  func dictionaryWithNumberKeysIsNotIndexed() throws {
+    let result = ManifestAuthor().author([
+      ManifestAuthor.Input(path: "notebook.archive", bytes: Self.archive())
+    ])
+    #expect(result.text.contains("<count key=\"codes\" equals=\"2\"/>"), "\(result.text)")
+    #expect(!result.text.contains("codes[0]") && !result.text.contains("codes["), "\(result.text)")
+  }
+}

@@ -460,9 +460,3 @@ private struct Number {
     return String(real)
   }
 }
-
-extension ArchiveKeyPath {
-  fileprivate func appending(_ component: Component) -> ArchiveKeyPath {
-    ArchiveKeyPath(topKey: topKey, components: components + [component])
-  }
-}
