@@ -153,9 +153,10 @@ struct ArchiveSurvey {
     }
   }
 
-  /// Order-free expectations for a set's elements at `path` (`tags[*]`): the values they are
-  /// among, when every element is a short string or a number, and their class, when every
-  /// element is an instance of one class. The count is stated by the caller.
+  /// Order-free expectations for a set's elements at `path` (`tags[*]`).
+  ///
+  /// The values they are among, when every element is a short string or a number, and their
+  /// class, when every element is an instance of one class. The count is stated by the caller.
   private mutating func addUnordered(
     _ archive: KeyedArchive, _ elements: [PropertyListValue], path: ArchiveKeyPath
   ) {

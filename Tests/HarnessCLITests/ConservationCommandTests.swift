@@ -5,8 +5,10 @@ import Testing
 
 @testable import HarnessMigration
 
-/// The archive is the oracle, through the commands a team runs: `crash-test-harness` maps the
-/// shipped v1 profile to `LossyProfile`, whose encoder writes `isActive` back as the integer 0.
+/// The archive is the oracle, through the commands a team runs.
+///
+/// `crash-test-harness` maps the shipped v1 profile to `LossyProfile`, whose encoder writes
+/// `isActive` back as the integer 0.
 /// `verify`, `manifest author`, the dry run and `migrate` each catch it; a declared change
 /// passes all of them.
 @Suite("Conservation through the commands", .serialized)
