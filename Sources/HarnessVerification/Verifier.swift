@@ -101,17 +101,27 @@ public struct Verifier: Sendable {
     public var hasErrors: Bool { diagnostics.containsErrors }
   }
 
-  /// The manifest files in a folder: `*.xml` whose root is `manifest`, sorted, schema folder excluded.
+  /// The manifest files in a folder, sorted: every `*.xml` (in any letter case) outside the
+  /// `schema/` folder, but the class map files (root `classMap`), which manifests reference.
+  ///
+  /// The root is found past any comment, declaration and byte-order mark, in UTF-8 or UTF-16
+  /// and with a namespace prefix (``XMLRootName``). A file whose root is neither `manifest` nor
+  /// `classMap` is listed too, so that loading it names it as an error, never skips it.
   public static func manifestFiles(in directory: String) -> [String] {
     let manager = FileManager.default
     guard let enumerator = manager.enumerator(atPath: directory) else { return [] }
     var files: [String] = []
-    for case let relative as String in enumerator where relative.hasSuffix(".xml") {
-      guard !relative.hasPrefix("schema/") else { continue }
+    for case let relative as String in enumerator
+    where relative.lowercased().hasSuffix(".xml") && !relative.hasPrefix("schema/") {
       let path = (directory as NSString).appendingPathComponent(relative)
-      guard let head = manager.contents(atPath: path)?.prefix(4096),
-        String(decoding: head, as: UTF8.self).contains("<manifest")
+      var isDirectory: ObjCBool = false
+      guard manager.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
       else { continue }
+      if let bytes = manager.contents(atPath: path),
+        XMLRootName.localName(of: Array(bytes.prefix(XMLRootName.maximumScanned))) == "classMap"
+      {
+        continue
+      }
       files.append(path)
     }
     return files.sorted()
