@@ -362,7 +362,7 @@ let package = Package(
       dependencies: [
         "HarnessCLI", "HarnessTestSupport", "HarnessChecksum", "HarnessJSONOutput", "ProfileKit",
         "ProfilesApp",
-        "HarnessPropertyList", "HarnessMigration", "_ArchiveHarnessSystem",
+        "HarnessPropertyList", "HarnessMigration", "HarnessVerification", "_ArchiveHarnessSystem",
       ],
       swiftSettings: strictSettings
     ),

@@ -101,6 +101,8 @@ public struct VerificationRun {
   /// The usable manifests, in file order: each one's checksum, entry count, and the manifest
   /// itself while within `Options.keptEntries`.
   private let plans: [Plan]
+  /// The archives no manifest lists and the ignore file does not name.
+  private let unlisted: [String]
   /// The class names the verifier's registries register, as the check gave them to the loader.
   private let registered: Set<String>
   /// The manifests' digest, from the checksums of the bytes the check read.
@@ -139,6 +141,7 @@ public struct VerificationRun {
     var plans: [Plan] = []
     var checksums: [(path: String, checksum: String)] = []
     var kept = 0
+    var listed: Set<String> = []
     for path in files {
       let file = verifier.loadFile(
         path, archivesDirectory: options.archives, schema: options.schema,
@@ -146,6 +149,7 @@ public struct VerificationRun {
       diagnostics += file.diagnostics
       checksums.append((path, file.checksum ?? SHA256Checksum.hex([])))
       guard let manifest = file.manifest, let checksum = file.checksum else { continue }
+      listed.formUnion(manifest.archives.map(\.path))
       let keep = kept + manifest.archives.count <= options.keptEntries
       if keep { kept += manifest.archives.count }
       plans.append(
@@ -155,6 +159,13 @@ public struct VerificationRun {
     }
     self.diagnostics = diagnostics
     self.plans = plans
+    // Archives count as unlisted only when every manifest loaded: a manifest with errors lists
+    // archives that did not load.
+    self.unlisted =
+      diagnostics.containsErrors
+      ? []
+      : ArchiveFolder.unlisted(
+        archives: options.archives, manifests: options.manifests, listed: listed)
     self.registered = registered
     self.manifestsDigest = ManifestsDigest.digest(ofChecksums: checksums)
   }
@@ -230,6 +241,10 @@ public struct VerificationRun {
       }
       if let changed { try each(changed) }
     }
+    // An archive no manifest lists fails, as in `swift test`; a shard reports them in shard 1.
+    if options.shard.map({ $0.index == 1 }) ?? true {
+      for archive in unlisted { try each(Self.unlistedCase(archive, options: options)) }
+    }
     return scan.map { [$0.summary.note] } ?? []
   }
 
@@ -241,6 +256,21 @@ public struct VerificationRun {
       manifestsDirectory: options.manifests, registeredClasses: registered)
     guard file.checksum == plan.checksum else { return nil }
     return file.manifest
+  }
+
+  /// The failing case of an archive that no manifest lists.
+  static func unlistedCase(_ archive: String, options: Options) -> VerificationCase {
+    let path = (options.archives as NSString).appendingPathComponent(archive)
+    return VerificationCase(
+      manifest: "(no manifest)", archive: archive, location: Place(file: path),
+      paths: [
+        PathResult(
+          path: .structure, outcome: .rejected, category: .unlisted,
+          message:
+            "no manifest lists it; add its entry (manifest author --update), or name it in "
+            + "\((options.manifests as NSString).appendingPathComponent(ArchiveFolder.ignoreFileName)) "
+            + "to keep it without one", matches: false)
+      ], expectations: [])
   }
 
   /// The failing case of a manifest that changed between the check and its verification.

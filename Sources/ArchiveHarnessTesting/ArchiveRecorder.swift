@@ -39,27 +39,14 @@ final class ArchiveRecorder: Sendable {
   static func unlisted(archivesFolder: URL, manifestsFolder: URL, listed: Set<String>)
     -> [Unlisted]
   {
-    guard let enumerator = FileManager.default.enumerator(atPath: archivesFolder.path) else {
-      return []
-    }
-    var found: [Unlisted] = []
-    while let path = enumerator.nextObject() as? String {
+    ArchiveFolder.unlisted(
+      archives: archivesFolder.path, manifests: manifestsFolder.path, listed: listed
+    ).map { path in
       let components = path.split(separator: "/")
-      guard let name = components.last, !components.contains(where: { $0.hasPrefix(".") }),
-        !name.hasPrefix("README"),
-        !["md", "txt", "tsv"].contains((String(name) as NSString).pathExtension)
-      else { continue }
-      var isDirectory: ObjCBool = false
-      let full = archivesFolder.appendingPathComponent(path).path
-      guard FileManager.default.fileExists(atPath: full, isDirectory: &isDirectory),
-        !isDirectory.boolValue, !listed.contains(path)
-      else { continue }
       let set = components.count > 1 ? String(components[0]) : archivesFolder.lastPathComponent
-      found.append(
-        Unlisted(
-          archive: path, manifest: manifestsFolder.appendingPathComponent(set + ".xml").path))
+      return Unlisted(
+        archive: path, manifest: manifestsFolder.appendingPathComponent(set + ".xml").path)
     }
-    return found.sorted { $0.archive < $1.archive }
   }
 
   /// Drafts the entry of an unlisted archive, with the others of its manifest, once.

@@ -28,6 +28,8 @@ public struct PathResult: Sendable, Hashable {
     case workerFailed
     /// The privacy scan found values that look like personal data (`personal-data`).
     case personalData
+    /// The archive is in the archives folder, but no manifest lists it (`unlisted`).
+    case unlisted
 
     /// The category as reports name it, such as `class-not-allowed`, `SIGILL` or `unreadable`.
     public var description: String {
@@ -38,6 +40,7 @@ public struct PathResult: Sendable, Hashable {
       case .workerUnavailable: "worker-unavailable"
       case .workerFailed: "worker-failed"
       case .personalData: "personal-data"
+      case .unlisted: "unlisted"
       }
     }
   }

@@ -160,6 +160,7 @@ package struct VerificationReportReader: Sendable {
     case PathResult.Category.workerUnavailable.description: return .workerUnavailable
     case PathResult.Category.workerFailed.description: return .workerFailed
     case PathResult.Category.personalData.description: return .personalData
+    case PathResult.Category.unlisted.description: return .unlisted
     case CrashReport.Cause.timeout.description: return .crash(.timeout)
     default: break
     }
