@@ -51,12 +51,29 @@ extension ManifestAuthor {
   ///   - place: Where the names come from, when no surveyed archive holds one.
   ///   - diagnostics: Receives one diagnostic per name that could not be mapped.
   /// - Returns: The rows to write and the current name of every archived name that has one.
+  /// The current name the team's map (``Options/classMap``, ``Options/moduleRenames``) gives an
+  /// archived class name, if any.
+  func teamMapping(of name: String) -> String? {
+    if let target = options.classMap[name] { return target }
+    guard let dot = name.firstIndex(of: "."),
+      let module = options.moduleRenames[String(name[..<dot])]
+    else { return nil }
+    return module + name[dot...]
+  }
+
   func classPlan(
     _ names: Set<String>, reachable: Set<String>, existing: [String: String],
     surveyed: [Surveyed], place: String = "<archives>", diagnostics: inout [ManifestDiagnostic]
   ) -> ClassPlan {
     var plan = ClassPlan()
-    let names = names.subtracting([KeyedArchive.oldStyleArrayClassName])
+    var names = names.subtracting([KeyedArchive.oldStyleArrayClassName])
+    // The team's own map first: a rename matching by name cannot find.
+    for name in names.sorted() {
+      guard existing[name] == nil, let target = teamMapping(of: name) else { continue }
+      plan.current[name] = target
+      plan.mappings.append((name, target))
+      names.remove(name)
+    }
     guard let registeredClasses else {
       for name in names {
         if let target = existing[name] {

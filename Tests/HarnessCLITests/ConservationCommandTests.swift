@@ -107,6 +107,47 @@ struct ConservationCommandTests {
     #expect(written.contains("not recorded, the current code does not keep"), "\(written)")
   }
 
+  @Test("manifest author --class-map maps a renamed class, writes the row, and decodes with it")
+  func authoringTakesAClassMap() throws {
+    let folder = try Self.package(manifest: "")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try FileManager.default.removeItem(atPath: folder + "/manifests/v1.xml")
+    let result = try Self.run(
+      [
+        "manifest", "author", "profile.archive", "-o", "manifests/v1.xml", "--class-map",
+        "ProfilesApp.UserProfile=crash_test_harness.LossyProfile",
+      ], in: folder)
+    let written = try String(contentsOfFile: folder + "/manifests/v1.xml", encoding: .utf8)
+    #expect(
+      written.contains(
+        #"<map from="ProfilesApp.UserProfile" to="crash_test_harness.LossyProfile"/>"#),
+      "\(written)")
+    // Decoded through the map, the lossy class shows its loss.
+    #expect(result.status == 1, "\(result.stderr)")
+    #expect(result.stderr.contains("isActive: the archive holds true (bool)"), "\(result.stderr)")
+  }
+
+  @Test("manifest author reads the class map files in manifests/maps unless one is given")
+  func authoringReadsTheMapsFolder() throws {
+    let folder = try Self.package(manifest: "")
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try FileManager.default.removeItem(atPath: folder + "/manifests/v1.xml")
+    try FileManager.default.createDirectory(
+      atPath: folder + "/manifests/maps", withIntermediateDirectories: true)
+    try """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <classMap xmlns="urn:archive-harness:manifest:1">
+      <map from="ProfilesApp.UserProfile" to="crash_test_harness.LossyProfile"/>
+    </classMap>
+
+    """.write(toFile: folder + "/manifests/maps/renames.xml", atomically: true, encoding: .utf8)
+    let result = try Self.run(
+      ["manifest", "author", "profile.archive", "-o", "manifests/v1.xml"], in: folder)
+    let written = try String(contentsOfFile: folder + "/manifests/v1.xml", encoding: .utf8)
+    #expect(written.contains(#"to="crash_test_harness.LossyProfile""#), "\(written)")
+    #expect(result.status == 1, "\(result.stderr)")
+  }
+
   /// An SQLite store of the shipped profile under the key `a-legacy`.
   static func store(in folder: String) throws -> String {
     let path = folder + "/store.sqlite"

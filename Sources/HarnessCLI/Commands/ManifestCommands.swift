@@ -66,8 +66,8 @@ enum ManifestAuthorCommand {
       """,
     arguments: [archiveFiles],
     options: [
-      SharedOptions.archives, output, update, read, reads, rootClass, registry, app, version,
-      platform, produced, provenance, SchemaOption.option,
+      SharedOptions.archives, output, update, read, reads, rootClass, classMap, classMapFile,
+      registry, app, version, platform, produced, provenance, SchemaOption.option,
     ],
     exitStatus: """
         0  the manifest was written
@@ -106,10 +106,70 @@ enum ManifestAuthorCommand {
     help: "Decode with another registry the harness serves, such as an earlier version's classes;"
       + " each entry then names it.",
     defaultDescription: "the current classes")
+  static let classMap = Option<[String]>.repeating(
+    "class-map", valueName: "OLD=NEW",
+    help:
+      "An archived class name and its current one, for a rename matching by name cannot find"
+      + " (repeatable; OLD.*=NEW.* maps a module).")
+  static let classMapFile = Option<[String]>.repeating(
+    "class-map-file", valueName: "FILE",
+    help:
+      "A class map file (root <classMap>) whose rows apply too (repeatable); the files in"
+      + " maps/ beside the manifest are read unless one is given.")
   static let rootClass = Option<String?>.optional(
     "root-class", valueName: "CLASS",
     help: "The class the app's read asks for as the root, for every archive given.",
     defaultDescription: "each archive's own root class")
+
+  /// The team's class map: `--class-map` pairs, then the rows of `--class-map-file` files, or,
+  /// when none is given, of every class map file in `maps/` beside the manifest.
+  ///
+  /// - Returns: Archived class names and archived module names, each to its current one.
+  /// - Throws: ``UsageError`` for a pair that is not `OLD=NEW`; ``CommandFailure`` for a map
+  ///   file with errors.
+  static func teamClassMap(
+    _ pairs: [String], files: [String], manifest: String?, console: Console
+  ) throws -> (classes: [String: String], modules: [String: String]) {
+    var classes: [String: String] = [:]
+    var modules: [String: String] = [:]
+    func add(_ from: String, _ to: String, place: String) throws {
+      let fromModule = from.hasSuffix(".*")
+      guard !from.isEmpty, !to.isEmpty, fromModule == to.hasSuffix(".*") else {
+        throw UsageError(
+          message: "\(place): '\(from)=\(to)' is not OLD=NEW (OLD.*=NEW.* for a module)")
+      }
+      if fromModule {
+        modules[String(from.dropLast(2))] = String(to.dropLast(2))
+      } else {
+        classes[from] = to
+      }
+    }
+    for pair in pairs {
+      let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+      try add(parts.first ?? "", parts.count == 2 ? parts[1] : "", place: "--class-map")
+    }
+    var mapFiles = files
+    if files.isEmpty, let manifest {
+      let folder = (((manifest as NSString).deletingLastPathComponent) as NSString)
+        .appendingPathComponent("maps")
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+      mapFiles = names.filter { $0.lowercased().hasSuffix(".xml") }.sorted().map {
+        (folder as NSString).appendingPathComponent($0)
+      }
+    }
+    for file in mapFiles {
+      let (mappings, diagnostics) = ManifestLoader.loadClassMap(path: file)
+      ManifestDiagnosticsPrinter.print(diagnostics, to: console)
+      guard !diagnostics.contains(where: { $0.severity == .error }) else {
+        throw CommandFailure(
+          file: file, category: .invalidManifest, message: "the class map has errors")
+      }
+      for mapping in mappings {
+        try add(mapping.archivedName, mapping.currentName, place: file)
+      }
+    }
+    return (classes, modules)
+  }
 
   /// Parses `ROOT=CLASS,CLASS,…` reads, from `--read` and the lines of a `--reads` file.
   ///
@@ -161,6 +221,9 @@ enum ManifestAuthorCommand {
       }
     }
     options.reads = try parseReads(readLines)
+    (options.classMap, options.moduleRenames) = try teamClassMap(
+      arguments[classMap], files: arguments[classMapFile],
+      manifest: arguments[output] ?? arguments[update], console: context.console)
     var registered = Set(context.configuration.registry.classNames)
     if let name = arguments[registry], name != HarnessWorker.defaultRegistryName {
       guard let named = context.configuration.additionalRegistries[name] else {
