@@ -41,16 +41,6 @@ extension ManifestAuthor {
     }
   }
 
-  /// Decides the class map rows and current names for the class names of newly surveyed archives.
-  ///
-  /// - Parameters:
-  ///   - names: Every class name the archives contain, superclass chains included.
-  ///   - reachable: The class names of instances reachable from the archives' roots.
-  ///   - existing: The mappings a manifest being updated already has, archived → current.
-  ///   - surveyed: The archives, to name where an unmapped class occurs.
-  ///   - place: Where the names come from, when no surveyed archive holds one.
-  ///   - diagnostics: Receives one diagnostic per name that could not be mapped.
-  /// - Returns: The rows to write and the current name of every archived name that has one.
   /// The current name the team's map (``Options/classMap``, ``Options/moduleRenames``) gives an
   /// archived class name, if any.
   func teamMapping(of name: String) -> String? {
@@ -61,6 +51,16 @@ extension ManifestAuthor {
     return module + name[dot...]
   }
 
+  /// Decides the class map rows and current names for the class names of newly surveyed archives.
+  ///
+  /// - Parameters:
+  ///   - names: Every class name the archives contain, superclass chains included.
+  ///   - reachable: The class names of instances reachable from the archives' roots.
+  ///   - existing: The mappings a manifest being updated already has, archived → current.
+  ///   - surveyed: The archives, to name where an unmapped class occurs.
+  ///   - place: Where the names come from, when no surveyed archive holds one.
+  ///   - diagnostics: Receives one diagnostic per name that could not be mapped.
+  /// - Returns: The rows to write and the current name of every archived name that has one.
   func classPlan(
     _ names: Set<String>, reachable: Set<String>, existing: [String: String],
     surveyed: [Surveyed], place: String = "<archives>", diagnostics: inout [ManifestDiagnostic]

@@ -78,9 +78,11 @@ public struct ManifestAuthor: Sendable {
     public var registry: String?
     /// The running tool's name, for comments and provenance: a team's own harness executable's.
     public var toolName = ToolName.standard
-    /// Archived class names the team maps to current ones (`--class-map`, `--class-map-file`,
-    /// the files of `manifests/maps`): a renamed class or module that matching by name cannot
-    /// find. Each archived name it maps gets its row in the manifest's class map.
+    /// Archived class names the team maps to current ones.
+    ///
+    /// From `--class-map`, `--class-map-file` or the files of `manifests/maps`: a renamed class
+    /// that matching by name cannot find. Each archived name it maps gets its row in the
+    /// manifest's class map.
     public var classMap: [String: String] = [:]
     /// Archived module names the team maps to current ones (`Old.*=New.*`).
     public var moduleRenames: [String: String] = [:]
