@@ -197,3 +197,44 @@ struct ConservationCommandTests {
     #expect(dryRun.stdout.contains("1 will-rewrite"), "\(dryRun.stdout)")
   }
 }
+
+/// `decode --manifest` reads an archive as `verify` does: with the allowed classes of the entry
+/// that pins it.
+@Suite("decode with a manifest's entry")
+struct DecodeManifestEntryTests {
+  @Test("An entry's own allowedClasses, not the manifest's, decide the secure path")
+  func entryAllowedClassesAreUsed() throws {
+    let folder = try StoreFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let archive = "LegacyArchives/ProfilesApp-1.0/profiles-list.archive"
+    let bytes = try StoreFixtures.shipped(archive)
+    let manifest = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <manifest xmlns="urn:archive-harness:manifest:1" schemaVersion="1">
+        <producer app="ProfilesApp" version="1.0" platform="iOS 15.4" produced="2022-03-01"/>
+        <classMap>
+          <map from="ProfilesApp.UserProfile" to="ProfileKit.UserProfile"/>
+          <map from="ProfilesApp.Address" to="ProfileKit.Address"/>
+        </classMap>
+        <allowedClasses>
+          <class name="ProfileKit.UserProfile"/>
+        </allowedClasses>
+        <archive path="list.archive" sha256="\(SHA256Checksum.hex(bytes))">
+          <allowedClasses>
+            <class name="NSArray"/>
+            <class name="ProfileKit.UserProfile"/>
+            <class name="ProfileKit.Address"/>
+          </allowedClasses>
+        </archive>
+      </manifest>
+
+      """
+    try manifest.write(toFile: folder + "/m.xml", atomically: true, encoding: .utf8)
+    try Data(bytes).write(to: URL(fileURLWithPath: folder + "/list.archive"))
+    let result = try CommandRunner.run(
+      ["decode", "list.archive", "--manifest", "m.xml", "--path", "secure"],
+      in: URL(fileURLWithPath: folder))
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(!result.stdout.contains("class-not-allowed"), "\(result.stdout)")
+  }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import HarnessChecksum
 import HarnessCoder
 import HarnessContainment
 import HarnessJSONOutput
@@ -139,7 +140,12 @@ enum DecodeCommand {
       let errors = result.diagnostics.filter { $0.severity == .error && $0.category != .semantic }
       ManifestDiagnosticsPrinter.print(errors, to: context.console)
       guard let manifest = result.manifest, errors.isEmpty else { return .unusable }
-      allowed = manifest.allowedClasses?.map(\.name) ?? []
+      // The entry that pins this very archive, by its checksum, reads with its own allowed
+      // classes, as verify reads it; otherwise the manifest's.
+      let digest = SHA256Checksum.hex(bytes)
+      let entry = manifest.archives.first { $0.sha256.lowercased() == digest }
+      allowed = (entry.map(manifest.allowedClasses(for:)) ?? manifest.allowedClasses)?
+        .map(\.name) ?? []
       classMap = Verifier.classMap(of: manifest)
     }
     allowed += arguments[allowedClasses]
