@@ -144,7 +144,8 @@ enum DecodeCommand {
       // classes, as verify reads it; otherwise the manifest's.
       let digest = SHA256Checksum.hex(bytes)
       let entry = manifest.archives.first { $0.sha256.lowercased() == digest }
-      allowed = (entry.map(manifest.allowedClasses(for:)) ?? manifest.allowedClasses)?
+      allowed =
+        (entry.map(manifest.allowedClasses(for:)) ?? manifest.allowedClasses)?
         .map(\.name) ?? []
       classMap = Verifier.classMap(of: manifest)
     }
