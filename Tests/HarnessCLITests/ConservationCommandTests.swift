@@ -238,3 +238,40 @@ struct DecodeManifestEntryTests {
     #expect(!result.stdout.contains("class-not-allowed"), "\(result.stdout)")
   }
 }
+
+/// `migrate --manifest` takes a version manifest as manifest author writes it: no top-level
+/// `allowedClasses`, each entry with its own.
+@Suite("migrate with a version manifest")
+struct MigrateVersionManifestTests {
+  @Test("The entries' allowed classes are the read's, with no --allowed-classes")
+  func entriesGiveTheRead() throws {
+    let folder = try StoreFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let bytes = try StoreFixtures.shipped(StoreFixtures.legacyProfile)
+    let manifest = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <manifest xmlns="urn:archive-harness:manifest:1" schemaVersion="1">
+        <producer app="ProfilesApp" version="1.0" platform="iOS 15.4" produced="2022-03-01"/>
+        <classMap>
+          <map from="ProfilesApp.UserProfile" to="ProfileKit.UserProfile"/>
+          <map from="ProfilesApp.Address" to="ProfileKit.Address"/>
+        </classMap>
+        <archive path="profile.archive" sha256="\(SHA256Checksum.hex(bytes))">
+          <allowedClasses>
+            <class name="ProfileKit.UserProfile"/>
+            <class name="ProfileKit.Address"/>
+          </allowedClasses>
+        </archive>
+      </manifest>
+
+      """
+    try manifest.write(toFile: folder + "/v1.xml", atomically: true, encoding: .utf8)
+    let store = folder + "/store.sqlite"
+    try StoreFixtures.makeSQLiteStore(at: store)
+    let result = try CommandRunner.run(
+      ["migrate-dry-run", "--store", store, "--table", "store", "--manifest", folder + "/v1.xml"],
+      in: URL(fileURLWithPath: folder))
+    #expect(!result.stderr.contains("invalid-options"), "\(result.stderr)")
+    #expect(result.stdout.contains("1 will-rewrite"), "\(result.stdout)\(result.stderr)")
+  }
+}

@@ -276,7 +276,13 @@ struct MigrateOptions {
     let fieldChanges = manifest?.migration.fieldChanges ?? []
     if let manifest {
       mapping = ClassNameMapping(Verifier.classMap(of: manifest).entries)
-      allowed = manifest.allowedClasses?.map(\.name) ?? []
+      // A version manifest written by manifest author states each entry's read: the classes
+      // of all of them are what the app's reads allow between them.
+      allowed =
+        manifest.allowedClasses?.map(\.name)
+        ?? Array(
+          Set(manifest.archives.flatMap { ($0.allowedClasses ?? []).map(\.name) })
+        ).sorted()
     }
     mapping = mapping.merging(self.mapping)
     allowed += allowedClasses
