@@ -145,6 +145,19 @@ struct EncryptedStoreCommandTests {
     #expect(run.stderr.contains("not both"))
   }
 
+  @Test("A passphrase given by mistake as --key-file never appears in the error")
+  func passphraseAsKeyFileIsNotEchoed() throws {
+    let root = try workspace("v2.sqlite")
+    defer { try? FileManager.default.removeItem(at: root) }
+    let secret = "correct horse battery staple"
+    let run = try CommandRunner.run(
+      ["migrate-dry-run", "--store", "store/v2.sqlite", "--key-file", secret] + Self.renames,
+      in: root)
+    #expect(run.status == 2, "\(run.stderr)")
+    #expect(run.stderr.contains("[invalid-key]"), "\(run.stderr)")
+    #expect(!run.stderr.contains(secret) && !run.stdout.contains(secret), "\(run.stderr)")
+  }
+
   @Test("Cipher settings without a key are a usage error")
   func settingsWithoutKey() throws {
     let run = try CommandRunner.run(

@@ -77,8 +77,13 @@ public final class StoreKey: @unchecked Sendable {
   public convenience init(contentsOfFile path: String) throws(MigrationError) {
     var status = stat()
     guard stat(path, &status) == 0 else {
+      // What was given is not echoed: a passphrase passed by mistake as the file's path would
+      // reach the terminal, a log or CI's output.
+      let reason = MigrationError.systemMessage()
       throw MigrationError(
-        .invalidKey, file: path, "cannot read the key file: \(MigrationError.systemMessage())")
+        .invalidKey, file: "--key-file",
+        "cannot read the key file given (\(reason)); its path is not shown, in case it is the "
+          + "key itself: give the path of a file that holds the key, or use --key-env")
     }
     guard status.st_mode & S_IFMT == S_IFREG else {
       throw MigrationError(.invalidKey, file: path, "the key file is not a regular file")
