@@ -211,3 +211,35 @@ struct WorkerCoreDumpTests {
     #expect(try Self.coreLimits(of: worker) == ["0", "0"])
   }
 }
+
+/// Decode workers run app code: a variable withheld (a store's `--key-env` key) is not in
+/// their environment.
+@Suite(
+  "Decode workers' environment",
+  .enabled(if: WorkerSupervisor.forkServerSupported, "reads /proc (Linux)"))
+struct WorkerEnvironmentTests {
+  /// The variable names in a process's `/proc/PID/environ`.
+  static func variables(of process: Int32) throws -> Set<String> {
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(process)/environ"))
+    return Set(
+      bytes.split(separator: 0).map {
+        String(decoding: $0, as: UTF8.self).split(separator: "=", maxSplits: 1).first.map(
+          String.init) ?? ""
+      })
+  }
+
+  @Test("A withheld variable is in neither the fork server's nor its worker's environment")
+  func withheldVariableIsScrubbed() throws {
+    let name = "ARCHIVE_HARNESS_TEST_SECRET"
+    setenv(name, "hunter2", 1)
+    defer { unsetenv(name) }
+    WorkerEnvironment.withhold(name)
+    let supervisor = try ForkServerTests.supervisor()
+    _ = try ForkServerTests.decodeMemo(supervisor)
+    let server = try #require(supervisor.forkServerProcessIdentifier)
+    let child = try #require(supervisor.forkedWorkerProcessIdentifier)
+    #expect(!(try Self.variables(of: server)).contains(name))
+    #expect(!(try Self.variables(of: child)).contains(name))
+    #expect(try Self.variables(of: server).contains("PATH"))
+  }
+}

@@ -1,3 +1,4 @@
+import HarnessContainment
 import HarnessMigration
 import HarnessTextOutput
 
@@ -130,7 +131,12 @@ struct EncryptionOptions {
   func key() throws -> StoreKey? {
     do throws(MigrationError) {
       if let keyFile { return try StoreKey(contentsOfFile: keyFile) }
-      if let keyEnvironment { return try StoreKey(environmentVariable: keyEnvironment) }
+      if let keyEnvironment {
+        let key = try StoreKey(environmentVariable: keyEnvironment)
+        // Decode workers run app code: the key never reaches their environment.
+        WorkerEnvironment.withhold(keyEnvironment)
+        return key
+      }
       return nil
     } catch {
       throw CommandFailure(error)

@@ -45,9 +45,7 @@ final class WorkerProcess: WorkerHandle {
   init(executableURL: URL, arguments: [String], socket: Bool = false)
     throws(WorkerProtocolError)
   {
-    var environment = ProcessInfo.processInfo.environment
-    // A crash is an expected outcome here: skip the runtime's slow symbolicated backtrace.
-    environment["SWIFT_BACKTRACE"] = "enable=no"
+    let environment = WorkerEnvironment.current()
     let stderrLog: ScratchFile
     do {
       stderrLog = try ScratchFile(prefix: "archive-harness-worker")
