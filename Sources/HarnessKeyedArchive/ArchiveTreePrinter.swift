@@ -125,7 +125,7 @@ public struct ArchiveTreePrinter: Sendable {
     case .real(let number): return "\(number)"
     case .bool(let flag): return flag ? "true" : "false"
     case .date(let seconds):
-      return "date " + (ISO8601.format(seconds, fractionalDigits: 3) ?? "\(seconds)")
+      return "date " + (ISO8601.formatExpanded(seconds, fractionalDigits: 3) ?? "\(seconds)")
     case .data(let bytes):
       if nestedDepth > 0, let nested = NestedArchive(bytes, limits: limits) {
         return "<\(bytes.count) bytes: \(nested.summary)>"

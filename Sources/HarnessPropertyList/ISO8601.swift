@@ -34,6 +34,35 @@ package enum ISO8601 {
     return text + "Z"
   }
 
+  /// A date as ISO 8601 text for any year, as reports and JSON show it: years 0000 to 9999 as
+  /// ``format(_:fractionalDigits:)`` writes them, others in ISO 8601's expanded form
+  /// (`-0001-12-31T00:00:00Z`, `+10000-01-01T00:00:00Z`); nil only for a value that is not
+  /// finite or lies beyond ±10^15 seconds.
+  ///
+  /// ```swift
+  /// ISO8601.formatExpanded(-63_114_076_800)  // "0000-12-30T00:00:00Z"
+  /// ```
+  package static func formatExpanded(_ seconds: Double, fractionalDigits: Int = 0) -> String? {
+    let unix = seconds + referenceOffset
+    guard unix.isFinite, abs(unix) < 1e15 else { return nil }
+    let scale = pow10(fractionalDigits)
+    let units = Int64((unix * Double(scale)).rounded(.toNearestOrEven))
+    let wholeSeconds = floorDivide(units, scale)
+    let fraction = units - wholeSeconds * scale
+    let days = floorDivide(wholeSeconds, 86_400)
+    let secondOfDay = wholeSeconds - days * 86_400
+    let (year, month, day) = civil(fromDays: days)
+    let yearText =
+      year < 0 ? "-" + pad(-year, 4) : year > 9999 ? "+" + String(year) : pad(year, 4)
+    var text =
+      yearText + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
+      + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+    if fractionalDigits > 0 {
+      text += "." + pad(fraction, fractionalDigits)
+    }
+    return text + "Z"
+  }
+
   /// Parses `YYYY-MM-DDTHH:MM:SS[.f…]Z` into seconds since the reference date.
   package static func parse(_ text: String) -> Double? {
     let bytes = Array(text.utf8)

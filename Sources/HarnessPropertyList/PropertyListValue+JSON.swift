@@ -28,9 +28,8 @@ extension PropertyListValue {
       if number.isInfinite { return ("$real", .string(number < 0 ? "-inf" : "inf")) }
       return nil
     case .date(let seconds):
-      return (
-        "$date", .string(ISO8601.format(seconds, fractionalDigits: 3) ?? "invalid:\(seconds)")
-      )
+      let text = ISO8601.formatExpanded(seconds, fractionalDigits: 3) ?? "invalid:\(seconds)"
+      return ("$date", .string(text))
     case .data(let bytes):
       return ("$data", .string(Base64.encode(bytes)))
     case .uid(let number):

@@ -23,7 +23,7 @@ enum TypedValueJSON {
   /// since 2001-01-01T00:00:00Z.
   static func date(_ seconds: Double) -> [(String, JSONValue)] {
     var members: [(String, JSONValue)] = []
-    if let text = ISO8601.format(seconds, fractionalDigits: 3) {
+    if let text = ISO8601.formatExpanded(seconds, fractionalDigits: 3) {
       members.append(("value", .string(text)))
     }
     members.append(("seconds", real(seconds)))

@@ -51,14 +51,30 @@ struct DateEdgeTests {
     try HostileInput.walkEverything(archive)
   }
 
-  @Test("Dates outside years 1 to 9999 have no ISO 8601 text and say so in JSON")
-  func datesOutsideTheISORange() throws {
-    for seconds in [Double.nan, .infinity, 1e300, 253_402_300_800 - 978_307_200] {
-      #expect(ISO8601.format(seconds, fractionalDigits: 3) == nil, "\(seconds)")
+  @Test(
+    "Dates that are not finite, or beyond 10^15 seconds, have no ISO 8601 text and say so in JSON")
+  func datesBeyondTheRange() throws {
+    for seconds in [Double.nan, .infinity, 1e300] {
+      #expect(ISO8601.formatExpanded(seconds, fractionalDigits: 3) == nil, "\(seconds)")
       let json = PropertyListValue.date(seconds).jsonValue.render(pretty: false)
       #expect(json.contains("invalid"), "\(seconds): \(json)")
     }
+    // An XML property list's <date> knows years 1 to 9999 only.
+    #expect(ISO8601.format(253_402_300_800 - 978_307_200) == nil)
     #expect(ISO8601.format(253_402_300_799 - 978_307_200) == "9999-12-31T23:59:59Z")
+  }
+
+  @Test("Year 0, years before it and years after 9999 print in ISO 8601's expanded form")
+  func expandedYearsPrint() throws {
+    // The year-0 date of a real Apple XML property list (issue 39).
+    #expect(ISO8601.formatExpanded(-63_114_076_800) == "0000-12-30T00:00:00Z")
+    let json = PropertyListValue.date(-63_114_076_800).jsonValue.render(pretty: false)
+    #expect(json.contains("0000-12-30T00:00:00.000Z"), "\(json)")
+    #expect(ISO8601.formatExpanded(253_402_300_800 - 978_307_200) == "+10000-01-01T00:00:00Z")
+    #expect(
+      ISO8601.formatExpanded(-62_135_596_800 - 978_307_200 - 86_400) == "0000-12-31T00:00:00Z")
+    #expect(
+      ISO8601.formatExpanded(-62_198_755_200 - 978_307_200) == "-0001-01-01T00:00:00Z")
   }
 
   @Test(
