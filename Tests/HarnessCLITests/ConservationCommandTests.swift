@@ -275,3 +275,29 @@ struct MigrateVersionManifestTests {
     #expect(result.stdout.contains("1 will-rewrite"), "\(result.stdout)\(result.stderr)")
   }
 }
+
+/// A table with no declared key is keyed by SQLite's rowid.
+@Suite("SQLite's rowid as the key column")
+struct RowidKeyColumnTests {
+  @Test("--key-column rowid reads and plans a table that declares no key")
+  func rowidIsAKeyColumn() throws {
+    let folder = try StoreFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let store = folder + "/blobs.sqlite"
+    let database = try SQLiteDatabase(path: store, readOnly: false, create: true)
+    try database.execute("CREATE TABLE blobs (value BLOB)")
+    let insert = try database.prepare("INSERT INTO blobs (value) VALUES (?1)")
+    try insert.bind(.blob(try StoreFixtures.shipped(StoreFixtures.legacyProfile)), at: 1)
+    _ = try insert.step()
+    withExtendedLifetime(database) {}
+    let result = try CommandRunner.run(
+      [
+        "migrate-dry-run", "--store", store, "--table", "blobs", "--key-column", "rowid",
+        "--value-column", "value", "--rename-only", "--class-map",
+        "ProfilesApp.UserProfile=ProfileKit.UserProfile", "--class-map",
+        "ProfilesApp.Address=ProfileKit.Address",
+      ], in: URL(fileURLWithPath: folder))
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("1 will-rewrite"), "\(result.stdout)")
+  }
+}

@@ -171,7 +171,19 @@ public final class SQLiteStore: RecordStore {
       }
       return found
     }
-    let key = try column(selection.keyColumn, "key column")
+    // A table without a declared key is keyed by SQLite's own rowid (`--key-column rowid`),
+    // unless a column of that name shadows it or the table has none (WITHOUT ROWID).
+    let key: String
+    let rowidNames = ["rowid", "_rowid_", "oid"]
+    if rowidNames.contains(selection.keyColumn.lowercased()),
+      !columns.contains(where: { $0.lowercased() == selection.keyColumn.lowercased() }),
+      (try? database.prepare(
+        "SELECT rowid FROM \(SQLiteDatabase.quote(schemaTable)) LIMIT 0")) != nil
+    {
+      key = "rowid"
+    } else {
+      key = try column(selection.keyColumn, "key column")
+    }
     let value = try column(selection.valueColumn, "value column")
     guard key != value else {
       throw MigrationError(
