@@ -41,6 +41,14 @@ struct XMLRawError {
   static func clean(_ message: String) -> String {
     var text = message.replacingOccurrences(of: "{\(ManifestSchema.namespace)}", with: "")
     while let last = text.last, last.isWhitespace || last == "." { text.removeLast() }
+    // libxml2 suggests an option no user of the harness can set; say what the limit is instead.
+    if text.hasPrefix("Excessive depth in document:"), text.hasSuffix("use XML_PARSE_HUGE option") {
+      let limit =
+        text.dropFirst("Excessive depth in document:".count)
+        .prefix { $0 == " " || $0.isNumber }.trimmingCharacters(in: .whitespaces)
+      return "elements nest deeper than \(limit) levels, more than a manifest may; "
+        + "a manifest nests a few levels at most"
+    }
     return text
   }
 }
