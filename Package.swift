@@ -362,7 +362,8 @@ let package = Package(
       dependencies: [
         "HarnessCLI", "HarnessTestSupport", "HarnessChecksum", "HarnessJSONOutput", "ProfileKit",
         "ProfilesApp",
-        "HarnessPropertyList", "HarnessMigration", "HarnessVerification", "_ArchiveHarnessSystem",
+        "HarnessPropertyList", "HarnessMigration", "HarnessVerification", "HarnessChildProcesses",
+        "_ArchiveHarnessSystem",
       ],
       swiftSettings: strictSettings
     ),

@@ -1,39 +1,40 @@
 import Dispatch
 import Foundation
+import _ArchiveHarnessSystem
 
-/// Turns SIGINT into a request to stop after the current batch, for the duration of a run.
+/// Turns SIGINT (Ctrl-C) and SIGTERM (a `kill`, a CI runner's timeout, a system shutdown) into
+/// a request to stop after the current batch, for the duration of a run: the journal gets its
+/// end line and the report its "interrupted" line either way.
 final class MigrateInterrupt: @unchecked Sendable {
-  private let lock = NSLock()
-  private var raised = false
-  private var source: (any DispatchSourceSignal)?
+  /// The signals a run stops for.
+  static let signals = [SIGINT, SIGTERM]
 
-  /// Starts catching SIGINT.
+  private let raised = Locked(false)
+  private var sources: [any DispatchSourceSignal] = []
+
+  /// Starts catching the signals.
   func install() {
-    signal(SIGINT, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-    source.setEventHandler { [weak self] in self?.raise() }
-    source.resume()
-    self.source = source
+    for number in Self.signals {
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { [weak self] in self?.raise() }
+      source.resume()
+      sources.append(source)
+    }
   }
 
-  /// Restores SIGINT's default action.
+  /// Restores the signals' default actions.
   func remove() {
-    source?.cancel()
-    source = nil
-    signal(SIGINT, SIG_DFL)
+    for source in sources { source.cancel() }
+    sources = []
+    for number in Self.signals { signal(number, SIG_DFL) }
   }
 
   /// Marks the flag.
   func raise() {
-    lock.lock()
-    raised = true
-    lock.unlock()
+    raised.withLock { $0 = true }
   }
 
-  /// Whether SIGINT arrived.
-  var isRaised: Bool {
-    lock.lock()
-    defer { lock.unlock() }
-    return raised
-  }
+  /// Whether a signal arrived.
+  var isRaised: Bool { raised.withLock { $0 } }
 }
