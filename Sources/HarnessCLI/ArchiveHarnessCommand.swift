@@ -89,7 +89,16 @@ public enum ArchiveHarnessCommand {
     }
     let context = CommandContext(
       console: console, configuration: configuration, toolName: toolName(from: arguments.first))
-    return run(Array(arguments.dropFirst()), in: root, context: context)
+    let status = run(Array(arguments.dropFirst()), in: root, context: context)
+    // Output that did not reach standard output is a run that could not finish its work.
+    if let code = StandardOutput.failedWith {
+      console.diagnose(
+        .error, file: "<stdout>", category: .unwritable,
+        "standard output could not be written (\(String(cString: strerror(code)))); what the run "
+          + "printed is incomplete")
+      return ExitStatus.unusable.rawValue
+    }
+    return status
   }
 
   /// The tool's name from the argument vector's first element: its last path component.

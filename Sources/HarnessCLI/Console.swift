@@ -1,4 +1,5 @@
 import HarnessVocabulary
+import _ArchiveHarnessSystem
 
 #if canImport(Glibc)
   import Glibc
@@ -90,9 +91,24 @@ private func writeAll(_ text: String, to descriptor: Int32) {
     }
     if written <= 0 {
       if written < 0 && errno == EINTR { continue }
+      if descriptor == 1 { StandardOutput.recordFailure(written < 0 ? errno : EIO) }
       return
     }
     offset += written
   }
   bytes.removeAll()
+}
+
+/// Whether writing to the process's standard output failed (a full disk, a closed pipe,
+/// `/dev/full`): a command whose output was lost must not exit 0.
+enum StandardOutput {
+  private static let failure = Locked<Int32?>(nil)
+
+  /// Keeps the first failure's `errno`.
+  static func recordFailure(_ code: Int32) {
+    failure.withLock { if $0 == nil { $0 = code } }
+  }
+
+  /// The first failure's `errno`, or nil when every write went through.
+  static var failedWith: Int32? { failure.withLock { $0 } }
 }
