@@ -34,6 +34,8 @@ public struct FileOutputError: Error, Hashable, Sendable, CustomStringConvertibl
     public static let changedKind = Code("changed-kind")
     /// A system call failed: open, write, fsync, rename or stat.
     public static let system = Code("system")
+    /// A FIFO that no process opened for reading within the wait for a reader (10 seconds).
+    public static let noReader = Code("no-reader")
   }
 
   /// The kind of problem.

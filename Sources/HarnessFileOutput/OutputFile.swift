@@ -127,9 +127,27 @@ public final class OutputFile {
     -> Int32
   {
     let path = destination.path
-    // A FIFO blocks here until a reader opens it, as a shell's `>` does.
-    let descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw FileOutputError.system(path, "open for writing") }
+    // A FIFO opened for writing blocks until a reader opens it; a run must not hang on one
+    // nobody reads. It is opened without blocking, waiting a bounded time for a reader, and
+    // then writes as usual.
+    var descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
+    var waited = 0
+    while descriptor < 0, errno == ENXIO || errno == EINTR, waited < readerWaitMilliseconds {
+      usleep(20_000)
+      waited += 20
+      descriptor = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK)
+    }
+    guard descriptor >= 0 else {
+      if errno == ENXIO {
+        throw FileOutputError(
+          .noReader, path: destination.requestedPath,
+          "is a FIFO that no process opened for reading within \(readerWaitMilliseconds) ms; "
+            + "nothing was written")
+      }
+      throw FileOutputError.system(path, "open for writing")
+    }
+    let flags = fcntl(descriptor, F_GETFL)
+    if flags >= 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
       let error = FileOutputError.system(path, "stat")
@@ -145,6 +163,15 @@ public final class OutputFile {
     }
     return descriptor
   }
+
+  /// How long opening a FIFO waits for a process to read it, in milliseconds: 10 seconds, or
+  /// `ARCHIVE_HARNESS_FIFO_WAIT_MS` (0 to 600,000).
+  static let readerWaitMilliseconds: Int = {
+    guard let text = getenv("ARCHIVE_HARNESS_FIFO_WAIT_MS").map({ String(cString: $0) }),
+      let value = Int(text), (0...600_000).contains(value)
+    else { return 10_000 }
+    return value
+  }()
 
   /// The permissions and owner of an existing regular file, or nil for a new one.
   private static func ownership(of path: String) -> (mode: mode_t, owner: uid_t, group: gid_t)? {

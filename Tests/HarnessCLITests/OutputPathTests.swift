@@ -78,6 +78,23 @@ struct OutputPathTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["full"])
   }
 
+  @Test("--output to a FIFO that no process reads is refused after a bounded wait, never hangs")
+  func fifoWithoutReaderIsRefused() throws {
+    let folder = try Folder()
+    let fifo = folder("report")
+    try #require(mkfifo(fifo, 0o644) == 0)
+    var environment = ProcessInfo.processInfo.environment
+    environment["ARCHIVE_HARNESS_FIFO_WAIT_MS"] = "200"
+    let result = try CommandRunner.run(
+      ["verify", "--format", "json", "--output", fifo], environment: environment,
+      timeout: .seconds(60))
+    #expect(!result.timedOut)
+    #expect(result.status == 2, "\(result.stderr)")
+    #expect(
+      result.stderr.contains("is a FIFO that no process opened for reading"), "\(result.stderr)")
+    #expect(try folder.fileType(fifo) == S_IFIFO)
+  }
+
   @Test("verify --output to a FIFO streams the report to its reader and leaves it a FIFO")
   func verifyOutputToFIFO() throws {
     let folder = try Folder()
