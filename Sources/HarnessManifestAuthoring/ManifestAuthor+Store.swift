@@ -86,12 +86,26 @@ extension ManifestAuthor {
         "Authored by \(options.toolName) survey --author from \(findings.archives) archives in "
         + "\(place)\(sample).",
       plan: plan)
-    let allowed = Set(findings.classNames.compactMap { plan.current[$0] }).sorted()
+    // Strings and numbers stored inline in an archive (a record whose root is a string, say)
+    // decode as NSString and NSNumber, which no class description names: a secure read must
+    // allow them, and so the list is never empty.
+    let mapped = Set(findings.classNames.compactMap { plan.current[$0] })
+    let allowed = mapped.union(Self.inlineLeafClasses).sorted()
+    if mapped.isEmpty, !findings.classNames.isEmpty {
+      diagnostics.append(
+        ManifestDiagnostic(
+          .warning, .semantic, at: Place(file: place, line: 0, column: 0),
+          "no registered class decodes the store's classes ("
+            + findings.classNames.sorted().prefix(5).joined(separator: ", ")
+            + "): register them in the harness executable first (HarnessConfiguration"
+            + "(modelClasses:)), or migrate with --rename-only and a class map"))
+    }
     text += allowedClassesElement(
       allowed,
       comment:
         "allowedClasses: REVIEW. The narrowest set the store's archives need, not the app's own "
-        + "read; nested archives' classes are left out, the app reads those by themselves.",
+        + "read, with NSString and NSNumber for values stored inline; nested archives' classes "
+        + "are left out, the app reads those by themselves.",
       indent: "  ", prefix: "")
     if !findings.shape.keyPaths.isEmpty {
       text += "  <!-- The key paths the survey found archives at. Without keyPath elements, "
@@ -113,6 +127,9 @@ extension ManifestAuthor {
     }
     return Result(text: text, diagnostics: diagnostics, addedArchives: [])
   }
+
+  /// The classes inline property-list values decode as, which a store's read must allow.
+  static let inlineLeafClasses: Set<String> = ["NSNumber", "NSString"]
 
   /// `TABLE.COLUMN`, `Entity.attribute`, the key paths, or `folder`, for diagnostics.
   private static func placeName(_ shape: Manifest.StoreShape) -> String {

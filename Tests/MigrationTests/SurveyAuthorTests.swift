@@ -91,6 +91,10 @@ struct SurveyAuthorTests {
     #expect(
       try read(manifest).contains(
         "<store kind=\"sqlite\" table=\"store\" keyColumn=\"key\" valueColumn=\"value\"/>"))
+    // Values stored inline decode as NSString and NSNumber: the read allows them.
+    let text = try read(manifest)
+    #expect(
+      text.contains(#"<class name="NSString"/>"#) && text.contains(#"<class name="NSNumber"/>"#))
     let dryRun = try CommandRunner.run(["migrate-dry-run", "--store", path, "--manifest", manifest])
     #expect(dryRun.status == 0, "\(dryRun.stdout)\(dryRun.stderr)")
     #expect(dryRun.stdout.contains("summary: 3 will-rewrite"))
