@@ -73,8 +73,13 @@ extension ManifestAuthor.StoreFindings {
     case .folder:
       shape = Manifest.StoreShape(kind: .folder, location: location)
     case .propertyList:
-      shape = Manifest.StoreShape(
-        kind: .propertyList, keyPaths: chosen.map(\.place.description), location: location)
+      // An array's elements are one place, whatever their number on this device: `recent[*]`.
+      var keyPaths: [String] = []
+      for text in chosen.map(\.place.description) {
+        let general = Self.everyElement(text)
+        if !keyPaths.contains(general) { keyPaths.append(general) }
+      }
+      shape = Manifest.StoreShape(kind: .propertyList, keyPaths: keyPaths, location: location)
     case .sqlite:
       guard chosen.count == 1, let column = chosen.first else { throw .severalPlaces(names) }
       guard case .column(let table, let valueColumn) = column.place else { throw .noArchives }
@@ -95,5 +100,22 @@ extension ManifestAuthor.StoreFindings {
       nestedClassNames: chosen.reduce(into: Set()) { $0.formUnion($1.nestedClassNames) },
       classNamesLeftOut: chosen.reduce(0) { $0 + $1.classNamesLeftOut },
       sampled: chosen.contains { $0.notRead > 0 })
+  }
+
+  /// A property-list key path with each array index written `[*]`: `recent[2].data` is
+  /// `recent[*].data`; text that is not a key path stays as it is.
+  static func everyElement(_ text: String) -> String {
+    guard let path = PropertyListKeyPath(parsing: text) else { return text }
+    var general = ""
+    for component in path.components {
+      switch component {
+      case .key:
+        let key = PropertyListKeyPath([component]).description
+        general += general.isEmpty ? key : "." + key
+      case .index:
+        general += "[*]"
+      }
+    }
+    return general
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HarnessJSONOutput
+import HarnessMigration
 import HarnessPropertyList
 import HarnessTestSupport
 import Testing
@@ -180,5 +181,56 @@ struct PropertyListStoreCommandTests {
     #expect(result.status == 2)
     #expect(result.stderr.contains("[invalid-options]"))
     #expect(result.stderr.contains("this store is a property list"))
+  }
+}
+
+/// `[*]` in a property-list store's key paths: every element of an array, however many this
+/// device's file holds.
+@Suite("Property-list key paths with [*]")
+struct PropertyListWildcardTests {
+  @Test("[*] matches each index of its array and nothing else")
+  func patternMatchesEveryIndex() throws {
+    let pattern = try #require(PropertyListKeyPathPattern(parsing: "recent[*].data"))
+    #expect(pattern.matches(PropertyListKeyPath([.key("recent"), .index(0), .key("data")])))
+    #expect(pattern.matches(PropertyListKeyPath([.key("recent"), .index(41), .key("data")])))
+    #expect(!pattern.matches(PropertyListKeyPath([.key("recent"), .key("data")])))
+    #expect(!pattern.matches(PropertyListKeyPath([.key("recent"), .index(0)])))
+    #expect(PropertyListKeyPathPattern(parsing: "recent[*") == nil)
+    #expect(PropertyListKeyPath(parsing: "recent[*]") == nil, "a key path names one value")
+  }
+
+  @Test("A manifest's recent[*] migrates every archive of the array, three or thirty")
+  func wildcardStoreMigratesEveryElement() throws {
+    let folder = NSTemporaryDirectory() + "plist-wildcard-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let profile = Array(
+      try Data(
+        contentsOf: Corpus.packageRoot.appendingPathComponent(
+          "LegacyArchives/ProfilesApp-1.0/profile-valid.archive")))
+    let tree = PropertyListValue.dictionary([
+      "recent": .array(Array(repeating: .data(profile), count: 5))
+    ])
+    try Data(BinaryPropertyListWriter().write(tree)).write(
+      to: URL(fileURLWithPath: folder + "/prefs.plist"))
+    let manifest = try String(
+      contentsOf: Corpus.packageRoot.appendingPathComponent("manifests/ProfilesApp-1.0.xml"),
+      encoding: .utf8
+    ).replacingOccurrences(
+      of: "  </migration>\n",
+      with:
+        "  </migration>\n  <store kind=\"property-list\">\n    <keyPath>recent[*]</keyPath>\n  </store>\n"
+    )
+    // Beside the shipped manifests, whose class map file it references.
+    try FileManager.default.copyItem(
+      atPath: Corpus.packageRoot.appendingPathComponent("manifests").path,
+      toPath: folder + "/manifests")
+    try manifest.write(toFile: folder + "/manifests/m.xml", atomically: true, encoding: .utf8)
+    let result = try CommandRunner.run(
+      [
+        "migrate-dry-run", "--store", folder + "/prefs.plist", "--manifest",
+        folder + "/manifests/m.xml",
+      ], in: URL(fileURLWithPath: folder))
+    #expect(result.stdout.contains("summary: 5 will-rewrite"), "\(result.stdout)\(result.stderr)")
   }
 }

@@ -217,16 +217,17 @@ struct MigrateOptions {
     guard let shape, shape.kind == .propertyList, !shape.keyPaths.isEmpty,
       let store = store as? PropertyListStore
     else { return }
-    var paths: [PropertyListKeyPath] = []
+    var patterns: [PropertyListKeyPathPattern] = []
     for text in shape.keyPaths {
-      guard let path = PropertyListKeyPath(parsing: text) else {
+      guard let pattern = PropertyListKeyPathPattern(parsing: text) else {
         throw CommandFailure(
           place: shape.location, category: .invalidManifest,
-          message: "'\(text)' is not a key path (profile.current, recent[2], \"a.b\")")
+          message:
+            "'\(text)' is not a key path (profile.current, recent[2], recent[*], \"a.b\")")
       }
-      paths.append(path)
+      patterns.append(pattern)
     }
-    store.restrict(to: paths)
+    store.restrict(to: patterns)
   }
 
   /// Loads `--manifest`, if given; semantic errors count only where they concern `<accepted>`.

@@ -60,11 +60,29 @@ public struct PropertyListKeyPath: Hashable, Sendable, CustomStringConvertible {
   ///
   /// - Parameter text: A key path's ``description``.
   public init?(parsing text: String) {
-    var scalars = Array(text.unicodeScalars)[...]
     var components: [Component] = []
+    for step in Self.steps(parsing: text, wildcards: false) ?? [nil] {
+      guard let step else { return nil }
+      components.append(step)
+    }
+    self.init(components)
+  }
+
+  /// The steps of a key path's text form; a step is nil for `[*]` (when `wildcards` allows it),
+  /// and the result nil when the text is not a key path.
+  static func steps(parsing text: String, wildcards: Bool) -> [Component?]? {
+    var scalars = Array(text.unicodeScalars)[...]
+    var components: [Component?] = []
     while let first = scalars.first {
       if first == "[" {
         scalars.removeFirst()
+        if wildcards, scalars.first == "*" {
+          scalars.removeFirst()
+          guard scalars.first == "]" else { return nil }
+          scalars.removeFirst()
+          components.append(nil)
+          continue
+        }
         var digits = ""
         while let digit = scalars.first, ("0"..."9").contains(digit) {
           digits.unicodeScalars.append(digit)
@@ -96,7 +114,7 @@ public struct PropertyListKeyPath: Hashable, Sendable, CustomStringConvertible {
         components.append(.key(key))
       }
     }
-    self.init(components)
+    return components
   }
 
   /// Whether a character in a key makes the key be written in quotes.
@@ -160,5 +178,42 @@ public struct PropertyListKeyPath: Hashable, Sendable, CustomStringConvertible {
       }
     }
     return nil
+  }
+}
+
+/// A key path a manifest's `<keyPath>` names, in which `[*]` stands for every element of an
+/// array: `recent[*]` matches `recent[0]`, `recent[1]` and every later one, however many a
+/// device's property list holds.
+///
+/// ```swift
+/// let pattern = PropertyListKeyPathPattern(parsing: "recent[*]")
+/// pattern?.matches(PropertyListKeyPath([.key("recent"), .index(7)]))  // true
+/// ```
+public struct PropertyListKeyPathPattern: Hashable, Sendable, CustomStringConvertible {
+  /// The steps, nil for `[*]`.
+  private let steps: [PropertyListKeyPath.Component?]
+  /// The text it was read from.
+  public let description: String
+
+  /// Reads a pattern; `nil` when the text is not a key path with optional `[*]` steps.
+  public init?(parsing text: String) {
+    guard let steps = PropertyListKeyPath.steps(parsing: text, wildcards: true) else {
+      return nil
+    }
+    self.steps = steps
+    description = text
+  }
+
+  /// Whether a key path is one the pattern names.
+  public func matches(_ path: PropertyListKeyPath) -> Bool {
+    guard path.components.count == steps.count else { return false }
+    for (step, component) in zip(steps, path.components) {
+      switch (step, component) {
+      case (nil, .index): continue
+      case (let step?, _) where step == component: continue
+      default: return false
+      }
+    }
+    return true
   }
 }

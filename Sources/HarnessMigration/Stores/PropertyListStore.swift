@@ -88,17 +88,17 @@ public final class PropertyListStore: RecordStore {
   /// The number of `Data` values the file holds.
   public func recordCount() -> Int? { records.count }
 
-  /// Keeps only the records at these key paths (a manifest's `<store>` names them); every
-  /// other value stays as it is, unread by the run.
+  /// Keeps only the records at key paths these patterns name (a manifest's `<store>` names
+  /// them, `[*]` standing for every element of an array); every other value stays as it is,
+  /// unread by the run.
   ///
   /// ```swift
-  /// store.restrict(to: [PropertyListKeyPath(parsing: "profile.current")].compactMap { $0 })
+  /// store.restrict(to: ["profile.current", "recent[*]"].compactMap(PropertyListKeyPathPattern.init))
   /// ```
-  public func restrict(to keyPaths: [PropertyListKeyPath]) {
-    let wanted = Set(keyPaths)
+  public func restrict(to patterns: [PropertyListKeyPathPattern]) {
     records = records.filter { record in
       guard case .propertyListValue(let keyPath) = record.id.kind else { return false }
-      return wanted.contains(keyPath)
+      return patterns.contains { $0.matches(keyPath) }
     }
   }
 
