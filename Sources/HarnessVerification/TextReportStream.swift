@@ -4,7 +4,7 @@ import HarnessFileOutput
 /// not grow with the number of entries.
 ///
 /// Each case's block is ``TextReportWriter/caseText(_:)``, and ``finish(notes:)``
-/// writes ``TextReportWriter/closingText(notes:total:counts:containment:)`` with the counts
+/// writes ``TextReportWriter/closingText(notes:total:counts:containment:tally:)`` with the counts
 /// kept as the cases went by: the text ``TextReportWriter/render(_:)`` gives for the same
 /// report, byte for byte. Written to a path, it follows the one write rule, as
 /// ``JSONReportStream`` does: a regular file is written beside the path and renamed into

@@ -105,7 +105,7 @@ public struct Verifier: Sendable {
   /// `schema/` folder, but the class map files (root `classMap`), which manifests reference.
   ///
   /// The root is found past any comment, declaration and byte-order mark, in UTF-8 or UTF-16
-  /// and with a namespace prefix (``XMLRootName``). A file whose root is neither `manifest` nor
+  /// and with a namespace prefix (`XMLRootName`). A file whose root is neither `manifest` nor
   /// `classMap` is listed too, so that loading it names it as an error, never skips it.
   public static func manifestFiles(in directory: String) -> [String] {
     let manager = FileManager.default
