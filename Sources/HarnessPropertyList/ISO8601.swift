@@ -16,22 +16,7 @@ package enum ISO8601 {
     let unix = seconds + referenceOffset
     // Years 0001 to 9999 only; beyond that ISO 8601 needs an expanded form.
     guard unix.isFinite, unix >= -62_135_596_800, unix < 253_402_300_800 else { return nil }
-    let scale = pow10(fractionalDigits)
-    let totalUnits = (unix * Double(scale)).rounded(.toNearestOrEven)
-    let units = Int64(totalUnits)
-    let wholeSeconds = floorDivide(units, scale)
-    let fraction = units - wholeSeconds * scale
-    let days = floorDivide(wholeSeconds, 86_400)
-    let secondOfDay = wholeSeconds - days * 86_400
-    let (year, month, day) = civil(fromDays: days)
-    var text =
-      pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2)
-      + ":"
-      + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-    if fractionalDigits > 0 {
-      text += "." + pad(fraction, fractionalDigits)
-    }
-    return text + "Z"
+    return formatExpanded(seconds, fractionalDigits: fractionalDigits)
   }
 
   /// A date as ISO 8601 text for any year, as reports and JSON show it: years 0000 to 9999 as
