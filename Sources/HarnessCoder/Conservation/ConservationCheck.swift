@@ -111,9 +111,14 @@ public struct ConservationCheck: Sendable {
   /// The declared change of a class's field, if any: from ``declaredChanges``, then the class
   /// map's ``ClassNameMap/fieldChanges``.
   func declaredChange(className: String, key: String) -> DeclaredChange.Change? {
-    (declaredChanges + classMap.fieldChanges).first {
-      $0.className == className && $0.key == key
-    }?.change
+    for declared in declaredChanges where declared.className == className && declared.key == key {
+      return declared.change
+    }
+    for declared in classMap.fieldChanges
+    where declared.className == className && declared.key == key {
+      return declared.change
+    }
+    return nil
   }
 }
 
@@ -141,6 +146,8 @@ private struct ConservationWalk {
   var findings: [ConservationFinding] = []
   /// The rewritten object each original object was first compared with.
   var compared: [Int: Int] = [:]
+  /// The current name of each class of the original, by its class index, resolved once.
+  var currentNames: [Int: String] = [:]
   var visits = 0
 
   init(check: ConservationCheck, original: KeyedArchive, rewritten: KeyedArchive) {
@@ -160,7 +167,7 @@ private struct ConservationWalk {
     let before = shape(of: old, on: .original)
     let after = new.map { shape(of: $0, on: .rewritten) } ?? .absent
     if case .instance(_, let instance) = before,
-      !check.isModelClass(check.currentName(of: instance.archiveClass))
+      !check.isModelClass(currentName(of: instance))
     {
       // A Foundation or platform class outside the value forms: each archiver writes it its
       // own way (an NSDecimalNumber may come back as a plain number), so only its presence counts.
@@ -195,6 +202,14 @@ private struct ConservationWalk {
     }
   }
 
+  /// An original instance's current class name, through the class map, resolved once a class.
+  private mutating func currentName(of instance: ArchiveInstance) -> String {
+    if let known = currentNames[instance.classIndex] { return known }
+    let name = check.currentName(of: instance.archiveClass)
+    currentNames[instance.classIndex] = name
+    return name
+  }
+
   private mutating func compareLeaves(
     _ a: ArchiveLeaf, _ b: ArchiveLeaf, at path: ArchiveKeyPath, _ before: Shape, _ after: Shape
   ) {
@@ -215,7 +230,7 @@ private struct ConservationWalk {
   ) throws(ConservationCheck.TooLarge) {
     if compared[left] != nil { return }
     compared[left] = right
-    let expected = check.currentName(of: a.archiveClass)
+    let expected = currentName(of: a)
     guard expected == b.className else {
       report(.changed, path, before, after)
       return
