@@ -387,7 +387,7 @@ let package = Package(
       dependencies: [
         "HarnessContainment",
         "HarnessMigration", "HarnessManifest", "HarnessKeyedArchive", "HarnessPropertyList",
-        "HarnessTestSupport", "CHarnessSQLite",
+        "HarnessTestSupport", "CHarnessSQLite", "_ArchiveHarnessSystem",
         "HarnessChecksum", "HarnessJSONOutput", "HarnessVocabulary",
       ],
       swiftSettings: strictSettings

@@ -18,7 +18,8 @@ public struct RecordRefusal: Error, Hashable, Sendable, CustomStringConvertible 
     case nilDecode
     /// The decode came back empty although the archive holds elements.
     case emptyDecode
-    /// The re-read object differs from the first decode.
+    /// The re-read object differs from the first decode; at the `write` step, another
+    /// writer changed the record after it was read, and its newer contents were kept.
     case changed
     /// None of these: a worker that did not answer, a record the store will not hand out,
     /// another writer's change; the reason says which.

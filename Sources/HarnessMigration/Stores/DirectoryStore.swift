@@ -1,3 +1,5 @@
+import HarnessFileOutput
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -78,7 +80,7 @@ public final class DirectoryStore: RecordStore {
       case S_IFLNK:
         records.append(StoreRecord(id: id, content: .refused(Self.linkRefusal(full))))
       case S_IFREG:
-        let read: (bytes: [UInt8]?, size: Int)
+        let read: (bytes: [UInt8]?, size: Int, identity: FileIdentity)
         do {
           read = try DurableFile.readFile(full, limit: maximumFileSize)
         } catch {

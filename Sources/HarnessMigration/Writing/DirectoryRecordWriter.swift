@@ -1,3 +1,4 @@
+import HarnessFileOutput
 import HarnessJSONOutput
 
 #if canImport(Glibc)
@@ -10,9 +11,11 @@ import HarnessJSONOutput
 ///
 /// Per batch: each original is hard-linked (or, across file systems, copied)
 /// into `RUN/originals/RELATIVE` and synced; the journal lines are appended and synced; then each file is
-/// replaced by writing `.NAME.archive-harness-tmp` beside it, syncing it and
-/// renaming it over the original; finally each touched folder is synced. A
-/// file whose bytes changed since they were read is not replaced.
+/// replaced by writing `.NAME.PID-RANDOM.archive-harness-tmp` beside it, syncing it and
+/// swapping it with the original only while the original is still the file that
+/// was compared (``AtomicFile/swap(_:over:ifStill:)``); finally each touched folder is
+/// synced. A file whose bytes changed since they were read, or that another
+/// writer replaced at any moment up to the swap, is not replaced.
 final class DirectoryRecordWriter: RecordWriter {
   private let store: DirectoryStore
   /// The store's canonical path, which every rewritten file's folder must resolve under.
@@ -49,6 +52,8 @@ final class DirectoryRecordWriter: RecordWriter {
     // With syncfs, one flush per phase replaces an fsync per file and folder.
     let batched = DurableFile.canSyncFileSystem
     var results: [RecordRefusal?] = Array(repeating: nil, count: batch.count)
+    // The identity of each file when its bytes were compared: it is compared again at the swap.
+    var identities: [FileIdentity?] = Array(repeating: nil, count: batch.count)
     var lines: [JSONValue] = []
     var backupFolders: Set<String> = []
     for (index, rewrite) in batch.enumerated() {
@@ -67,18 +72,20 @@ final class DirectoryRecordWriter: RecordWriter {
           "the file became \(DirectoryStore.kindName(type)) after it was read; it is left as it is")
         continue
       }
-      let current: [UInt8]?
+      let current: (bytes: [UInt8]?, size: Int, identity: FileIdentity)
       do {
-        current = try DurableFile.readFile(path, limit: store.maximumFileSize).bytes
+        current = try DurableFile.readFile(path, limit: store.maximumFileSize)
       } catch {
         results[index] = RecordRefusal(.write, "the file cannot be read again: \(error.message)")
         continue
       }
-      guard current == rewrite.original else {
+      guard current.bytes == rewrite.original else {
         results[index] = RecordRefusal(
-          .write, "the file changed since it was read; the newer contents are kept")
+          .write, cause: .changed, "the file changed since it was read; the newer contents are kept"
+        )
         continue
       }
+      identities[index] = current.identity
       var members = MigrationRun.changeMembers(
         "replace", record: ("path", .string(relative)), rewrite)
       if let backupPath {
@@ -91,7 +98,7 @@ final class DirectoryRecordWriter: RecordWriter {
         // replaced by rename, never rewritten in place; it also spares the file
         // system freeing the old blocks at the rename. Across file systems, copy.
         if link(path, target) != 0 {
-          try DurableFile.create(target, bytes: rewrite.original, sync: !batched)
+          try DurableFile.create(target, bytes: rewrite.original, mode: 0o600, sync: !batched)
         } else if !batched {
           try DurableFile.syncFile(target)
         }
@@ -110,25 +117,56 @@ final class DirectoryRecordWriter: RecordWriter {
     // 2. The journal is on disk before any file changes.
     try run.append(lines)
 
-    // 3. The new contents are on disk before they are renamed into place.
+    // 3. The new contents are on disk before they are renamed into place. A file whose
+    //    folder cannot take a new file is refused; on any other failure, no temporary file stays.
     var temporaries: [(index: Int, temporary: String, path: String)] = []
-    for (index, rewrite) in batch.enumerated() where results[index] == nil {
-      guard case .file(let path, _) = rewrite.record.id.kind else { continue }
-      let temporary = try DurableFile.writeTemporary(
-        for: path, bytes: rewrite.replacement, sync: !batched)
-      temporaries.append((index, temporary, path))
+    func removeTemporaries() {
+      for entry in temporaries { DurableFile.removeRegularFile(entry.temporary) }
     }
-    if batched, !temporaries.isEmpty { try DurableFile.syncFileSystem(containing: store.path) }
+    do {
+      for (index, rewrite) in batch.enumerated() where results[index] == nil {
+        guard case .file(let path, _) = rewrite.record.id.kind else { continue }
+        do {
+          let temporary = try DurableFile.writeTemporary(
+            for: path, bytes: rewrite.replacement, sync: !batched)
+          temporaries.append((index, temporary, path))
+        } catch  where error.code == .writeFailed {
+          results[index] = RecordRefusal(
+            .write, "the new file cannot be written beside it: \(error.message)")
+        }
+      }
+      if batched, !temporaries.isEmpty { try DurableFile.syncFileSystem(containing: store.path) }
+    } catch {
+      removeTemporaries()
+      throw error
+    }
 
-    // 4. Atomic renames, then the folders are synced so the renames survive a crash.
+    // 4. Each file is swapped only while it still holds the bytes compared above, then the
+    //    folders are synced so the renames survive a crash.
     var touchedFolders: Set<String> = []
-    for entry in temporaries {
-      try DurableFile.moveIntoPlace(entry.temporary, entry.path)
-      touchedFolders.insert(DurableFile.directory(of: entry.path))
-      run.rewritten += 1
+    for (position, entry) in temporaries.enumerated() {
+      guard let identity = identities[entry.index] else { continue }
+      let outcome: AtomicFile.SwapOutcome
+      do {
+        outcome = try DurableFile.swap(entry.temporary, over: entry.path, ifStill: identity)
+      } catch {
+        for later in temporaries[(position + 1)...] {
+          DurableFile.removeRegularFile(later.temporary)
+        }
+        throw error
+      }
+      switch outcome {
+      case .replaced:
+        touchedFolders.insert(DurableFile.directory(of: entry.path))
+        run.rewritten += 1
+      case .changed:
+        results[entry.index] = RecordRefusal(
+          .write, cause: .changed,
+          "another writer replaced the file while it was migrated; its contents are kept")
+      }
     }
     if batched {
-      if !temporaries.isEmpty { try DurableFile.syncFileSystem(containing: store.path) }
+      if !touchedFolders.isEmpty { try DurableFile.syncFileSystem(containing: store.path) }
     } else {
       for folder in touchedFolders { try DurableFile.syncDirectory(folder) }
     }

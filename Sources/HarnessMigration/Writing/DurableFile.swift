@@ -15,8 +15,10 @@ enum DurableFile {
   ///
   /// A symbolic link is not followed (`O_NOFOLLOW`), and a FIFO or device is
   /// not waited on (`O_NONBLOCK`) nor read: only a regular file is.
+  /// The identity is the file's when it was opened: a writer compares it right
+  /// before replacing the file (``swap(_:over:ifStill:)``).
   static func readFile(_ path: String, limit: Int) throws(MigrationError) -> (
-    bytes: [UInt8]?, size: Int
+    bytes: [UInt8]?, size: Int, identity: FileIdentity
   ) {
     let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
@@ -33,11 +35,19 @@ enum DurableFile {
       throw MigrationError(.unreadable, file: path, "cannot read: not a regular file")
     }
     let size = Int(status.st_size)
-    guard size <= limit else { return (nil, size) }
+    let identity = FileIdentity(status)
+    guard size <= limit else { return (nil, size, identity) }
     var bytes = [UInt8](repeating: 0, count: size)
     let offset = try readFully(descriptor, into: &bytes, path: path)
     if offset < size { bytes.removeLast(size - offset) }
-    return (bytes, size)
+    // A file that grew or shrank while it was read is not the file whose identity was taken.
+    guard offset == size, let after = try? FileIdentity.of(descriptor: descriptor, path: path),
+      after == identity
+    else {
+      throw MigrationError(
+        .unreadable, file: path, "the file changed while it was read; read it again later")
+    }
+    return (bytes, size, identity)
   }
 
   /// Reads from an open descriptor until `buffer` is full or the file ends, retrying on `EINTR`.
@@ -87,10 +97,22 @@ enum DurableFile {
   {
     var status = stat()
     let mode: mode_t = lstat(path, &status) == 0 ? status.st_mode & 0o7777 : 0o644
-    let temporary = AtomicFile.temporaryPath(for: path)
-    removeRegularFile(temporary)
+    let temporary = AtomicFile.temporaryPath(for: path, unique: true)
     try create(temporary, bytes: bytes, mode: mode, sync: sync)
     return temporary
+  }
+
+  /// Puts a temporary file in place of `path` only while `path` still holds the file read as `expected`.
+  ///
+  /// - Returns: Whether it was replaced, or another writer's file was kept.
+  static func swap(_ temporary: String, over path: String, ifStill expected: FileIdentity)
+    throws(MigrationError) -> AtomicFile.SwapOutcome
+  {
+    do {
+      return try AtomicFile.swap(temporary, over: path, ifStill: expected)
+    } catch {
+      throw MigrationError(error)
+    }
   }
 
   /// Renames a temporary file over its target (atomic on POSIX file systems); the target must

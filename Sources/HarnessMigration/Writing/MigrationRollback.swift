@@ -1,5 +1,6 @@
 import Foundation
 import HarnessChecksum
+import HarnessFileOutput
 import HarnessPropertyList
 import HarnessVocabulary
 
@@ -119,7 +120,8 @@ public enum MigrationRollback {
       let chunk = replaces[start..<min(start + 256, replaces.count)]
       start += 256
       // Decide every record of the chunk, writing the originals to temporary files.
-      var decided: [(path: String, outcome: Outcome, temporary: String?)] = []
+      var decided: [(path: String, outcome: Outcome, temporary: String?, identity: FileIdentity?)] =
+        []
       for entry in chunk {
         guard let relative = entry["path"] as? String, let old = entry["old"] as? String,
           let new = entry["new"] as? String, let backupName = entry["backup"] as? String,
@@ -133,7 +135,7 @@ public enum MigrationRollback {
             (
               path,
               .conflict("a folder on the way to the file is now a symbolic link; left as it is"),
-              nil
+              nil, nil
             ))
           continue
         }
@@ -146,26 +148,27 @@ public enum MigrationRollback {
               .conflict(
                 "the file is now \(DirectoryStore.kindName(type)), not a regular file; left as it is"
               ),
-              nil
+              nil, nil
             ))
           continue
         }
-        let current = type != nil ? try DurableFile.readFile(path, limit: Int.max).bytes : nil
+        let read = type != nil ? try DurableFile.readFile(path, limit: Int.max) : nil
+        let current = read?.bytes
         let currentSum = current.map(SHA256Checksum.hex)
         if currentSum == old {
-          decided.append((path, .alreadyOriginal, nil))
+          decided.append((path, .alreadyOriginal, nil, nil))
         } else if currentSum == new {
           let original = try? DurableFile.readFile(backup + "/" + backupName, limit: Int.max).bytes
           if let original, SHA256Checksum.hex(original) == old {
             let temporary = try DurableFile.writeTemporary(
               for: path, bytes: original, sync: !batched)
-            decided.append((path, .restored, temporary))
+            decided.append((path, .restored, temporary, read?.identity))
           } else {
             decided.append(
               (
                 path,
                 .conflict("the backup \(backup)/\(backupName) is missing or not the original"),
-                nil
+                nil, nil
               ))
           }
         } else {
@@ -175,29 +178,47 @@ public enum MigrationRollback {
               .conflict(
                 current == nil
                   ? "the file is gone" : "the file changed after the migration; left as it is"),
-              nil
+              nil, nil
             ))
         }
       }
-      // Originals on disk, then renamed into place, then the renames on disk.
-      let temporaries = decided.filter { $0.temporary != nil }
+      // Originals on disk, then swapped into place while each file still holds what was
+      // checked (another writer's newer file is kept), then the renames on disk.
+      let temporaries = decided.indices.filter { decided[$0].temporary != nil }
       if batched, !temporaries.isEmpty { try DurableFile.syncFileSystem(containing: store) }
       var touched: Set<String> = []
-      for item in temporaries {
-        if let temporary = item.temporary {
-          // Keep the migrated version beside the originals (RUN/rolled-back/…): a
-          // record of what was undone, and a rename that frees no blocks is fast.
-          let relative = String(item.path.dropFirst(store.count + 1))
-          let kept = DurableFile.directory(of: backup) + "/rolled-back/" + relative
+      for (position, index) in temporaries.enumerated() {
+        let item = decided[index]
+        guard let temporary = item.temporary, let identity = item.identity else { continue }
+        // Keep the migrated version beside the originals (RUN/rolled-back/…): a
+        // record of what was undone, and a rename that frees no blocks is fast.
+        let relative = String(item.path.dropFirst(store.count + 1))
+        let kept = DurableFile.directory(of: backup) + "/rolled-back/" + relative
+        let outcome: AtomicFile.SwapOutcome
+        do {
           try DurableFile.makeDirectories(DurableFile.directory(of: kept))
           DurableFile.removeRegularFile(kept)
           _ = link(item.path, kept)
-          try DurableFile.moveIntoPlace(temporary, item.path)
+          outcome = try DurableFile.swap(temporary, over: item.path, ifStill: identity)
+        } catch {
+          for later in temporaries[(position + 1)...] {
+            if let temporary = decided[later].temporary {
+              DurableFile.removeRegularFile(temporary)
+            }
+          }
+          throw error
+        }
+        switch outcome {
+        case .replaced:
           touched.insert(DurableFile.directory(of: item.path))
+        case .changed:
+          DurableFile.removeRegularFile(kept)
+          decided[index].outcome = .conflict(
+            "another writer replaced the file during the rollback; its contents are kept")
         }
       }
       if batched {
-        if !temporaries.isEmpty { try DurableFile.syncFileSystem(containing: store) }
+        if !touched.isEmpty { try DurableFile.syncFileSystem(containing: store) }
       } else {
         for folder in touched { try DurableFile.syncDirectory(folder) }
       }

@@ -76,7 +76,7 @@ final class PropertyListRecordWriter: RecordWriter {
       }
       guard case .data(let current)? = tree.value(at: keyPath), current == rewrite.original else {
         results[index] = RecordRefusal(
-          .write, "the value changed since it was read; the newer value is kept")
+          .write, cause: .changed, "the value changed since it was read; the newer value is kept")
         continue
       }
       guard tree.replace(at: keyPath, with: .data(rewrite.replacement)) else {

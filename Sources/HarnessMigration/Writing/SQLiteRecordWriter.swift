@@ -118,7 +118,7 @@ final class SQLiteRecordWriter: RecordWriter {
         } else {
           results.append(
             RecordRefusal(
-              .write,
+              .write, cause: .changed,
               "the row changed since it was read (compare-and-swap found a different value); the newer value is kept"
             ))
         }
