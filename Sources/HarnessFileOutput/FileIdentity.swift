@@ -46,6 +46,7 @@ public struct FileIdentity: Sendable, Hashable {
   /// - Parameters:
   ///   - descriptor: The open file.
   ///   - path: Its path, for the error.
+  /// - Returns: The file's identity now.
   /// - Throws: ``FileOutputError`` when `fstat` fails.
   public static func of(descriptor: Int32, path: String) throws(FileOutputError) -> FileIdentity {
     var status = stat()
