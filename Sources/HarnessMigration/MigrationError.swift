@@ -43,6 +43,8 @@ public struct MigrationError: Error, Hashable, Sendable, CustomStringConvertible
     public static let notEncrypted = Code("not-encrypted")
     /// A page of an encrypted store fails its HMAC check.
     public static let damagedPage = Code("damaged-page")
+    /// Another `migrate` or `--rollback` holds the store's lock (``StoreLock``).
+    public static let storeBusy = Code("store-busy")
     /// A rollback journal left by an interrupted write that this run cannot replay.
     public static let hotJournal = Code("hot-journal")
     /// The store path is a symbolic link where the store must be the file itself (a property list).

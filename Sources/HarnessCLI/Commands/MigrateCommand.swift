@@ -64,7 +64,10 @@ enum MigrateCommand {
     let runDirectory = try backup.map { try makeRunDirectoryPath(backup: $0, store: store) }
     let journalPath = arguments[journal]
     let writer: any RecordWriter
+    let lock: StoreLock
     do throws(MigrationError) {
+      // One run per store: a second migrate or rollback refuses while this one writes.
+      lock = try StoreLock(store: store.path)
       for removed in try store.removeStaleTemporaryFiles() {
         context.console.diagnose(
           .note, file: removed, category: nil,
@@ -74,6 +77,7 @@ enum MigrateCommand {
     } catch {
       throw CommandFailure(error)
     }
+    defer { lock.release() }
     let summary = try options.runEngine(
       store: store, setup: setup, writer: writer, operation: .migrate,
       console: context.console,

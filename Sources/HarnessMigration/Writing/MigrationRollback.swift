@@ -73,6 +73,9 @@ public enum MigrationRollback {
         .journal, place: Place(file: journalPath, line: 1, column: 0),
         "the run was made with --no-backup; there are no originals to restore")
     }
+    // One run per store: a migrate or another rollback refuses while this one writes.
+    let lock = try StoreLock(store: store)
+    defer { lock.release() }
     switch kind {
     case "directory":
       return try rollBackDirectory(
