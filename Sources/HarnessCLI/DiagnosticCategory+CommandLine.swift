@@ -32,4 +32,6 @@ extension DiagnosticCategory {
   static let updateManifest = DiagnosticCategory(rawValue: "update-manifest")
   /// A manifest review that covers no finding.
   static let staleReview = DiagnosticCategory(rawValue: "stale-review")
+  /// A migrate journal whose lines are torn, missing, changed or uncounted.
+  static let journal = DiagnosticCategory(rawValue: "journal")
 }

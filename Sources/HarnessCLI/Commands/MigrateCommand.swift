@@ -154,6 +154,9 @@ enum MigrateCommand {
       lines
         + "\nrollback: \(summary.restored) restored, \(summary.alreadyOriginal) already original, \(summary.conflicts) conflicts\n"
     )
-    return summary.conflicts > 0 ? .findings : .success
+    for problem in summary.journalProblems {
+      context.console.diagnose(.warning, file: journal, category: .journal, problem.description)
+    }
+    return summary.conflicts > 0 || !summary.journalProblems.isEmpty ? .findings : .success
   }
 }

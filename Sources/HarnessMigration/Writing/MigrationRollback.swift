@@ -39,8 +39,44 @@ public enum MigrationRollback {
     }
   }
 
+  /// What is wrong with a journal's lines, each a reason for a rollback to exit non-zero.
+  ///
+  /// ```swift
+  /// for problem in summary.journalProblems { print("warning: \(problem)") }
+  /// ```
+  public enum JournalProblem: Sendable, Hashable, CustomStringConvertible {
+    /// The last line has no newline: the run was killed while writing it, or the journal was cut.
+    case tornLine(line: Int)
+    /// A line's sum does not follow from the line before it: a line was changed, deleted or moved.
+    case brokenChain(line: Int)
+    /// There is no `end` line: the run was interrupted, or the journal was cut after a line.
+    case noEnd(lastLine: Int)
+    /// The `end` line counts another number of change lines than the journal holds.
+    case countMismatch(line: Int, counted: Int, found: Int)
+    /// A journal of the first format, written without sums: nothing can be checked.
+    case unsealed
+
+    /// The problem in a sentence, for the rollback's report.
+    public var description: String {
+      switch self {
+      case .tornLine(let line):
+        "line \(line) is incomplete: the run was killed while writing it, or the journal was cut; a record it named may still hold the migrated bytes"
+      case .brokenChain(let line):
+        "line \(line)'s checksum does not follow from the line before it: a line was changed, deleted or moved"
+      case .noEnd(let lastLine):
+        "the journal has no end line after line \(lastLine): the run was interrupted, or the journal was cut; records after the last line may still hold the migrated bytes"
+      case .countMismatch(let line, let counted, let found):
+        "the end line (line \(line)) counts \(counted) changes but the journal holds \(found): lines are missing or were added"
+      case .unsealed:
+        "the journal was written without checksums (format 1): deleted or changed lines cannot be detected"
+      }
+    }
+  }
+
   /// Counts of a rollback.
   public struct Summary: Sendable, Hashable {
+    /// What is wrong with the journal's lines; every entry that reads was still rolled back.
+    public var journalProblems: [JournalProblem] = []
     /// Records restored.
     public var restored = 0
     /// Records that already held their originals.
@@ -61,6 +97,16 @@ public enum MigrationRollback {
     journalPath: String, key: StoreKey? = nil, onRecord: (String, Outcome) -> Void
   ) throws(MigrationError) -> Summary {
     let journal = try MigrationJournal.read(journalPath)
+    var summary = try rollBack(
+      journal: journal, journalPath: journalPath, key: key, onRecord: onRecord)
+    summary.journalProblems = journal.problems
+    return summary
+  }
+
+  private static func rollBack(
+    journal: (header: [String: Any], entries: [[String: Any]], problems: [JournalProblem]),
+    journalPath: String, key: StoreKey?, onRecord: (String, Outcome) -> Void
+  ) throws(MigrationError) -> Summary {
     guard let store = journal.header["store"] as? String,
       let kind = journal.header["kind"] as? String
     else {
@@ -118,6 +164,7 @@ public enum MigrationRollback {
     let replaces = entries.reversed().filter { $0["op"] as? String == "replace" }
     let batched = DurableFile.canSyncFileSystem
     let storeRoot = DurableFile.canonical(store)
+    let backupRoot = DurableFile.canonical(backup)
     var start = 0
     while start < replaces.count {
       let chunk = replaces[start..<min(start + 256, replaces.count)]
@@ -127,10 +174,23 @@ public enum MigrationRollback {
         []
       for entry in chunk {
         guard let relative = entry["path"] as? String, let old = entry["old"] as? String,
-          let new = entry["new"] as? String, let backupName = entry["backup"] as? String,
-          !relative.split(separator: "/").contains("..")
+          let new = entry["new"] as? String, let backupName = entry["backup"] as? String
         else {
           throw MigrationError(.journal, file: journalPath, "a replace entry is malformed")
+        }
+        // The journal is untrusted: its paths stay inside the store and the backup folder.
+        guard isConfined(relative), isConfined(backupName),
+          DirectoryStore.folderIsInside(backupName, root: backupRoot)
+        else {
+          decided.append(
+            (
+              store + "/" + relative,
+              .conflict(
+                "the journal names a path outside the store or the backup folder (\(relative), \(backupName)); left as it is"
+              ),
+              nil, nil
+            ))
+          continue
         }
         let path = store + "/" + relative
         guard DirectoryStore.folderIsInside(relative, root: storeRoot) else {
@@ -231,6 +291,14 @@ public enum MigrationRollback {
       }
     }
     return summary
+  }
+
+  /// Whether a journal's relative path stays where it is joined: not absolute, no `..`, not empty.
+  private static func isConfined(_ relative: String) -> Bool {
+    !relative.isEmpty && !relative.hasPrefix("/")
+      && !relative.split(separator: "/", omittingEmptySubsequences: false).contains {
+        $0 == ".." || $0.isEmpty
+      }
   }
 
   /// Restores a property-list store's values from the copy of the file, in one verified rewrite.

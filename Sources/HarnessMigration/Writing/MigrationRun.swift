@@ -50,11 +50,8 @@ final class MigrationRun {
 
   /// Closes the journal with the run's `end` line.
   func finish(interrupted: Bool) throws(MigrationError) {
-    try journal?.append([
-      .object([
-        ("op", .string("end")), ("rewritten", .integer(Int64(rewritten))),
-        ("interrupted", .bool(interrupted)),
-      ])
+    try journal?.end(members: [
+      ("rewritten", .integer(Int64(rewritten))), ("interrupted", .bool(interrupted)),
     ])
   }
 }
