@@ -112,6 +112,7 @@ package final class MigrationJournal {
   /// - Parameters:
   ///   - body: The line's JSON object as rendered, without a sum.
   ///   - previous: The previous line's sum; empty for the first line.
+  /// - Returns: The line to write, and the sum the next line's covers.
   static func seal(_ body: String, after previous: String) -> (line: String, sum: String) {
     let sum = chainSum(Array(body.utf8), after: previous)
     guard body.hasSuffix("}") else { return (body, sum) }
