@@ -313,16 +313,29 @@ struct MigrateOptions {
     }
   }
 
+  /// Where a run's report goes: its writer, the action that finishes it, and its first failure.
+  struct ReportOutput {
+    /// The report writer.
+    var report: MigrationReportWriter
+    /// Puts the report in place, or throws its first write failure.
+    var finish: () throws -> Void
+    /// The first failure to write the report so far, as a sentence; nil while every write went through.
+    var failure: () -> String?
+  }
+
   /// A report writer to stdout or `--output`, and a closing action that finishes the output.
   ///
   /// `--output` follows the one rule of ``OutputDestination``: a regular or
   /// new file receives the report in a temporary file that the closing action
   /// renames into place; a device or FIFO receives it as it streams.
-  func makeReport(console: Console) throws -> (MigrationReportWriter, () throws -> Void) {
+  func makeReport(console: Console) throws -> ReportOutput {
     guard let outputPath, outputPath != "-" else {
-      return (
-        MigrationReportWriter(format: format, sink: console.output, toolName: toolName), {}
-      )
+      return ReportOutput(
+        report: MigrationReportWriter(format: format, sink: console.output, toolName: toolName),
+        finish: {},
+        failure: {
+          StandardOutput.failedWith.map { "standard output: \(String(cString: strerror($0)))" }
+        })
     }
     let file: OutputFile
     do throws(FileOutputError) {
@@ -332,7 +345,9 @@ struct MigrateOptions {
     }
     let sink = ReportFileSink(file: file)
     let report = MigrationReportWriter(format: format, sink: sink.write, toolName: toolName)
-    return (report, sink.finish)
+    return ReportOutput(
+      report: report, finish: sink.finish,
+      failure: { sink.failure.map { "\($0.path): \($0.message)" } })
   }
 }
 
@@ -360,39 +375,79 @@ extension MigrateOptions {
     let engine = MigrationEngine(
       store: store, migrator: RecordMigrator(transform: transform), writer: writer,
       batchSize: batchSize, acceptedRefusals: setup.acceptedRefusals)
-    let (report, finishOutput) = try makeReport(console: console)
+    let output = try makeReport(console: console)
+    let report = output.report
     let total = try? store.recordCount()
     let progress = MigrateProgress(console: console, total: total ?? nil)
     let interrupt = MigrateInterrupt()
     interrupt.install()
     defer { interrupt.remove() }
     report.begin(store: store.path, mode: transform.name, operation: operation)
+    // A report that cannot be written is found before the store is touched.
+    report.flush()
+    if let failure = output.failure() {
+      try output.finish()
+      throw CommandFailure(
+        file: outputPath ?? "<stdout>", category: .unwritable,
+        message: "the report cannot be written (\(failure)); the store was not touched")
+    }
     let summary: MigrationSummary
     do throws(MigrationError) {
+      // A report that stops taking text stops the run after the batch in hand.
       summary = try engine.run(
         onRecord: report.record, onProgress: progress.update,
-        shouldStop: { interrupt.isRaised })
+        shouldStop: { interrupt.isRaised || output.failure() != nil })
     } catch {
       progress.finish()
       onFailure(error)
       // The records reported so far are still worth having.
-      try? finishOutput()
+      try? output.finish()
       throw CommandFailure(error)
     }
     progress.finish()
     report.finish(summary, notes: notes(summary))
-    try finishOutput()
+    if let failure = output.failure(), let writer {
+      Self.sayStoreChanged(summary, writer: writer, failure: failure, console: console)
+    }
+    do {
+      try output.finish()
+    } catch {
+      if output.failure() == nil, let writer {
+        Self.sayStoreChanged(summary, writer: writer, failure: "\(error)", console: console)
+      }
+      throw error
+    }
     for stale in summary.acceptedNoLongerRefused {
       console.diagnose(.warning, place: stale.accepted.place, category: nil, stale.message)
     }
     return summary
+  }
+
+  /// Says on standard error, where the report could not go, that the store changed and
+  /// where the journal is, so that the run can be checked and undone.
+  private static func sayStoreChanged(
+    _ summary: MigrationSummary, writer: any RecordWriter, failure: String, console: Console
+  ) {
+    guard summary.rewritten > 0 || writer.journalPath != nil else {
+      console.diagnose(
+        .note, file: "<report>", category: nil,
+        "the report could not be written (\(failure)); the store was not changed")
+      return
+    }
+    var message =
+      "the report could not be written (\(failure)), but the store changed: \(summary.rewritten) records were rewritten"
+      + (summary.interrupted ? " before the run stopped" : "")
+    if let journal = writer.journalPath {
+      message += "; the journal is \(journal), and 'migrate --rollback \(journal)' undoes the run"
+    }
+    console.diagnose(.warning, file: writer.journalPath ?? "<report>", category: nil, message)
   }
 }
 
 /// Streams report text into an ``OutputFile``, keeping the first write error for the end.
 private final class ReportFileSink {
   private let file: OutputFile
-  private var failure: FileOutputError?
+  private(set) var failure: FileOutputError?
 
   init(file: OutputFile) {
     self.file = file

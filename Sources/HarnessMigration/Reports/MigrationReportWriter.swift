@@ -371,7 +371,9 @@ package final class MigrationReportWriter {
     if buffer.utf8.count >= 1 << 16 { flush() }
   }
 
-  private func flush() {
+  /// Hands what is buffered to the sink now, so that a sink that cannot take text is found
+  /// out (as `migrate` does after ``begin(store:mode:operation:)``, before any record changes).
+  package func flush() {
     guard !buffer.isEmpty else { return }
     sink(buffer)
     buffer = ""
