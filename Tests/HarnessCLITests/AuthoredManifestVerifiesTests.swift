@@ -25,7 +25,7 @@ private func keepOnly(_ authored: [String], in directory: URL) throws {
   let others = all.filter { !authored.contains($0) }
   try (others.joined(separator: "\n") + "\n").write(
     to: directory.appendingPathComponent("manifests/" + ArchiveFolder.ignoreFileName),
-    atomically: true, encoding: .utf8)
+    atomically: false, encoding: .utf8)
 }
 
 /// The property authoring promises, run as a team would.

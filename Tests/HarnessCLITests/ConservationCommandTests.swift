@@ -61,7 +61,7 @@ struct ConservationCommandTests {
       atPath: folder + "/manifests", withIntermediateDirectories: true)
     try FileManager.default.createDirectory(
       atPath: folder + "/LegacyArchives", withIntermediateDirectories: true)
-    try text.write(toFile: folder + "/manifests/v1.xml", atomically: true, encoding: .utf8)
+    try text.write(toFile: folder + "/manifests/v1.xml", atomically: false, encoding: .utf8)
     try Data(try StoreFixtures.shipped(StoreFixtures.legacyProfile)).write(
       to: URL(fileURLWithPath: folder + "/LegacyArchives/profile.archive"))
     return folder
@@ -140,7 +140,7 @@ struct ConservationCommandTests {
       <map from="ProfilesApp.UserProfile" to="crash_test_harness.LossyProfile"/>
     </classMap>
 
-    """.write(toFile: folder + "/manifests/maps/renames.xml", atomically: true, encoding: .utf8)
+    """.write(toFile: folder + "/manifests/maps/renames.xml", atomically: false, encoding: .utf8)
     let result = try Self.run(
       ["manifest", "author", "profile.archive", "-o", "manifests/v1.xml"], in: folder)
     let written = try String(contentsOfFile: folder + "/manifests/v1.xml", encoding: .utf8)
@@ -229,7 +229,7 @@ struct DecodeManifestEntryTests {
       </manifest>
 
       """
-    try manifest.write(toFile: folder + "/m.xml", atomically: true, encoding: .utf8)
+    try manifest.write(toFile: folder + "/m.xml", atomically: false, encoding: .utf8)
     try Data(bytes).write(to: URL(fileURLWithPath: folder + "/list.archive"))
     let result = try CommandRunner.run(
       ["decode", "list.archive", "--manifest", "m.xml", "--path", "secure"],
@@ -265,7 +265,7 @@ struct MigrateVersionManifestTests {
       </manifest>
 
       """
-    try manifest.write(toFile: folder + "/v1.xml", atomically: true, encoding: .utf8)
+    try manifest.write(toFile: folder + "/v1.xml", atomically: false, encoding: .utf8)
     let store = folder + "/store.sqlite"
     try StoreFixtures.makeSQLiteStore(at: store)
     let result = try CommandRunner.run(

@@ -85,7 +85,7 @@ struct ManifestCommandTests {
       </manifest>
 
       """
-    try text.write(toFile: manifest, atomically: true, encoding: .utf8)
+    try text.write(toFile: manifest, atomically: false, encoding: .utf8)
     let result = try CommandRunner.run(["manifest", "validate", manifest])
     #expect(result.status == 1)
     let errors = result.stderr.split(separator: "\n").map(String.init)

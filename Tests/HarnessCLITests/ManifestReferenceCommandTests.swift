@@ -23,7 +23,7 @@ struct ManifestReferenceCommandTests {
     <xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">
       <xs:element name="root" type="xs:string"/>
     </xs:schema>
-    """.write(toFile: xsd, atomically: true, encoding: .utf8)
+    """.write(toFile: xsd, atomically: false, encoding: .utf8)
     let output = directory + "/reference.md"
     let result = InProcessCommand.run([
       "archive-harness", "manifest", "reference", "--schema", xsd, "--output", output,

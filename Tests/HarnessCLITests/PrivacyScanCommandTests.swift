@@ -46,7 +46,9 @@ struct PrivacyScanCommandTests {
 
   @Test("An email exits 1, named by file and key path, masked")
   func reportsFinding() throws {
-    let result = Self.scan(try Self.repository())
+    let root = try Self.repository()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let result = Self.scan(root)
     #expect(result.status == 1)
     #expect(
       result.stdout.contains(
@@ -58,7 +60,9 @@ struct PrivacyScanCommandTests {
 
   @Test("--reveal shows the value found")
   func revealsValues() throws {
-    let result = Self.scan(try Self.repository(), ["--reveal"])
+    let root = try Self.repository()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let result = Self.scan(root, ["--reveal"])
     #expect(result.stdout.contains("('avery@corp-mail.de')"))
   }
 
@@ -66,6 +70,7 @@ struct PrivacyScanCommandTests {
   func honoursReviews() throws {
     let root = try Self.repository(
       reviewed: #"<reviewed keyPath="email" detector="email" reason="a test address"/>"#)
+    defer { try? FileManager.default.removeItem(atPath: root) }
     let result = Self.scan(root, ["--verbose"])
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout.contains("reviewed "))
@@ -75,6 +80,7 @@ struct PrivacyScanCommandTests {
   @Test("A review that covers nothing is a warning at its line")
   func warnsOfStaleReviews() throws {
     let root = try Self.repository(reviewed: #"<reviewed keyPath="phone" reason="gone"/>"#)
+    defer { try? FileManager.default.removeItem(atPath: root) }
     let result = Self.scan(root)
     #expect(result.status == 1)
     #expect(result.stderr.contains("NotesApp-1.0.xml:5:"))
@@ -83,7 +89,9 @@ struct PrivacyScanCommandTests {
 
   @Test("--format json follows its shipped schema")
   func jsonFollowsSchema() throws {
-    let result = Self.scan(try Self.repository(), ["--format", "json"])
+    let root = try Self.repository()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let result = Self.scan(root, ["--format", "json"])
     #expect(result.status == 1)
     let violations = try JSONSchemas.violations(of: result.stdout, against: .privacyScan)
     #expect(violations.isEmpty, "\(violations.map(\.description))")

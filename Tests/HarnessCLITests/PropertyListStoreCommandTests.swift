@@ -225,7 +225,7 @@ struct PropertyListWildcardTests {
     try FileManager.default.copyItem(
       atPath: Corpus.packageRoot.appendingPathComponent("manifests").path,
       toPath: folder + "/manifests")
-    try manifest.write(toFile: folder + "/manifests/m.xml", atomically: true, encoding: .utf8)
+    try manifest.write(toFile: folder + "/manifests/m.xml", atomically: false, encoding: .utf8)
     let result = try CommandRunner.run(
       [
         "migrate-dry-run", "--store", folder + "/prefs.plist", "--manifest",

@@ -57,7 +57,7 @@ struct VerifyCommandTests {
       with:
         "    <rootClass name=\"ProfileKit.Memo\"/>\n    <secure outcome=\"rejected\" category=\"class-not-allowed\"/>\n    <integer key=\"schema\">1</integer>"
     )
-    try text.write(to: manifest, atomically: true, encoding: .utf8)
+    try text.write(to: manifest, atomically: false, encoding: .utf8)
     let result = try CommandRunner.run(arguments(directory))
     #expect(result.status == 1)
     #expect(result.stdout.contains("HOLE manifests") || result.stdout.contains("HOLE /"))
@@ -73,7 +73,7 @@ struct VerifyCommandTests {
     text = text.replacingOccurrences(
       of: "<string key=\"address.city\">Walldorf</string>",
       with: "<string key=\"address.city\">Heidelberg</string>")
-    try text.write(to: manifest, atomically: true, encoding: .utf8)
+    try text.write(to: manifest, atomically: false, encoding: .utf8)
     let result = try CommandRunner.run(arguments(directory, ["--format", "json"]))
     #expect(result.status == 1)
     try expectValid(result.stdout, against: .verify)
@@ -150,7 +150,7 @@ struct VerifyCommandTests {
     var text = try String(contentsOf: manifest, encoding: .utf8)
     text = text.replacingOccurrences(
       of: "<legacy outcome=\"rejected\"", with: "<legacy outcome=\"refused\"")
-    try text.write(to: manifest, atomically: true, encoding: .utf8)
+    try text.write(to: manifest, atomically: false, encoding: .utf8)
     let result = try CommandRunner.run(arguments(directory))
     #expect(result.status == 2)
     #expect(
@@ -312,7 +312,7 @@ struct VerifyCommandTests {
       ).status == 0)
     let manifest = directory.appendingPathComponent("manifests/ProfilesApp-1.0.xml")
     let text = try String(contentsOf: manifest, encoding: .utf8)
-    try (text + "<!-- changed -->\n").write(to: manifest, atomically: true, encoding: .utf8)
+    try (text + "<!-- changed -->\n").write(to: manifest, atomically: false, encoding: .utf8)
     #expect(
       try CommandRunner.run(
         arguments(directory, ["--shard", "2/2", "--format", "json", "--output", second])

@@ -38,7 +38,7 @@ struct VerifyUnlistedTests {
     let folder = try Self.package()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     try "# kept as a sample for the docs\nProfilesApp-1.0/profile-extra.archive\n".write(
-      toFile: folder + "/manifests/.archive-harness-ignore", atomically: true, encoding: .utf8)
+      toFile: folder + "/manifests/.archive-harness-ignore", atomically: false, encoding: .utf8)
     let result = try CommandRunner.run(["verify"], in: URL(fileURLWithPath: folder))
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
     #expect(result.stdout.contains("24 archive entries: 24 passed, 0 failed"))

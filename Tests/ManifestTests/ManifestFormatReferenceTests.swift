@@ -99,7 +99,7 @@ struct ManifestFormatReferenceTests {
         </xs:simpleType>
       </xs:schema>
       """
-    try xsd.write(toFile: path, atomically: true, encoding: .utf8)
+    try xsd.write(toFile: path, atomically: false, encoding: .utf8)
 
     let reference = ManifestFormatReference(path: path)
     #expect(reference.problems.isEmpty)

@@ -12,13 +12,19 @@ final class MigrateInterrupt: @unchecked Sendable {
   private let raised = Locked(false)
   private var sources: [any DispatchSourceSignal] = []
 
-  /// Starts catching the signals.
+  /// Starts catching the signals; returns once they are caught.
+  ///
+  /// A signal source is registered asynchronously, and until it is, a signal that the
+  /// default action no longer ends would be lost: installing waits for each registration.
   func install() {
     for number in Self.signals {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      let registered = DispatchSemaphore(value: 0)
+      source.setRegistrationHandler { registered.signal() }
       source.setEventHandler { [weak self] in self?.raise() }
       source.resume()
+      registered.wait()
       sources.append(source)
     }
   }

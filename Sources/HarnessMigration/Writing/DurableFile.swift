@@ -268,6 +268,18 @@ extension DurableFile {
       throw MigrationError(.backupFailed, file: target, error.message)
     }
     defer { close(output) }
+    do {
+      try copyAll(from: input, source: source, to: output, target: target)
+    } catch {
+      // A copy that did not finish is no backup: none is left to be mistaken for one.
+      unlink(target)
+      throw error
+    }
+  }
+
+  private static func copyAll(from input: Int32, source: String, to output: Int32, target: String)
+    throws(MigrationError)
+  {
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     while true {
       let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
