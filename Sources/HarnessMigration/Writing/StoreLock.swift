@@ -33,7 +33,7 @@ public final class StoreLock {
     let name = trimmed.split(separator: "/").last.map(String.init) ?? "store"
     let lockPath = DurableFile.directory(of: trimmed) + "/." + name + ".archive-harness-lock"
     while true {
-      let descriptor = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      let descriptor = open(lockPath, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
       guard descriptor >= 0 else {
         let number = errno
         guard number == EACCES || number == EROFS || number == EPERM else {
