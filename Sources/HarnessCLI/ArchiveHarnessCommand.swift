@@ -193,6 +193,9 @@ public enum ArchiveHarnessCommand {
         .error, place: failure.place,
         category: failure.category,
         failure.message)
+      for note in failure.notes {
+        console.diagnose(.note, place: Place(file: failure.place.file), category: nil, note)
+      }
       return ExitStatus.unusable.rawValue
     } catch {
       console.diagnose(.error, file: tool, category: .internal, "\(error)")

@@ -7,6 +7,8 @@ struct CommandFailure: Error {
   var place: Place
   var category: DiagnosticCategory?
   var message: String
+  /// Notes printed after the error, about the same file: what to do instead.
+  var notes: [String] = []
 
   /// A migration error, at its place, under its code's name.
   init(_ error: MigrationError) {

@@ -25,7 +25,7 @@ extension DecodedValue {
     if isObject { ordinal += 1 }
     let result: ExpectationTree
     switch self {
-    case .null: result = .leaf(.null)
+    case .null, .noObject: result = .leaf(.null)
     case .bool(let flag): result = .leaf(.bool(flag))
     case .integer(let number): result = .leaf(.integer(number))
     case .double(let number): result = .leaf(.real(number))

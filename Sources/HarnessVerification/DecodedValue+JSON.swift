@@ -3,10 +3,13 @@ import HarnessJSONOutput
 import HarnessPropertyList
 
 extension DecodedValue {
-  /// The decoded object as JSON: objects as `{"$class": …, fields…}`, collections as arrays.
+  /// The decoded object as JSON: objects as `{"$class": …, fields…}`, collections as arrays;
+  /// a decode to nil (``DecodedValue/noObject``) as `{"$nil": true}`, apart from `NSNull`'s
+  /// `null`.
   public var jsonValue: JSONValue {
     switch self {
     case .null: return .null
+    case .noObject: return .object([("$nil", .bool(true))])
     case .bool(let flag): return .bool(flag)
     case .integer(let number): return .integer(number)
     case .double(let number): return PropertyListValue.real(number).jsonValue

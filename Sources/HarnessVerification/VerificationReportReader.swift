@@ -351,6 +351,7 @@ package struct VerificationReportReader: Sendable {
     _ members: [String: JSONDocument], node: Node, depth: Int
   ) throws(VerificationReportReadError) -> DecodedValue {
     let names = Set(members.keys)
+    if names == ["$nil"], case .bool(true)? = members["$nil"] { return .noObject }
     if names == ["$uuid"], case .string(let text)? = members["$uuid"] { return .uuid(text) }
     if names == ["$url"], case .string(let text)? = members["$url"] { return .url(text) }
     if names == ["$cycle"], case .string(let name)? = members["$cycle"] {

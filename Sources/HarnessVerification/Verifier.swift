@@ -404,6 +404,9 @@ public struct Verifier: Sendable {
         notes.append("no allowedClasses advice: \(error)")
       }
     }
+    let nilKeys = HarnessDecoder.nilKeys(
+      in: outcomes.values.compactMap(\.decodedValue), keys: entry.decodeKeys)
+    if !nilKeys.isEmpty { notes.append(HarnessDecoder.nilNote(nilKeys)) }
     for (harnessPath, foundationPath) in [
       (DecodePath.legacy, DecodePath.foundationLegacy), (.secure, .foundationSecure),
     ] {
@@ -530,11 +533,12 @@ public struct Verifier: Sendable {
     else { return outcome }
     let checkedKey = decodeKeys.count > 1 ? topKey : decodeKeys.first ?? "root"
     let keyPath = HarnessDecoder.keyPath(ofTopKey: checkedKey)
+    let decoded = value == .noObject ? "nil (the key holds $null)" : "a '\(actual)'"
     return .rejected(
       DecodeRejection(
         category: .wrongRootClass, keyPath: keyPath,
         message:
-          "\(path.harnessPath): \(keyPath): decoded a '\(actual)' where the app expects '\(expected)'"
+          "\(path.harnessPath): \(keyPath): decoded \(decoded) where the app expects '\(expected)'"
       ))
   }
 

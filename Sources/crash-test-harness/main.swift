@@ -2,7 +2,8 @@
 // model class with a decoding bug, as a team's own harness executable would be built (the
 // "Adopting ArchiveHarness in an app" article). scripts/crash-test and the migration tests use
 // it to show that a record whose init?(coder:) traps costs that record alone in a typed migrate;
-// the conservation tests use its LossyProfile, whose encoder loses a value.
+// the conservation tests use its LossyProfile, whose encoder loses a value, and the containment
+// tests its Ballast, whose decoder allocates what the archive asks for.
 
 import Foundation
 import HarnessCLI
@@ -62,6 +63,27 @@ final class LossyProfile: NSObject, NSSecureCoding {
   }
 }
 
+/// A value whose decoder allocates as many MiB as the archive's `mebibytes` says.
+///
+/// An app that trusts a size in the archive: past the worker's memory limit the allocation
+/// fails, which the containment tests report as `limit-exceeded`.
+final class Ballast: NSObject, NSSecureCoding {
+  static let supportsSecureCoding = true
+
+  let bytes: [UInt8]
+
+  init?(coder: NSCoder) {
+    let mebibytes = max(0, coder.decodeInteger(forKey: "mebibytes"))
+    // The app's bug, kept on purpose: the size is the archive's word.
+    bytes = [UInt8](repeating: 1, count: mebibytes << 20)
+    super.init()
+  }
+
+  func encode(with coder: NSCoder) {
+    coder.encode(bytes.count >> 20, forKey: "mebibytes")
+  }
+}
+
 let configuration = HarnessConfiguration(
-  modelClasses: ProfileModel.classes + [Badge.self, LossyProfile.self])
+  modelClasses: ProfileModel.classes + [Badge.self, LossyProfile.self, Ballast.self])
 ArchiveHarnessCommand.main(configuration: configuration)

@@ -1,6 +1,7 @@
 import Foundation
 import HarnessCoder
 import HarnessPropertyList
+import HarnessVocabulary
 import Testing
 
 @testable import HarnessContainment
@@ -57,25 +58,91 @@ struct FoundationReferenceTests {
     #expect(outcome.decodedValue?[field: "address"]?.className == "ProfileKit.Address")
   }
 
-  @Test("A root outside the allowed classes is a fatalError in corelibs: crashed(SIGILL)")
-  func disallowedRootCrashes() throws {
+  @Test("A root outside the allowed classes is class-not-allowed, checked before corelibs")
+  func disallowedRootIsRefusedFirst() throws {
     let outcome = try supervisor.decode(
       SampleArchives.profileArchive(), path: .foundationSecure,
       allowedClasses: ["ProfileKit.Memo"], classMap: renames)
+    let rejection = try #require(outcome.rejection, "\(outcome)")
+    #expect(rejection.category == .classNotAllowed)
+    #expect(rejection.keyPath == "root")
+    #expect(rejection.message.contains("class 'ProfilesApp.UserProfile' is not among"))
+    #expect(rejection.message.contains("swift-corelibs-foundation would trap"))
+  }
+
+  @Test("Left to itself, corelibs traps on a root outside the allowed classes: crashed(SIGILL)")
+  func disallowedRootCrashesCorelibs() throws {
+    // The variants call corelibs as it is, without the harness's check first.
+    let outcome = try supervisor.decode(
+      SampleArchives.profileArchive(), path: .foundationSecure,
+      allowedClasses: ["ProfileKit.Memo"], classMap: renames, variant: .defaultFailurePolicy)
     let crash = try #require(outcome.crash)
     #expect(FoundationImplementation.isTrap(crash.signal))
     #expect(crash.detail.contains("unexpected class"))
   }
 
-  @Test("A container element outside the set crashes corelibs too")
-  func disallowedContainerCrashes() throws {
+  @Test("A root whose class nothing maps is unmapped-class, where corelibs would trap")
+  func unmappedRootIsRefusedFirst() throws {
+    // No class map: ProfilesApp.UserProfile reaches corelibs as the failing placeholder.
+    let outcome = try supervisor.decode(
+      SampleArchives.profileArchive(), path: .foundationSecure,
+      allowedClasses: Self.profileClasses)
+    let rejection = try #require(outcome.rejection, "\(outcome)")
+    #expect(rejection.category == .unmappedClass)
+    #expect(rejection.message.contains("'ProfilesApp.UserProfile' maps to no registered class"))
+  }
+
+  @Test("A container outside the set is class-not-allowed too, where corelibs would trap")
+  func disallowedContainerIsRefusedFirst() throws {
     var archive = TestArchive()
     let profile = SampleArchives.profile(&archive)
     let list = archive.array([profile])
     let outcome = try supervisor.decode(
       archive.bytes(root: list), path: .foundationSecure,
       allowedClasses: Self.profileClasses, classMap: renames)
-    #expect(outcome.crash?.detail.contains("unexpected class NSArray") == true)
+    #expect(outcome.rejection?.category == .classNotAllowed, "\(outcome)")
+    #expect(outcome.rejection?.message.contains("class 'NSArray' is not among") == true)
+  }
+
+  @Test("An element of an allowed collection outside the set is class-not-allowed at its place")
+  func disallowedElementIsRefusedFirst() throws {
+    var archive = TestArchive()
+    let profile = SampleArchives.profile(&archive)
+    let extra = archive.dictionary([("note", archive.string("hi"))])
+    let list = archive.array([profile, extra])
+    let outcome = try supervisor.decode(
+      archive.bytes(root: list), path: .foundationSecure,
+      allowedClasses: ["NSArray"] + Self.profileClasses, classMap: renames)
+    let rejection = try #require(outcome.rejection, "\(outcome)")
+    #expect(rejection.category == .classNotAllowed)
+    #expect(rejection.keyPath == "root[1]")
+    #expect(rejection.message.contains("class 'NSDictionary' is not among"))
+    let allowingDictionaries = try supervisor.decode(
+      archive.bytes(root: list), path: .foundationSecure,
+      allowedClasses: ["NSArray", "NSDictionary"] + Self.profileClasses, classMap: renames)
+    #expect(allowingDictionaries.decodedValue != nil, "\(allowingDictionaries)")
+  }
+
+  @Test(
+    "A nil root decodes to nil on Foundation's paths, as Apple's does",
+    arguments: [DecodePath.foundationLegacy, .foundationSecure])
+  func nilRootDecodesToNil(_ path: DecodePath) throws {
+    let archive = TestArchive()
+    let outcome = try supervisor.decode(
+      archive.bytes(root: .uid(0)), path: path, allowedClasses: ["NSString"])
+    #expect(outcome == .decoded(.noObject), "\(outcome)")
+  }
+
+  @Test("Nil under a $top key decodes to nil beside the other keys on Foundation's paths")
+  func nilUnderTopKeyDecodesToNil() throws {
+    for path in [DecodePath.foundationLegacy, .foundationSecure] {
+      let outcome = try supervisor.decode(
+        NilTopKeyTests.nilSecondKey(), path: path, allowedClasses: ["NSString"],
+        topKeys: ["$0", "$1"])
+      let value = try #require(outcome.decodedValue, "\(path): \(outcome)")
+      #expect(value[field: "$0"] == .string("title"))
+      #expect(value[field: "$1"] == .noObject)
+    }
   }
 
   @Test("A list of profiles decodes when NSArray is allowed")
@@ -93,8 +160,8 @@ struct FoundationReferenceTests {
     #expect(elements.count == 2)
   }
 
-  @Test("A self-referencing array overflows corelibs' stack: crashed(SIGSEGV)")
-  func selfReferencingArrayCrashes() throws {
+  /// An NSArray that contains itself: corelibs follows it until its stack overflows.
+  static func selfReferencingArray() -> [UInt8] {
     var archive = TestArchive()
     let array = archive.reserve()
     let arrayClass = archive.classReference(["NSArray", "NSObject"])
@@ -105,15 +172,18 @@ struct FoundationReferenceTests {
           ("$class", .uid(arrayClass)), ("NS.objects", .array([.uid(array)])),
         ])
       ))
-    let outcome = try supervisor.decode(archive.bytes(root: .uid(array)), path: .foundationLegacy)
+    return archive.bytes(root: .uid(array))
+  }
+
+  @Test("A self-referencing array overflows corelibs' stack: crashed(SIGSEGV)")
+  func selfReferencingArrayCrashes() throws {
+    let outcome = try supervisor.decode(Self.selfReferencingArray(), path: .foundationLegacy)
     #expect(outcome.crash?.signal == SIGSEGV)
   }
 
   @Test("A worker that dies is replaced and the next archive still decodes")
   func freshWorkerAfterCrash() throws {
-    let crashed = try supervisor.decode(
-      SampleArchives.profileArchive(), path: .foundationSecure,
-      allowedClasses: ["ProfileKit.Memo"], classMap: renames)
+    let crashed = try supervisor.decode(Self.selfReferencingArray(), path: .foundationLegacy)
     #expect(crashed.crash != nil)
     let decoded = try supervisor.decode(
       SampleArchives.profileArchive(), path: .foundationLegacy, classMap: renames)
@@ -123,14 +193,10 @@ struct FoundationReferenceTests {
 
   @Test("The standby launched after a crash counts as started only once an archive uses it")
   func standbyCountedWhenUsed() throws {
-    let crashed = try supervisor.decode(
-      SampleArchives.profileArchive(), path: .foundationSecure,
-      allowedClasses: ["ProfileKit.Memo"], classMap: renames)
+    let crashed = try supervisor.decode(Self.selfReferencingArray(), path: .foundationLegacy)
     #expect(crashed.crash != nil)
     #expect(supervisor.workersStarted == 1)
-    let again = try supervisor.decode(
-      SampleArchives.profileArchive(), path: .foundationSecure,
-      allowedClasses: ["ProfileKit.Memo"], classMap: renames)
+    let again = try supervisor.decode(Self.selfReferencingArray(), path: .foundationLegacy)
     #expect(again.crash != nil)
     let decoded = try supervisor.decode(
       SampleArchives.profileArchive(), path: .foundationLegacy, classMap: renames)

@@ -42,6 +42,7 @@ struct WorkerFrameTests {
     DecodedField(key: "cycle", value: .cycleReference(className: "ProfileKit.Node")),
     DecodedField(key: "shared", value: .sharedReference(className: "NSString", ordinal: 3)),
     DecodedField(key: "opaque", value: .opaque(className: "UIColor")),
+    DecodedField(key: "nil", value: .noObject),
   ])
 
   @Test("A request round-trips with every field set")

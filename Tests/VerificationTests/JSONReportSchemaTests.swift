@@ -66,6 +66,7 @@ struct JSONReportSchemaTests {
       DecodedField(
         key: "again", value: .sharedReference(className: "ProfileKit.Address", ordinal: 1)),
       DecodedField(key: "odd", value: .opaque(className: "NSHashTable")),
+      DecodedField(key: "none", value: .noObject),
     ])
 
   static let report: VerificationReport = {

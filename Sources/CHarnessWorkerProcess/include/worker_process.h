@@ -1,9 +1,8 @@
 // What starting, reaping and talking to child processes needs from the C library that Swift
 // cannot call on Glibc: posix_spawn with its file actions, fork itself, the parent-death
-// signal, the wait-status macros, and passing a file descriptor over a Unix socket (the
-// CMSG_* macros). Header-only: every function is
-// `static inline`, so the target has no object file and the fuzz builds need only its
-// include folder.
+// signal, resource limits, the wait-status macros, and passing a file descriptor over a Unix
+// socket (the CMSG_* macros). Header-only: every function is `static inline`, so the target
+// has no object file and the fuzz builds need only its include folder.
 #ifndef HARNESS_WORKER_PROCESS_H
 #define HARNESS_WORKER_PROCESS_H
 
@@ -68,6 +67,20 @@ static inline int harness_set_parent_death_signal(int signal) {
 static inline int harness_disable_core_dumps(void) {
   struct rlimit none = {0, 0};
   return setrlimit(RLIMIT_CORE, &none);
+}
+
+/// Limits this process's address space (RLIMIT_AS) to `bytes`, soft and hard, or to the hard
+/// limit already in force when that is lower: an allocation past it fails, and the runtime
+/// traps with its out-of-memory message. Children inherit the limit. Returns the limit now in
+/// force, or 0 with errno set when it cannot be set.
+static inline unsigned long long harness_limit_address_space(unsigned long long bytes) {
+  struct rlimit current;
+  if (getrlimit(RLIMIT_AS, &current) != 0) return 0;
+  rlim_t wanted = (rlim_t)bytes;
+  if (current.rlim_max != RLIM_INFINITY && current.rlim_max < wanted) wanted = current.rlim_max;
+  struct rlimit limit = {wanted, wanted};
+  if (setrlimit(RLIMIT_AS, &limit) != 0) return 0;
+  return (unsigned long long)wanted;
 }
 
 /// The signal that ended a process, from a `waitpid` status; 0 when no signal ended it.

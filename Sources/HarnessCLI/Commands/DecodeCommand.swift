@@ -16,7 +16,14 @@ enum DecodeCommand {
     abstract: "Show what the app would see for one archive on each decode path.",
     discussion: """
         Every path runs in a worker process, so a trap in Foundation or in an app's
-        init?(coder:) is reported as 'crashed' rather than ending the harness.
+        init?(coder:) is reported as 'crashed' rather than ending the harness; a
+        worker that runs out of its memory limit (ARCHIVE_HARNESS_WORKER_MEMORY_MIB,
+        1024 MiB by default) is 'limit-exceeded'. Foundation's paths do not run on
+        an archive the harness's reader refuses (as in verify).
+        A $top key that holds $null decodes to nil, as Apple's unarchiver gives it:
+        printed as nil, and a finding, since the app gets no object.
+        A property list that is not an archive but holds archives as data values
+        (a preferences file) is named, with the survey command that reads them.
         The allowed classes and class map come from --manifest, from the options,
         or both (options add to the manifest's).
         --key names a $top key the app reads; give it once per key. Without it
@@ -28,8 +35,8 @@ enum DecodeCommand {
       path, key, manifest, allowedClasses, classMap, SchemaOption.option, registry, format,
     ],
     exitStatus: """
-        0  every requested path decoded
-        1  a path rejected the archive or crashed
+        0  every requested path decoded to an object
+        1  a path rejected the archive or crashed, or decoded to nil
         2  the input is unusable (unreadable file, invalid manifest, bad arguments)
       """)
 
@@ -182,6 +189,11 @@ enum DecodeCommand {
         advice = "no allowedClasses advice: \(error)"
       }
     }
+    let nilKeys = HarnessDecoder.nilKeys(
+      in: outcomes.compactMap { try? $0.1.get().decodedValue }, keys: keys)
+    let heldArchives =
+      outcomes.contains { (try? $0.1.get())?.decodedValue == nil }
+      ? ArchivesInPropertyList.find(in: bytes) : nil
     if arguments[format] == .json {
       var members: [(String, JSONValue)] = [
         ("serializationVersion", .integer(1)), ("file", .string(file)),
@@ -190,6 +202,13 @@ enum DecodeCommand {
         ("paths", .object(outcomes.map { ($0.0.rawValue, json($0.1)) })),
       ]
       if let advice { members.append(("advice", .string(advice))) }
+      if let heldArchives {
+        members.append(
+          (
+            "propertyListArchives",
+            heldArchives.jsonValue(file: file, toolName: context.toolName)
+          ))
+      }
       context.console.output(JSONValue.object(members).render(sortedKeys: true) + "\n")
     } else {
       var text = "\(file)\n"
@@ -220,10 +239,16 @@ enum DecodeCommand {
         }
       }
       if let advice { text += "  advice: \(advice)\n" }
+      if !nilKeys.isEmpty { text += "  note: " + HarnessDecoder.nilNote(nilKeys) + "\n" }
+      if let heldArchives {
+        text += "  hint: " + heldArchives.hint(file: file, toolName: context.toolName) + "\n"
+      }
       context.console.output(text)
     }
     // A path that could not run means the run could not proceed.
     if outcomes.contains(where: { (try? $0.1.get()) == nil }) { return .unusable }
+    // A decode to nil is a finding: the app gets no object.
+    guard nilKeys.isEmpty else { return .findings }
     return outcomes.allSatisfy { (try? $0.1.get())?.decodedValue != nil } ? .success : .findings
   }
 

@@ -11,6 +11,9 @@ enum InspectCommand {
     discussion: """
         The tree prints each object once; later references show '→ #N (shared)'
         and references back into an object being printed show '→ #N (cycle)'.
+        A property list that is not an archive but holds archives as data values
+        (a preferences file) is named in a note, with the survey command that
+        reads them.
         Text output may change between versions; --format json is stable.
       """,
     arguments: [file], options: [format], flags: [raw])
@@ -60,7 +63,16 @@ enum InspectCommand {
       writer.endLine()
       return .success
     }
-    let archive = try readArchive(bytes, path: path, limits: limits)
+    let archive: KeyedArchive
+    do {
+      archive = try readArchive(bytes, path: path, limits: limits)
+    } catch var failure as CommandFailure {
+      // A preferences file holds archives rather than being one: say so, and what reads them.
+      if let held = ArchivesInPropertyList.find(in: bytes, limits: limits) {
+        failure.notes.append(held.hint(file: path, toolName: context.toolName))
+      }
+      throw failure
+    }
     if json {
       var writer = JSONWriter(sortedKeys: false, sink: context.console.output)
       ArchiveJSON.write(archive, to: &writer)

@@ -207,6 +207,39 @@ package struct HarnessDecoder: Sendable {
     key == "root" ? "root" : ArchiveKeyPath(topKey: key, components: []).description
   }
 
+  /// The keys, in the order read, that some decoded value gives as nil
+  /// (``DecodedValue/noObject``): the one key of a single-key read, or a field of a `$top` value.
+  ///
+  /// ```swift
+  /// HarnessDecoder.nilKeys(in: [.topLevel([DecodedField(key: "$1", value: .noObject)])],
+  ///   keys: ["$0", "$1"])  // ["$1"]
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - values: What the paths decoded.
+  ///   - keys: The `$top` keys read.
+  /// - Returns: The keys that decoded to nil on some path.
+  package static func nilKeys(in values: [DecodedValue], keys: [String]) -> [String] {
+    keys.filter { key in
+      values.contains { value in
+        if let fields = value.topLevelFields {
+          return fields.contains { $0.key == key && $0.value == .noObject }
+        }
+        return keys.count == 1 && value == .noObject
+      }
+    }
+  }
+
+  /// The note a report gives for keys that decode to nil.
+  ///
+  /// - Parameter keys: The keys, from ``nilKeys(in:keys:)``; not empty.
+  /// - Returns: `$top.root holds $null: the decode gives nil, …`.
+  package static func nilNote(_ keys: [String]) -> String {
+    keys.map(topKeyText).joined(separator: ", ")
+      + " \(keys.count == 1 ? "holds" : "hold") $null: the decode gives nil, as Apple's "
+      + "unarchiver does, and the app gets no object there"
+  }
+
   /// A top key as messages name it: `$top.root`, `$top.$0`.
   package static func topKeyText(_ key: String) -> String {
     key == "root" ? "$top.root" : ArchiveKeyPath(topKey: key, components: []).description

@@ -110,18 +110,31 @@ package final class HarnessUnarchiver: NSCoder {
   /// app does with one `decodeObject(of:forKey:)` call per key.
   ///
   /// One key describes as its object; several describe as a `$top` object with one field per
-  /// key (``DecodedValue/topLevelClassName``).
+  /// key (``DecodedValue/topLevelClassName``). A key whose value is `$null` decodes to nil, as
+  /// Apple's unarchiver gives it (``DecodedValue/noObject``): the result's object is then nil
+  /// (one key), or leaves that key out (several).
   func decodeTop(keys: [String], allowedClasses: [String], describing: Bool)
     -> HarnessDecodeResult
   {
     let allowed = secure ? AllowedClassList(names: allowedClasses, registry: registry) : nil
     topLevelAllowed = allowed
-    var decoded: [(key: String, object: AnyObject, rootName: String)] = []
+    var decoded: [(key: String, object: AnyObject?, rootName: String)] = []
     for key in keys {
       pathRoot = HarnessDecoder.keyPath(ofTopKey: key)
       defer { pathRoot = "root" }
-      guard let object = decodeTopValue(key, allowed: allowed) else { break }
-      decoded.append((key, object, rootClassName(forTopKey: key)))
+      switch decodeTopValue(key, allowed: allowed) {
+      case .failed: break
+      case .noObject:
+        warnings.append(
+          "\(HarnessDecoder.topKeyText(key)) is $null: the decode returns nil, as Apple's "
+            + "unarchiver does; the app gets no object")
+        decoded.append((key, nil, ""))
+        continue
+      case .object(let object):
+        decoded.append((key, object, rootClassName(forTopKey: key)))
+        continue
+      }
+      break
     }
     if let failure {
       return HarnessDecodeResult(
@@ -132,24 +145,41 @@ package final class HarnessUnarchiver: NSCoder {
     if describing {
       var describer = ObjectDescriber()
       describer.built = builtCollections
-      let fields = decoded.map { DecodedField(key: $0.key, value: describer.describe($0.object)) }
+      let fields = decoded.map {
+        DecodedField(key: $0.key, value: $0.object.map { describer.describe($0) } ?? .noObject)
+      }
       value = keys.count == 1 ? fields[0].value : .topLevel(fields)
     } else {
-      let opaque = decoded.map { DecodedField(key: $0.key, value: .opaque(className: $0.rootName)) }
+      let opaque = decoded.map {
+        DecodedField(
+          key: $0.key,
+          value: $0.object == nil ? .noObject : .opaque(className: $0.rootName))
+      }
       value = keys.count == 1 ? opaque[0].value : .topLevel(opaque)
     }
-    let object: AnyObject
+    let object: AnyObject?
     if keys.count == 1 {
       object = decoded[0].object
     } else {
+      let present = decoded.compactMap { entry in entry.object.map { (entry.key, $0) } }
       object = NSDictionary(
-        objects: decoded.map(\.object), forKeys: decoded.map { NSString(string: $0.key) })
+        objects: present.map(\.1), forKeys: present.map { NSString(string: $0.0) })
     }
     var result = HarnessDecodeResult(
       outcome: .decoded(value), object: object, warnings: warnings,
       instantiatedClassNames: instantiated)
     result.builtCollections = builtCollections
     return result
+  }
+
+  /// What one `$top` key decoded to.
+  private enum TopValue {
+    /// The key decoded to this object.
+    case object(AnyObject)
+    /// The key holds `$null`: the decode returns nil without an error.
+    case noObject
+    /// The decode failed; ``failure`` says why.
+    case failed
   }
 
   /// What this decode built, for reading its objects without bridging; ``BuiltCollections/none``
@@ -162,10 +192,15 @@ package final class HarnessUnarchiver: NSCoder {
       entries: { self.builtEntries(of: $0) }, elements: { self.builtElements(of: $0) })
   }
 
-  private func decodeTopValue(_ key: String, allowed: AllowedClassList?) -> AnyObject? {
+  private func decodeTopValue(_ key: String, allowed: AllowedClassList?) -> TopValue {
     guard let topValue = archive.top[key] else {
       fail(.missingField, "the archive has no \(HarnessDecoder.topKeyText(key))")
-      return nil
+      return .failed
+    }
+    // `$null` under the key: Apple's decodeObject(forKey:) and decodeObject(of:forKey:) return
+    // nil without an error, and check no class.
+    if case .uid(let uid) = topValue, case .null? = archive.object(at: Int(clamping: uid)) {
+      return .noObject
     }
     let object = decodeValue(topValue, allowed: allowed, origin: .root)
     if failure == nil, object == nil {
@@ -179,7 +214,8 @@ package final class HarnessUnarchiver: NSCoder {
         "\(HarnessDecoder.topKeyText(key)) is an inline \(leaf.className), not one of the allowed classes "
           + "\(allowed.rendered); Apple's unarchiver returns it and a typed read sees nil")
     }
-    return failure == nil ? object : nil
+    guard failure == nil, let object else { return .failed }
+    return .object(object)
   }
 
   private func rootClassName(forTopKey key: String) -> String {

@@ -42,11 +42,20 @@ public indirect enum DecodedValue: Sendable, Hashable, Codable, CustomStringConv
   case sharedReference(className: String, ordinal: Int)
   /// A value whose class the describer does not know, by class name.
   case opaque(className: String)
+  /// No object: the decode returned `nil` without an error, as Apple's unarchiver does for
+  /// `$null` under a `$top` key (a nil root). Printed `nil`; never a value to write back.
+  ///
+  /// ```swift
+  /// let value = DecodedValue.noObject
+  /// print(value, value.className)  // nil nil
+  /// ```
+  case noObject
 
   /// The class name for object-like values, or the plain type name for scalars.
   public var className: String {
     switch self {
     case .null: "NSNull"
+    case .noObject: "nil"
     case .bool, .integer, .double: "NSNumber"
     case .string: "NSString"
     case .data: "NSData"
@@ -96,6 +105,7 @@ public indirect enum DecodedValue: Sendable, Hashable, Codable, CustomStringConv
   public var description: String {
     switch self {
     case .null: return "null"
+    case .noObject: return "nil"
     case .bool(let value): return String(value)
     case .integer(let value): return String(value)
     case .double(let value): return String(value)

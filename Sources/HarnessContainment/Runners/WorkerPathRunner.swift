@@ -32,7 +32,8 @@ package struct WorkerPathRunner: DecodePathRunner {
     }
   }
 
-  /// Runs one path in the worker.
+  /// Runs one path in the worker; a Foundation path on an archive the harness's reader refuses
+  /// (``FoundationScreen``) is rejected here, without a worker.
   ///
   /// - Parameters:
   ///   - bytes: The archive.
@@ -46,7 +47,10 @@ package struct WorkerPathRunner: DecodePathRunner {
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
     topKeys: [String]
   ) throws(WorkerProtocolError) -> DecodeOutcome {
-    try pool.withSupervisor { supervisor throws(WorkerProtocolError) in
+    if path.isFoundation, let screen = FoundationScreen.check(bytes, topKeys: topKeys) {
+      return .rejected(screen.rejection(for: path))
+    }
+    return try pool.withSupervisor { supervisor throws(WorkerProtocolError) in
       try supervisor.decode(
         bytes, path: path, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys)
     }
@@ -56,7 +60,8 @@ package struct WorkerPathRunner: DecodePathRunner {
   ///
   /// Each path's outcome is the one it gets alone. A crash ends the request: the paths after
   /// the one that crashed, and every path when the worker's server was lost before its first
-  /// answer, run on their own in a fresh worker.
+  /// answer, run on their own in a fresh worker. The Foundation paths of an archive the
+  /// harness's reader refuses (``FoundationScreen``) are rejected without a worker.
   ///
   /// - Parameters:
   ///   - bytes: The archive.
@@ -68,6 +73,30 @@ package struct WorkerPathRunner: DecodePathRunner {
   package func outcomes(
     _ bytes: [UInt8], paths: [DecodePath], allowedClasses: [String], classMap: ClassNameMap,
     topKeys: [String]
+  ) -> [Result<DecodeOutcome, WorkerProtocolError>] {
+    if paths.contains(where: \.isFoundation),
+      let screen = FoundationScreen.check(bytes, topKeys: topKeys)
+    {
+      let others = paths.filter { !$0.isFoundation }
+      var ran = outcomes(
+        bytes, running: others, allowedClasses: allowedClasses, classMap: classMap,
+        topKeys: topKeys
+      ).makeIterator()
+      return paths.map { path in
+        path.isFoundation
+          ? .success(.rejected(screen.rejection(for: path)))
+          : ran.next()
+            ?? .failure(WorkerProtocolError("no result for the \(path) path", kind: .unavailable))
+      }
+    }
+    return outcomes(
+      bytes, running: paths, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys)
+  }
+
+  /// Runs the paths in the worker, several in one request.
+  private func outcomes(
+    _ bytes: [UInt8], running paths: [DecodePath], allowedClasses: [String],
+    classMap: ClassNameMap, topKeys: [String]
   ) -> [Result<DecodeOutcome, WorkerProtocolError>] {
     var results =
       paths.count > 1

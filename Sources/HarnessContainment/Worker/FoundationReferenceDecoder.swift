@@ -1,5 +1,6 @@
 import Foundation
 import HarnessCoder
+import HarnessKeyedArchive
 import HarnessVocabulary
 
 /// Runs Foundation's own `NSKeyedUnarchiver` over one archive, the way an app would.
@@ -8,6 +9,11 @@ import HarnessVocabulary
 /// class name through the registry with `setClass(_:forClassName:)`, and decodes the root with
 /// `decodeObject(forKey:)` (legacy) or `decodeObject(of:forKey:)` (secure). On Linux some inputs
 /// make swift-corelibs-foundation trap; run this only inside a worker process.
+///
+/// Two answers are Apple's rather than corelibs': a key whose value is `$null` decodes to nil
+/// (``DecodedValue/noObject``), and on Linux a secure read whose root, or an element of a
+/// Foundation collection the root holds, has a class the read does not allow is refused as
+/// `class-not-allowed` before corelibs runs (``CorelibsClassCheck``), where corelibs would trap.
 struct FoundationReferenceDecoder {
   let registry: ClassRegistry
 
@@ -61,7 +67,28 @@ struct FoundationReferenceDecoder {
       }
     }
     let keys = request.keys
-    var roots: [(key: String, object: Any)] = []
+    // The harness's own reading of the archive, for what corelibs gets wrong, read once when
+    // first needed; nil when it does not read (Foundation then answers for itself).
+    var read: KeyedArchive?? = nil
+    func harnessReading() -> KeyedArchive? {
+      if read == nil { read = .some(try? KeyedArchive(bytes: [UInt8](request.archive))) }
+      return read ?? nil
+    }
+    #if !canImport(Darwin)
+      if request.path.isSecure, variant == .standard, let archive = harnessReading(),
+        let finding = CorelibsClassCheck(
+          archive: archive, allowed: allowed,
+          resolve: {
+            unarchiver.class(forClassName: $0) ?? NSKeyedUnarchiver.class(forClassName: $0)
+              ?? NSClassFromString($0)
+          }
+        ).firstDisallowed(keys: keys)
+      {
+        unarchiver.finishDecoding()
+        return (.rejected(Self.rejection(finding, mode: mode, request: request)), notes)
+      }
+    #endif
+    var roots: [(key: String, object: Any?)] = []
     var failure: (key: String, error: (any Error)?)?
     // NSKeyedUnarchiver escapes keyed reads of keys that start with `$`; an app reads the
     // `$0`, `$1`, ... keys that unkeyed encoding writes with unkeyed decodeObject() calls, in
@@ -90,6 +117,11 @@ struct FoundationReferenceDecoder {
         break
       }
       guard let root else {
+        // `$null` under the key: nil without an error, which is what Apple's unarchiver gives.
+        if let archive = harnessReading(), Self.holdsNull(archive, key: key) {
+          roots.append((key, nil))
+          continue
+        }
         failure = (key, nil)
         break
       }
@@ -116,8 +148,37 @@ struct FoundationReferenceDecoder {
       return (.rejected(.init(category: category, keyPath: keyPath, message: message)), notes)
     }
     var describer = ObjectDescriber()
-    let fields = roots.map { DecodedField(key: $0.key, value: describer.describe($0.object)) }
+    let fields = roots.map { root in
+      DecodedField(key: root.key, value: root.object.map { describer.describe($0) } ?? .noObject)
+    }
     return (.decoded(keys.count == 1 ? fields[0].value : .topLevel(fields)), notes)
+  }
+
+  /// Whether the value under a `$top` key is `$null`.
+  static func holdsNull(_ archive: KeyedArchive, key: String) -> Bool {
+    guard case .uid(let uid)? = archive.top[key],
+      case .null? = archive.object(at: Int(clamping: uid))
+    else { return false }
+    return true
+  }
+
+  /// The `class-not-allowed` rejection of an object whose class corelibs would trap on
+  /// (`unmapped-class` when the class is the placeholder of a name nothing maps).
+  static func rejection(
+    _ finding: CorelibsClassCheck.Finding, mode: DecodePath, request: WorkerRequest
+  ) -> DecodeRejection {
+    let unmapped = finding.resolvedName == NSStringFromClass(UnregisteredClassPlaceholder.self)
+    let allowed = "[" + request.allowedClasses.joined(separator: ", ") + "]"
+    let subject =
+      unmapped
+      ? "class '\(finding.archivedName)' maps to no registered class, so it is not among the "
+        + "allowed classes \(allowed)"
+      : "class '\(finding.archivedName)' is not among the allowed classes \(allowed)"
+    return DecodeRejection(
+      category: unmapped ? .unmappedClass : .classNotAllowed, keyPath: finding.keyPath,
+      message: "\(mode): \(finding.keyPath): \(subject); Apple's NSKeyedUnarchiver fails the "
+        + "read with an error here, where swift-corelibs-foundation would trap (SIGILL, 'Value "
+        + "was of unexpected class'), so Foundation was not run on it")
   }
 
   private func decodeWithConvenience(

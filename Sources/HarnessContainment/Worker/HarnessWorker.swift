@@ -47,7 +47,9 @@ package enum HarnessWorker {
   ///
   /// Standard output is kept for answers: anything user code prints goes to standard error.
   /// The `legacy` and `secure` paths run `HarnessDecoder`, so app code that traps in
-  /// `init?(coder:)` is contained too.
+  /// `init?(coder:)` is contained too. On Linux the process first limits its address space to
+  /// ``WorkerMemoryLimit/fromEnvironment`` (1 GiB unless `ARCHIVE_HARNESS_WORKER_MEMORY_MIB`
+  /// says otherwise).
   ///
   /// - Parameter registries: Registries by the name requests give.
   /// - Returns: The process exit status: 0 at the end of input, 2 on a protocol error.
@@ -57,6 +59,17 @@ package enum HarnessWorker {
       report("cannot turn core dumps off (errno \(errno)); the worker does not decode")
       return 2
     }
+    #if os(Linux)
+      // A decode that grows without bound ends here, not in the machine's memory: before any
+      // decode, the warm-up included, and inherited by every forked child.
+      let memory = WorkerMemoryLimit.fromEnvironment
+      if harness_limit_address_space(memory.bytes) == 0 {
+        report(
+          "cannot limit the address space to \(memory) (errno \(errno)); the worker does not decode"
+        )
+        return 2
+      }
+    #endif
     let parent = getppid()
     let answers = dup(STDOUT_FILENO)
     guard answers >= 0 else {

@@ -8,9 +8,9 @@ import HarnessCoder
 struct WorkerHello: Sendable, Hashable, Codable {
   /// The value of ``worker`` every decode worker sends.
   static let workerName = "archive-harness-decode-worker"
-  /// The request and answer format this build speaks: 2 since requests and answers are
-  /// binary frames (1 was JSON).
-  static let currentProtocolVersion = 2
+  /// The request and answer format this build speaks: 3 since an answer may carry a decode
+  /// to nil (``DecodedValue/noObject``); 2 made requests and answers binary frames (1 was JSON).
+  static let currentProtocolVersion = 3
 
   /// Always ``workerName``.
   var worker: String

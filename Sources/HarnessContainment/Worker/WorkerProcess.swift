@@ -40,12 +40,15 @@ final class WorkerProcess: WorkerHandle {
   ///   - arguments: The arguments that select worker mode.
   ///   - socket: Whether its standard input and output are one Unix socket (for a fork
   ///     server) rather than two pipes.
+  ///   - memoryLimit: The address space the worker limits itself to (Linux).
   /// - Throws: ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable`` when
   ///   the log, the socket or the process cannot be had.
-  init(executableURL: URL, arguments: [String], socket: Bool = false)
-    throws(WorkerProtocolError)
-  {
-    let environment = WorkerEnvironment.current()
+  init(
+    executableURL: URL, arguments: [String], socket: Bool = false,
+    memoryLimit: WorkerMemoryLimit = .fromEnvironment
+  ) throws(WorkerProtocolError) {
+    var environment = WorkerEnvironment.current()
+    environment[WorkerMemoryLimit.variable] = String(memoryLimit.mebibytes)
     let stderrLog: ScratchFile
     do {
       stderrLog = try ScratchFile(prefix: "archive-harness-worker")

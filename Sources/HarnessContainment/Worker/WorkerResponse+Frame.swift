@@ -13,6 +13,7 @@ extension WorkerResponse {
     case bool, integer, double, string, data, date, uuid, url
     case array, set, orderedSet, dictionary, object
     case cycleReference, sharedReference, opaque
+    case noObject
   }
 
   /// The deepest value an answer may carry: beyond the describer's 512 levels and the
@@ -79,6 +80,8 @@ extension WorkerResponse {
     switch value {
     case .null:
       writer.append(byte: ValueTag.null.rawValue)
+    case .noObject:
+      writer.append(byte: ValueTag.noObject.rawValue)
     case .bool(let flag):
       writer.append(byte: ValueTag.bool.rawValue)
       writer.append(byte: flag ? 1 : 0)
@@ -156,6 +159,7 @@ extension WorkerResponse {
     }
     switch ValueTag(rawValue: try reader.byte()) {
     case .null?: return .null
+    case .noObject?: return .noObject
     case .bool?: return .bool(try reader.byte() != 0)
     case .integer?: return .integer(try reader.integer())
     case .double?: return .double(Double(bitPattern: UInt64(bitPattern: try reader.integer())))

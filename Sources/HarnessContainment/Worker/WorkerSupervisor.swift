@@ -16,7 +16,9 @@ import _ArchiveHarnessSystem
 /// The worker is the `archive-harness` binary (or any executable that calls
 /// ``HarnessWorker/run(registries:)`` for ``arguments``). Requests
 /// are answered one at a time; an archive that takes longer than ``timeout`` has its worker
-/// killed and is recorded as crashed with ``CrashReport/timedOut`` set.
+/// killed and is recorded as crashed with ``CrashReport/timedOut`` set. Each worker also runs
+/// under ``memoryLimit`` of address space (Linux); a path whose worker dies of running out of
+/// it is `limit-exceeded`, naming the limit, not crashed.
 ///
 /// On Linux the launched worker serves forks (``forkServer``): past its handshake it decodes
 /// nothing itself, but forks a child for the supervisor to decode in, and a fresh child when
@@ -56,6 +58,9 @@ package final class WorkerSupervisor: @unchecked Sendable {
   package let timeout: TimeSpan
   /// Whether the launched worker is asked to fork the workers that decode (Linux only).
   package let forkServer: Bool
+  /// The address space each worker may use (Linux), passed to it in
+  /// ``WorkerMemoryLimit/variable``.
+  package let memoryLimit: WorkerMemoryLimit
 
   /// Whether this system can run fork servers: Linux.
   package static var forkServerSupported: Bool {
@@ -91,6 +96,8 @@ package final class WorkerSupervisor: @unchecked Sendable {
   ///   - forkServer: Whether the launched worker forks the workers that decode, so that a
   ///     crash costs a `fork` rather than a launch; on by default where
   ///     ``forkServerSupported``, and ignored elsewhere.
+  ///   - memoryLimit: The address space each worker may use; what
+  ///     `ARCHIVE_HARNESS_WORKER_MEMORY_MIB` says, or 1 GiB, by default.
   ///
   /// ```swift
   /// let supervisor = WorkerSupervisor(executableURL: harnessURL, forkServer: false)
@@ -98,13 +105,15 @@ package final class WorkerSupervisor: @unchecked Sendable {
   package init(
     executableURL: URL, arguments: [String] = [HarnessWorker.modeArgument],
     registryName: String = HarnessWorker.defaultRegistryName,
-    timeout: TimeSpan = .seconds(20), forkServer: Bool = WorkerSupervisor.forkServerSupported
+    timeout: TimeSpan = .seconds(20), forkServer: Bool = WorkerSupervisor.forkServerSupported,
+    memoryLimit: WorkerMemoryLimit = .fromEnvironment
   ) {
     self.executableURL = executableURL
     self.arguments = arguments
     self.registryName = registryName
     self.timeout = timeout
     self.forkServer = forkServer && Self.forkServerSupported
+    self.memoryLimit = memoryLimit
     signal(SIGPIPE, SIG_IGN)
   }
 
@@ -282,8 +291,10 @@ package final class WorkerSupervisor: @unchecked Sendable {
           .success(
             .crashed(CrashReport(signal: crash.signal, timedOut: true, detail: crash.detail))))
       } else {
+        let path = batch.paths.indices.contains(results.count) ? batch.paths[results.count] : nil
         results.append(
-          .success(try self.died(current, request: id, stderrFrom: stderrOffset).outcome))
+          .success(
+            try self.died(current, request: id, path: path, stderrFrom: stderrOffset).outcome))
       }
     }
     // A channel failure ends the batch: the worker timed out or died, or the channel broke.
@@ -355,6 +366,10 @@ package final class WorkerSupervisor: @unchecked Sendable {
       return
         "no allowedClasses advice: the worker crashed (\(crash.summary)) while trying class lists"
     }
+    // A worker that ran out of memory answers with a rejection and no advice.
+    if response.notes.isEmpty, let rejection = response.outcome.rejection {
+      return "no allowedClasses advice: \(rejection.message)"
+    }
     return response.notes.first ?? "no allowedClasses advice: the worker gave none"
   }
 
@@ -366,10 +381,12 @@ package final class WorkerSupervisor: @unchecked Sendable {
     defer { lock.unlock() }
     let id = nextRequestID
     nextRequestID += 1
-    let payload = makeRequest(id).encoded
+    let request = makeRequest(id)
+    let payload = request.encoded
+    let path: DecodePath? = request.advice == true ? nil : request.path
     lostServer = false
     do {
-      return try exchange(payload, id: id)
+      return try exchange(payload, id: id, path: path)
     } catch {
       // A forked worker whose server was killed dies with it, and how it ended cannot be
       // learned: the archive goes once more to a freshly launched server, where it either
@@ -377,13 +394,13 @@ package final class WorkerSupervisor: @unchecked Sendable {
       guard lostServer else { throw error }
       lostServer = false
       stopWorker()
-      return try exchange(payload, id: id)
+      return try exchange(payload, id: id, path: path)
     }
   }
 
   /// Sends one encoded request to the current (or a fresh) worker and reads the answer.
-  private func exchange(_ payload: [UInt8], id: Int) throws(WorkerProtocolError)
-    -> WorkerResponse
+  private func exchange(_ payload: [UInt8], id: Int, path: DecodePath?)
+    throws(WorkerProtocolError) -> WorkerResponse
   {
     let deadline = MonotonicInstant.now.advanced(by: timeout)
     let current = try currentWorker(deadline: deadline)
@@ -400,13 +417,13 @@ package final class WorkerSupervisor: @unchecked Sendable {
         id: id,
         outcome: .crashed(CrashReport(signal: crash.signal, timedOut: true, detail: crash.detail)))
     } catch .closed, .peerExited {
-      return try died(current, request: id, stderrFrom: stderrOffset)
+      return try died(current, request: id, path: path, stderrFrom: stderrOffset)
     } catch {
       stopWorker()
       throw WorkerProtocolError("request \(id): \(error)")
     }
     guard let answer else {
-      return try died(current, request: id, stderrFrom: stderrOffset)
+      return try died(current, request: id, path: path, stderrFrom: stderrOffset)
     }
     let response: WorkerResponse
     do throws(WorkerProtocolError) {
@@ -512,6 +529,14 @@ package final class WorkerSupervisor: @unchecked Sendable {
     func died(timedOut: Bool = false) throws(WorkerProtocolError) -> MigrationEnd {
       let crash = try death(of: current, from: stderrOffset, batch: batch.header.id)
       guard attributed else { return .diedUnattributed }
+      if !timedOut, memoryLimit.explains(crash) {
+        results.append(
+          .refused(
+            RecordRefusal(
+              .decode, cause: .rejected(.limitExceeded),
+              memoryLimit.message(path: nil, crash: crash))))
+        return .attributed
+      }
       results.append(
         .crashed(
           timedOut ? CrashReport(signal: crash.signal, timedOut: true, detail: crash.detail) : crash
@@ -595,7 +620,8 @@ package final class WorkerSupervisor: @unchecked Sendable {
   private func launchSpare() {
     guard spare == nil, unavailable == nil else { return }
     spare = try? WorkerProcess(
-      executableURL: executableURL, arguments: arguments, socket: forkServer)
+      executableURL: executableURL, arguments: arguments, socket: forkServer,
+      memoryLimit: memoryLimit)
   }
 
   /// The standby worker if it is still running, or a newly launched one.
@@ -605,7 +631,9 @@ package final class WorkerSupervisor: @unchecked Sendable {
       if waiting.isRunning { return waiting }
       waiting.stop()
     }
-    return try WorkerProcess(executableURL: executableURL, arguments: arguments, socket: forkServer)
+    return try WorkerProcess(
+      executableURL: executableURL, arguments: arguments, socket: forkServer,
+      memoryLimit: memoryLimit)
   }
 
   /// Starts a worker and waits for its handshake; a failure is remembered and thrown again
@@ -721,16 +749,20 @@ package final class WorkerSupervisor: @unchecked Sendable {
     return crash
   }
 
-  /// The answer when a worker stopped mid-request: a crash when a signal ended it; a protocol
-  /// violation when it exited with a status, which a decode cannot cause by trapping.
-  private func died(_ process: any WorkerHandle, request id: Int, stderrFrom offset: UInt64)
-    throws(WorkerProtocolError) -> WorkerResponse
-  {
+  /// The answer when a worker stopped mid-request: a crash when a signal ended it, or
+  /// `limit-exceeded` when it ran out of ``memoryLimit``; a protocol violation when it exited
+  /// with a status, which a decode cannot cause by trapping.
+  private func died(
+    _ process: any WorkerHandle, request id: Int, path: DecodePath?, stderrFrom offset: UInt64
+  ) throws(WorkerProtocolError) -> WorkerResponse {
     let crash = try finish(process, from: offset)
     if let status = process.exitStatus {
       let detail = crash.detail.isEmpty ? "" : " (\(crash.detail))"
       throw WorkerProtocolError(
         "the worker exited with status \(status) while answering request \(id)\(detail)")
+    }
+    if memoryLimit.explains(crash) {
+      return WorkerResponse(id: id, outcome: memoryLimit.rejection(path: path, crash: crash))
     }
     return WorkerResponse(id: id, outcome: .crashed(crash))
   }

@@ -94,7 +94,7 @@ package struct SurveyReportWriter: Sendable {
   }
 
   /// A word as a POSIX shell reads it back: bare when it is safe, else in single quotes.
-  static func shellWord(_ word: String) -> String {
+  package static func shellWord(_ word: String) -> String {
     let safe = word.utf8.allSatisfy { byte in
       (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
         || (byte >= 0x61 && byte <= 0x7A) || "_-./:=,@+%".utf8.contains(byte)

@@ -84,10 +84,13 @@ public struct RoundTrip: Sendable {
     let legacy = HarnessDecoder(registry: registry, classMap: classMap, limits: limits)
       .decodeUndescribed(archive, secure: false)
     guard let object = legacy.object, legacy.outcome.decodedValue != nil else {
-      return .failure(
-        RecordRefusal(
-          step: .decode, outcome: legacy.outcome, nilReason: "the legacy decode returned nil")
-      )
+      // A nil root decodes to nil, as Apple's unarchiver gives it: a finding, never a value
+      // to write back.
+      let reason =
+        legacy.outcome.decodedValue == .noObject
+        ? "the archive's root is $null: the decode gives nil, as Apple's unarchiver does, "
+          + "and there is no object to rewrite" : "the legacy decode returned nil"
+      return .failure(RecordRefusal(step: .decode, outcome: legacy.outcome, nilReason: reason))
     }
     let before: DecodedValue
     switch describe(object, of: legacy, step: .decode, naming: "the decoded object") {
