@@ -288,8 +288,8 @@ struct DamagedEncryptedStoreTests {
     let error = try #require(failure)
     #expect(error.code == .damagedPage && error.place.position == .page(10))
     #expect(rewritten > 0)
-    #expect(
-      error.message.contains("; \(rewritten) rewrites were committed to the store before this"))
+    let committed = rewritten == 1 ? "1 rewrite was" : "\(rewritten) rewrites were"
+    #expect(error.message.contains("; \(committed) committed to the store before this"))
     #expect(!error.message.contains("nothing was written"))
   }
 
