@@ -41,6 +41,8 @@ final class SQLiteDatabase {
       let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       sqlite3_close_v2(connection)
       handle = nil
+      // A page that failed its check is the reason, not SQLite's "disk I/O error".
+      if let failure = vfs?.failure(path: path) { throw failure }
       throw MigrationError(.sqlite, file: path, "cannot open the database: \(message)")
     }
     sqlite3_busy_timeout(connection, 10_000)

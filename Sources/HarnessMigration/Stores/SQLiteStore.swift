@@ -47,12 +47,26 @@ public final class SQLiteStore: RecordStore {
   ///   - keyColumn: The column that identifies a record.
   ///   - valueColumn: The column holding the archive bytes.
   ///   - readOnly: Opens the database read-only, as a dry run does.
-  ///   - keys: An SQLCipher store's keys, from ``StoreEncryption/open(path:)``.
+  ///   - keys: An SQLCipher store's keys, from ``StoreEncryption/open(path:)``. The store
+  ///     is then checked whole before it is opened: every page, and every frame of its `-wal`.
   /// - Throws: ``MigrationError`` naming the file, and the table or column
-  ///   that does not exist, with the ones that do.
+  ///   that does not exist, with the ones that do; for an encrypted store,
+  ///   ``MigrationError/Code/damagedPage`` naming the file and the first page that fails.
   public convenience init(
     path: String, table: String, keyColumn: String, valueColumn: String, readOnly: Bool,
     keys: SQLCipherKeys? = nil
+  ) throws(MigrationError) {
+    try self.init(
+      path: path, table: table, keyColumn: keyColumn, valueColumn: valueColumn,
+      readOnly: readOnly, keys: keys, checkingPages: true)
+  }
+
+  /// Opens a table as a store; `checkingPages` false leaves an encrypted store's pages to be
+  /// checked as they are read, for a reader that goes on past a damaged one (a rollback
+  /// reading originals from a damaged backup).
+  convenience init(
+    path: String, table: String, keyColumn: String, valueColumn: String, readOnly: Bool,
+    keys: SQLCipherKeys?, checkingPages: Bool
   ) throws(MigrationError) {
     for (role, name) in [
       ("table", table), ("key column", keyColumn), ("value column", valueColumn),
@@ -61,7 +75,8 @@ public final class SQLiteStore: RecordStore {
       throw MigrationError(
         .invalidIdentifier, file: path, "the \(role) name is empty or holds NUL")
     }
-    try self.init(path: path, readOnly: readOnly, keys: keys) { _ throws(MigrationError) in
+    try self.init(path: path, readOnly: readOnly, keys: keys, checkingPages: checkingPages) {
+      _ throws(MigrationError) in
       Selection(table: table, keyColumn: keyColumn, valueColumn: valueColumn)
     }
   }
@@ -88,7 +103,8 @@ public final class SQLiteStore: RecordStore {
   public convenience init(
     path: String, entity: String, attribute: String, readOnly: Bool, keys: SQLCipherKeys? = nil
   ) throws(MigrationError) {
-    try self.init(path: path, readOnly: readOnly, keys: keys) { database throws(MigrationError) in
+    try self.init(path: path, readOnly: readOnly, keys: keys, checkingPages: true) {
+      database throws(MigrationError) in
       guard let schema = try CoreDataSchema.read(database) else {
         throw MigrationError(
           .invalidIdentifier, file: path,
@@ -115,11 +131,12 @@ public final class SQLiteStore: RecordStore {
   }
 
   private init(
-    path: String, readOnly: Bool, keys: SQLCipherKeys?,
+    path: String, readOnly: Bool, keys: SQLCipherKeys?, checkingPages: Bool,
     select: (SQLiteDatabase) throws(MigrationError) -> Selection
   ) throws(MigrationError) {
     if let keys {
       try HotJournal.check(database: path, keys: keys, readOnly: readOnly)
+      if checkingPages { try Self.checkWhole(path, keys: keys, readOnly: readOnly) }
     } else {
       try Self.checkHeader(path)
     }
@@ -227,6 +244,30 @@ public final class SQLiteStore: RecordStore {
     }
   }
 
+  /// Checks an encrypted store whole before a run reads or writes any of it (see
+  /// ``SQLCipherKeys/verifyStore(at:)``), after a read-write open has let SQLite roll back a
+  /// write that was interrupted, as the next open of the store does in any case.
+  private static func checkWhole(_ path: String, keys: SQLCipherKeys, readOnly: Bool)
+    throws(MigrationError)
+  {
+    var rolledBack = false
+    if !readOnly, DurableFile.kind(of: path + "-journal").exists {
+      // The connection is closed before the pages are read with a descriptor of their own.
+      let database = try SQLiteDatabase(path: path, readOnly: false, keys: keys)
+      _ = try database.prepare("SELECT count(*) FROM sqlite_schema").step()
+      rolledBack = !DurableFile.kind(of: path + "-journal").exists
+    }
+    do {
+      try keys.verifyStore(at: path)
+    } catch {
+      throw error.adding(
+        "an encrypted store is checked whole before a run reads or writes it, so "
+          + (rolledBack
+            ? "nothing was written but the rollback of an interrupted write, which any next open of the store makes"
+            : "nothing was written"))
+    }
+  }
+
   /// Checks that a file exists and starts with SQLite's header.
   private static func checkHeader(_ path: String) throws(MigrationError) {
     let header: [UInt8]?
@@ -252,6 +293,18 @@ public final class SQLiteStore: RecordStore {
 
   /// The next rows, in key order, at most `maximumCount` of them; empty at the end.
   public func nextBatch(maximumCount: Int) throws(MigrationError) -> [StoreRecord] {
+    do {
+      return try readBatch(maximumCount: maximumCount)
+    } catch {
+      // The run stops here: the error says what it had written by then.
+      throw error.adding(writeProgress.statement)
+    }
+  }
+
+  /// What a `migrate` run's writer has committed to the store so far.
+  var writeProgress = SQLiteWriteProgress()
+
+  private func readBatch(maximumCount: Int) throws(MigrationError) -> [StoreRecord] {
     guard !finished else { return [] }
     let statement: SQLiteStatement
     if hasRowid {

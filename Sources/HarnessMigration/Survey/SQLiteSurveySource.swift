@@ -17,11 +17,17 @@ struct SQLiteSurveySource {
 
   /// Opens the database read-only.
   ///
-  /// - Throws: ``MigrationError`` when it is not an SQLite database, cannot be opened, or
-  ///   holds a hot journal that only a read-write connection could roll back.
+  /// - Throws: ``MigrationError`` when it is not an SQLite database, cannot be opened,
+  ///   holds a hot journal that only a read-write connection could roll back, or (encrypted)
+  ///   has a page or a `-wal` frame that fails its check.
   init(path: String, keys: SQLCipherKeys?) throws(MigrationError) {
     if let keys {
       try HotJournal.check(database: path, keys: keys, readOnly: true)
+      do {
+        try keys.verifyStore(at: path)
+      } catch {
+        throw error.adding("survey checks an encrypted store whole before it reads it")
+      }
     }
     self.path = path
     database = try SQLiteDatabase(path: path, readOnly: true, keys: keys)

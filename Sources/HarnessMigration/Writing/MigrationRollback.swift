@@ -383,6 +383,12 @@ public enum MigrationRollback {
     return summary
   }
 
+  /// Restores an SQLite store's rows from the backup copy, row by row, in transactions of 512.
+  ///
+  /// The store is checked whole first (an encrypted one: every page and `-wal` frame), and
+  /// a damaged store is refused before anything is written. The backup is read row by row
+  /// instead: a page of it that fails its check costs the rows that need that page, each
+  /// reported as a conflict that names the page, and every other row is restored.
   private static func rollBackSQLite(
     store: String, backup: String, header: [String: Any], entries: [[String: Any]],
     journalPath: String, keys: SQLCipherKeys?, onRecord: (String, Outcome) -> Void
@@ -398,20 +404,14 @@ public enum MigrationRollback {
       path: store, table: table, keyColumn: keyColumn, valueColumn: valueColumn, readOnly: false,
       keys: keys)
     if keys != nil { try target.database.execute("PRAGMA journal_mode = DELETE") }
-    let source = try SQLiteStore(
-      path: backup, table: table, keyColumn: keyColumn, valueColumn: valueColumn, readOnly: true,
-      keys: keys)
+    let backupCopy = try BackupReader(
+      path: backup, table: table, keyColumn: keyColumn, valueColumn: valueColumn, keys: keys)
     let quotedTable = SQLiteDatabase.quote(target.table)
     let quotedKey = SQLiteDatabase.quote(target.keyColumn)
     let quotedValue = SQLiteDatabase.quote(target.valueColumn)
     let rowidSelect = target.hasRowid ? " AND rowid = ?2" : ""
     let readCurrent = try target.database.prepare(
       "SELECT \(quotedValue) FROM \(quotedTable) WHERE \(quotedKey) IS ?1\(rowidSelect)")
-    // By key only: VACUUM INTO may renumber the rowids of tables without an
-    // INTEGER PRIMARY KEY, so the backup's rowids need not match the store's.
-    let readOriginal = try source.database.prepare(
-      "SELECT \(SQLiteDatabase.quote(source.valueColumn)), typeof(\(SQLiteDatabase.quote(source.valueColumn))) = 'text' FROM \(SQLiteDatabase.quote(source.table)) WHERE \(SQLiteDatabase.quote(source.keyColumn)) IS ?1"
-    )
     let restore = try target.database.prepare(
       "UPDATE \(quotedTable) SET \(quotedValue) = ?1 WHERE \(quotedKey) IS ?2\(target.hasRowid ? " AND rowid = ?4" : "") AND \(quotedValue) = ?3"
     )
@@ -439,20 +439,8 @@ public enum MigrationRollback {
         if currentSum == old {
           outcome = .alreadyOriginal
         } else if let current, currentSum == new {
-          try readOriginal.bind(key, at: 1)
-          var original: [UInt8]?
-          var originalIsText = false
-          // A key may repeat; the original is the row whose bytes have the journaled checksum.
-          while try readOriginal.step() {
-            let candidate = readOriginal.bytes(0)
-            if SHA256Checksum.hex(candidate) == old {
-              original = candidate
-              originalIsText = readOriginal.integer(1) != 0
-              break
-            }
-          }
-          readOriginal.reset()
-          if let original, SHA256Checksum.hex(original) == old {
+          switch backupCopy.original(key: key, rowid: rowid, checksum: old) {
+          case .found(let original, let originalIsText):
             try restore.bind(bytes: original, asText: originalIsText, at: 1)
             try restore.bind(key, at: 2)
             try restore.bind(bytes: current, asText: false, at: 3)
@@ -462,8 +450,13 @@ public enum MigrationRollback {
             outcome =
               target.database.changes == 1
               ? .restored : .conflict("the row changed while rolling back; left as it is")
-          } else {
-            outcome = .conflict("the backup \(backup) has no matching original for this row")
+          case .missing(let damage):
+            outcome = .conflict(
+              "the backup \(backup) has no matching original for this row"
+                + (damage.map { " (the backup is damaged: \($0))" } ?? ""))
+          case .unreadable(let error):
+            outcome = .conflict(
+              "the backup cannot give this row's original, so it is left as it is: \(error)")
           }
         } else {
           outcome = .conflict(
@@ -485,6 +478,122 @@ public enum MigrationRollback {
       throw error
     }
     return summary
+  }
+}
+
+/// The backup copy of an SQLite store, read row by row for a rollback, past pages that fail
+/// their check.
+private final class BackupReader {
+  /// What the backup holds for a row.
+  enum Original {
+    /// The row's original bytes, and whether they were stored as TEXT.
+    case found([UInt8], isText: Bool)
+    /// No row with the key has the journaled checksum; the backup's damage, if it has any.
+    case missing(MigrationError?)
+    /// The backup could not be read for this row: a page it needs fails its check.
+    case unreadable(MigrationError)
+  }
+
+  private let source: SQLiteStore?
+  private let statement: SQLiteStatement?
+  /// The row by its rowid, for when the lookup by key meets a damaged page of the key's index.
+  private let byRowid: SQLiteStatement?
+  private let openFailure: MigrationError?
+  /// The first damaged page or `-wal` frame of an encrypted backup, found when a row is missing.
+  private lazy var damage: MigrationError? = {
+    guard let keys else { return nil }
+    do throws(MigrationError) {
+      try keys.verifyStore(at: path)
+      return nil
+    } catch {
+      return error
+    }
+  }()
+  private let path: String
+  private let keys: SQLCipherKeys?
+
+  /// Opens the backup; one that cannot be read (a damaged page 1, say) is kept as the reason
+  /// every row that needs it gives.
+  ///
+  /// - Throws: ``MigrationError`` when the backup is missing, is not a database, or holds a
+  ///   hot journal: the rollback then stops before it writes anything, as it always has.
+  init(path: String, table: String, keyColumn: String, valueColumn: String, keys: SQLCipherKeys?)
+    throws(MigrationError)
+  {
+    self.path = path
+    self.keys = keys
+    guard DurableFile.kind(of: path).exists else {
+      throw MigrationError(.storeNotFound, file: path, "the backup copy of the store is missing")
+    }
+    do throws(MigrationError) {
+      let source = try SQLiteStore(
+        path: path, table: table, keyColumn: keyColumn, valueColumn: valueColumn, readOnly: true,
+        keys: keys, checkingPages: false)
+      // By key first: VACUUM INTO may renumber the rowids of tables without an INTEGER
+      // PRIMARY KEY, so a backup's rowids need not match the store's.
+      let value = SQLiteDatabase.quote(source.valueColumn)
+      let table = SQLiteDatabase.quote(source.table)
+      let key = SQLiteDatabase.quote(source.keyColumn)
+      let byKey = try source.database.prepare(
+        "SELECT \(value), typeof(\(value)) = 'text' FROM \(table) WHERE \(key) IS ?1")
+      byRowid =
+        source.hasRowid
+        ? try source.database.prepare(
+          "SELECT \(value), typeof(\(value)) = 'text' FROM \(table) WHERE rowid = ?1 AND \(key) IS ?2"
+        )
+        : nil
+      statement = byKey
+      self.source = source
+      openFailure = nil
+    } catch {
+      guard error.code == .damagedPage || error.code == .sqlite else { throw error }
+      source = nil
+      statement = nil
+      byRowid = nil
+      openFailure = error
+    }
+  }
+
+  /// The original of the row with `key` whose bytes have the SHA-256 `checksum`: looked up by
+  /// key, and when that fails, by the journaled rowid (an encrypted backup is a byte copy, so
+  /// its rowids are the store's; the checksum proves the row either way).
+  func original(key: SQLiteValue, rowid: Int64?, checksum: String) -> Original {
+    guard let statement else {
+      return .unreadable(openFailure ?? MigrationError(.unreadable, file: path, "not opened"))
+    }
+    let byKey = read(statement, checksum: checksum) { statement throws(MigrationError) in
+      try statement.bind(key, at: 1)
+    }
+    guard case .unreadable = byKey, let rowid, let byRowid else { return byKey }
+    let fallback = read(byRowid, checksum: checksum) { statement throws(MigrationError) in
+      try statement.bind(.integer(rowid), at: 1)
+      try statement.bind(key, at: 2)
+    }
+    // A row the rowid does not find is still the one the lookup by key could not read.
+    if case .missing = fallback { return byKey }
+    return fallback
+  }
+
+  private func read(
+    _ statement: SQLiteStatement, checksum: String,
+    bind: (SQLiteStatement) throws(MigrationError) -> Void
+  ) -> Original {
+    defer { statement.reset() }
+    do throws(MigrationError) {
+      try bind(statement)
+      // A key may repeat; the original is the row whose bytes have the journaled checksum.
+      while try statement.step() {
+        let candidate = statement.bytes(0)
+        if SHA256Checksum.hex(candidate) == checksum {
+          return .found(candidate, isText: statement.integer(1) != 0)
+        }
+      }
+      return .missing(damage)
+    } catch {
+      // The next read records its own failure.
+      source?.database.vfs?.clearFailure()
+      return .unreadable(error)
+    }
   }
 }
 

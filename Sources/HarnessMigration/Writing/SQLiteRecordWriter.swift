@@ -22,6 +22,7 @@ final class SQLiteRecordWriter: RecordWriter {
 
   private func start() throws(MigrationError) {
     run.started = true
+    store.writeProgress.started = true
     var backup: JSONValue = .null
     if let runDirectory = run.runDirectory {
       try DurableFile.makeDirectories(runDirectory)
@@ -81,6 +82,15 @@ final class SQLiteRecordWriter: RecordWriter {
   }
 
   func write(_ batch: [PendingRewrite]) throws(MigrationError) -> [RecordRefusal?] {
+    do {
+      return try writeBatch(batch)
+    } catch {
+      // The batch was rolled back; the error says what earlier batches committed.
+      throw error.adding(store.writeProgress.statement)
+    }
+  }
+
+  private func writeBatch(_ batch: [PendingRewrite]) throws(MigrationError) -> [RecordRefusal?] {
     guard !batch.isEmpty else { return [] }
     if !run.started { try start() }
     guard let update else {
@@ -99,6 +109,7 @@ final class SQLiteRecordWriter: RecordWriter {
 
     var results: [RecordRefusal?] = []
     results.reserveCapacity(batch.count)
+    var changed = 0
     try store.database.execute("BEGIN IMMEDIATE")
     do {
       for rewrite in batch {
@@ -115,6 +126,7 @@ final class SQLiteRecordWriter: RecordWriter {
         if store.database.changes == 1 {
           results.append(nil)
           run.rewritten += 1
+          changed += 1
         } else {
           results.append(
             RecordRefusal(
@@ -124,6 +136,8 @@ final class SQLiteRecordWriter: RecordWriter {
         }
       }
       try store.database.execute("COMMIT")
+      store.writeProgress.committedRecords += changed
+      store.writeProgress.committedBatches += 1
     } catch {
       update.reset()
       try? store.database.execute("ROLLBACK")
@@ -133,6 +147,14 @@ final class SQLiteRecordWriter: RecordWriter {
   }
 
   func finish(interrupted: Bool) throws(MigrationError) {
+    do {
+      try finishRun(interrupted: interrupted)
+    } catch {
+      throw error.adding(store.writeProgress.statement)
+    }
+  }
+
+  private func finishRun(interrupted: Bool) throws(MigrationError) {
     if run.started, let keys = store.keys {
       // What the real SQLCipher will check: every page's HMAC, and SQLite's own structure.
       let check = try store.database.prepare("PRAGMA integrity_check")

@@ -36,6 +36,15 @@ public struct SQLCipherSettings: Sendable, Hashable, CustomStringConvertible {
       self.init(rawValue: text.replacingOccurrences(of: "-", with: ""))
     }
 
+    /// The digest's size in bytes: 20, 32 or 64.
+    var byteCount: Int {
+      switch self {
+      case .sha1: 20
+      case .sha256: 32
+      case .sha512: 64
+      }
+    }
+
     var code: Int32 {
       switch self {
       case .sha1: Int32(HARNESS_HASH_SHA1.rawValue)

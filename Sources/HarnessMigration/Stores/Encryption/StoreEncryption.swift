@@ -92,12 +92,17 @@ public struct StoreEncryption: Sendable {
   /// - Parameter path: The database file.
   /// - Returns: The keys and the settings that matched page 1.
   /// - Throws: ``MigrationError``: ``MigrationError/Code/notEncrypted`` for a
-  ///   plain SQLite file; ``MigrationError/Code/wrongKey`` naming what was tried
-  ///   when nothing matched (a wrong key, other settings, or not SQLCipher).
+  ///   plain SQLite file; ``MigrationError/Code/damagedPage`` at page 1 when page 1
+  ///   fails its HMAC check but another page verifies with the key (so the key is right
+  ///   and page 1 is damaged), or when a raw key decrypts page 1's header but the salt
+  ///   fails every HMAC; ``MigrationError/Code/wrongKey`` naming what was tried when
+  ///   nothing matched (a wrong key, other settings, not SQLCipher, or a damaged page 1
+  ///   that no other page could tell from a wrong key).
   public func open(path: String) throws(MigrationError) -> SQLCipherKeys {
     let read: [UInt8]?
     do {
-      read = try DurableFile.readPrefix(path, count: 65536)
+      // Page 1, and the pages after it that can show the key is right when page 1 fails.
+      read = try DurableFile.readPrefix(path, count: 131_072)
     } catch {
       throw MigrationError(.storeNotFound, file: path, error.message)
     }
@@ -153,12 +158,57 @@ public struct StoreEncryption: Sendable {
         if headerSize > 0 { settings.salt = salt }
         return SQLCipherKeys(codec: codec, settings: settings)
       }
+      // A damaged page 1 fails like a wrong key; another page that verifies shows the key is right.
+      if status == HARNESS_CIPHER_HMAC_MISMATCH, let page = codec.verifiedPage(in: prefix) {
+        throw MigrationError(
+          .damagedPage, place: Place(file: path, position: .page(1)),
+          "page 1 fails its HMAC check, while page \(page) verifies with the same key and \(candidate): the key is right, and page 1 was changed or damaged after SQLCipher wrote it"
+            + (headerSize > 0
+              ? " (or \(headerSize) is not the store's --cipher-plaintext-header-size)" : "")
+            + ". Page 1 holds the schema, so no record can be read")
+      }
+    }
+    if let settings = try rawKeyDecryptsHeader(prefix) {
+      throw MigrationError(
+        .damagedPage, place: Place(file: path, position: .page(1)),
+        "page 1's salt (its first 16 bytes) was changed or damaged: the raw key decrypts page 1's header with \(settings), but no page's HMAC verifies with the HMAC key derived from this salt"
+      )
     }
     let stated = pageSize.map { "page size \($0)" } ?? "page sizes 512 to 65,536"
     throw MigrationError(
       .wrongKey, file: path,
-      "the key does not open the database: page 1 did not verify with \(Self.list(tried)) settings (\(stated)). It may be a wrong key, settings other than those (--cipher-compatibility, --cipher-page-size, --cipher-kdf-iter, --cipher-kdf-algorithm, --cipher-hmac-algorithm, --cipher-plaintext-header-size with --cipher-salt), or a file that is not an SQLCipher database"
+      "the key does not open the database: page 1 did not verify with \(Self.list(tried)) settings (\(stated)). It may be a wrong key, settings other than those (--cipher-compatibility, --cipher-page-size, --cipher-kdf-iter, --cipher-kdf-algorithm, --cipher-hmac-algorithm, --cipher-plaintext-header-size with --cipher-salt), a file that is not an SQLCipher database, or a page 1 changed or damaged after SQLCipher wrote it (its salt, its first 16 bytes, or the rest of it): no other page verified with these settings either, which would have shown that the key is right"
     )
+  }
+
+  /// The settings a raw key decrypts page 1's header with when no HMAC verifies: then only the
+  /// salt, from which the HMAC key (and not a raw key's encryption key) is derived, can be wrong.
+  private func rawKeyDecryptsHeader(_ prefix: [UInt8]) throws(MigrationError)
+    -> SQLCipherSettings?
+  {
+    guard key.kind == .raw, key.salt == nil, salt == nil, (plaintextHeaderSize ?? 0) == 0 else {
+      return nil
+    }
+    for candidate in candidates() where candidate.pageSize <= prefix.count {
+      guard let hmac = candidate.hmacAlgorithm else { continue }
+      let reserve = (16 + hmac.byteCount + 15) / 16 * 16
+      let iv = Array(prefix[(candidate.pageSize - reserve)..<(candidate.pageSize - reserve + 16)])
+      let block = Array(prefix[16..<32])
+      var plain = [UInt8](repeating: 0, count: 16)
+      defer { clearBytes(&plain) }
+      let decrypted = try key.withBytes { bytes in
+        harness_aes256_cbc(0, bytes.baseAddress, iv, block, &plain, 16)
+      }
+      // Bytes 16 to 23 of SQLite's header: the page size, the versions, the reserve, and the
+      // payload fractions 64, 32 and 32.
+      let size = Int(plain[0]) << 8 | Int(plain[1])
+      if decrypted == 1, size == candidate.pageSize || (size == 1 && candidate.pageSize == 65536),
+        Int(plain[4]) >= reserve, plain[5] == 64, plain[6] == 32, plain[7] == 32
+      {
+        return candidate
+      }
+    }
+    return nil
   }
 
   private static func list(_ items: [String]) -> String {
@@ -237,6 +287,26 @@ final class SQLCipherCodec: @unchecked Sendable {
     }
   }
 
+  /// The first page after page 1, among those `bytes` holds whole (at most 16), whose HMAC
+  /// verifies; nil when none does, or when the settings have no HMAC to verify.
+  func verifiedPage(in bytes: [UInt8]) -> Int? {
+    let size = settings.pageSize
+    guard settings.hmacAlgorithm != nil, bytes.count >= 2 * size else { return nil }
+    var plain = [UInt8](repeating: 0, count: size)
+    defer { clearBytes(&plain) }
+    for number in 2...min(bytes.count / size, 17) {
+      let status = bytes.withUnsafeBufferPointer { page in
+        plain.withUnsafeMutableBufferPointer { out in
+          harness_cipher_decrypt_page(
+            pointer, UInt32(number), page.baseAddress.map { $0 + (number - 1) * size },
+            out.baseAddress)
+        }
+      }
+      if status == HARNESS_CIPHER_OK { return number }
+    }
+    return nil
+  }
+
   deinit {
     harness_cipher_codec_free(pointer)
   }
@@ -282,7 +352,11 @@ final class CipherVFS {
     case HARNESS_CIPHER_HMAC_MISMATCH, HARNESS_CIPHER_BAD_HEADER:
       return MigrationError(
         .damagedPage, place: Place(file: file, position: .page(Int(page))),
-        "page \(page) fails its HMAC check: it was changed or damaged after SQLCipher wrote it; the run stopped and wrote nothing"
+        kind == 1
+          ? "the -wal's frame of page \(page) fails its HMAC check: it was changed or damaged after SQLCipher wrote it"
+          : kind == 2
+            ? "the rollback journal's image of page \(page) fails its HMAC check: it was changed or damaged after it was written"
+            : "page \(page) fails its HMAC check: it was changed or damaged after SQLCipher wrote it"
       )
     case HARNESS_CIPHER_REFUSED_WRITE:
       return MigrationError(
@@ -294,55 +368,12 @@ final class CipherVFS {
     }
   }
 
+  /// Forgets the recorded failure, so that the next one is recorded (a reader that goes on past a damaged page).
+  func clearFailure() {
+    harness_cipher_vfs_clear_failure(pointer)
+  }
+
   deinit {
     harness_cipher_vfs_unregister(pointer)
   }
-}
-
-extension SQLCipherKeys {
-  /// Checks every page of an encrypted database file: its HMAC, and page 1's header.
-  ///
-  /// - Parameter path: The database file (not its `-wal`).
-  /// - Returns: The number of pages checked.
-  /// - Throws: ``MigrationError`` with code ``MigrationError/Code/damagedPage``
-  ///   naming the first page that fails, or when the file cannot be read.
-  @discardableResult
-  public func verifyPages(of path: String) throws(MigrationError) -> Int {
-    let pageSize = settings.pageSize
-    let descriptor = openForReading(path)
-    guard descriptor >= 0 else {
-      throw MigrationError(
-        .unreadable, file: path, "cannot open: \(MigrationError.systemMessage())")
-    }
-    defer { close(descriptor) }
-    var page = [UInt8](repeating: 0, count: pageSize)
-    var plain = [UInt8](repeating: 0, count: pageSize)
-    defer { clearBytes(&plain) }
-    var number: UInt32 = 0
-    while true {
-      let filled = try DurableFile.readFully(descriptor, into: &page, path: path)
-      if filled == 0 { break }
-      number += 1
-      guard filled == pageSize else {
-        throw MigrationError(
-          .damagedPage, place: Place(file: path, position: .page(Int(number))),
-          "the file ends inside page \(number): SQLCipher writes whole pages")
-      }
-      let status = page.withUnsafeBufferPointer { input in
-        plain.withUnsafeMutableBufferPointer { output in
-          harness_cipher_decrypt_page(codec.pointer, number, input.baseAddress, output.baseAddress)
-        }
-      }
-      guard status == HARNESS_CIPHER_OK else {
-        throw MigrationError(
-          .damagedPage, place: Place(file: path, position: .page(Int(number))),
-          "page \(number) fails its HMAC check: it was changed or damaged after it was written")
-      }
-    }
-    return Int(number)
-  }
-}
-
-private func openForReading(_ path: String) -> Int32 {
-  open(path, O_RDONLY | O_CLOEXEC)
 }
