@@ -153,3 +153,18 @@ struct JournalIntegrityTests {
     #expect(rollback.stderr.contains("line 4's checksum does not follow"))
   }
 }
+
+@Suite("A journal a killed run left before its first line")
+struct EmptyJournalTests {
+  @Test("An empty journal rolls back nothing, says why, and exits 1")
+  func emptyJournalIsReported() throws {
+    let folder = try StoreFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let journal = folder + "/journal.jsonl"
+    #expect(FileManager.default.createFile(atPath: journal, contents: Data()))
+    let rollback = try CommandRunner.run(["migrate", "--rollback", journal])
+    #expect(rollback.status == 1, "\(rollback.stdout)\(rollback.stderr)")
+    #expect(rollback.stderr.contains("no complete first line"))
+    #expect(rollback.stdout.contains("rollback: 0 restored, 0 already original, 0 conflicts"))
+  }
+}

@@ -143,7 +143,8 @@ package final class MigrationJournal {
   /// Reads a journal: its header, its entries, and what is wrong with its lines.
   ///
   /// A line that is not JSON, or a header that is not a journal's, stops the
-  /// read. A torn last line, a broken checksum chain, a missing `end` line or an
+  /// read. A journal with no complete line has the problem
+  /// ``MigrationRollback/JournalProblem/noHeader`` and no header members. A torn last line, a broken checksum chain, a missing `end` line or an
   /// `end` line whose count differs are returned as problems: every complete
   /// entry is still returned, since a rollback checks each record by its checksums.
   ///
@@ -207,7 +208,9 @@ package final class MigrationJournal {
       }
     }
     guard let header else {
-      throw MigrationError(.journal, file: path, "the journal is empty")
+      // No complete header: the run was killed before it could change anything, or the
+      // journal was cut to nothing. Either way there is nothing to roll back from it.
+      return ([:], [], problems + [.noHeader])
     }
     if sealed {
       if let end {

@@ -55,6 +55,8 @@ public enum MigrationRollback {
     case countMismatch(line: Int, counted: Int, found: Int)
     /// A journal of the first format, written without sums: nothing can be checked.
     case unsealed
+    /// No complete first line: the run was killed before it changed anything, or the journal was cut.
+    case noHeader
 
     /// The problem in a sentence, for the rollback's report.
     public var description: String {
@@ -69,6 +71,8 @@ public enum MigrationRollback {
         "the end line (line \(line)) counts \(counted) changes but the journal holds \(found): lines are missing or were added"
       case .unsealed:
         "the journal was written without checksums (format 1): deleted or changed lines cannot be detected"
+      case .noHeader:
+        "the journal has no complete first line: the run was killed before it changed anything (nothing to roll back), or the journal was cut; it names no store, so nothing was rolled back"
       }
     }
   }
@@ -97,6 +101,11 @@ public enum MigrationRollback {
     journalPath: String, key: StoreKey? = nil, onRecord: (String, Outcome) -> Void
   ) throws(MigrationError) -> Summary {
     let journal = try MigrationJournal.read(journalPath)
+    if journal.problems.contains(.noHeader) {
+      var summary = Summary()
+      summary.journalProblems = journal.problems
+      return summary
+    }
     var summary = try rollBack(
       journal: journal, journalPath: journalPath, key: key, onRecord: onRecord)
     summary.journalProblems = journal.problems
