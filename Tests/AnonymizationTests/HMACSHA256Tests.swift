@@ -1,4 +1,5 @@
 import HarnessAnonymization
+import HarnessChecksum
 import HarnessTextOutput
 import Testing
 

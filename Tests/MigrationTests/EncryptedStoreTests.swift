@@ -77,8 +77,12 @@ enum SQLCipherFixtures {
   }
 
   /// The plans of a rename-only dry run, by record key.
+  /// A rename-only dry run's outcomes by key; an encrypted store's rows named by their keys
+  /// (as `--show-keys` names them), so that they compare with the store in the clear.
   static func plans(_ path: String, keys: SQLCipherKeys?) throws -> [String: String] {
-    let result = try MigrationFixtures.run(try store(path, keys: keys, readOnly: true))
+    let opened = try store(path, keys: keys, readOnly: true)
+    opened.recordNaming = .clear
+    let result = try MigrationFixtures.run(opened)
     var plans: [String: String] = [:]
     for (place, outcome) in result.plans {
       let key = place.split(separator: "=").last.map(String.init) ?? place

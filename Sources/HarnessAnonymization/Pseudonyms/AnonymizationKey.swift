@@ -1,3 +1,5 @@
+import HarnessChecksum
+
 /// The secret salt that keys every pseudonym and the date shift of one anonymization run.
 ///
 /// The same key gives the same pseudonyms, so a batch (or a re-run with the

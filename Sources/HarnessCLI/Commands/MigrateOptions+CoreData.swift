@@ -44,8 +44,10 @@ extension MigrateOptions {
     -> any RecordStore
   {
     let keys = try encryption.open(storePath, console: console)
-    return try SQLiteStore(
+    let store = try SQLiteStore(
       path: storePath, entity: selection.entity, attribute: selection.attribute,
       readOnly: readOnly, keys: keys)
+    if showKeys { store.recordNaming = .clear }
+    return store
   }
 }

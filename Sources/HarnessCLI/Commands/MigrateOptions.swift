@@ -32,6 +32,8 @@ struct MigrateOptions {
   var renameOnly: Bool
   /// `--nested`.
   var nested: Bool
+  /// `--show-keys`: an encrypted store's rows are named by their keys.
+  var showKeys: Bool
   /// `--format`.
   var format: MigrationReportWriter.Format
   /// `--output`, if given.
@@ -93,7 +95,13 @@ struct MigrateOptions {
   )
 
   /// The flags every migrate command declares.
-  static let commonFlags = [renameOnly, nested]
+  static let showKeys = Flag(
+    name: "show-keys",
+    help:
+      "Name an encrypted store's rows by their keys in the report and the journal (by default: rowid and a keyed hash, as keys may be personal data)."
+  )
+
+  static let commonFlags = [renameOnly, nested, showKeys]
 
   /// Reads the options the parser has checked and converted.
   ///
@@ -114,6 +122,7 @@ struct MigrateOptions {
     coreData = try Self.coreDataSelection(arguments)
     renameOnly = arguments[Self.renameOnly]
     nested = arguments[Self.nested]
+    showKeys = arguments[Self.showKeys]
     if nested, !renameOnly {
       throw UsageError(
         message: "--nested renames classes inside nested archives: use it with --rename-only")
@@ -176,9 +185,11 @@ struct MigrateOptions {
         )
       }
       let keys = try encryption.open(storePath, console: console)
-      return try SQLiteStore(
+      let store = try SQLiteStore(
         path: storePath, table: table, keyColumn: keyColumn, valueColumn: valueColumn,
         readOnly: readOnly, keys: keys)
+      if showKeys { store.recordNaming = .clear }
+      return store
     } catch let error as MigrationError {
       throw CommandFailure(error)
     }

@@ -260,7 +260,11 @@ package final class MigrationReportWriter {
       members.append(("keyPath", .string(keyPath.description)))
     case .row(let table, let key, let rowid):
       members.append(("table", .string(table)))
-      members.append(("key", MigrationJournal.json(key)))
+      if let keyHash = plan.record.id.keyHash {
+        members.append(("keyHash", .string(keyHash)))
+      } else {
+        members.append(("key", MigrationJournal.json(key)))
+      }
       if let rowid { members.append(("rowid", .integer(rowid))) }
       if let entity = plan.record.id.entity {
         members.append(("entity", .string(entity.name)))

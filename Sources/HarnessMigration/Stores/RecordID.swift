@@ -44,6 +44,9 @@ public struct RecordID: Hashable, Sendable, CustomStringConvertible {
   public var entity: Entity?
   /// The place, as every message about the record names it.
   public let place: Place
+  /// The keyed hash that names a row of an encrypted store instead of its key
+  /// (``RecordKeyNaming``); `nil` when the key itself is shown.
+  public var keyHash: String?
 
   /// The place as messages print it.
   public var description: String { place.description }
@@ -53,26 +56,23 @@ public struct RecordID: Hashable, Sendable, CustomStringConvertible {
     RecordID(kind: .file(path: path, relativePath: relativePath), place: Place(file: path))
   }
 
-  /// A row record in the database at `database`; with `entity`, named by it.
+  /// A row record in the database at `database`; with `entity`, named by it; with a
+  /// `naming` that hides keys, named by rowid and a keyed hash of its key.
   public static func row(
     database: String, table: String, keyColumn: String, key: SQLiteValue, rowid: Int64?,
-    entity: Entity? = nil
+    entity: Entity? = nil, naming: RecordKeyNaming = .clear
   ) -> RecordID {
     let row = Place.Position.row(
-      table: entity?.name ?? table, key: "\(keyColumn)=\(key.displayText)",
+      table: entity?.name ?? table,
+      key: naming.label(keyColumn: keyColumn, key: key, rowid: rowid),
       column: entity?.attribute)
-    return RecordID(
+    var id = RecordID(
       kind: .row(table: table, key: key, rowid: rowid), entity: entity,
       place: Place(file: database, position: row))
+    id.keyHash = naming.hash(key)
+    return id
   }
 
-  /// A `Data` value at `keyPath` in the property list at `file`: `FILE:KEYPATH`.
-  ///
-  /// ```swift
-  /// RecordID.propertyListValue(
-  ///   file: "com.example.app.plist", keyPath: PropertyListKeyPath([.key("recent"), .index(2)])
-  /// ).description  // "com.example.app.plist:recent[2]"
-  /// ```
   public static func propertyListValue(file: String, keyPath: PropertyListKeyPath) -> RecordID {
     RecordID(
       kind: .propertyListValue(keyPath: keyPath),

@@ -27,6 +27,10 @@ public final class SQLiteStore: RecordStore {
   public let hasRowid: Bool
   /// An encrypted store's keys and the settings that opened it; `nil` for a store in the clear.
   public let keys: SQLCipherKeys?
+  /// How rows are named in reports, messages and the journal: for an encrypted store by
+  /// rowid and a keyed hash of the key (``RecordKeyNaming``); set it to
+  /// ``RecordKeyNaming/clear`` to show keys (`--show-keys`).
+  public var recordNaming: RecordKeyNaming
   /// The Core Data entity and attribute the store was opened by, when it was.
   public let entity: RecordID.Entity?
 
@@ -141,6 +145,7 @@ public final class SQLiteStore: RecordStore {
       try Self.checkHeader(path)
     }
     self.keys = keys
+    self.recordNaming = keys?.recordNaming ?? .clear
     let database = try SQLiteDatabase(path: path, readOnly: readOnly, keys: keys)
     self.database = database
     self.path = path
@@ -332,7 +337,7 @@ public final class SQLiteStore: RecordStore {
       }
       let id = RecordID.row(
         database: path, table: table, keyColumn: keyColumn, key: key, rowid: rowid,
-        entity: rowEntity)
+        entity: rowEntity, naming: recordNaming)
       let content: StoreRecord.Content
       var isText = false
       switch statement.columnType(2) {

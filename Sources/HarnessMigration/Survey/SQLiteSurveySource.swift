@@ -10,6 +10,8 @@ import CHarnessSQLite
 struct SQLiteSurveySource {
   /// The database file.
   let path: String
+  /// How rows are named in examples: an encrypted store's by rowid and a keyed hash of the key.
+  let recordNaming: RecordKeyNaming
   /// Rows per batch.
   var batchSize = 1024
 
@@ -30,6 +32,7 @@ struct SQLiteSurveySource {
       }
     }
     self.path = path
+    recordNaming = keys?.recordNaming ?? .clear
     database = try SQLiteDatabase(path: path, readOnly: true, keys: keys)
     do {
       _ = try database.prepare("SELECT count(*) FROM sqlite_schema").step()
@@ -164,7 +167,9 @@ struct SQLiteSurveySource {
             statement.withBytes(column) { bytes in
               census.count(bytes, at: place, isBlob: type == SQLITE_BLOB) {
                 let value = key == nil ? SQLiteValue.integer(rowid) : statement.value(1)
-                return .row(database: path, table: table, keyColumn: keyName, key: value)
+                return .row(
+                  database: path, table: table, keyColumn: keyName, key: value,
+                  naming: recordNaming)
               }
             }
           }

@@ -226,15 +226,20 @@ private final class ResultSlots: @unchecked Sendable {
 /// Names a record for a damaged value's example: a row by its table and key, or a file.
 enum SurveyRecordName: CustomStringConvertible {
   /// A row: the database, the table, the key column and its value (or the rowid).
-  case row(database: String, table: String, keyColumn: String, key: SQLiteValue)
+  /// An encrypted store's row is named by a keyed hash of its key (``RecordKeyNaming``).
+  case row(
+    database: String, table: String, keyColumn: String, key: SQLiteValue, naming: RecordKeyNaming)
   /// A file, by its path.
   case file(String)
 
   var description: String {
     switch self {
-    case .row(let database, let table, let keyColumn, let key):
-      RecordID.row(database: database, table: table, keyColumn: keyColumn, key: key, rowid: nil)
-        .description
+    case .row(let database, let table, let keyColumn, let key, let naming):
+      RecordID.row(
+        database: database, table: table, keyColumn: keyColumn, key: key, rowid: nil,
+        naming: naming
+      )
+      .description
     case .file(let path): path
     }
   }

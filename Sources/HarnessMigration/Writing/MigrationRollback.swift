@@ -424,20 +424,60 @@ public enum MigrationRollback {
     let restore = try target.database.prepare(
       "UPDATE \(quotedTable) SET \(quotedValue) = ?1 WHERE \(quotedKey) IS ?2\(target.hasRowid ? " AND rowid = ?4" : "") AND \(quotedValue) = ?3"
     )
+    // An encrypted store's journal names rows by rowid and a keyed hash of the key.
+    let keyByRowid =
+      target.hasRowid
+      ? try target.database.prepare("SELECT \(quotedKey) FROM \(quotedTable) WHERE rowid = ?1")
+      : nil
+    var keysByHash: [String: SQLiteValue]?
+    func key(of entry: [String: Any], rowid: Int64?) throws(MigrationError) -> SQLiteValue? {
+      if let key = MigrationJournal.sqliteValue(entry["key"]) { return key }
+      guard let hash = entry["keyHash"] as? String else { return nil }
+      if let rowid, let keyByRowid {
+        try keyByRowid.bind(.integer(rowid), at: 1)
+        defer { keyByRowid.reset() }
+        guard try keyByRowid.step() else { return nil }
+        let key = keyByRowid.value(0)
+        return target.recordNaming.hash(key) == hash ? key : nil
+      }
+      if keysByHash == nil {
+        var found: [String: SQLiteValue] = [:]
+        let all = try target.database.prepare("SELECT \(quotedKey) FROM \(quotedTable)")
+        while try all.step() {
+          let key = all.value(0)
+          if let keyHash = target.recordNaming.hash(key) { found[keyHash] = key }
+        }
+        keysByHash = found
+      }
+      return keysByHash?[hash]
+    }
     var summary = Summary()
     var pending = 0
     try target.database.execute("BEGIN IMMEDIATE")
     do throws(MigrationError) {
       for entry in entries.reversed() where entry["op"] as? String == "update" {
-        guard let key = MigrationJournal.sqliteValue(entry["key"]),
+        let rowid = (entry["rowid"] as? NSNumber)?.int64Value
+        guard entry["key"] != nil || entry["keyHash"] is String,
           let old = entry["old"] as? String,
           let new = entry["new"] as? String
         else {
           throw MigrationError(.journal, file: journalPath, "an update entry is malformed")
         }
-        let rowid = (entry["rowid"] as? NSNumber)?.int64Value
+        guard let key = try key(of: entry, rowid: rowid) else {
+          let hash = entry["keyHash"] as? String ?? "?"
+          let place = Place(
+            file: store,
+            position: .row(
+              table: target.table, key: (rowid.map { "rowid=\($0) " } ?? "") + "key#" + hash,
+              column: nil))
+          let outcome = Outcome.conflict("no row has this key any more; left as it is")
+          summary.count(outcome)
+          onRecord(place.description, outcome)
+          continue
+        }
         let place = RecordID.row(
-          database: store, table: target.table, keyColumn: target.keyColumn, key: key, rowid: rowid
+          database: store, table: target.table, keyColumn: target.keyColumn, key: key, rowid: rowid,
+          naming: target.recordNaming
         ).description
         try readCurrent.bind(key, at: 1)
         if let rowid, target.hasRowid { try readCurrent.bind(.integer(rowid), at: 2) }

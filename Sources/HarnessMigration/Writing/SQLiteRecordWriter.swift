@@ -100,8 +100,14 @@ final class SQLiteRecordWriter: RecordWriter {
     lines.reserveCapacity(batch.count)
     for rewrite in batch {
       guard case .row(_, let key, let rowid) = rewrite.record.id.kind else { continue }
-      var members = MigrationRun.changeMembers(
-        "update", record: ("key", MigrationJournal.json(key)), rewrite)
+      // An encrypted store's keys may be personal data: its journal names the row by a keyed hash.
+      let record: (String, JSONValue) =
+        if let hash = store.recordNaming.hash(key) {
+          ("keyHash", .string(hash))
+        } else {
+          ("key", MigrationJournal.json(key))
+        }
+      var members = MigrationRun.changeMembers("update", record: record, rewrite)
       if let rowid { members.append(("rowid", .integer(rowid))) }
       lines.append(.object(members))
     }

@@ -1,6 +1,7 @@
 import CHarnessCrypto
 import CHarnessSQLCipher
 import Foundation
+import HarnessChecksum
 import HarnessVocabulary
 import _ArchiveHarnessSystem
 
@@ -156,7 +157,9 @@ public struct StoreEncryption: Sendable {
       if status == HARNESS_CIPHER_OK {
         var settings = candidate
         if headerSize > 0 { settings.salt = salt }
-        return SQLCipherKeys(codec: codec, settings: settings)
+        return SQLCipherKeys(
+          codec: codec, settings: settings,
+          recordNaming: try Self.recordNaming(key: key, salt: salt))
       }
       // A damaged page 1 fails like a wrong key; another page that verifies shows the key is right.
       if status == HARNESS_CIPHER_HMAC_MISMATCH, let page = codec.verifiedPage(in: prefix) {
@@ -211,6 +214,18 @@ public struct StoreEncryption: Sendable {
     return nil
   }
 
+  /// The naming that hides an encrypted store's record keys: an HMAC keyed by a secret
+  /// derived from the store's key and salt, so that only the key gives the names.
+  private static func recordNaming(key: StoreKey, salt: [UInt8]) throws(MigrationError)
+    -> RecordKeyNaming
+  {
+    let secret = try key.withBytes { bytes throws(MigrationError) in
+      HMACSHA256(key: Array(bytes)).authenticationCode(
+        for: Array("archive-harness record names\u{0}".utf8) + salt)
+    }
+    return RecordKeyNaming(hashingWith: secret)
+  }
+
   private static func list(_ items: [String]) -> String {
     var unique: [String] = []
     for item in items where !unique.contains(item) { unique.append(item) }
@@ -227,10 +242,13 @@ public final class SQLCipherKeys: Sendable {
   /// The settings page 1 verified with (the salt only for a plaintext header).
   public let settings: SQLCipherSettings
   let codec: SQLCipherCodec
+  /// How the store's rows are named in reports and the journal: by rowid and a keyed hash.
+  public let recordNaming: RecordKeyNaming
 
-  init(codec: SQLCipherCodec, settings: SQLCipherSettings) {
+  init(codec: SQLCipherCodec, settings: SQLCipherSettings, recordNaming: RecordKeyNaming) {
     self.codec = codec
     self.settings = settings
+    self.recordNaming = recordNaming
   }
 }
 
