@@ -76,7 +76,6 @@ enum SQLCipherFixtures {
     return rows
   }
 
-  /// The plans of a rename-only dry run, by record key.
   /// A rename-only dry run's outcomes by key; an encrypted store's rows named by their keys
   /// (as `--show-keys` names them), so that they compare with the store in the clear.
   static func plans(_ path: String, keys: SQLCipherKeys?) throws -> [String: String] {
