@@ -14,7 +14,7 @@ import HarnessVocabulary
 /// | `Store:profiles/1.archive` | a file in a folder store (the same as `Store/profiles/1.archive`) |
 /// | `cache.sqlite:store[key='a-legacy']` | the `value` column of the row whose `key` is `'a-legacy'` |
 /// | `cache.sqlite:store['a-legacy']` | the same row, by the key column `key` |
-/// | `cache.sqlite:store[id=7].payload` | the `payload` column of the row whose `id` is 7 (a store that is not Core Data's) |
+/// | `cache.sqlite:store[id=7].payload` | the `payload` column of the row whose `id` is 7 (a table, not a Core Data entity) |
 /// | `Books.sqlite:Book[Z_PK=48].cover` | the `cover` attribute of the `Book` whose `Z_PK` is 48 (also `Book[48].cover`) |
 /// | `com.example.app.plist:recent[2]` | the `Data` value at a key path of a property list |
 ///
@@ -268,8 +268,9 @@ public struct StorePlace: Hashable, Sendable, CustomStringConvertible {
         database: database, table: table, keyColumn: keyColumn, key: key, column: column,
         maximumSize: maximumSize)
     } catch {
-      // The store's own errors name the database alone; the place names the record too.
-      guard error.place.position == nil else { throw error }
+      // The store's own errors name the database, or a table of it; the place names the
+      // record too. An error at the row itself keeps its place.
+      if case .row(_, _?, _)? = error.place.position { throw error }
       throw MigrationError(error.code, file: text, error.message)
     }
   }
@@ -280,7 +281,8 @@ public struct StorePlace: Hashable, Sendable, CustomStringConvertible {
     maximumSize: Int
   ) throws(MigrationError) -> StoreRecord {
     let store: SQLiteStore
-    if let column, try Self.isCoreData(database) {
+    // A Core Data store's entity by name; its tables (ZBOOK[Z_PK=1].ZCOVER) still by table.
+    if let column, try Self.coreDataSchema(database)?.entity(named: table) != nil {
       if let keyColumn, keyColumn.uppercased() != "Z_PK" {
         throw MigrationError(
           .invalidPlace, file: text,
@@ -327,10 +329,11 @@ public struct StorePlace: Hashable, Sendable, CustomStringConvertible {
     return StoreRecord(id: id, content: content)
   }
 
-  /// Whether a database is a Core Data store (it has `Z_PRIMARYKEY` and `Z_METADATA`).
-  private static func isCoreData(_ path: String) throws(MigrationError) -> Bool {
+  /// A Core Data store's model (it has `Z_PRIMARYKEY` and `Z_METADATA`), or `nil` for another
+  /// database.
+  private static func coreDataSchema(_ path: String) throws(MigrationError) -> CoreDataSchema? {
     let database = try SQLiteDatabase(path: path, readOnly: true)
-    return try CoreDataSchema.read(database) != nil
+    return try CoreDataSchema.read(database)
   }
 }
 
