@@ -40,7 +40,7 @@ public enum ArchiveHarnessCommand {
       name: "", abstract: overview,
       entries: [
         .command(InspectCommand.command), .command(DecodeCommand.command),
-        .command(VerifyCommand.command),
+        .command(DiffCommand.command), .command(VerifyCommand.command),
         .group(
           CommandGroup(
             name: "manifest",

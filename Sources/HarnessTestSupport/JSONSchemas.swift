@@ -12,6 +12,8 @@ public enum JSONSchemas {
   public enum Name: String, Sendable, CaseIterable {
     /// `decode --format json`.
     case decode
+    /// `diff --format json`.
+    case diff
     /// `verify --format json`.
     case verify
     /// `migrate-dry-run --format json`.

@@ -25,7 +25,7 @@ struct HelpTests {
   func treeIsComplete() {
     #expect(
       Self.paths == [
-        "inspect", "decode", "verify", "manifest", "manifest validate", "manifest author",
+        "inspect", "decode", "diff", "verify", "manifest", "manifest validate", "manifest author",
         "manifest reference",
         "report", "report merge", "anonymize", "privacy-scan", "survey", "migrate-dry-run",
         "migrate",

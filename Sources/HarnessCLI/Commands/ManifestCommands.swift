@@ -106,16 +106,8 @@ enum ManifestAuthorCommand {
     help: "Decode with another registry the harness serves, such as an earlier version's classes;"
       + " each entry then names it.",
     defaultDescription: "the current classes")
-  static let classMap = Option<[String]>.repeating(
-    "class-map", valueName: "OLD=NEW",
-    help:
-      "An archived class name and its current one, for a rename matching by name cannot find"
-      + " (repeatable; OLD.*=NEW.* maps a module).")
-  static let classMapFile = Option<[String]>.repeating(
-    "class-map-file", valueName: "FILE",
-    help:
-      "A class map file (root <classMap>) whose rows apply too (repeatable); the files in"
-      + " maps/ beside the manifest are read unless one is given.")
+  static let classMap = SharedOptions.classMap
+  static let classMapFile = SharedOptions.classMapFile
   static let rootClass = Option<String?>.optional(
     "root-class", valueName: "CLASS",
     help: "The class the app's read asks for as the root, for every archive given.",

@@ -174,6 +174,26 @@ public struct ClassNameMap: Sendable, Hashable {
     return nil
   }
 
+  /// The name the map's own entries and module renames give an archived class name, whether
+  /// or not a class of that name is registered: what a comparison of two archives, which
+  /// instantiates nothing, maps an old name to.
+  ///
+  /// ```swift
+  /// let map = try ClassNameMap(parsing: "ProfilesApp.*=ProfileKit.*")
+  /// map.mappedName(for: "_TtC11ProfilesApp7Address")  // "ProfileKit.Address"
+  /// map.mappedName(for: "NSArray")  // nil
+  /// ```
+  ///
+  /// - Parameter className: An archived class name, readable or Swift-mangled.
+  /// - Returns: The entry's target or the module-renamed name, or `nil` when the map names
+  ///   neither for it.
+  public func mappedName(for className: String) -> String? {
+    for name in [className, SwiftMangledClassName.demangle(className)].compactMap({ $0 }) {
+      if let target = entries[name] ?? moduleRenamed(name) { return target }
+    }
+    return nil
+  }
+
   private func resolveSingle(
     _ name: String, in registry: ClassRegistry
   ) -> (name: String, rule: ClassResolution.Rule)? {
