@@ -73,6 +73,13 @@ public struct RecordID: Hashable, Sendable, CustomStringConvertible {
     return id
   }
 
+  /// A `Data` value at `keyPath` in the property list at `file`: `FILE:KEYPATH`.
+  ///
+  /// ```swift
+  /// RecordID.propertyListValue(
+  ///   file: "com.example.app.plist", keyPath: PropertyListKeyPath([.key("recent"), .index(2)])
+  /// ).description  // "com.example.app.plist:recent[2]"
+  /// ```
   public static func propertyListValue(file: String, keyPath: PropertyListKeyPath) -> RecordID {
     RecordID(
       kind: .propertyListValue(keyPath: keyPath),
