@@ -1,10 +1,9 @@
-/// A schema the validator cannot use: an unsupported keyword, or a malformed one.
+/// A schema check that could not run: the document is not JSON, the schema is unusable, or
+/// `python3` or its `jsonschema` is missing.
 public struct JSONSchemaError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// Where in the schema, as a `#/…` pointer.
-  public var path: String
-  /// What is wrong.
+  /// What went wrong, as `scripts/check-json-schema` said it.
   public var message: String
 
-  /// The error as `POINTER: message`.
-  public var description: String { "\(path): \(message)" }
+  /// The error's message.
+  public var description: String { message }
 }

@@ -2,7 +2,7 @@
 public struct JSONSchemaViolation: Sendable, Hashable, CustomStringConvertible {
   /// The JSON pointer of the offending value, such as `/cases/0/status`; empty for the root.
   public var path: String
-  /// What is wrong, such as `expected string, found null`.
+  /// What is wrong, as `jsonschema` says it, such as `None is not of type 'string'`.
   public var message: String
 
   /// The violation as `POINTER: message`.

@@ -1,12 +1,17 @@
 import Foundation
 import HarnessJSONOutput
 
-/// The JSON Schemas the repository ships in `schemas/`, one for each `--format json` output.
+/// The JSON Schemas the repository ships in `schemas/`, one for each `--format json` output,
+/// checked by Python's `jsonschema` (`scripts/check-json-schema`), an implementation
+/// independent of the harness.
 ///
 /// ```swift
 /// let violations = try JSONSchemas.violations(of: result.stdout, against: .verify)
 /// #expect(violations.isEmpty, "\(violations)")
 /// ```
+///
+/// The check needs `python3` with `jsonschema` (`python3 -m pip install jsonschema`); without
+/// them every check throws ``JSONSchemaError``, so a test fails rather than passing unchecked.
 public enum JSONSchemas {
   /// A shipped schema.
   public enum Name: String, Sendable, CaseIterable {
@@ -31,15 +36,15 @@ public enum JSONSchemas {
     }
   }
 
-  /// Loads a shipped schema and makes its validator.
+  /// A shipped schema, read with the harness's JSON reader, for tests that compare it with
+  /// the code's vocabularies.
   ///
   /// - Parameter name: The schema.
-  /// - Returns: A validator for it.
-  /// - Throws: When the file is missing, is not JSON, or uses an unsupported keyword.
-  public static func validator(_ name: Name) throws -> JSONSchemaValidator {
+  /// - Returns: The schema document.
+  /// - Throws: When the file is missing or is not JSON.
+  public static func schema(_ name: Name) throws -> JSONDocument {
     let data = try Data(contentsOf: URL(fileURLWithPath: name.path))
-    return try JSONSchemaValidator(
-      schema: JSONDocument(parsing: String(decoding: data, as: UTF8.self)))
+    return try JSONDocument(parsing: String(decoding: data, as: UTF8.self))
   }
 
   /// Checks an output's text against a shipped schema.
@@ -47,11 +52,43 @@ public enum JSONSchemas {
   /// - Parameters:
   ///   - text: The JSON a command printed.
   ///   - name: The schema it promises to follow.
-  /// - Returns: Every violation; none when the text is valid.
-  /// - Throws: When the schema cannot be loaded or the text is not JSON.
+  /// - Returns: Every violation, in the order `jsonschema` finds them; none when the text is valid.
+  /// - Throws: ``JSONSchemaError`` when the check cannot run: the text is not JSON (or repeats
+  ///   a member), the schema is not a valid schema or uses a keyword its draft does not define,
+  ///   or `python3` or `jsonschema` is missing.
   public static func violations(of text: String, against name: Name) throws
     -> [JSONSchemaViolation]
   {
-    try validator(name).validate(JSONDocument(parsing: text))
+    try violations(of: text, againstSchemaAt: name.path)
+  }
+
+  /// Checks a JSON text against the schema in a file, which names its draft in `$schema`.
+  ///
+  /// - Parameters:
+  ///   - text: The JSON document.
+  ///   - schemaPath: The schema file's path.
+  /// - Returns: Every violation; none when the text is valid.
+  /// - Throws: ``JSONSchemaError`` when the check cannot run, as for
+  ///   ``violations(of:against:)``.
+  public static func violations(of text: String, againstSchemaAt schemaPath: String) throws
+    -> [JSONSchemaViolation]
+  {
+    let result = try PythonScript.run("check-json-schema", [schemaPath], on: text)
+    guard result.status == 0 || result.status == 1,
+      case .array(let found)? = try? JSONDocument(parsing: result.stdout)
+    else {
+      throw JSONSchemaError(message: "scripts/check-json-schema: \(PythonScript.failure(result))")
+    }
+    let violations = found.compactMap { violation -> JSONSchemaViolation? in
+      guard case .string(let path)? = violation["path"],
+        case .string(let message)? = violation["message"]
+      else { return nil }
+      return JSONSchemaViolation(path: path, message: message)
+    }
+    guard violations.count == found.count, violations.isEmpty == (result.status == 0) else {
+      throw JSONSchemaError(
+        message: "scripts/check-json-schema printed what it should not: \(result.stdout)")
+    }
+    return violations
   }
 }

@@ -48,7 +48,7 @@ struct FoundationPathCommandTests {
 
   /// The decode JSON's violations of `schemas/decode.schema.json`.
   static func schemaViolations(_ text: String) throws -> [JSONSchemaViolation] {
-    try JSONSchemas.validator(.decode).validate(JSONDocument(parsing: text))
+    try JSONSchemas.violations(of: text, against: .decode)
   }
 
   @Test("decode refuses a reference bomb on Foundation's paths without running Foundation")

@@ -135,7 +135,8 @@ struct JSONReportSchemaTests {
 
   @Test("A report holding every kind of value follows the schema")
   func everyKindFollowsTheSchema() throws {
-    let violations = try JSONSchemas.validator(.verify).validate(document())
+    let violations = try JSONSchemas.violations(
+      of: JSONReportWriter().render(Self.report), against: .verify)
     #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
   }
 
@@ -146,8 +147,9 @@ struct JSONReportSchemaTests {
       manifests: "manifests", archives: "LegacyArchives", harnessVersion: "0.1.0",
       platform: "Linux")
     report.cases[0].producer = "ProfilesApp 1.0"
-    let document = try JSONDocument(parsing: JSONReportWriter().render(report))
-    let violations = try JSONSchemas.validator(.verify).validate(document)
+    let text = JSONReportWriter().render(report)
+    let document = try JSONDocument(parsing: text)
+    let violations = try JSONSchemas.violations(of: text, against: .verify)
     #expect(violations.isEmpty, "\(violations.map(\.description).joined(separator: "\n"))")
     #expect(document["run"]?["platform"] == .string("Linux"))
     guard case .array(let cases)? = document["cases"] else {
@@ -165,7 +167,7 @@ struct JSONReportSchemaTests {
       manifests: "manifests", archives: "LegacyArchives", harnessVersion: "0.1.0", platform: "")
     let text = JSONReportWriter().render(report).replacingOccurrences(
       of: "\"platform\": \"\"", with: "\"os\": \"\"")
-    let violations = try JSONSchemas.validator(.verify).validate(JSONDocument(parsing: text))
+    let violations = try JSONSchemas.violations(of: text, against: .verify)
     #expect(!violations.isEmpty)
   }
 
@@ -214,7 +216,7 @@ struct JSONReportSchemaTests {
     let text = JSONReportWriter().render(Self.report)
       .replacingOccurrences(of: "\"status\": \"passed\"", with: "\"status\": \"skipped\"")
     #expect(text != JSONReportWriter().render(Self.report))
-    let violations = try JSONSchemas.validator(.verify).validate(JSONDocument(parsing: text))
+    let violations = try JSONSchemas.violations(of: text, against: .verify)
     #expect(!violations.isEmpty)
   }
 }

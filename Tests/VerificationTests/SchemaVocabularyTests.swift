@@ -11,7 +11,7 @@ import Testing
 @Suite("JSON schemas and vocabulary")
 struct SchemaVocabularyTests {
   private static func schema(_ name: JSONSchemas.Name) throws -> JSONDocument {
-    try JSONSchemas.validator(name).schema
+    try JSONSchemas.schema(name)
   }
 
   private static func strings(_ document: JSONDocument?) -> [String] {
