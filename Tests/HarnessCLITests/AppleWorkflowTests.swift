@@ -1,4 +1,5 @@
 import Foundation
+import HarnessJSONOutput
 import HarnessTestSupport
 import Testing
 
@@ -32,8 +33,8 @@ enum AppleWorkflow {
   }
 
   /// A job's `run` commands, one string per step.
-  static func commands(_ job: WorkflowYAML) -> [String] {
-    (job["steps"]?.items ?? []).compactMap { $0["run"]?.string }
+  static func commands(_ job: JSONDocument) -> [String] {
+    (job["steps"]?.elements ?? []).compactMap { $0["run"]?.text }
   }
 
   /// Every way a workflow falls short, one line each; empty when it does what it must.
@@ -43,31 +44,33 @@ enum AppleWorkflow {
   ///   - scheme: The Xcode scheme the iOS job must test.
   /// - Returns: The problems.
   static func problems(_ text: String, scheme: String) -> [String] {
-    let workflow: WorkflowYAML
+    let workflow: JSONDocument
     do {
       workflow = try WorkflowYAML.parse(text)
     } catch {
-      return ["not YAML of the subset: \(error)"]
+      return ["not YAML: \(error)"]
     }
     var problems: [String] = []
-    if workflow["name"]?.string == nil { problems.append("the workflow has no name") }
+    if workflow["name"]?.text == nil { problems.append("the workflow has no name") }
     if workflow["on"] == nil { problems.append("the workflow has no 'on' triggers") }
-    guard let jobs = workflow["jobs"]?.entries, !jobs.isEmpty else {
+    // By name: the jobs' order in the file means nothing to GitHub, and JSON objects keep none.
+    guard let jobs = workflow["jobs"]?.members?.sorted(by: { $0.key < $1.key }), !jobs.isEmpty
+    else {
       return problems + ["the workflow has no jobs"]
     }
     for job in jobs {
-      if job.value["runs-on"]?.string == nil {
+      if job.value["runs-on"]?.text == nil {
         problems.append("job '\(job.key)' names no runs-on label")
-      } else if job.value["runs-on"]?.string != runner {
+      } else if job.value["runs-on"]?.text != runner {
         problems.append(
-          "job '\(job.key)' runs on '\(job.value["runs-on"]?.string ?? "")', not '\(runner)'")
+          "job '\(job.key)' runs on '\(job.value["runs-on"]?.text ?? "")', not '\(runner)'")
       }
-      guard let steps = job.value["steps"]?.items, !steps.isEmpty else {
+      guard let steps = job.value["steps"]?.elements, !steps.isEmpty else {
         problems.append("job '\(job.key)' has no steps")
         continue
       }
       for (number, step) in steps.enumerated()
-      where step["run"]?.string == nil && step["uses"]?.string == nil {
+      where step["run"]?.text == nil && step["uses"]?.text == nil {
         problems.append("job '\(job.key)' step \(number + 1) neither runs nor uses anything")
       }
       if !commands(job.value).contains(where: {
@@ -93,10 +96,10 @@ enum AppleWorkflow {
       commands(job.value).contains { $0.contains("xcodebuild test") }
     }
     if let iOS {
-      let steps = iOS.value["steps"]?.items ?? []
+      let steps = iOS.value["steps"]?.elements ?? []
       guard
-        let test = steps.first(where: { $0["run"]?.string?.contains("xcodebuild test") == true }),
-        let command = test["run"]?.string
+        let test = steps.first(where: { $0["run"]?.text?.contains("xcodebuild test") == true }),
+        let command = test["run"]?.text
       else { return problems }
       if !command.contains("-scheme \(scheme)") {
         problems.append("the iOS job '\(iOS.key)' tests no scheme '\(scheme)'")
@@ -104,7 +107,7 @@ enum AppleWorkflow {
       if !command.contains("-destination \(destination)") {
         problems.append("the iOS job '\(iOS.key)' tests on no \(destination)")
       }
-      if test["working-directory"]?.string != example {
+      if test["working-directory"]?.text != example {
         problems.append("the iOS job '\(iOS.key)' does not run in \(example)")
       }
     } else {
@@ -138,17 +141,17 @@ struct AppleWorkflowTests {
   @Test("The shipped workflow parses to the jobs, runner labels and commands it shows")
   func shippedWorkflowParses() throws {
     let workflow = try WorkflowYAML.parse(try AppleWorkflow.text())
-    let jobs = try #require(workflow["jobs"]?.entries)
-    #expect(jobs.map(\.key) == ["macos", "ios-simulator"])
-    #expect(jobs.allSatisfy { $0.value["runs-on"] == .scalar("macos-15") })
-    let macOS = AppleWorkflow.commands(jobs[0].value)
+    let jobs = try #require(workflow["jobs"]?.members)
+    #expect(jobs.keys.sorted() == ["ios-simulator", "macos"])
+    #expect(jobs.values.allSatisfy { $0["runs-on"] == .string("macos-15") })
+    let macOS = AppleWorkflow.commands(try #require(jobs["macos"]))
     #expect(macOS.contains("swift build --build-tests"))
     #expect(macOS.contains("swift test"))
     #expect(macOS.contains("xcodebuild -version\nswift --version\n"))
-    #expect(workflow["on"]?["push"]?["branches"] == .sequence([.scalar("main")]))
+    #expect(workflow["on"]?["push"]?["branches"] == .array([.string("main")]))
     #expect(workflow["on"]?["pull_request"] == .null)
-    let checkout = jobs[1].value["steps"]?.items?.first
-    #expect(checkout?["uses"] == .scalar("actions/checkout@v4"))
+    let checkout = jobs["ios-simulator"]?["steps"]?.elements?.first
+    #expect(checkout?["uses"] == .string("actions/checkout@v4"))
   }
 
   @Test("A workflow missing the iOS job is reported")
@@ -222,62 +225,67 @@ struct AppleWorkflowTests {
   @Test("A tab in the indentation is refused with its line")
   func tabIsRefused() throws {
     let text = try Self.shipped(replacing: "    runs-on: macos-15\n", with: "\truns-on: macos-15\n")
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let line = try #require(lines.firstIndex { $0.hasPrefix("\t") }) + 1
     let problems = AppleWorkflow.problems(text, scheme: Self.scheme)
     #expect(problems.count == 1)
-    #expect(problems.first?.hasPrefix("not YAML of the subset: line ") == true)
-    #expect(problems.first?.hasSuffix(": a tab in the indentation") == true)
+    #expect(problems.first?.hasPrefix("not YAML: line \(line): ") == true, "\(problems)")
+    #expect(problems.first?.contains("'\\t'") == true, "\(problems)")
   }
 
   @Test("A key indented off its block is refused with its line")
-  func misindentedKeyIsRefused() {
+  func misindentedKeyIsRefused() throws {
     let text = "jobs:\n  macos:\n    runs-on: macos-15\n   steps:\n"
-    #expect(
-      throws: WorkflowYAML.SubsetError(
-        line: 4, message: "indented 3 inside a mapping indented 2")
-    ) {
+    let error = try #require(throws: WorkflowYAML.SyntaxError.self) {
       try WorkflowYAML.parse(text)
     }
+    #expect(error.line == 4)
   }
 
-  @Test("A repeated key is refused with its line")
+  @Test("A repeated key is refused with its line, as GitHub refuses it")
   func repeatedKeyIsRefused() {
     let text = "jobs:\n  macos:\n    runs-on: macos-15\n    runs-on: macos-14\n"
-    #expect(throws: WorkflowYAML.SubsetError(line: 4, message: "the key 'runs-on' is repeated")) {
+    #expect(throws: WorkflowYAML.SyntaxError(line: 4, message: "the key 'runs-on' is repeated")) {
       try WorkflowYAML.parse(text)
     }
   }
 
-  @Test("An unterminated quoted scalar is refused with its line")
-  func unterminatedQuoteIsRefused() {
+  @Test("An unterminated quoted scalar is refused with the line it starts on")
+  func unterminatedQuoteIsRefused() throws {
     let text = "steps:\n  - run: 'xcodebuild test\n"
-    #expect(throws: WorkflowYAML.SubsetError(line: 2, message: "an unterminated 'quoted' scalar")) {
+    let error = try #require(throws: WorkflowYAML.SyntaxError.self) {
       try WorkflowYAML.parse(text)
     }
+    #expect(error.message.contains("quoted scalar at line 2"), "\(error)")
   }
 
-  @Test("A flow collection is refused: the subset has block collections only")
-  func flowCollectionIsRefused() {
-    let text = "on:\n  push:\n    branches: [main]\n"
+  @Test("A flow collection reads as the block collection it stands for")
+  func flowCollectionReads() throws {
+    let flow = try WorkflowYAML.parse("on:\n  push:\n    branches: [main]\n")
+    let block = try WorkflowYAML.parse("on:\n  push:\n    branches:\n      - main\n")
+    #expect(flow["on"]?["push"]?["branches"] == .array([.string("main")]))
+    #expect(flow == block)
+  }
+
+  @Test("'on', 'yes' and 'no' are text, as GitHub reads them; only true and false are booleans")
+  func onIsAKey() throws {
+    let document = try WorkflowYAML.parse("on: push\nyes: no\nfail-fast: false\n")
     #expect(
-      throws: WorkflowYAML.SubsetError(line: 3, message: "flow collections are outside the subset")
-    ) {
-      try WorkflowYAML.parse(text)
-    }
+      document
+        == .object(["on": .string("push"), "yes": .string("no"), "fail-fast": .bool(false)]))
   }
 
   @Test("A line that is neither a key nor an item is refused with its line")
-  func strayLineIsRefused() {
-    let text = "jobs:\n  macos:\n    just words\n"
-    #expect(
-      throws: WorkflowYAML.SubsetError(
-        line: 3, message: "expected 'key: value', found 'just words'")
-    ) {
+  func strayLineIsRefused() throws {
+    let text = "jobs:\n  macos:\n    runs-on: macos-15\n    just words\n"
+    let error = try #require(throws: WorkflowYAML.SyntaxError.self) {
       try WorkflowYAML.parse(text)
     }
+    #expect(error.message.contains("at line 4"), "\(error)")
   }
 
   @Test("Quoted, commented, nested and block values parse as YAML reads them")
-  func subsetParses() throws {
+  func yamlParses() throws {
     let text = """
       # a comment
       a: plain text # trailing comment
@@ -297,18 +305,13 @@ struct AppleWorkflowTests {
           - - nested
       """
     let document = try WorkflowYAML.parse(text)
-    #expect(document["a"] == .scalar("plain text"))
-    #expect(document["b"] == .scalar("it's: quoted # not a comment"))
-    #expect(document["c"] == .scalar("tab\tand \"quotes\""))
+    #expect(document["a"] == .string("plain text"))
+    #expect(document["b"] == .string("it's: quoted # not a comment"))
+    #expect(document["c"] == .string("tab\tand \"quotes\""))
     #expect(
       document["d"]
-        == .sequence([
-          .scalar("one"),
-          .mapping([
-            .init(key: "key", value: .scalar("value")), .init(key: "other", value: .scalar("2")),
-          ]),
-        ]))
-    #expect(document["e"] == .scalar("line one\n  indented\n\nline three\n"))
-    #expect(document["f"]?["g"] == .sequence([.sequence([.scalar("nested")])]))
+        == .array([.string("one"), .object(["key": .string("value"), "other": .number(2)])]))
+    #expect(document["e"] == .string("line one\n  indented\n\nline three\n"))
+    #expect(document["f"]?["g"] == .array([.array([.string("nested")])]))
   }
 }
