@@ -374,6 +374,7 @@ let package = Package(
         "HarnessVerification", "HarnessCoder", "HarnessManifest", "HarnessManifestXML",
         "HarnessKeyedArchive", "ProfileKit",
         "HarnessTestSupport", "HarnessVocabulary", "HarnessJSONOutput", "HarnessTextOutput",
+        "_ArchiveHarnessSystem",
       ],
       swiftSettings: strictSettings
     ),
@@ -403,7 +404,7 @@ let package = Package(
         "HarnessContainment", "HarnessMigration",
         "HarnessCoder", "HarnessKeyedArchive", "HarnessPropertyList", "ProfileKit",
         "ProfilesApp",
-        "HarnessTestSupport", "HarnessVocabulary",
+        "HarnessTestSupport", "HarnessVocabulary", "_ArchiveHarnessSystem",
       ],
       swiftSettings: strictSettings
     ),

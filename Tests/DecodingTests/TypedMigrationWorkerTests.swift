@@ -3,6 +3,7 @@ import HarnessCoder
 import HarnessMigration
 import ProfileKit
 import Testing
+import _ArchiveHarnessSystem
 
 @testable import HarnessContainment
 
@@ -104,28 +105,17 @@ struct TypedMigrationWorkerTests {
     let url = try #require(WorkerBinary.url)
     let pool = SupervisorPool(count: 2) { WorkerSupervisor(executableURL: url) }
     let map = try ClassNameMap(parsing: "ProfilesApp.*=ProfileKit.*")
-    let results = ResultBox()
+    let results = Locked<[TypedMigrationResult?]>([])
     DispatchQueue.concurrentPerform(iterations: 4) { _ in
       let outcome = try? pool.withSupervisor { supervisor throws(WorkerProtocolError) in
         try supervisor.migrate(
           [SampleArchives.profileArchive()], classMap: map, allowedClasses: Self.allowed)
       }
-      results.append(outcome?.first)
+      results.withLock { $0.append(outcome?.first) }
     }
-    #expect(results.values.count == 4)
-    #expect(results.values.allSatisfy { if case .rewritten? = $0 { true } else { false } })
+    let values = results.withLock { $0 }
+    #expect(values.count == 4)
+    #expect(values.allSatisfy { if case .rewritten? = $0 { true } else { false } })
     #expect(pool.workersStarted <= 2)
-  }
-}
-
-/// Results gathered from concurrent callers.
-private final class ResultBox: @unchecked Sendable {
-  private let lock = NSLock()
-  private(set) var values: [TypedMigrationResult?] = []
-
-  func append(_ value: TypedMigrationResult?) {
-    lock.lock()
-    values.append(value)
-    lock.unlock()
   }
 }

@@ -6,6 +6,7 @@ import HarnessTestSupport
 import HarnessVerification
 import HarnessVocabulary
 import Testing
+import _ArchiveHarnessSystem
 
 @testable import HarnessContainment
 
@@ -286,8 +287,7 @@ struct JSONReportStreamTests {
     private let inner: InProcessPathRunner
     private let held: [UInt8]
     private let others = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var released = false
+    private let released = Locked(false)
 
     init(inner: InProcessPathRunner, held: [UInt8]) {
       self.inner = inner
@@ -295,7 +295,7 @@ struct JSONReportStreamTests {
     }
 
     /// Whether the held archive went on because other archives' paths ran, not after the timeout.
-    var releasedByOthers: Bool { lock.withLock { released } }
+    var releasedByOthers: Bool { released.withLock { $0 } }
 
     func outcome(
       _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
@@ -308,7 +308,7 @@ struct JSONReportStreamTests {
         while signalled < 8, others.wait(timeout: .now() + 30) == .success {
           signalled += 1
         }
-        lock.withLock { released = released || signalled == 8 }
+        released.withLock { $0 = $0 || signalled == 8 }
       }
       let outcome = try inner.outcome(
         bytes, path: path, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys)

@@ -355,13 +355,13 @@ private final class ResultBox<Value>: @unchecked Sendable {
 /// single thread and may fork.
 private final class ReferenceStackThread: @unchecked Sendable {
   private let stackSize: Int
-  /// Held from a job's hand-over to its end: one job at a time.
-  private let lock = NSLock()
+  /// Whether the thread has started; its lock is held from a job's hand-over to its end: one
+  /// job at a time.
+  private let started = Locked(false)
   private let jobReady = DispatchSemaphore(value: 0)
   private let jobDone = DispatchSemaphore(value: 0)
   /// The job handed over; written before `jobReady` is signalled, read after it is waited on.
   private var job: (@Sendable () -> Void)?
-  private var started = false
 
   init(stackSize: Int) {
     self.stackSize = stackSize
@@ -370,20 +370,20 @@ private final class ReferenceStackThread: @unchecked Sendable {
   /// Runs `body` on the thread and returns what it returns.
   func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
     let box = ResultBox<Result>()
-    lock.lock()
-    defer { lock.unlock() }
-    if !started {
-      started = true
-      let thread = Thread { [self] in serve() }
-      thread.stackSize = stackSize
-      thread.name = "archive-harness reference decode"
-      thread.start()
+    return started.withLock { started in
+      if !started {
+        started = true
+        let thread = Thread { [self] in serve() }
+        thread.stackSize = stackSize
+        thread.name = "archive-harness reference decode"
+        thread.start()
+      }
+      job = { box.value = body() }
+      jobReady.signal()
+      jobDone.wait()
+      // The thread has set the box by now: a decode that does not return ends the process.
+      return box.value ?? body()
     }
-    job = { box.value = body() }
-    jobReady.signal()
-    jobDone.wait()
-    // The thread has set the box by now: a decode that does not return ends the process.
-    return box.value ?? body()
   }
 
   private func serve() -> Never {

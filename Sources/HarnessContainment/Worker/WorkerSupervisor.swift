@@ -71,7 +71,9 @@ package final class WorkerSupervisor: @unchecked Sendable {
     #endif
   }
 
-  private let lock = NSLock()
+  /// Held by every entry point for its whole run, over the mutable state below; one request
+  /// at a time.
+  private let lock = Locked(())
   /// The worker requests go to: a forked child, or a launched worker serving itself.
   private var worker: (any WorkerHandle)?
   /// The launched worker that forks ``worker``, when it serves forks.
@@ -126,9 +128,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
   /// How many decode workers this supervisor has started: forked children, and launched
   /// processes that decode themselves (or that never answered the handshake).
   package var workersStarted: Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return startedWorkers
+    lock.withLock { _ in startedWorkers }
   }
 
   /// How many processes this supervisor has launched (each an `exec` and a handshake); with
@@ -140,32 +140,26 @@ package final class WorkerSupervisor: @unchecked Sendable {
   /// print(supervisor.workersStarted, supervisor.workerLaunches)  // 2 1
   /// ```
   package var workerLaunches: Int {
-    lock.lock()
-    defer { lock.unlock() }
-    return launches
+    lock.withLock { _ in launches }
   }
 
   /// The process ID of the running fork server, if there is one.
   package var forkServerProcessIdentifier: Int32? {
-    lock.lock()
-    defer { lock.unlock() }
-    guard let server, server.isRunning else { return nil }
-    return server.processIdentifier
+    lock.withLock { _ in
+      guard let server, server.isRunning else { return nil }
+      return server.processIdentifier
+    }
   }
 
   /// The process ID of the current forked worker, if there is one.
   package var forkedWorkerProcessIdentifier: Int32? {
-    lock.lock()
-    defer { lock.unlock() }
-    return (worker as? ForkedWorker)?.processIdentifier
+    lock.withLock { _ in (worker as? ForkedWorker)?.processIdentifier }
   }
 
   /// The process ID of the current launched worker that decodes itself (no fork server), if
   /// there is one.
   package var launchedWorkerProcessIdentifier: Int32? {
-    lock.lock()
-    defer { lock.unlock() }
-    return (worker as? WorkerProcess)?.processIdentifier
+    lock.withLock { _ in (worker as? WorkerProcess)?.processIdentifier }
   }
 
   /// Decodes one archive on one path in a worker.
@@ -247,30 +241,30 @@ package final class WorkerSupervisor: @unchecked Sendable {
     classMap: ClassNameMap = .empty, topKeys: [String] = ["root"]
   ) -> [Result<DecodeOutcome, WorkerProtocolError>] {
     guard let first = paths.first else { return [] }
-    lock.lock()
-    defer { lock.unlock() }
-    let id = nextRequestID
-    nextRequestID += 1
-    let batch = WorkerDecodeBatch(
-      paths: paths,
-      request: WorkerRequest(
-        id: id, path: first, registryName: registryName, archive: Data(archive),
-        allowedClasses: allowedClasses, classMap: classMap,
-        topKeys: topKeys == ["root"] || topKeys.isEmpty ? nil : topKeys))
-    var results: [Result<DecodeOutcome, WorkerProtocolError>] = []
-    lostServer = false
-    do {
-      try exchange(batch, into: &results)
-    } catch {
-      // A lost server: the path goes once more, on its own, to a freshly launched server.
-      if lostServer {
-        lostServer = false
-        stopWorker()
-      } else {
-        results.append(.failure(error))
+    return lock.withLock { _ in
+      let id = nextRequestID
+      nextRequestID += 1
+      let batch = WorkerDecodeBatch(
+        paths: paths,
+        request: WorkerRequest(
+          id: id, path: first, registryName: registryName, archive: Data(archive),
+          allowedClasses: allowedClasses, classMap: classMap,
+          topKeys: topKeys == ["root"] || topKeys.isEmpty ? nil : topKeys))
+      var results: [Result<DecodeOutcome, WorkerProtocolError>] = []
+      lostServer = false
+      do throws(WorkerProtocolError) {
+        try exchange(batch, into: &results)
+      } catch {
+        // A lost server: the path goes once more, on its own, to a freshly launched server.
+        if lostServer {
+          lostServer = false
+          stopWorker()
+        } else {
+          results.append(.failure(error))
+        }
       }
+      return results
     }
-    return results
   }
 
   /// Sends a batch to the current (or a fresh) worker and collects its answers until every
@@ -377,24 +371,24 @@ package final class WorkerSupervisor: @unchecked Sendable {
   private func send(_ makeRequest: (Int) -> WorkerRequest) throws(WorkerProtocolError)
     -> WorkerResponse
   {
-    lock.lock()
-    defer { lock.unlock() }
-    let id = nextRequestID
-    nextRequestID += 1
-    let request = makeRequest(id)
-    let payload = request.encoded
-    let path: DecodePath? = request.advice == true ? nil : request.path
-    lostServer = false
-    do {
-      return try exchange(payload, id: id, path: path)
-    } catch {
-      // A forked worker whose server was killed dies with it, and how it ended cannot be
-      // learned: the archive goes once more to a freshly launched server, where it either
-      // decodes or dies again, this time with its own signal.
-      guard lostServer else { throw error }
+    try locked { () throws(WorkerProtocolError) in
+      let id = nextRequestID
+      nextRequestID += 1
+      let request = makeRequest(id)
+      let payload = request.encoded
+      let path: DecodePath? = request.advice == true ? nil : request.path
       lostServer = false
-      stopWorker()
-      return try exchange(payload, id: id, path: path)
+      do throws(WorkerProtocolError) {
+        return try exchange(payload, id: id, path: path)
+      } catch {
+        // A forked worker whose server was killed dies with it, and how it ended cannot be
+        // learned: the archive goes once more to a freshly launched server, where it either
+        // decodes or dies again, this time with its own signal.
+        guard lostServer else { throw error }
+        lostServer = false
+        stopWorker()
+        return try exchange(payload, id: id, path: path)
+      }
     }
   }
 
@@ -467,38 +461,38 @@ package final class WorkerSupervisor: @unchecked Sendable {
   package func migrate(
     _ archives: [[UInt8]], classMap: ClassNameMap, allowedClasses: [String]
   ) throws(WorkerProtocolError) -> [TypedMigrationResult] {
-    lock.lock()
-    defer { lock.unlock() }
-    var results: [TypedMigrationResult] = []
-    results.reserveCapacity(archives.count)
-    // Archives before this index go again, each answered on its own, after a worker died
-    // while its answers were gathered: which one it died on is found that way.
-    var answerEachUntil = 0
-    while results.count < archives.count {
-      // One frame: up to the byte budget, and at least one archive.
-      let start = results.count
-      let answerEach = start < answerEachUntil
-      let limit = answerEach ? answerEachUntil : archives.count
-      var end = start
-      var size = 0
-      while end < limit,
-        end == start || size + archives[end].count <= Self.maximumMigrationFrameBytes
-      {
-        size += archives[end].count
-        end += 1
+    try locked { () throws(WorkerProtocolError) in
+      var results: [TypedMigrationResult] = []
+      results.reserveCapacity(archives.count)
+      // Archives before this index go again, each answered on its own, after a worker died
+      // while its answers were gathered: which one it died on is found that way.
+      var answerEachUntil = 0
+      while results.count < archives.count {
+        // One frame: up to the byte budget, and at least one archive.
+        let start = results.count
+        let answerEach = start < answerEachUntil
+        let limit = answerEach ? answerEachUntil : archives.count
+        var end = start
+        var size = 0
+        while end < limit,
+          end == start || size + archives[end].count <= Self.maximumMigrationFrameBytes
+        {
+          size += archives[end].count
+          end += 1
+        }
+        let id = nextRequestID
+        nextRequestID += 1
+        let batch = WorkerMigrationBatch(
+          header: .init(
+            id: id, registryName: registryName, classMap: classMap, allowedClasses: allowedClasses,
+            count: end - start, flushEach: answerEach),
+          archives: Array(archives[start..<end]))
+        if try runMigration(batch, into: &results) == .diedUnattributed {
+          answerEachUntil = end
+        }
       }
-      let id = nextRequestID
-      nextRequestID += 1
-      let batch = WorkerMigrationBatch(
-        header: .init(
-          id: id, registryName: registryName, classMap: classMap, allowedClasses: allowedClasses,
-          count: end - start, flushEach: answerEach),
-        archives: Array(archives[start..<end]))
-      if try runMigration(batch, into: &results) == .diedUnattributed {
-        answerEachUntil = end
-      }
+      return results
     }
-    return results
   }
 
   /// How one migration frame ended.
@@ -601,9 +595,14 @@ package final class WorkerSupervisor: @unchecked Sendable {
 
   /// Stops the current worker, if any; the next archive starts a fresh one.
   package func shutdown() {
-    lock.lock()
-    defer { lock.unlock() }
-    stopWorker()
+    lock.withLock { _ in stopWorker() }
+  }
+
+  /// Runs `body` while holding ``lock``, passing its typed error through.
+  private func locked<Value>(_ body: () throws(WorkerProtocolError) -> Value)
+    throws(WorkerProtocolError) -> Value
+  {
+    try lock.withLock { _ in Result(catching: body) }.get()
   }
 
   private func stopWorker() {

@@ -1,5 +1,6 @@
 import Foundation
 import ProfileKit
+import _ArchiveHarnessSystem
 
 /// A secure class whose decoder allows a fixed set for its `address`, to show the message format.
 final class StrictHolder: NSObject, NSSecureCoding {
@@ -108,19 +109,14 @@ enum TestModels {
 /// What ``ErrorProbe`` saw after a nested decode failed.
 final class ErrorProbeLog: @unchecked Sendable {
   static let shared = ErrorProbeLog()
-  private let lock = NSLock()
-  private var entries: [(errorSet: Bool, laterInteger: Int, policy: Int)] = []
+  private let entries = Locked<[(errorSet: Bool, laterInteger: Int, policy: Int)]>([])
 
   func record(errorSet: Bool, laterInteger: Int, policy: Int) {
-    lock.lock()
-    defer { lock.unlock() }
-    entries.append((errorSet, laterInteger, policy))
+    entries.withLock { $0.append((errorSet, laterInteger, policy)) }
   }
 
   var last: (errorSet: Bool, laterInteger: Int, policy: Int)? {
-    lock.lock()
-    defer { lock.unlock() }
-    return entries.last
+    entries.withLock { $0.last }
   }
 }
 
