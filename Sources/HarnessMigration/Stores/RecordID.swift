@@ -73,6 +73,7 @@ public struct RecordID: Hashable, Sendable, CustomStringConvertible {
     return id
   }
 
+  /// A value of the property list at `file`, by its key path.
   public static func propertyListValue(file: String, keyPath: PropertyListKeyPath) -> RecordID {
     RecordID(
       kind: .propertyListValue(keyPath: keyPath),
