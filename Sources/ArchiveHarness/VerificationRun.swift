@@ -39,6 +39,14 @@ public struct VerificationRun {
     public var shard: VerificationShard?
     /// Whether each verified archive is also scanned for personal data (`verify --privacy`).
     public var privacy: Bool
+    /// How strictly secure reads are held to Apple's secure-coding rules, at least
+    /// (`verify --strictness`): each entry is held to the stricter of this and its manifest's.
+    ///
+    /// ```swift
+    /// var options = VerificationRun.Options(manifests: "manifests", archives: "LegacyArchives")
+    /// options.strictness = .appleFuture
+    /// ```
+    public var strictness: Strictness = .current
     /// The harness's version, as the report's run parameters name it.
     public var harnessVersion: String
     /// How many entries' manifests the run keeps from its check; later manifests are loaded
@@ -132,6 +140,7 @@ public struct VerificationRun {
       registry: configuration.registry, runner: configuration.runner(workers: lanes),
       paths: configuration.worker.paths, concurrency: lanes)
     verifier.namedRegistries = configuration.namedRegistries(workers: lanes)
+    verifier.strictness = options.strictness
     self.options = options
     self.files = files
     self.verifier = verifier

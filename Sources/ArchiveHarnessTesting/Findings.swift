@@ -2,10 +2,12 @@ import ArchiveHarness
 
 /// The lines that explain a case's failure, each starting with its place in the manifest.
 enum Findings {
-  /// One line per path that differs from the manifest and per failed expectation.
+  /// One line per path that differs from the manifest, per failed expectation, and per
+  /// strictness finding that is an error.
   ///
   /// A path's place is its `<outcome>` element when the manifest has one, else the entry's
-  /// `<archive>` element; an expectation's is its own element.
+  /// `<archive>` element; an expectation's is its own element; a strictness finding's is the
+  /// entry's `<archive>` element.
   static func lines(_ result: VerificationCase, entry: ArchiveEntry, in project: HarnessProject)
     -> [HarnessFinding]
   {
@@ -26,6 +28,13 @@ enum Findings {
           "\(project.relative(expectation.location.description)): \(expectation.keyPath): "
             + "expected \(expectation.expected), got \(expectation.actual)",
           at: expectation.location))
+    }
+    for finding in result.strictnessFindings where finding.severity == .error {
+      lines.append(
+        HarnessFinding(
+          "\(project.relative(entry.location.description)): strictness: [\(finding.rule)] "
+            + finding.description,
+          at: entry.location))
     }
     return lines
   }

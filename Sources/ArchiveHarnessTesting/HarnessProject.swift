@@ -40,11 +40,26 @@ import Testing
 /// An archive in the archives folder that no manifest lists is a case too, which
 /// ``recordMode`` decides about (``RecordMode``).
 ///
+/// What Apple's platforms only log today about a secure read (`NSObject` in an allowed classes
+/// list, a property-list class its list does not name, `decodeObject(forKey:)` on a secure
+/// coder) is a warning in the case's result; made with `strictness: .appleFuture`, the project
+/// fails each such case with the class, the key path and the list to write:
+///
+/// ```swift
+/// static let project = HarnessProject(
+///   worker: .buildProduct(named: "notes-harness"),
+///   configuration: HarnessConfiguration(modelClasses: NotesModel.classes),
+///   strictness: .appleFuture)
+/// // manifests/Notes-1.0.xml:14:5: strictness: [unlisted-plist-class] root.tags[0]: NSString
+/// // decoded although NotesKit.Note's init?(coder:) allows [NSArray] for key "tags" …
+/// ```
+///
 /// ## Topics
 ///
 /// - ``cases``
 /// - ``mergeChecks``
 /// - ``recordMode``
+/// - ``strictness``
 /// - ``verify(_:)``
 /// - ``report()``
 /// - ``containment``
@@ -62,6 +77,9 @@ public final class HarnessProject: Sendable {
   /// Whether archives no manifest lists get their entries drafted: the environment
   /// variable `ARCHIVE_HARNESS_RECORD` when set, else the `record:` the project was made with.
   public let recordMode: RecordMode
+  /// How strictly secure reads are held to Apple's secure-coding rules, at least: each entry
+  /// is held to the stricter of this and its manifest's `strictness`.
+  public let strictness: Strictness
   /// The classes of that registry, which manifests and the migration steps are checked against.
   let registry: ClassRegistry
   /// The manifest files found, sorted.
@@ -98,13 +116,16 @@ public final class HarnessProject: Sendable {
   ///     to decode with, such as an earlier app version's classes; the current ones by default.
   ///   - record: What to do with archives no manifest lists; `ARCHIVE_HARNESS_RECORD` wins.
   ///   - environment: The environment the record mode is read from; the process's own.
+  ///   - strictness: How strictly secure reads are held to Apple's secure-coding rules, at
+  ///     least: ``Strictness/appleFuture`` fails a case for what Apple only logs today.
   public init(
     worker: DecodeWorker, configuration: HarnessConfiguration,
     manifests: String = "manifests", archives: String = "LegacyArchives",
     relativeTo filePath: String = #filePath, root: URL? = nil,
     registryName: String = ClassRegistry.defaultName,
     record: RecordMode = .missing,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    strictness: Strictness = .current
   ) {
     let resolvedRoot = root?.standardizedFileURL ?? PackageRoot.containing(filePath)
     let base = resolvedRoot ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -115,6 +136,7 @@ public final class HarnessProject: Sendable {
     configuration.worker = worker
     self.configuration = configuration
     self.registryName = registryName
+    self.strictness = strictness
     do {
       self.recordMode = try RecordMode.resolved(record, environment: environment)
       self.recordProblem = nil
@@ -130,6 +152,7 @@ public final class HarnessProject: Sendable {
       runner: configuration.runner(registryName: registryName, workers: configuration.lanes),
       paths: worker.paths)
     verifier.namedRegistries = configuration.namedRegistries(workers: configuration.lanes)
+    verifier.strictness = strictness
     self.verifier = verifier
     let files = resolvedRoot == nil ? [] : Verifier.manifestFiles(in: manifestsFolder.path)
     self.manifestFiles = files

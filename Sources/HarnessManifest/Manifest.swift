@@ -260,6 +260,15 @@ public struct Manifest: Sendable {
   public var acceptedRefusals: [AcceptedRefusal]
   /// The archive entries, in document order.
   public var archives: [ArchiveEntry]
+  /// How strictly its entries' secure reads are held to Apple's secure-coding rules.
+  ///
+  /// The root's `strictness` attribute, ``Strictness/current`` when it has none. A run may
+  /// hold them stricter (`verify --strictness apple-future`), never less strictly.
+  ///
+  /// ```swift
+  /// if manifest.strictness == .appleFuture { print("\(manifest.file): Apple's future rules") }
+  /// ```
+  public var strictness: Strictness = .current
   /// Where the manifest's root element starts.
   public var location: Place
 

@@ -46,7 +46,7 @@ package struct ManifestModelBuilder {
       }
     }
 
-    return Manifest(
+    var manifest = Manifest(
       file: file, producer: producer, classMappings: mappings,
       allowedClasses: root.child(named: "allowedClasses").map(classReferences),
       rootClass: root.child(named: "rootClass").map(classReference),
@@ -55,6 +55,13 @@ package struct ManifestModelBuilder {
       acceptedRefusals: root.children(named: "accepted").compactMap { acceptedRefusal($0) },
       archives: root.children(named: "archive").map { archive($0) },
       location: root.location)
+    // The schema admits only the Strictness enumeration's values.
+    if let text = root[attribute: "strictness"],
+      let strictness = Strictness(rawValue: text.trimmingXMLWhitespace())
+    {
+      manifest.strictness = strictness
+    }
+    return manifest
   }
 
   /// Returns the mappings of a `classMap` element.

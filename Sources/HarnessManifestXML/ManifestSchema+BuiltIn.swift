@@ -242,7 +242,41 @@ extension ManifestSchema {
         </xs:documentation>
       </xs:annotation>
     </xs:attribute>
+    <xs:attribute name="strictness" type="m:Strictness">
+      <xs:annotation>
+        <xs:documentation>
+          How strictly the secure reads of this manifest's entries are held to
+          Apple's secure-coding rules: `current` (the default) reports what
+          Apple's platforms only log today as warnings, `apple-future` as errors
+          that fail the entry. A run given `verify --strictness apple-future`
+          holds every manifest to Apple's future rules, whatever it says.
+        </xs:documentation>
+        <xs:appinfo><example><![CDATA[<manifest xmlns="urn:archive-harness:manifest:1" schemaVersion="1" strictness="apple-future">]]></example></xs:appinfo>
+      </xs:annotation>
+    </xs:attribute>
   </xs:complexType>
+
+  <xs:simpleType name="Strictness">
+    <xs:annotation>
+      <xs:documentation>
+        Apple's secure-coding rules as its platforms enforce them today, or as
+        its logs say they will. Three things are only logged today: `NSObject`
+        in an allowed classes list; a property-list class (`NSString`,
+        `NSNumber`, `NSDate`, `NSData`, `NSArray`, `NSDictionary`, `NSSet`)
+        decoded although its list does not name it; an `init?(coder:)` that
+        calls `decodeObject(forKey:)` on a secure coder. Each finding names the
+        class, the key path and the list to write.
+      </xs:documentation>
+    </xs:annotation>
+    <xs:restriction base="xs:token">
+      <xs:enumeration value="current">
+        <xs:annotation><xs:documentation>What Apple's platforms only log today is a warning; the entry does not fail for it.</xs:documentation></xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="apple-future">
+        <xs:annotation><xs:documentation>What Apple's platforms only log today is an error, as Apple says it will be: the entry fails.</xs:documentation></xs:annotation>
+      </xs:enumeration>
+    </xs:restriction>
+  </xs:simpleType>
 
   <xs:simpleType name="SchemaVersion">
     <xs:annotation>

@@ -53,6 +53,29 @@ public protocol DecodePathRunner: Sendable {
     topKeys: [String]
   ) -> [Result<DecodeOutcome, WorkerProtocolError>]
 
+  /// The outcomes of several paths of one archive, as
+  /// ``outcomes(_:paths:allowedClasses:classMap:topKeys:)`` gives them, each with the
+  /// strictness findings its decode recorded (the secure path's; ``PathOutcome``).
+  ///
+  /// A runner that does not implement it gives every outcome with no findings.
+  ///
+  /// ```swift
+  /// let results = runner.pathOutcomes(
+  ///   bytes, paths: DecodePath.allCases, allowedClasses: [], classMap: .empty, topKeys: ["root"])
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - paths: The decode paths to run.
+  ///   - allowedClasses: Runtime names of the classes a secure read allows.
+  ///   - classMap: The class-name map.
+  ///   - topKeys: The `$top` keys the app reads.
+  /// - Returns: One result per path: its outcome and findings, or why it could not run.
+  func pathOutcomes(
+    _ bytes: [UInt8], paths: [DecodePath], allowedClasses: [String], classMap: ClassNameMap,
+    topKeys: [String]
+  ) -> [Result<PathOutcome, WorkerProtocolError>]
+
   /// The `allowedClasses` that would make the secure read succeed where legacy decodes.
   ///
   /// - Parameters:
@@ -104,6 +127,19 @@ extension DecodePathRunner {
   ) throws(WorkerProtocolError) -> DecodeOutcome {
     try outcome(
       bytes, path: path, allowedClasses: allowedClasses, classMap: classMap, topKeys: ["root"])
+  }
+}
+
+extension DecodePathRunner {
+  /// Each path's outcome from ``outcomes(_:paths:allowedClasses:classMap:topKeys:)``, with no
+  /// strictness findings.
+  public func pathOutcomes(
+    _ bytes: [UInt8], paths: [DecodePath], allowedClasses: [String], classMap: ClassNameMap,
+    topKeys: [String]
+  ) -> [Result<PathOutcome, WorkerProtocolError>] {
+    outcomes(
+      bytes, paths: paths, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys
+    ).map { $0.map { PathOutcome($0) } }
   }
 }
 

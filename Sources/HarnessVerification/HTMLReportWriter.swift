@@ -115,6 +115,7 @@ public struct HTMLReportWriter: Sendable {
 
   private func row(_ item: VerificationCase) -> String {
     var searchable = [item.archive, item.manifest]
+    searchable += item.strictnessFindings.map { "\($0.rule) \($0.className)" }
     for path in item.paths {
       if let category = path.category { searchable.append(category.description) }
       if let object = path.object { searchable.append(object.className) }
@@ -171,6 +172,12 @@ public struct HTMLReportWriter: Sendable {
       }
       text += "</ul>"
     }
+    for finding in item.strictnessFindings {
+      let error = finding.severity == .error
+      text += "<p class=\"\(error ? "bad" : "warning")\">\(error ? "✗ error" : "warning"): "
+      text += "[\(escape(finding.rule.rawValue))] <code>\(escape(finding.keyPath))</code>: "
+      text += "\(escape(finding.message))</p>"
+    }
     for note in item.notes {
       let kind = note.contains("allowedClasses") ? "advice" : "note"
       text += "<p class=\"\(kind)\">\(escape(note))</p>"
@@ -216,7 +223,7 @@ public struct HTMLReportWriter: Sendable {
       tr.group th{background:#dde4ee}
       .ok{background:#e3f4e3}.bad{background:#fbe1e1}.hole{background:#f7c6c6;font-weight:700}
       .none{color:#666}.category{font-family:monospace}
-      .advice{background:#fff5cc;padding:.2rem}
+      .advice,.warning{background:#fff5cc;padding:.2rem}
       pre{white-space:pre-wrap;overflow-wrap:anywhere;max-width:40rem}
 
       """ + HTMLPage.phoneStyle("entry")

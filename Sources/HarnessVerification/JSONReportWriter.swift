@@ -1,3 +1,4 @@
+import HarnessCoder
 import HarnessJSONOutput
 import HarnessManifest
 
@@ -60,7 +61,10 @@ public struct JSONReportWriter: Sendable {
             })
         ),
         ("notes", .array(item.notes.map(JSONValue.string))),
-      ] + (item.producer.map { [("producer", JSONValue.string($0))] } ?? [])
+      ]
+        + (item.strictnessFindings.isEmpty
+          ? [] : [("strictnessFindings", .array(item.strictnessFindings.map(strictnessJSON)))])
+        + (item.producer.map { [("producer", JSONValue.string($0))] } ?? [])
         + (item.milliseconds.map { [("durationMilliseconds", JSONValue.integer($0))] } ?? []))
   }
 
@@ -129,6 +133,26 @@ public struct JSONReportWriter: Sendable {
       members.append(("object", object.jsonValue))
       members.append(("objectClass", .string(object.className)))
     }
+    return .object(members)
+  }
+
+  /// A strictness finding: what it is about, the list given and the list to write, and the
+  /// words reports print.
+  private func strictnessJSON(_ finding: StrictnessFinding) -> JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("rule", .string(finding.rule.rawValue)),
+      ("severity", .string(finding.severity.rawValue)),
+      ("className", .string(finding.className)),
+      ("keyPath", .string(finding.keyPath)),
+    ]
+    if let decoder = finding.decoder { members.append(("decoder", .string(decoder))) }
+    if let key = finding.key { members.append(("key", .string(key))) }
+    members += [
+      ("allowedClasses", .array(finding.allowedClasses.map(JSONValue.string))),
+      ("fix", .array(finding.fix.map(JSONValue.string))),
+      ("fixText", .string(finding.fixText)),
+      ("message", .string(finding.message)),
+    ]
     return .object(members)
   }
 

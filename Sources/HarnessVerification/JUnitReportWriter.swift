@@ -90,6 +90,9 @@ public struct JUnitReportWriter: Sendable {
         "\(expectation.location): \(expectation.keyPath): expected \(expectation.expected), got \(expectation.actual)"
       )
     }
+    for finding in item.strictnessFindings where finding.severity == .error {
+      lines.append("strictness: [\(finding.rule)] \(finding)")
+    }
     return lines
   }
 

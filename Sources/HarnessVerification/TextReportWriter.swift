@@ -1,4 +1,5 @@
 import HarnessTextOutput
+import HarnessVocabulary
 
 /// Writes a report for people: one block per case, the notes, and a summary.
 ///
@@ -42,6 +43,7 @@ public struct TextReportWriter: Sendable {
   public func caseText(_ item: VerificationCase) -> String {
     var text = "\(badge(item.status)) \(item.name)\n"
     if item.status == .passed && !verbose {
+      text += strictnessLines(item)
       for note in item.notes { text += "    note: \(note)\n" }
       return text
     }
@@ -66,10 +68,23 @@ public struct TextReportWriter: Sendable {
       text +=
         "    \(mark)\(expectation.keyPath): expected \(expectation.expected), got \(expectation.actual)  (\(expectation.location))\n"
     }
+    text += strictnessLines(item)
     for note in item.notes {
       text += "    note: \(note)\n"
     }
     return text
+  }
+
+  /// A case's strictness findings, one line each: `✗ error: [rule] …` under
+  /// `apple-future`, `warning: [rule] …` otherwise.
+  private func strictnessLines(_ item: VerificationCase) -> String {
+    item.strictnessFindings.map { finding in
+      let head =
+        finding.severity == .error
+        ? paint("✗ ", code: "31") + "error: " : paint("warning: ", code: "33")
+      return "    \(head)[\(finding.rule)] "
+        + SwiftLiteral.escapingControlCharacters(finding.description) + "\n"
+    }.joined()
   }
 
   /// What follows the cases: the report's notes, the summary line, and, for a run that was not

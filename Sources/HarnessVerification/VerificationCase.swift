@@ -1,3 +1,4 @@
+import HarnessCoder
 import HarnessVocabulary
 import _ArchiveHarnessSystem
 
@@ -30,6 +31,16 @@ public struct VerificationCase: Sendable, Hashable {
   public var expectations: [ExpectationResult]
   /// Advice and warnings, such as the `allowedClasses` that would make a secure read succeed.
   public var notes: [String]
+  /// What the secure path did that Apple's platforms only log today, each with the class, the
+  /// key path and the list to write: warnings, or errors that fail the case under
+  /// ``Strictness/appleFuture``.
+  ///
+  /// ```swift
+  /// for finding in item.strictnessFindings where finding.severity == .error {
+  ///   print("\(item.location): [\(finding.rule)] \(finding)")
+  /// }
+  /// ```
+  public var strictnessFindings: [StrictnessFinding]
   /// The manifest's producer, as `app version`, or `nil` when not known.
   public var producer: String?
   /// The Foundation paths whose outcome is a known swift-corelibs-foundation deviation, which
@@ -49,8 +60,9 @@ public struct VerificationCase: Sendable, Hashable {
   public init(
     manifest: String, archive: String, location: Place, paths: [PathResult],
     expectations: [ExpectationResult], notes: [String] = [], producer: String? = nil,
-    duration: TimeSpan? = nil
+    duration: TimeSpan? = nil, strictnessFindings: [StrictnessFinding] = []
   ) {
+    self.strictnessFindings = strictnessFindings
     self.producer = producer
     self.duration = duration
     self.manifest = manifest
@@ -61,10 +73,13 @@ public struct VerificationCase: Sendable, Hashable {
     self.notes = notes
   }
 
-  /// The case's status: an unexpected pass outranks a failure.
+  /// The case's status: an unexpected pass outranks a failure; a strictness finding that is
+  /// an error fails the case.
   public var status: Status {
     if paths.contains(where: { $0.isUnexpectedPass }) { return .unexpectedPass }
-    if paths.contains(where: { !$0.matches }) || expectations.contains(where: { !$0.passed }) {
+    if paths.contains(where: { !$0.matches }) || expectations.contains(where: { !$0.passed })
+      || strictnessFindings.contains(where: { $0.severity == .error })
+    {
       return .failed
     }
     return .passed
@@ -86,7 +101,7 @@ extension VerificationCase {
   public static func == (lhs: VerificationCase, rhs: VerificationCase) -> Bool {
     lhs.manifest == rhs.manifest && lhs.archive == rhs.archive && lhs.location == rhs.location
       && lhs.paths == rhs.paths && lhs.expectations == rhs.expectations && lhs.notes == rhs.notes
-      && lhs.producer == rhs.producer
+      && lhs.producer == rhs.producer && lhs.strictnessFindings == rhs.strictnessFindings
   }
 
   /// Hashes what ``==(_:_:)`` compares.
@@ -98,6 +113,7 @@ extension VerificationCase {
     hasher.combine(expectations)
     hasher.combine(notes)
     hasher.combine(producer)
+    hasher.combine(strictnessFindings)
   }
 
   /// The ``duration`` in whole milliseconds, as reports write it; `nil` when not measured.

@@ -112,7 +112,29 @@ package struct VerificationReportReader: Sendable {
       duration: try node.optional("durationMilliseconds").map {
         (milliseconds: Node) throws(VerificationReportReadError) in
         TimeSpan.milliseconds(try milliseconds.integer())
-      })
+      },
+      strictnessFindings: try node.optional("strictnessFindings")?.elements(strictnessFinding)
+        ?? [])
+  }
+
+  /// A strictness finding; its `fixText` and `message` follow from the rest.
+  private static func strictnessFinding(_ node: Node) throws(VerificationReportReadError)
+    -> StrictnessFinding
+  {
+    let ruleNode = node.member("rule")
+    guard let rule = StrictnessRule(rawValue: try ruleNode.string()) else {
+      throw ruleNode.error("no such strictness rule")
+    }
+    let severityNode = node.member("severity")
+    guard let severity = Severity(rawValue: try severityNode.string()) else {
+      throw severityNode.error("no such severity")
+    }
+    return StrictnessFinding(
+      rule: rule, severity: severity, className: try node.member("className").string(),
+      keyPath: try node.member("keyPath").string(),
+      decoder: try node.optional("decoder")?.string(), key: try node.optional("key")?.string(),
+      allowedClasses: try node.member("allowedClasses").strings(),
+      fix: try node.member("fix").strings())
   }
 
   private static func pathResult(_ path: CheckedPath, _ node: Node)

@@ -63,6 +63,19 @@ public struct Verifier: Sendable {
     }
   }
 
+  /// How strictly every entry's secure read is held to Apple's secure-coding rules, at least:
+  /// an entry is held to the stricter of this and its manifest's ``Manifest/strictness``.
+  ///
+  /// What Apple's platforms only log today is a ``StrictnessFinding`` of the case: a warning
+  /// under ``Strictness/current``, an error that fails the case under
+  /// ``Strictness/appleFuture``.
+  ///
+  /// ```swift
+  /// var verifier = Verifier(registry: registry, runner: runner)
+  /// verifier.strictness = .appleFuture
+  /// ```
+  public var strictness: Strictness = .current
+
   /// How many entries are verified at once, each on its own thread.
   ///
   /// Give a `WorkerPathRunner` (HarnessContainment) as many workers. The report keeps manifest and
@@ -369,10 +382,12 @@ public struct Verifier: Sendable {
 
     var results: [PathResult] = []
     var outcomes: [DecodePath: DecodeOutcome] = [:]
-    // Every path of the entry in one call: a worker runner sends them in one request.
+    var strictnessFindings: [StrictnessFinding] = []
+    let severity = max(strictness, manifest.strictness).findingSeverity
+    // Every path of the entry in one call: a worker runner sends them in few requests.
     let ran =
       structural == nil
-      ? runner.outcomes(
+      ? runner.pathOutcomes(
         bytes, paths: paths, allowedClasses: allowed, classMap: classMap,
         topKeys: entry.decodeKeys) : []
     for (index, path) in paths.enumerated() {
@@ -383,8 +398,19 @@ public struct Verifier: Sendable {
         switch ran.indices.contains(index) ? ran[index] : .failure(Self.noAnswer(path)) {
         case .success(let decoded):
           outcome = checkRoot(
-            decoded, expected: manifest.rootClass(for: entry)?.name, path: path,
+            decoded.outcome, expected: manifest.rootClass(for: entry)?.name, path: path,
             topKey: entry.topKey, decodeKeys: entry.decodeKeys)
+          // Only reads that require secure coding are held to its rules; of a refused read,
+          // only the untyped decode calls, as the coder gives them.
+          if path == .secure {
+            strictnessFindings += decoded.strictnessFindings.filter {
+              outcome.decodedValue != nil || $0.rule == .untypedDecode
+            }.map {
+              var finding = $0
+              finding.severity = severity
+              return finding
+            }
+          }
         case .failure(let error):
           results.append(notRun(path, entry: entry, because: error))
           continue
@@ -465,7 +491,8 @@ public struct Verifier: Sendable {
     }
     var checked = VerificationCase(
       manifest: manifest.file, archive: entry.path, location: location, paths: results,
-      expectations: expectations, notes: notes, producer: Self.producer(of: manifest))
+      expectations: expectations, notes: notes, producer: Self.producer(of: manifest),
+      strictnessFindings: strictnessFindings)
     checked.deviations = deviations
     return checked
   }

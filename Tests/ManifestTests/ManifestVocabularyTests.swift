@@ -32,6 +32,11 @@ struct ManifestVocabularyTests {
       try Self.enumeration("OutcomeKind") == OutcomeExpectation.Kind.allCases.map(\.rawValue))
   }
 
+  @Test("The schema's Strictness lists the Strictness cases, in order")
+  func strictness() throws {
+    #expect(try Self.enumeration("Strictness") == Strictness.allCases.map(\.rawValue))
+  }
+
   @Test("The schema's ValueType lists the value types of an added field, in order")
   func valueTypes() throws {
     #expect(try Self.enumeration("ValueType") == Manifest.ValueType.allCases.map(\.rawValue))

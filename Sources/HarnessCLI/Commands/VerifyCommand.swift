@@ -18,14 +18,20 @@ enum VerifyCommand {
         verified archive is also scanned as privacy-scan scans it, with its
         entry's <reviewed/> values: a finding fails the case (a 'privacy' part,
         rejected [personal-data], values masked), and the report notes what the
-        scan covered.
+        scan covered. What Apple's platforms only log today about a secure
+        read (NSObject in an allowed classes list, a property-list class its
+        list does not name, decodeObject(forKey:) on a secure coder) is a
+        warning naming the class, the key path and the list to write; with
+        --strictness apple-future, or a manifest's strictness="apple-future",
+        it is an error that fails the case.
       """,
-    options: [manifests, archives, SchemaOption.option, format, output, shard],
+    options: [manifests, archives, SchemaOption.option, format, output, shard, strictness],
     flags: [privacy, verbose],
     exitStatus: """
         0  every outcome and expectation is as the manifests say
         1  an outcome or expectation differs, an archive expected to be rejected
-           decodes, or with --privacy a value looks like personal data
+           decodes, with --privacy a value looks like personal data, or under
+           apple-future strictness a secure read breaks a rule Apple only logs today
         2  the run could not proceed (bad arguments, an invalid manifest, unreadable input)
       """)
 
@@ -55,6 +61,11 @@ enum VerifyCommand {
   static let shard = Option<String?>.optional(
     "shard", valueName: "K/N",
     help: "Verify only slice K of N, chosen by a hash of manifest and archive path.")
+  static let strictness = Option.defaulted(
+    "strictness", valueName: "LEVEL",
+    help: "Hold secure reads to Apple's rules as enforced today, or as Apple says they will be; "
+      + "a manifest's strictness applies when stricter.",
+    default: Strictness.current)
   static let verbose = Flag(
     name: "verbose", help: "Show every path and expectation of passing cases too.")
   static let privacy = Flag(
@@ -69,6 +80,7 @@ enum VerifyCommand {
       manifests: location.manifests, archives: arguments[archives] ?? location.archives,
       schema: try SchemaOption.source(arguments[SchemaOption.option]),
       privacy: arguments[privacy], harnessVersion: ArchiveHarnessCommand.version)
+    options.strictness = arguments[strictness]
     if let text = arguments[shard] {
       guard let parsed = VerificationShard(parsing: text) else {
         throw UsageError(
@@ -183,3 +195,5 @@ enum VerifyCommand {
     try OutputWriting.write(text, to: output, console: context.console)
   }
 }
+
+extension Strictness: ArgumentValue {}

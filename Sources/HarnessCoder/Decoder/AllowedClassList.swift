@@ -6,10 +6,21 @@ import Foundation
 /// hierarchy; names are resolved through the registry, and names it lacks are compared as
 /// names. Rendering names happens only for messages.
 struct AllowedClassList {
+  /// Whose list this is, for strictness findings: the read's own, or an app's decode call.
+  enum Owner: Hashable {
+    /// The read's top-level allowed classes.
+    case read
+    /// A decode call an app's `init?(coder:)` made: the class decoding, and the key.
+    case call(decoder: String, key: String)
+  }
+
   private let identifiers: [ObjectIdentifier]
   private let unresolvedNames: [String]
   private let types: [AnyClass]
   private let givenNames: [String]?
+  /// Whose list this is; `nil` for the lists Foundation's own forms decode with, which no
+  /// app wrote and no strictness finding is about.
+  private(set) var owner: Owner?
 
   /// A list from runtime names, as a read's top-level `allowedClasses` gives them.
   init(names: [String], registry: ClassRegistry) {
@@ -43,6 +54,18 @@ struct AllowedClassList {
     self.givenNames = base.givenNames.map { $0 + extra.map { RuntimeClassNames.name(of: $0) } }
   }
 
+  private init(base: AllowedClassList, droppingNSObject: Void) {
+    let root = ObjectIdentifier(NSObject.self)
+    self.identifiers = base.identifiers.filter { $0 != root }
+    self.unresolvedNames = base.unresolvedNames.filter { $0 != Self.rootClassName }
+    self.types = base.types.filter { ObjectIdentifier($0) != root }
+    self.givenNames = base.givenNames?.filter { $0 != Self.rootClassName }
+    self.owner = base.owner
+  }
+
+  /// `NSObject`'s runtime name.
+  private static let rootClassName = "NSObject"
+
   /// Whether a registered class passes: it is a listed class or a subclass of one, by its
   /// real hierarchy.
   func admits(_ registered: RegisteredClass) -> Bool {
@@ -67,6 +90,22 @@ struct AllowedClassList {
 
   /// The list as messages print it: `[ProfileKit.UserProfile, NSString]`.
   var rendered: String { "[" + names.joined(separator: ", ") + "]" }
+
+  /// Whether the list names `NSObject`, which admits every class.
+  var listsNSObject: Bool {
+    identifiers.contains(ObjectIdentifier(NSObject.self))
+      || unresolvedNames.contains(Self.rootClassName)
+  }
+
+  /// The list without `NSObject`: what it admits on its own merits.
+  var withoutNSObject: AllowedClassList { AllowedClassList(base: self, droppingNSObject: ()) }
+
+  /// The same list, owned by the read or an app's decode call.
+  func owned(by owner: Owner) -> AllowedClassList {
+    var list = self
+    list.owner = owner
+    return list
+  }
 }
 
 extension AllowedClassList {

@@ -15,6 +15,11 @@ package struct HarnessDecodeResult {
   package let instantiatedClassNames: [String]
   /// What the decode built for its collections, for a caller that walks ``object`` itself.
   package var builtCollections = BuiltCollections.none
+  /// What the secure path saw that Apple's platforms only log today, each a warning.
+  ///
+  /// Empty on the legacy path. A rejected read gives only its untyped decode calls: the rest
+  /// of its graph was not decoded, and an unlisted class may be what refused it.
+  package var strictnessFindings: [StrictnessFinding] = []
 
   /// Creates a result.
   package init(

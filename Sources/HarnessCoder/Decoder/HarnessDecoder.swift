@@ -177,9 +177,11 @@ package struct HarnessDecoder: Sendable {
       category: .notConserved, keyPath: first.keyPath,
       message: "the current code does not keep what the archive holds: "
         + losses.prefix(3).map(\.description).joined(separator: "; ") + more)
-    return HarnessDecodeResult(
+    var rejected = HarnessDecodeResult(
       outcome: .rejected(rejection), object: nil, warnings: checked.warnings,
       instantiatedClassNames: result.instantiatedClassNames)
+    rejected.strictnessFindings = result.strictnessFindings
+    return rejected
   }
 
   /// The keys a decode with no keys given reads: `root` when the archive has it, otherwise

@@ -44,7 +44,7 @@ package final class HarnessUnarchiver: NSCoder {
     case dictionaryValue(NSObject)
   }
 
-  private struct Context {
+  struct Context {
     let fields: PropertyListDictionary
     let className: String
     var missingKeys: [String] = []
@@ -58,7 +58,7 @@ package final class HarnessUnarchiver: NSCoder {
   private let maximumDepth: Int
   private let mode: DecodePath
 
-  private var contexts: [Context] = []
+  private(set) var contexts: [Context] = []
   var path: [PathElement] = []
   /// The text rejections' key paths start with: `root`, or `$top.KEY` while another top key
   /// decodes.
@@ -80,6 +80,8 @@ package final class HarnessUnarchiver: NSCoder {
   private var warned: Set<String> = []
   private var instantiated: [String] = []
   private var instantiatedSet: Set<ObjectIdentifier> = []
+  /// What the secure path saw that Apple's platforms only log today.
+  var strictness = StrictnessLog()
   #if canImport(Darwin)
     /// The buffers `decodeBytes(forKey:returnedLength:)` returned, freed with the coder.
     private var keptBytes: [UnsafeMutableBufferPointer<UInt8>] = []
@@ -116,7 +118,8 @@ package final class HarnessUnarchiver: NSCoder {
   func decodeTop(keys: [String], allowedClasses: [String], describing: Bool)
     -> HarnessDecodeResult
   {
-    let allowed = secure ? AllowedClassList(names: allowedClasses, registry: registry) : nil
+    let allowed =
+      secure ? AllowedClassList(names: allowedClasses, registry: registry).owned(by: .read) : nil
     topLevelAllowed = allowed
     var decoded: [(key: String, object: AnyObject?, rootName: String)] = []
     for key in keys {
@@ -137,9 +140,13 @@ package final class HarnessUnarchiver: NSCoder {
       break
     }
     if let failure {
-      return HarnessDecodeResult(
+      var result = HarnessDecodeResult(
         outcome: .rejected(failure), object: nil, warnings: warnings,
         instantiatedClassNames: instantiated)
+      // A refused read decoded only part of its graph, and an unlisted leaf may be what refused
+      // it: only its untyped decode calls are findings, whatever the archive holds.
+      result.strictnessFindings = strictness.findings.filter { $0.rule == .untypedDecode }
+      return result
     }
     let value: DecodedValue
     if describing {
@@ -169,6 +176,7 @@ package final class HarnessUnarchiver: NSCoder {
       outcome: .decoded(value), object: object, warnings: warnings,
       instantiatedClassNames: instantiated)
     result.builtCollections = builtCollections
+    result.strictnessFindings = strictness.findings
     return result
   }
 
@@ -213,6 +221,9 @@ package final class HarnessUnarchiver: NSCoder {
         .wrongRootClass,
         "\(HarnessDecoder.topKeyText(key)) is an inline \(leaf.className), not one of the allowed classes "
           + "\(allowed.rendered); Apple's unarchiver returns it and a typed read sees nil")
+    }
+    if failure == nil, let allowed, let leaf = leafKind(of: topValue) {
+      noteAdmitted(leaf.className, type: leaf.type, by: allowed)
     }
     guard failure == nil, let object else { return .failed }
     return .object(object)
@@ -329,6 +340,7 @@ package final class HarnessUnarchiver: NSCoder {
   /// Decodes the object under a key without class checks (the legacy call).
   package override func decodeObject(forKey key: String) -> Any? {
     if secure {
+      noteUntypedDecode(forKey: key)
       failAt(
         key, .notSecureCoding,
         "plain decodeObject(forKey:) under secure coding; use decodeObject(of:forKey:)")
@@ -422,9 +434,22 @@ package final class HarnessUnarchiver: NSCoder {
   #endif
 
   /// The secure call's logic, which each platform's entry point reaches.
-  private func decodeObject(allowing classes: [AnyClass]?, forKey key: String) -> Any? {
+  ///
+  /// - Parameters:
+  ///   - classes: The classes the call allows.
+  ///   - key: The key.
+  ///   - ownList: Whether the app wrote the list (strictness findings are about it), rather
+  ///     than Foundation (`decodePropertyList(forKey:)`).
+  /// - Returns: The object, or nil.
+  private func decodeObject(allowing classes: [AnyClass]?, forKey key: String, ownList: Bool = true)
+    -> Any?
+  {
     guard secure else { return decodeField(key, allowed: nil) }
-    return decodeField(key, allowed: AllowedClassList(types: classes ?? []))
+    var list = AllowedClassList(types: classes ?? [])
+    if ownList, let decoder = contexts.last?.className {
+      list = list.owned(by: .call(decoder: decoder, key: key))
+    }
+    return decodeField(key, allowed: list)
   }
 
   /// Decodes a property-list object under a key.
@@ -432,7 +457,7 @@ package final class HarnessUnarchiver: NSCoder {
     let plistClasses: [AnyClass] = [
       NSString.self, NSNumber.self, NSData.self, NSDate.self, NSArray.self, NSDictionary.self,
     ]
-    return decodeObject(allowing: plistClasses, forKey: key)
+    return decodeObject(allowing: plistClasses, forKey: key, ownList: false)
   }
 
   /// Decodes a Boolean under a key; a missing or mistyped value is `false` and is recorded.
@@ -649,10 +674,12 @@ package final class HarnessUnarchiver: NSCoder {
       }
       return decodeReference(Int(uid), allowed: allowed, origin: origin)
     }
-    if secure, origin != .root, let allowed, let leaf = leafKind(of: value),
-      !allowed.admits(type: leaf.type)
-    {
-      noteImplicitLeaf(leaf, allowed: allowed, origin: origin)
+    if secure, origin != .root, let allowed, let leaf = leafKind(of: value) {
+      if allowed.admits(type: leaf.type) {
+        noteAdmitted(leaf.className, type: leaf.type, by: allowed)
+      } else {
+        noteImplicitLeaf(leaf, allowed: allowed, origin: origin)
+      }
     }
     switch value {
     case .string(let string): return NSString(string: string)
@@ -669,7 +696,7 @@ package final class HarnessUnarchiver: NSCoder {
   }
 
   /// The Foundation class of an inline property-list leaf, following one UID into `$objects`.
-  private func leafKind(of value: PropertyListValue) -> FoundationValueKind? {
+  func leafKind(of value: PropertyListValue) -> FoundationValueKind? {
     switch value {
     case .string: return .string
     case .integer, .unsignedInteger, .real, .bool: return .number
@@ -692,6 +719,7 @@ package final class HarnessUnarchiver: NSCoder {
       contexts[contexts.count - 1].leafMismatch =
         "\(renderedPath) is an inline \(leaf), not one of \(allowed.rendered)"
     }
+    strictness.implicit(leaf, by: allowed, at: renderedPath)
     if warned.insert("leaf:" + leaf).inserted {
       warnings.append(
         "\(mode): \(renderedPath): inline \(leaf) decoded although the allowed classes "
@@ -798,7 +826,7 @@ package final class HarnessUnarchiver: NSCoder {
     return nil
   }
 
-  private func resolve(_ instance: ArchiveInstance) -> (ClassResolution, RegisteredClass)? {
+  func resolve(_ instance: ArchiveInstance) -> (ClassResolution, RegisteredClass)? {
     if let cached = resolutions[instance.classIndex] { return cached }
     let chain = instance.archiveClass.chain
     let superclasses = chain.first == instance.className ? Array(chain.dropFirst()) : chain
@@ -836,6 +864,11 @@ package final class HarnessUnarchiver: NSCoder {
         .notSecureCoding,
         "class \(resolution) does not adopt NSSecureCoding with supportsSecureCoding = true")
       return false
+    }
+    if list.listsNSObject {
+      strictness.admitted(
+        registered.name, by: list, onlyThroughNSObject: !list.withoutNSObject.admits(registered),
+        at: renderedPath)
     }
     if origin == .call, registered.foundationKind == nil, let top = topLevelAllowed,
       !top.admits(registered), warned.insert(registered.name).inserted
@@ -876,7 +909,7 @@ package final class HarnessUnarchiver: NSCoder {
 
   // MARK: - Failures
 
-  private var renderedPath: String {
+  var renderedPath: String {
     var text = pathRoot
     for element in path {
       switch element {

@@ -40,13 +40,41 @@ package struct InProcessPathRunner: DecodePathRunner {
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
     topKeys: [String]
   ) throws(WorkerProtocolError) -> DecodeOutcome {
-    guard !path.isFoundation else {
-      throw WorkerProtocolError(
-        "\(path.rawValue) runs only in a worker process, and this verification runs in process",
-        kind: .unavailable)
-    }
+    guard !path.isFoundation else { throw Self.notRun(path) }
     return HarnessDecoder(registry: registry, classMap: classMap)
       .outcome(bytes, path: path, allowedClasses: allowedClasses, topKeys: topKeys)
+  }
+
+  /// Runs the harness paths in this process, each with the strictness findings its decode
+  /// recorded; a Foundation path is not run.
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - paths: The decode paths to run.
+  ///   - allowedClasses: Runtime names of the classes a secure read allows.
+  ///   - classMap: The class-name map.
+  ///   - topKeys: The `$top` keys the app reads.
+  /// - Returns: One result per path.
+  package func pathOutcomes(
+    _ bytes: [UInt8], paths: [DecodePath], allowedClasses: [String], classMap: ClassNameMap,
+    topKeys: [String]
+  ) -> [Result<PathOutcome, WorkerProtocolError>] {
+    let decoder = HarnessDecoder(registry: registry, classMap: classMap)
+    return paths.map { path in
+      Result { () throws(WorkerProtocolError) in
+        guard !path.isFoundation else { throw Self.notRun(path) }
+        let result = decoder.decode(
+          bytes, secure: path.isSecure, allowedClasses: allowedClasses, topKeys: topKeys)
+        return PathOutcome(result.outcome, strictnessFindings: result.strictnessFindings)
+      }
+    }
+  }
+
+  /// Why a Foundation path does not run here.
+  private static func notRun(_ path: DecodePath) -> WorkerProtocolError {
+    WorkerProtocolError(
+      "\(path.rawValue) runs only in a worker process, and this verification runs in process",
+      kind: .unavailable)
   }
 
   /// Works out the allowed-classes advice in this process.

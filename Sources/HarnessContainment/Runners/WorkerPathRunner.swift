@@ -93,6 +93,40 @@ package struct WorkerPathRunner: DecodePathRunner {
       bytes, running: paths, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys)
   }
 
+  /// Runs the paths as ``outcomes(_:paths:allowedClasses:classMap:topKeys:)`` does, the
+  /// secure path in a request of its own, whose answer carries its strictness findings.
+  ///
+  /// - Parameters:
+  ///   - bytes: The archive.
+  ///   - paths: The decode paths to run.
+  ///   - allowedClasses: Runtime names of the classes a secure read allows.
+  ///   - classMap: The class-name map.
+  ///   - topKeys: The `$top` keys the app reads.
+  /// - Returns: One result per path, in the order asked.
+  package func pathOutcomes(
+    _ bytes: [UInt8], paths: [DecodePath], allowedClasses: [String], classMap: ClassNameMap,
+    topKeys: [String]
+  ) -> [Result<PathOutcome, WorkerProtocolError>] {
+    let others = paths.filter { $0 != .secure }
+    var ran = outcomes(
+      bytes, paths: others, allowedClasses: allowedClasses, classMap: classMap, topKeys: topKeys
+    ).makeIterator()
+    return paths.map { path in
+      guard path == .secure else {
+        return ran.next()?.map { PathOutcome($0) }
+          ?? .failure(WorkerProtocolError("no result for the \(path) path", kind: .unavailable))
+      }
+      return Result { () throws(WorkerProtocolError) in
+        let response = try pool.withSupervisor { supervisor throws(WorkerProtocolError) in
+          try supervisor.decodeWithNotes(
+            bytes, path: .secure, allowedClasses: allowedClasses, classMap: classMap,
+            topKeys: topKeys)
+        }
+        return PathOutcome(response.outcome, strictnessFindings: response.strictnessFindings)
+      }
+    }
+  }
+
   /// Runs the paths in the worker, several in one request.
   private func outcomes(
     _ bytes: [UInt8], running paths: [DecodePath], allowedClasses: [String],

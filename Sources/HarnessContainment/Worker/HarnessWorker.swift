@@ -215,7 +215,9 @@ package enum HarnessWorker {
     let result = decoder.decode(
       [UInt8](request.archive), secure: request.path.isSecure,
       allowedClasses: request.allowedClasses, topKeys: request.keys)
-    return WorkerResponse(id: request.id, outcome: result.outcome, notes: result.warnings)
+    return WorkerResponse(
+      id: request.id, outcome: result.outcome, notes: result.warnings,
+      strictnessFindings: result.strictnessFindings)
   }
 
   /// Runs one archive on each path of a batch, in order, and sends each answer as soon as it

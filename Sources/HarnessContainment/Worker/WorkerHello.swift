@@ -8,9 +8,10 @@ import HarnessCoder
 struct WorkerHello: Sendable, Hashable, Codable {
   /// The value of ``worker`` every decode worker sends.
   static let workerName = "archive-harness-decode-worker"
-  /// The request and answer format this build speaks: 3 since an answer may carry a decode
-  /// to nil (``DecodedValue/noObject``); 2 made requests and answers binary frames (1 was JSON).
-  static let currentProtocolVersion = 3
+  /// The request and answer format this build speaks: 4 since an answer carries the secure
+  /// path's strictness findings; 3 since an answer may carry a decode to nil
+  /// (``DecodedValue/noObject``); 2 made requests and answers binary frames (1 was JSON).
+  static let currentProtocolVersion = 4
 
   /// Always ``workerName``.
   var worker: String

@@ -21,7 +21,7 @@ extension WorkerResponse {
   static let maximumValueDepth = 1024
 
   /// The response as the worker sends it: the number, the outcome (a tag byte, then its
-  /// fields), then the notes.
+  /// fields), the notes, then the strictness findings.
   var encoded: [UInt8] {
     var writer = WorkerFrameWriter(capacity: 256)
     writer.append(integer: Int64(id))
@@ -41,6 +41,16 @@ extension WorkerResponse {
       writer.append(string: crash.detail)
     }
     writer.append(strings: notes)
+    writer.append(length: strictnessFindings.count)
+    for finding in strictnessFindings {
+      writer.append(string: finding.rule.rawValue)
+      writer.append(string: finding.severity.rawValue)
+      writer.append(string: finding.className)
+      writer.append(string: finding.keyPath)
+      writer.append(strings: [finding.decoder, finding.key].compactMap { $0 })
+      writer.append(strings: finding.allowedClasses)
+      writer.append(strings: finding.fix)
+    }
     return writer.bytes
   }
 
@@ -72,8 +82,35 @@ extension WorkerResponse {
       throw WorkerProtocolError("unknown outcome tag in an answer")
     }
     let notes = try reader.strings()
+    // A rule's and a severity's names, a class, a key path, three lists: 28 bytes at least.
+    let count = try reader.count(ofItemsAtLeast: 28)
+    var findings: [StrictnessFinding] = []
+    for _ in 0..<count { findings.append(try Self.strictnessFinding(from: &reader)) }
     try reader.expectEnd()
-    self.init(id: id, outcome: outcome, notes: notes)
+    self.init(id: id, outcome: outcome, notes: notes, strictnessFindings: findings)
+  }
+
+  private static func strictnessFinding(from reader: inout WorkerFrameReader)
+    throws(WorkerProtocolError) -> StrictnessFinding
+  {
+    let ruleName = try reader.string()
+    guard let rule = StrictnessRule(rawValue: ruleName) else {
+      throw WorkerProtocolError("unknown strictness rule '\(ruleName)' in an answer")
+    }
+    let severityName = try reader.string()
+    guard let severity = Severity(rawValue: severityName) else {
+      throw WorkerProtocolError("unknown severity '\(severityName)' in an answer")
+    }
+    let className = try reader.string()
+    let keyPath = try reader.string()
+    let call = try reader.strings()
+    guard call.isEmpty || call.count == 2 else {
+      throw WorkerProtocolError("a strictness finding's call has \(call.count) parts, not 0 or 2")
+    }
+    return StrictnessFinding(
+      rule: rule, severity: severity, className: className, keyPath: keyPath,
+      decoder: call.first, key: call.last, allowedClasses: try reader.strings(),
+      fix: try reader.strings())
   }
 
   private static func append(_ value: DecodedValue, to writer: inout WorkerFrameWriter) {

@@ -10,11 +10,17 @@ package struct WorkerResponse: Sendable, Hashable, Codable {
   package var outcome: DecodeOutcome
   /// Observations about the decode, such as a value returned with an error also set.
   package var notes: [String]
+  /// What the secure path saw that Apple's platforms only log today; empty on other paths.
+  package var strictnessFindings: [StrictnessFinding]
 
   /// Creates a response.
-  package init(id: Int, outcome: DecodeOutcome, notes: [String] = []) {
+  package init(
+    id: Int, outcome: DecodeOutcome, notes: [String] = [],
+    strictnessFindings: [StrictnessFinding] = []
+  ) {
     self.id = id
     self.outcome = outcome
     self.notes = notes
+    self.strictnessFindings = strictnessFindings
   }
 }

@@ -4,7 +4,7 @@ import Foundation
 enum FakeWorker {
   /// The handshake a real worker serving the default registry writes, as a frame.
   static let handshake =
-    #"{"worker":"archive-harness-decode-worker","protocolVersion":3,"registries":["default"]}"#
+    #"{"worker":"archive-harness-decode-worker","protocolVersion":4,"registries":["default"]}"#
 
   /// Writes an executable script that writes the handshake frame, then runs `body`.
   ///
