@@ -162,7 +162,7 @@ struct StrictnessVerificationTests {
 
   @Test("The verify schema lists every strictness rule, in order")
   func schemaListsEveryRule() throws {
-    let rules = try JSONSchemas.validator(.verify).schema["$defs"]?["StrictnessFinding"]?[
+    let rules = try JSONSchemas.schema(.verify)["$defs"]?["StrictnessFinding"]?[
       "properties"]?["rule"]?["enum"]
     guard case .array(let names)? = rules else {
       Issue.record("no rule enum in the verify schema")
