@@ -50,6 +50,10 @@ enum MigrateCommand {
     name: "no-backup", help: "Migrate without keeping the originals (no rollback).")
 
   static let command = Command(spec: spec) { arguments, context in
+    // A report reader that goes away (`migrate … | head`) must not kill a run that writes the
+    // store: the write fails with EPIPE instead, the run stops after the batch in hand, and
+    // standard error says the store changed and where the journal is.
+    signal(SIGPIPE, SIG_IGN)
     if let journal = arguments[rollback] {
       let encryption = try EncryptionOptions(arguments)
       return try runRollback(journal, key: try encryption.key(), context: context)
