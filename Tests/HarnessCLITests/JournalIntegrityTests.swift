@@ -12,10 +12,7 @@ import Testing
 struct JournalIntegrityTests {
   /// A migrated scratch copy of the shipped v1 archives: the folder and the run's journal.
   private func migratedStore() throws -> (folder: String, journal: String) {
-    let folder = try StoreFixtures.temporaryFolder()
-    try FileManager.default.copyItem(
-      atPath: Corpus.packageRoot.appendingPathComponent("LegacyArchives/ProfilesApp-1.0").path,
-      toPath: folder + "/store")
+    let folder = try StoreFixtures.scratchProfileStore()
     let result = try CommandRunner.run([
       "migrate", "--store", folder + "/store", "--manifest", StoreFixtures.manifest, "--backup",
       folder + "/backup",

@@ -5,20 +5,12 @@ import Testing
 
 @Suite("archive-harness migrate-dry-run and migrate, run as a user would")
 struct MigrateCommandTests {
-  /// A scratch copy of the shipped v1 archives, as a directory store.
-  private func scratchStore() throws -> String {
-    let folder = try StoreFixtures.temporaryFolder()
-    try FileManager.default.copyItem(
-      atPath: Corpus.packageRoot.appendingPathComponent("LegacyArchives/ProfilesApp-1.0").path,
-      toPath: folder + "/store")
-    return folder
-  }
 
   private var manifest: String { StoreFixtures.manifest }
 
   @Test("A typed dry run over the shipped v1 archives plans every record, changes nothing, exits 1")
   func typedDryRun() throws {
-    let folder = try scratchStore()
+    let folder = try StoreFixtures.scratchProfileStore()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let before = try StoreFixtures.checksums(ofFolder: folder)
     let result = try CommandRunner.run([
@@ -35,7 +27,7 @@ struct MigrateCommandTests {
 
   @Test("Migrate rewrites the verified records, a re-run is a no-op, rollback restores every byte")
   func typedMigrateRerunRollback() throws {
-    let folder = try scratchStore()
+    let folder = try StoreFixtures.scratchProfileStore()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let before = try StoreFixtures.checksums(ofFolder: folder + "/store")
     let first = try CommandRunner.run([
@@ -84,7 +76,7 @@ struct MigrateCommandTests {
 
   @Test("migrate --format json reports every record and follows its schema")
   func migrateJSONReport() throws {
-    let folder = try scratchStore()
+    let folder = try StoreFixtures.scratchProfileStore()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let result = try CommandRunner.run([
       "migrate", "--store", folder + "/store", "--manifest", manifest, "--backup",

@@ -15,17 +15,10 @@ import Testing
   "migrate with a report that cannot be written",
   .enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full (Linux)"))
 struct MigrateReportFailureTests {
-  private func scratchStore() throws -> String {
-    let folder = try StoreFixtures.temporaryFolder()
-    try FileManager.default.copyItem(
-      atPath: Corpus.packageRoot.appendingPathComponent("LegacyArchives/ProfilesApp-1.0").path,
-      toPath: folder + "/store")
-    return folder
-  }
 
   @Test("migrate --output on a device that takes no bytes exits 2 and leaves the store as it was")
   func fullOutputStopsBeforeTheStore() throws {
-    let folder = try scratchStore()
+    let folder = try StoreFixtures.scratchProfileStore()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let before = try StoreFixtures.checksums(ofFolder: folder + "/store")
     let result = try CommandRunner.run([
@@ -43,7 +36,7 @@ struct MigrateReportFailureTests {
   @Test("migrate > /dev/full exits 2 and leaves the store as it was")
   func fullStandardOutputStopsBeforeTheStore() throws {
     let harness = try #require(CommandRunner.executable, "profiles-harness is not built")
-    let folder = try scratchStore()
+    let folder = try StoreFixtures.scratchProfileStore()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let before = try StoreFixtures.checksums(ofFolder: folder + "/store")
     let full = open("/dev/full", O_WRONLY | O_CLOEXEC)

@@ -22,6 +22,16 @@ enum StoreFixtures {
     return path
   }
 
+  /// A new temporary folder holding `store`, a copy of the shipped v1 archives as a directory
+  /// store; the caller removes the folder.
+  static func scratchProfileStore() throws -> String {
+    let folder = try temporaryFolder()
+    try FileManager.default.copyItem(
+      atPath: Corpus.packageRoot.appendingPathComponent("LegacyArchives/ProfilesApp-1.0").path,
+      toPath: folder + "/store")
+    return folder
+  }
+
   /// The bytes of a file below the package root.
   static func shipped(_ relativePath: String) throws -> [UInt8] {
     Array(try Data(contentsOf: Corpus.packageRoot.appendingPathComponent(relativePath)))

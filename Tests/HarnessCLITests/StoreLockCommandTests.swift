@@ -5,17 +5,10 @@ import Testing
 
 @Suite("migrate and --rollback refuse a store another run is writing")
 struct StoreLockCommandTests {
-  private func scratchStore() throws -> String {
-    let folder = try StoreFixtures.temporaryFolder()
-    try FileManager.default.copyItem(
-      atPath: Corpus.packageRoot.appendingPathComponent("LegacyArchives/ProfilesApp-1.0").path,
-      toPath: folder + "/store")
-    return folder
-  }
 
   @Test("A second migrate of a store refuses with store-busy, exits 2 and changes nothing")
   func secondMigrateRefuses() throws {
-    let folder = try scratchStore()
+    let folder = try StoreFixtures.scratchProfileStore()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let before = try StoreFixtures.checksums(ofFolder: folder + "/store")
     let lock = try StoreLock(store: folder + "/store")
@@ -33,7 +26,7 @@ struct StoreLockCommandTests {
 
   @Test("A rollback of a store another run is writing refuses with store-busy and exits 2")
   func rollbackRefusesWhileLocked() throws {
-    let folder = try scratchStore()
+    let folder = try StoreFixtures.scratchProfileStore()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let first = try CommandRunner.run([
       "migrate", "--store", folder + "/store", "--manifest", StoreFixtures.manifest, "--backup",

@@ -62,14 +62,16 @@ public struct RecordID: Hashable, Sendable, CustomStringConvertible {
     database: String, table: String, keyColumn: String, key: SQLiteValue, rowid: Int64?,
     entity: Entity? = nil, naming: RecordKeyNaming = .clear
   ) -> RecordID {
+    // One HMAC a row: the name and the journal's keyHash share it.
+    let hash = naming.hash(key)
     let row = Place.Position.row(
       table: entity?.name ?? table,
-      key: naming.label(keyColumn: keyColumn, key: key, rowid: rowid),
+      key: RecordKeyNaming.label(keyColumn: keyColumn, key: key, rowid: rowid, hash: hash),
       column: entity?.attribute)
     var id = RecordID(
       kind: .row(table: table, key: key, rowid: rowid), entity: entity,
       place: Place(file: database, position: row))
-    id.keyHash = naming.hash(key)
+    id.keyHash = hash
     return id
   }
 

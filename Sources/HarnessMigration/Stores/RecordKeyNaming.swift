@@ -55,7 +55,14 @@ public struct RecordKeyNaming: Sendable {
   ///   - rowid: The row's rowid, when the table has one.
   /// - Returns: The name.
   public func label(keyColumn: String, key: SQLiteValue, rowid: Int64?) -> String {
-    guard let hash = hash(key) else { return "\(keyColumn)=\(key.displayText)" }
+    Self.label(keyColumn: keyColumn, key: key, rowid: rowid, hash: hash(key))
+  }
+
+  /// A row's name from a hash computed already: by its key when `hash` is `nil`.
+  static func label(keyColumn: String, key: SQLiteValue?, rowid: Int64?, hash: String?)
+    -> String
+  {
+    guard let hash else { return "\(keyColumn)=\(key?.displayText ?? "?")" }
     return (rowid.map { "rowid=\($0) " } ?? "") + "key#" + hash
   }
 

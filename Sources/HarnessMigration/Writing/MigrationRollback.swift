@@ -464,11 +464,13 @@ public enum MigrationRollback {
           throw MigrationError(.journal, file: journalPath, "an update entry is malformed")
         }
         guard let key = try key(of: entry, rowid: rowid) else {
-          let hash = entry["keyHash"] as? String ?? "?"
           let place = Place(
             file: store,
             position: .row(
-              table: target.table, key: (rowid.map { "rowid=\($0) " } ?? "") + "key#" + hash,
+              table: target.table,
+              key: RecordKeyNaming.label(
+                keyColumn: target.keyColumn, key: nil, rowid: rowid,
+                hash: entry["keyHash"] as? String),
               column: nil))
           let outcome = Outcome.conflict("no row has this key any more; left as it is")
           summary.count(outcome)

@@ -102,7 +102,7 @@ final class SQLiteRecordWriter: RecordWriter {
       guard case .row(_, let key, let rowid) = rewrite.record.id.kind else { continue }
       // An encrypted store's keys may be personal data: its journal names the row by a keyed hash.
       let record: (String, JSONValue) =
-        if let hash = store.recordNaming.hash(key) {
+        if let hash = rewrite.record.id.keyHash {
           ("keyHash", .string(hash))
         } else {
           ("key", MigrationJournal.json(key))
