@@ -4,16 +4,30 @@
 // through the legacy and secure decode paths, and migrates stored data only
 // after a verified round trip.
 //
-// Targets follow the pipeline; imports point down it, never back up:
+// Modules are cut where products and dependencies begin, one concept a module, and one
+// concept a folder inside it. Imports point down this table, never up or sideways;
+// ArchitectureTests holds every `import` in Sources/ against it, and every folder in Sources/
+// must be on it (the C shims, CHarness*, aside: they sit below everything).
 //
-//   PropertyList -> KeyedArchive -> Decoding -> Verification -> HarnessCLI
-//                         \-> Manifest -> ManifestXML -/    Migration -/
-//                                    Verification -> ManifestAuthoring (records manifests)
-//                                 \-> Anonymization (pseudonyms, privacy scan) -/
+// module-layers:
+// | 4 | `ArchiveHarnessXCTest`, `archive-harness`, `profiles-harness`, `crash-test-harness` |
+// | 3 | `ArchiveHarnessCLI`, `ArchiveHarnessTesting`, `harness-bench`, `store-generator` |
+// | 2 | `ArchiveHarness`, `manifest-reference` |
+// | 1 | `ArchiveCoder`, `ArchiveManifest`, `HarnessTestSupport`, `make-legacy-archives` |
+// | 0 | `_ArchiveHarnessSystem`, `ArchiveFormat`, `ProfilesApp`, `ProfileKit` |
+// /module-layers
 //
-// Below them all: TextOutput (escaping, quoting, hex), JSONOutput, and
-// HarnessVocabulary (decode paths, outcomes, categories, steps, severities).
-// FileOutput, below them all too, writes every file by one rule.
+// - `_ArchiveHarnessSystem` (`package` API only): the POSIX edge: file output by one rule,
+//   child processes, the lock type.
+// - `ArchiveFormat`: bytes to values, never trapping: property lists, the keyed-archive graph,
+//   key paths, JSON and text, SHA-256, and the vocabulary every layer above shares.
+// - `ArchiveCoder`: the harness NSCoder. `ArchiveManifest`: manifests, in XML through libxml2.
+// - `ArchiveHarness`: the engine a team calls (API/, Verification/, Migration/, Workers/,
+//   Authoring/, Anonymization/); the only module that links SQLite and SQLCipher.
+// - `ArchiveHarnessCLI`, `ArchiveHarnessTesting`, `ArchiveHarnessXCTest`: the command line and
+//   the test support, each over the engine.
+// - `ProfilesApp` and `ProfileKit`: the sample app under test (its versions 1 and 2), not the
+//   library. `HarnessTestSupport`: what this package's tests share (`package` API only).
 //
 // Tools 6.1 (Xcode 16.3 on a Mac): the tests keep the error `#expect(throws:)` returns, which
 // Swift 6.1 added; exit tests need Swift 6.2 and sit behind `#if compiler(>=6.2)`.
@@ -59,7 +73,7 @@ let package = Package(
   products: [
     .executable(name: "archive-harness", targets: ["archive-harness"]),
     .library(name: "ArchiveHarness", targets: ["ArchiveHarness"]),
-    .library(name: "HarnessCLI", targets: ["HarnessCLI"]),
+    .library(name: "ArchiveHarnessCLI", targets: ["ArchiveHarnessCLI"]),
     .library(name: "ArchiveHarnessTesting", targets: ["ArchiveHarnessTesting"]),
     .library(name: "ArchiveHarnessXCTest", targets: ["ArchiveHarnessXCTest"]),
   ],
@@ -92,152 +106,56 @@ let package = Package(
     // What the decode worker's fork server needs from C on Linux (fork, the parent-death
     // signal, wait statuses, passing a socket): static inline functions in one header.
     .target(name: "CHarnessWorkerProcess"),
-    // Child processes started with posix_spawn and reaped with waitpid, every wait bounded:
-    // the decode worker, and the commands tests run.
+    // The system edge, `package` API only: every file written by one rule (FileOutput), files
+    // read whole and bounded (FileInput), child processes started with posix_spawn and reaped
+    // with every wait bounded (ChildProcesses), the lock type and time spans (Concurrency). The
+    // one home of the C library shims for processes.
     .target(
-      name: "HarnessChildProcesses",
-      dependencies: ["_ArchiveHarnessSystem", "CHarnessWorkerProcess"],
+      name: "_ArchiveHarnessSystem", dependencies: ["CHarnessWorkerProcess"],
       swiftSettings: strictSettings),
-
-    // The system edge the other modules share: the lock type (os_unfair_lock, pthread_mutex_t).
-    .target(name: "_ArchiveHarnessSystem", swiftSettings: strictSettings),
-    // Every file the project writes goes through FileOutput's one rule (the Outputs article).
-    .target(name: "HarnessFileOutput", swiftSettings: strictSettings),
-
-    // The pipeline.
-    .target(name: "HarnessTextOutput", swiftSettings: strictSettings),
-    // SHA-256 (from CHarnessCrypto), for manifests' checksums and migration journals alike.
+    // Bytes to values, never trapping, in pure Swift: the vocabulary (decode paths, outcomes,
+    // categories, steps, severities, places), text and JSON writers and the JSON reader,
+    // property lists, the keyed-archive graph and key paths, and SHA-256. The fuzz targets link
+    // only this (and CHarnessCrypto, its digests).
     .target(
-      name: "HarnessChecksum", dependencies: ["CHarnessCrypto", "HarnessTextOutput"],
-      swiftSettings: strictSettings),
-    .target(name: "HarnessVocabulary", swiftSettings: strictSettings),
-    .target(
-      name: "HarnessJSONOutput", dependencies: ["HarnessTextOutput", "HarnessVocabulary"],
-      swiftSettings: strictSettings),
-    .target(
-      name: "HarnessPropertyList",
-      dependencies: ["HarnessJSONOutput", "HarnessTextOutput", "HarnessVocabulary"],
-      swiftSettings: strictSettings),
-    .target(
-      name: "HarnessKeyedArchive",
-      dependencies: [
-        "HarnessPropertyList", "HarnessJSONOutput", "HarnessTextOutput", "HarnessVocabulary",
-      ],
-      swiftSettings: strictSettings),
+      name: "ArchiveFormat", dependencies: ["CHarnessCrypto"], swiftSettings: strictSettings),
     // The harness NSCoder: the class registry and class-name maps, the decoder (legacy and
-    // secure paths) and the encoder, and what a decode gives.
+    // secure paths) and the encoder, the platform stand-ins, what a decode gives, and the
+    // conservation comparison of an archive with its decode.
     .target(
-      name: "HarnessCoder",
-      dependencies: [
-        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessVocabulary", "HarnessTextOutput",
-        "HarnessFileOutput", "_ArchiveHarnessSystem",
-      ],
+      name: "ArchiveCoder", dependencies: ["ArchiveFormat", "_ArchiveHarnessSystem"],
       swiftSettings: strictSettings),
-    // The manifest model: archives, expectations and the engine that checks them.
+    // Manifests: the model and its expectations (Model/), and XML through libxml2, by
+    // CHarnessXMLBridge (XML/): parsed and validated against the XSD, loaded, written back.
     .target(
-      name: "HarnessManifest",
-      dependencies: [
-        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessVocabulary", "HarnessTextOutput",
-        "HarnessChecksum",
-      ],
-      swiftSettings: strictSettings
-    ),
-    // Manifests as XML: libxml2 (through CHarnessXMLBridge) parses and validates against the XSD,
-    // the loader builds the model, the writer writes it back.
-    .target(
-      name: "HarnessManifestXML",
-      dependencies: [
-        "HarnessManifest", "HarnessKeyedArchive", "HarnessPropertyList", "CHarnessXMLBridge",
-        "HarnessVocabulary", "HarnessTextOutput",
-        "HarnessChecksum",
-      ],
-      swiftSettings: strictSettings
-    ),
-    // Writing manifests from archives: the survey, the author, registered-class matching.
-    .target(
-      name: "HarnessManifestAuthoring",
-      dependencies: [
-        "HarnessManifest", "HarnessManifestXML", "HarnessKeyedArchive", "HarnessPropertyList",
-        "HarnessTextOutput", "HarnessChecksum",
-        "HarnessVocabulary", "HarnessVerification",
-      ],
-      swiftSettings: strictSettings
-    ),
-    // Pseudonyms for archives fit to commit, and the privacy scan (Manifest for the
-    // manifests' reviewed values).
-    .target(
-      name: "HarnessAnonymization",
-      dependencies: [
-        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessManifest", "HarnessChecksum",
-        "CHarnessCrypto", "HarnessJSONOutput", "HarnessTextOutput",
-      ],
-      swiftSettings: strictSettings
-    ),
-    .target(
-      name: "HarnessVerification",
-      dependencies: [
-        "_ArchiveHarnessSystem",
-        "HarnessCoder", "HarnessManifest", "HarnessManifestXML", "HarnessKeyedArchive",
-        "HarnessPropertyList", "HarnessJSONOutput",
-        "HarnessVocabulary", "HarnessTextOutput", "HarnessChecksum", "HarnessFileOutput",
-      ],
-      swiftSettings: strictSettings
-    ),
-    .target(
-      name: "HarnessMigration",
-      dependencies: [
-        "HarnessChecksum", "HarnessCoder", "HarnessKeyedArchive", "HarnessPropertyList",
-        "CHarnessSQLite", "CHarnessSQLCipher",
-        "CHarnessCrypto", "HarnessJSONOutput", "HarnessVocabulary", "HarnessTextOutput",
-        "HarnessFileOutput", "_ArchiveHarnessSystem",
-      ],
-      swiftSettings: strictSettings,
-      // CHarnessSQLite's module links sqlite3 where it is imported; this says so for the whole target.
-      linkerSettings: [.linkedLibrary("sqlite3")]
-    ),
-    // Where decoding runs: the decode worker (the harness executable re-executed), its fork
-    // server, supervisor and frames, and the runners Verification and Migration take (in
-    // workers, in process, or none).
-    .target(
-      name: "HarnessContainment",
-      dependencies: [
-        "_ArchiveHarnessSystem",
-        "HarnessCoder", "HarnessVerification", "HarnessMigration", "HarnessKeyedArchive",
-        "HarnessPropertyList", "HarnessVocabulary", "HarnessTextOutput", "HarnessFileOutput",
-        "CHarnessWorkerProcess", "HarnessChildProcesses",
-      ],
-      swiftSettings: strictSettings
-    ),
-    // The team-facing library: the pipeline re-exported, the configuration and the worker choice.
+      name: "ArchiveManifest", dependencies: ["ArchiveFormat", "CHarnessXMLBridge"],
+      swiftSettings: strictSettings),
+    // The engine, one concept a folder: API/ (what a team calls), Verification/, Migration/
+    // (stores, survey, the pipeline, typed migration, writing, journal and rollback, reports),
+    // Workers/ (where decoding runs), Authoring/, Anonymization/. The only module that links
+    // SQLite and SQLCipher.
     .target(
       name: "ArchiveHarness",
       dependencies: [
-        "_ArchiveHarnessSystem",
-        "HarnessPropertyList", "HarnessKeyedArchive", "HarnessCoder", "HarnessManifest",
-        "HarnessManifestXML", "HarnessManifestAuthoring",
-        "HarnessVerification", "HarnessMigration", "HarnessAnonymization", "HarnessJSONOutput",
-        "HarnessVocabulary", "HarnessChecksum", "HarnessContainment",
+        "ArchiveFormat", "ArchiveCoder", "ArchiveManifest", "_ArchiveHarnessSystem",
+        "CHarnessSQLite", "CHarnessSQLCipher", "CHarnessCrypto", "CHarnessWorkerProcess",
       ],
-      swiftSettings: strictSettings
-    ),
+      swiftSettings: strictSettings,
+      // CHarnessSQLite's module links sqlite3 where it is imported; this says so for the target.
+      linkerSettings: [.linkedLibrary("sqlite3")]),
+    // The command line: arguments, help, exit statuses; each command is a call into the engine.
     .target(
-      name: "HarnessCLI",
+      name: "ArchiveHarnessCLI",
       dependencies: [
-        "ArchiveHarness", "HarnessVerification", "HarnessMigration", "HarnessCoder",
-        "HarnessContainment",
-        "HarnessManifest", "HarnessManifestXML",
-        "HarnessManifestAuthoring", "HarnessAnonymization",
-        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessVocabulary", "HarnessJSONOutput",
-        "HarnessChecksum", "HarnessFileOutput",
-        "HarnessTextOutput",
+        "ArchiveHarness", "ArchiveFormat", "ArchiveCoder", "ArchiveManifest",
+        "_ArchiveHarnessSystem",
       ],
-      swiftSettings: strictSettings
-    ),
+      swiftSettings: strictSettings),
     // Swift Testing support for a team's `swift test`: one case per manifest entry, the merge
     // checks, record mode (which writes manifests through FileOutput's one rule).
     .target(
       name: "ArchiveHarnessTesting",
-      dependencies: ["ArchiveHarness", "HarnessFileOutput", "_ArchiveHarnessSystem"],
+      dependencies: ["ArchiveHarness", "_ArchiveHarnessSystem"],
       swiftSettings: strictSettings
     ),
     // XCTest support: every manifest entry in one test method, each finding its own failure at
@@ -254,88 +172,77 @@ let package = Package(
 
     // The archive-harness teams install: no app's classes, the platform stand-ins only.
     .executableTarget(
-      name: "archive-harness",
-      dependencies: ["HarnessCLI", "HarnessCoder"],
-      swiftSettings: strictSettings
-    ),
+      name: "archive-harness", dependencies: ["ArchiveHarnessCLI"],
+      swiftSettings: strictSettings),
     // The repository's own harness over the sample app, as a team builds theirs: the worker of
     // this repository's tests, scripts and main job. Not a product.
     .executableTarget(
       name: "profiles-harness",
-      dependencies: ["HarnessCLI", "HarnessCoder", "ProfileKit", "ProfilesApp"],
-      swiftSettings: strictSettings
-    ),
-
+      dependencies: ["ArchiveHarnessCLI", "ProfileKit", "ProfilesApp"],
+      swiftSettings: strictSettings),
     // A harness over ProfileKit plus a class whose init?(coder:) traps on one record shape:
     // scripts/crash-test and the migration tests prove a typed migrate contains it.
     .executableTarget(
-      name: "crash-test-harness",
-      dependencies: ["HarnessCLI", "ProfileKit"],
-      swiftSettings: strictSettings
-    ),
+      name: "crash-test-harness", dependencies: ["ArchiveHarnessCLI", "ProfileKit"],
+      swiftSettings: strictSettings),
 
+    // Maintainers' tools, not products.
     // Writes LegacyArchives/ once (scripts/make-legacy-archives).
     .executableTarget(
-      name: "make-legacy-archives",
-      dependencies: ["HarnessKeyedArchive", "HarnessPropertyList", "HarnessFileOutput"],
-      swiftSettings: strictSettings
-    ),
-
+      name: "make-legacy-archives", dependencies: ["ArchiveFormat", "_ArchiveHarnessSystem"],
+      swiftSettings: strictSettings),
+    // Writes docs/ManifestFormat.md from the XSD's annotations (scripts/manifest-reference).
+    .executableTarget(
+      name: "manifest-reference",
+      dependencies: ["ArchiveManifest", "ArchiveFormat", "_ArchiveHarnessSystem"],
+      swiftSettings: strictSettings),
     // Benchmarks (run by scripts/bench, scripts/bench-reader and scripts/check-hostile-text;
     // never by the tests).
     .executableTarget(
       name: "harness-bench",
       dependencies: [
-        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessCoder", "HarnessMigration",
-        "ProfileKit", "HarnessAnonymization", "HarnessTestSupport", "HarnessContainment",
-        "HarnessVocabulary",
+        "ArchiveHarness", "ArchiveFormat", "ArchiveCoder", "ProfileKit", "HarnessTestSupport",
       ],
-      swiftSettings: strictSettings
-    ),
-
+      swiftSettings: strictSettings),
     // Builds test stores for migration tests, scripts/bench-migrate and scripts/crash-test.
     .executableTarget(
       name: "store-generator",
       dependencies: [
-        "HarnessTestSupport", "HarnessManifest", "HarnessMigration", "HarnessPropertyList",
-        "CHarnessSQLite", "HarnessChecksum",
-        "HarnessFileOutput",
+        "ArchiveHarness", "ArchiveFormat", "ArchiveManifest", "_ArchiveHarnessSystem",
+        "HarnessTestSupport", "CHarnessSQLite",
       ],
-      swiftSettings: strictSettings
-    ),
+      swiftSettings: strictSettings),
 
-    // Tests.
+    // Tests, and what they share (`package` API only).
     .target(
       name: "HarnessTestSupport",
       dependencies: [
-        "_ArchiveHarnessSystem",
-        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessJSONOutput", "HarnessChildProcesses",
-        "CHarnessWorkerProcess",
+        "_ArchiveHarnessSystem", "ArchiveFormat", "CHarnessWorkerProcess",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "ChildProcessesTests",
-      dependencies: ["_ArchiveHarnessSystem", "HarnessChildProcesses", "CHarnessWorkerProcess"],
+      dependencies: ["_ArchiveHarnessSystem", "CHarnessWorkerProcess"],
       swiftSettings: strictSettings),
     .testTarget(
       name: "FileOutputTests",
-      dependencies: ["HarnessFileOutput"],
+      dependencies: ["_ArchiveHarnessSystem"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "ArchiveHarnessSystemTests", dependencies: ["_ArchiveHarnessSystem"],
       swiftSettings: strictSettings),
     .testTarget(
-      name: "TextOutputTests", dependencies: ["HarnessTextOutput"],
+      name: "TextOutputTests", dependencies: ["ArchiveFormat"],
       swiftSettings: strictSettings),
     .testTarget(
-      name: "ChecksumTests", dependencies: ["HarnessChecksum", "HarnessTestSupport"],
+      name: "ChecksumTests", dependencies: ["ArchiveFormat", "HarnessTestSupport"],
       swiftSettings: strictSettings),
     .testTarget(
-      name: "JSONOutputTests", dependencies: ["HarnessJSONOutput"], swiftSettings: strictSettings),
+      name: "JSONOutputTests", dependencies: ["ArchiveFormat"], swiftSettings: strictSettings),
     .testTarget(
-      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport", "HarnessJSONOutput"],
+      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport", "ArchiveFormat"],
       swiftSettings: strictSettings),
     // The module map in CONTRIBUTING.md against every module's imports.
     .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
@@ -344,6 +251,10 @@ let package = Package(
       dependencies: ["CHarnessXMLBridge", "CHarnessSQLite"],
       swiftSettings: strictSettings
     ),
+    // The maintainers' reference generator, and docs/ManifestFormat.md against it.
+    .testTarget(
+      name: "ManifestReferenceTests", dependencies: ["manifest-reference", "ArchiveManifest"],
+      swiftSettings: strictSettings),
     .testTarget(
       name: "ArchiveHarnessTestingTests",
       dependencies: [
@@ -360,70 +271,55 @@ let package = Package(
     .testTarget(
       name: "HarnessCLITests",
       dependencies: [
-        "HarnessCLI", "HarnessTestSupport", "HarnessChecksum", "HarnessJSONOutput", "ProfileKit",
-        "ProfilesApp",
-        "HarnessPropertyList", "HarnessMigration", "HarnessVerification", "HarnessChildProcesses",
-        "_ArchiveHarnessSystem",
+        "ArchiveHarnessCLI", "HarnessTestSupport", "ArchiveFormat", "ProfileKit", "ProfilesApp",
+        "ArchiveHarness", "_ArchiveHarnessSystem",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "VerificationTests",
       dependencies: [
-        "HarnessContainment",
-        "HarnessVerification", "HarnessCoder", "HarnessManifest", "HarnessManifestXML",
-        "HarnessKeyedArchive", "ProfileKit",
-        "HarnessTestSupport", "HarnessVocabulary", "HarnessJSONOutput", "HarnessTextOutput",
-        "_ArchiveHarnessSystem",
+        "ArchiveHarness", "ArchiveCoder", "ArchiveManifest", "ArchiveFormat", "ProfileKit",
+        "HarnessTestSupport", "_ArchiveHarnessSystem",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "PropertyListTests",
-      dependencies: ["HarnessPropertyList", "HarnessJSONOutput", "HarnessTestSupport"],
+      dependencies: ["ArchiveFormat", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "MigrationTests",
       dependencies: [
-        "HarnessContainment",
-        "HarnessMigration", "HarnessManifest", "HarnessKeyedArchive", "HarnessPropertyList",
-        "HarnessTestSupport", "CHarnessSQLite", "_ArchiveHarnessSystem",
-        "HarnessChecksum", "HarnessJSONOutput", "HarnessVocabulary",
+        "ArchiveHarness", "ArchiveManifest", "ArchiveFormat", "HarnessTestSupport",
+        "CHarnessSQLite", "_ArchiveHarnessSystem",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "KeyedArchiveTests",
-      dependencies: ["HarnessKeyedArchive", "HarnessPropertyList", "HarnessTestSupport"],
+      dependencies: ["ArchiveFormat", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "DecodingTests",
       dependencies: [
-        "HarnessContainment", "HarnessMigration",
-        "HarnessCoder", "HarnessKeyedArchive", "HarnessPropertyList", "ProfileKit",
-        "ProfilesApp",
-        "HarnessTestSupport", "HarnessVocabulary", "_ArchiveHarnessSystem",
+        "ArchiveHarness", "ArchiveCoder", "ArchiveFormat", "ProfileKit", "ProfilesApp",
+        "HarnessTestSupport", "_ArchiveHarnessSystem",
       ],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "AnonymizationTests",
-      dependencies: [
-        "HarnessAnonymization", "HarnessManifest", "HarnessManifestXML", "HarnessKeyedArchive",
-        "HarnessPropertyList",
-        "HarnessTestSupport", "HarnessChecksum", "HarnessTextOutput",
-      ],
+      dependencies: ["ArchiveHarness", "ArchiveManifest", "ArchiveFormat", "HarnessTestSupport"],
       swiftSettings: strictSettings
     ),
     .testTarget(
       name: "ManifestTests",
       dependencies: [
-        "_ArchiveHarnessSystem",
-        "HarnessManifest", "HarnessManifestXML", "HarnessManifestAuthoring", "HarnessKeyedArchive",
-        "HarnessPropertyList",
-        "HarnessTestSupport", "HarnessVocabulary", "HarnessChecksum",
+        "_ArchiveHarnessSystem", "ArchiveManifest", "ArchiveHarness", "ArchiveFormat",
+        "HarnessTestSupport",
       ],
       swiftSettings: strictSettings
     ),
@@ -432,11 +328,8 @@ let package = Package(
     .testTarget(
       name: "AdversarialTests",
       dependencies: [
-        "_ArchiveHarnessSystem",
-        "HarnessContainment",
-        "HarnessKeyedArchive", "HarnessPropertyList", "HarnessJSONOutput", "HarnessTestSupport",
-        "HarnessCoder",
-        "ProfileKit", "HarnessManifest", "HarnessManifestXML",
+        "_ArchiveHarnessSystem", "ArchiveHarness", "ArchiveFormat", "HarnessTestSupport",
+        "ArchiveCoder", "ProfileKit", "ArchiveManifest",
       ],
       exclude: ["Regressions"],
       swiftSettings: strictSettings

@@ -43,7 +43,7 @@ let package = Package(
     .executableTarget(
       name: "notes-harness",
       dependencies: [
-        "NotesKit", "NotesV1", .product(name: "HarnessCLI", package: "ArchiveHarness"),
+        "NotesKit", "NotesV1", .product(name: "ArchiveHarnessCLI", package: "ArchiveHarness"),
       ],
       swiftSettings: strictSettings),
 

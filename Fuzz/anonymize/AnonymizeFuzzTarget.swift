@@ -5,8 +5,8 @@
 // Built by scripts/fuzz with -sanitize=fuzzer,address against the Anonymization
 // sources and the modules below them; never part of `swift build`.
 
-import HarnessAnonymization
-import HarnessKeyedArchive
+import ArchiveHarness
+import ArchiveFormat
 
 /// A fixed salt, so that a crash replays.
 private let key: AnonymizationKey? = try? AnonymizationKey(

@@ -4,9 +4,7 @@
 // Built by scripts/fuzz with -sanitize=fuzzer,address against the
 // KeyedArchive, PropertyList and JSONOutput sources; never part of `swift build`.
 
-import HarnessJSONOutput
-import HarnessKeyedArchive
-import HarnessPropertyList
+import ArchiveFormat
 
 /// Key paths that fan out, index, count and follow fields, as manifests write them.
 private let keyPathTexts: [String] = [

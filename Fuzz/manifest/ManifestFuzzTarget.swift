@@ -6,8 +6,7 @@
 // never part of `swift build`.
 
 import Foundation
-import HarnessManifest
-import HarnessManifestXML
+import ArchiveManifest
 
 /// The package root, found from this file's path (Fuzz/manifest/…).
 private let repositoryRoot = URL(fileURLWithPath: #filePath)

@@ -3,8 +3,7 @@
 // Built by scripts/fuzz with -sanitize=fuzzer,address against the
 // PropertyList and JSONOutput sources; never part of `swift build`.
 
-import HarnessJSONOutput
-import HarnessPropertyList
+import ArchiveFormat
 
 /// Small limits, so that the fuzzer also reaches every limit check cheaply.
 private let tightLimits: PropertyListLimits = {

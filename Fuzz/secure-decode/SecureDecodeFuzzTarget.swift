@@ -6,9 +6,9 @@
 // ProfileKit, KeyedArchive, PropertyList and JSONOutput sources; never part of
 // `swift build`.
 
-import HarnessCoder
+import ArchiveCoder
 import Foundation
-import HarnessKeyedArchive
+import ArchiveFormat
 import ProfileKit
 
 /// The decoder the shipped harness uses: the v2 model, with v1's module renamed to v2's.

@@ -3,12 +3,12 @@
 // allowed, and in legacy mode, on every top key the archive has.
 //
 // Built by scripts/fuzz with -sanitize=fuzzer,address against the Decoding, KeyedArchive,
-// PropertyList, JSONOutput, HarnessVocabulary and TextOutput sources; never part of
+// ArchiveFormat sources; never part of
 // `swift build`.
 
-import HarnessCoder
+import ArchiveCoder
 import Foundation
-import HarnessKeyedArchive
+import ArchiveFormat
 
 /// The registry: Foundation's value classes and every stand-in.
 private let registry = ClassRegistry(platformClasses: PlatformClass.allCases)

@@ -1,6 +1,5 @@
 import ArchiveHarness
 import Foundation
-import HarnessFileOutput
 import _ArchiveHarnessSystem
 
 /// Drafts manifest entries for the archives no manifest lists, under ``RecordMode/missing``.

@@ -1,6 +1,5 @@
 import ArchiveHarness
 import Foundation
-import HarnessContainment
 import Testing
 
 /// A team's harness setup: its manifests and historical archives, its model classes, and the

@@ -1,6 +1,5 @@
 import CHarnessWorkerProcess
 import Foundation
-import HarnessChildProcesses
 import _ArchiveHarnessSystem
 
 #if canImport(Glibc)

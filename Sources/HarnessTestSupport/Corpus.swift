@@ -1,5 +1,5 @@
+@_exported import ArchiveFormat
 import Foundation
-@_exported import HarnessKeyedArchive
 
 /// The real archives vendored in `Tests/Fixtures/RealArchives`, with their origins and licences.
 ///

@@ -1,4 +1,4 @@
-import HarnessKeyedArchive
+import ArchiveFormat
 
 /// Text built to make the privacy scan's detectors or the anonymizer take super-linear time.
 ///

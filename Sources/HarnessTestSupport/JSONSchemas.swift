@@ -1,5 +1,5 @@
+import ArchiveFormat
 import Foundation
-import HarnessJSONOutput
 
 /// The JSON Schemas the repository ships in `schemas/`, one for each `--format json` output,
 /// checked by Python's `jsonschema` (`scripts/check-json-schema`), an implementation

@@ -1,5 +1,5 @@
-import HarnessCLI
-import HarnessCoder
+import ArchiveCoder
+import ArchiveHarnessCLI
 
 // The archive-harness teams install: every command, reading every Apple-platform class it has
 // a stand-in for (UIColor, CLLocation, …) and no app's own classes. Inspecting, surveying,

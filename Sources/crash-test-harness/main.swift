@@ -5,8 +5,8 @@
 // the conservation tests use its LossyProfile, whose encoder loses a value, and the containment
 // tests its Ballast, whose decoder allocates what the archive asks for.
 
+import ArchiveHarnessCLI
 import Foundation
-import HarnessCLI
 import ProfileKit
 
 /// A badge with a label, decoded with a force cast: an archive whose label is a number traps.

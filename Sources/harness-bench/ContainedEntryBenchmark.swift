@@ -1,7 +1,7 @@
+import ArchiveCoder
+import ArchiveFormat
+import ArchiveHarness
 import Foundation
-import HarnessCoder
-import HarnessContainment
-import HarnessVocabulary
 import ProfileKit
 
 /// All four decode paths of an ordinary entry in a decode worker, beside the same decode in

@@ -1,5 +1,5 @@
+import ArchiveCoder
 import Foundation
-import HarnessCoder
 import ProfileKit
 
 /// Secure decode of Foundation-written `ProfileKit.UserProfile` archives: Foundation's

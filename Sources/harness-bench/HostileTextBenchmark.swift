@@ -1,5 +1,5 @@
+import ArchiveHarness
 import Foundation
-import HarnessAnonymization
 import HarnessTestSupport
 
 /// The privacy scan and the anonymizer on long runs of each detector's bait, at a length and at four times it.

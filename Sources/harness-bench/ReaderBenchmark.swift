@@ -1,6 +1,5 @@
+import ArchiveFormat
 import Foundation
-import HarnessKeyedArchive
-import HarnessPropertyList
 
 struct Measurement {
   var name: String

@@ -1,6 +1,6 @@
+import ArchiveCoder
+import ArchiveHarness
 import Foundation
-import HarnessCoder
-import HarnessMigration
 import ProfileKit
 
 /// The full round trip (decode, encode, re-decode, compare) of Foundation-written

@@ -1,3 +1,4 @@
+import ArchiveFormat
 import Foundation
 // Writes the sample app's historical archives into LegacyArchives/, once.
 //
@@ -9,9 +10,7 @@ import Foundation
 // `setClassName(_:for:)` and writes some Foundation classes differently.
 //
 // Usage: make-legacy-archives OUTPUT-DIRECTORY
-import HarnessFileOutput
-import HarnessKeyedArchive
-import HarnessPropertyList
+import _ArchiveHarnessSystem
 
 /// The archived class names of one producing version.
 struct Producer {

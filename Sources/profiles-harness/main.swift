@@ -1,5 +1,5 @@
-import HarnessCLI
-import HarnessCoder
+import ArchiveCoder
+import ArchiveHarnessCLI
 import ProfileKit
 import ProfilesApp
 

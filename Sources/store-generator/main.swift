@@ -16,14 +16,13 @@
 // an empty file), a non-archive value and a truncated archive. `--trap-at I`
 // makes record I a `ProfilesApp.Badge` whose decode traps in crash-test-harness.
 
+import ArchiveFormat
+import ArchiveHarness
+import ArchiveManifest
 import CHarnessSQLite
 import Foundation
-import HarnessChecksum
-import HarnessFileOutput
-import HarnessManifest
-import HarnessMigration
-import HarnessPropertyList
 import HarnessTestSupport
+import _ArchiveHarnessSystem
 
 enum Kind {
   case current

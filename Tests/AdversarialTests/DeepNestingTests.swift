@@ -1,5 +1,4 @@
-import HarnessKeyedArchive
-import HarnessPropertyList
+import ArchiveFormat
 import HarnessTestSupport
 import Testing
 

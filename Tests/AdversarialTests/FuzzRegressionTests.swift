@@ -1,7 +1,6 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
-import HarnessKeyedArchive
-import HarnessPropertyList
 import ProfileKit
 import Testing
 

@@ -1,6 +1,4 @@
-import HarnessJSONOutput
-import HarnessKeyedArchive
-import HarnessPropertyList
+import ArchiveFormat
 import HarnessTestSupport
 import Testing
 

@@ -1,6 +1,5 @@
+import ArchiveManifest
 import Foundation
-import HarnessManifest
-import HarnessManifestXML
 import Testing
 
 /// Hostile manifests: entity tricks, huge or deep documents, refused encodings, escaping paths.

@@ -1,6 +1,5 @@
-import HarnessCoder
-import HarnessKeyedArchive
-import HarnessPropertyList
+import ArchiveCoder
+import ArchiveFormat
 import HarnessTestSupport
 import ProfileKit
 import Testing

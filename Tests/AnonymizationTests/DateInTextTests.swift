@@ -1,8 +1,8 @@
+import ArchiveManifest
 import Foundation
-import HarnessManifest
 import Testing
 
-@testable import HarnessAnonymization
+@testable import ArchiveHarness
 
 @Suite("Dates written inside strings")
 struct DateInTextTests {

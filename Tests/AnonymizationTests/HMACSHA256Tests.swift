@@ -1,6 +1,5 @@
-import HarnessAnonymization
-import HarnessChecksum
-import HarnessTextOutput
+import ArchiveFormat
+import ArchiveHarness
 import Testing
 
 /// RFC 4231's test vectors for HMAC-SHA-256.

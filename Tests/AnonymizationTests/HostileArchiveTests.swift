@@ -1,6 +1,5 @@
-import HarnessAnonymization
-import HarnessKeyedArchive
-import HarnessPropertyList
+import ArchiveFormat
+import ArchiveHarness
 import HarnessTestSupport
 import Testing
 

@@ -1,7 +1,7 @@
-import HarnessKeyedArchive
+import ArchiveFormat
 import Testing
 
-@testable import HarnessAnonymization
+@testable import ArchiveHarness
 
 /// One true-positive and one false-positive test per detector of the privacy scan.
 @Suite("Privacy detectors")

@@ -1,9 +1,7 @@
+import ArchiveFormat
+import ArchiveHarness
+import ArchiveManifest
 import Foundation
-import HarnessAnonymization
-import HarnessKeyedArchive
-import HarnessManifest
-import HarnessPropertyList
-import HarnessVocabulary
 import Testing
 
 @Suite("Privacy scan")

@@ -1,7 +1,6 @@
+import ArchiveHarness
+import ArchiveManifest
 import Foundation
-import HarnessAnonymization
-import HarnessManifest
-import HarnessManifestXML
 import HarnessTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import HarnessAnonymization
+@testable import ArchiveHarness
 
 @Suite("Pseudonyms")
 struct PseudonymTests {

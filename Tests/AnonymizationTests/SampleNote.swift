@@ -1,6 +1,5 @@
+import ArchiveFormat
 import Foundation
-import HarnessKeyedArchive
-import HarnessPropertyList
 
 /// A note archive full of personal data, shaped as NSKeyedArchiver writes it, with shared references and a cycle.
 enum SampleNote {

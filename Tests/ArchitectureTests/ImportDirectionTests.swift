@@ -1,44 +1,51 @@
 import Foundation
 import Testing
 
-/// The module map in CONTRIBUTING.md, and every module's `import` lines held against it.
+/// The module table in Package.swift's header, and every module's `import` lines held against it.
 ///
-/// CONTRIBUTING.md lists the modules in layers, bottom first. A module may import only modules on
-/// lower layers, so imports point down the pipeline and never back up, and a new module
-/// must be placed on the map before any test passes.
+/// Package.swift's header lists the modules in at most five layers. A module may import only
+/// modules on lower layers, so imports point down and never back up or sideways, and a new
+/// module must be placed on the table before any test passes. The C shims (`CHarness*`) sit
+/// below every layer and are not listed.
 @Suite("Import direction")
 struct ImportDirectionTests {
   /// The package root, found from this file's path.
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
-  /// The layers CONTRIBUTING.md declares, by module folder name.
+  /// The layers Package.swift's header declares, by module folder name.
   static func layers() throws -> [String: Int] {
-    let contributing = try String(
-      contentsOf: root.appendingPathComponent("CONTRIBUTING.md"), encoding: .utf8)
-    return try ModuleLayers.parse(contributing)
+    let manifest = try String(
+      contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+    return try ModuleLayers.parse(manifest)
   }
 
-  /// Every folder under Sources/, each a module.
+  /// Every folder under Sources/, each a module, the C shims aside.
   static func modules() throws -> [String] {
     try FileManager.default.contentsOfDirectory(
       atPath: root.appendingPathComponent("Sources").path
-    ).filter { !$0.hasPrefix(".") }.sorted()
+    ).filter { !$0.hasPrefix(".") && !$0.hasPrefix("CHarness") }.sorted()
+  }
+
+  @Test("The layer table has at most five rows")
+  func atMostFiveLayers() throws {
+    let layers = Set(try Self.layers().values)
+    #expect(layers.count <= 5, "layers: \(layers.sorted())")
   }
 
   @Test(
-    "Every module in Sources/ is on CONTRIBUTING.md's module map, and every mapped module exists")
+    "Every module in Sources/ is on Package.swift's layer table, and every listed module exists")
   func mapCoversEveryModule() throws {
     let layers = try Self.layers()
     let modules = try Self.modules()
     #expect(
-      modules.filter { layers[$0] == nil } == [], "add these to CONTRIBUTING.md's module layers")
+      modules.filter { layers[$0] == nil } == [], "add these to Package.swift's module layers")
     #expect(
       layers.keys.filter { !modules.contains($0) }.sorted() == [],
-      "CONTRIBUTING.md's module layers name modules that do not exist")
+      "Package.swift's module layers name modules that do not exist")
   }
 
-  @Test("Every import points down CONTRIBUTING.md's module map, never up or sideways")
+  @Test("Every import points down Package.swift's layer table, never up or sideways")
   func importsPointDown() throws {
     let layers = try Self.layers()
     // Module names as imported: a folder such as `archive-harness` is the module `archive_harness`.
@@ -71,28 +78,28 @@ struct ImportDirectionTests {
   func scannerForms() {
     let text = """
       import Foundation
-      @_exported import HarnessKeyedArchive
+      @_exported import ArchiveFormat
       internal import CHarnessXMLBridge
-      public import struct HarnessPropertyList.PropertyListValue
-      @testable import HarnessCoder
+      public import struct ArchiveFormat.PropertyListValue
+      @testable import ArchiveCoder
       // import Verification
       let text = "import Migration"
-        import HarnessManifest
+        import ArchiveManifest
       """
     #expect(
       ImportScanner.imports(in: text) == [
-        "Foundation", "HarnessKeyedArchive", "CHarnessXMLBridge", "HarnessPropertyList",
-        "HarnessCoder", "HarnessManifest",
+        "Foundation", "ArchiveFormat", "CHarnessXMLBridge", "ArchiveFormat", "ArchiveCoder",
+        "ArchiveManifest",
       ])
   }
 
   @Test("A module listed on two layers is an error")
   func duplicateModuleRefused() {
     let document = """
-      <!-- module-layers -->
-      | 0 | `A` |
-      | 1 | `A`, `B` |
-      <!-- /module-layers -->
+      // module-layers:
+      // | 1 | `A`, `B` |
+      // | 0 | `A` |
+      // /module-layers
       """
     #expect(throws: ModuleLayers.Problem.self) { try ModuleLayers.parse(document) }
   }
@@ -111,20 +118,24 @@ struct ImportDirectionTests {
   }
 }
 
-/// Reads CONTRIBUTING.md's `<!-- module-layers -->` table: `| LAYER | `Module`, `Module` |` rows.
+/// Reads Package.swift's `// module-layers:` table: `// | LAYER | `Module`, `Module` |` rows.
 enum ModuleLayers {
   struct Problem: Error, CustomStringConvertible {
     var description: String
   }
 
   static func parse(_ document: String) throws -> [String: Int] {
-    guard let start = document.range(of: "<!-- module-layers -->"),
-      let end = document.range(of: "<!-- /module-layers -->"),
+    guard let start = document.range(of: "// module-layers:"),
+      let end = document.range(of: "// /module-layers"),
       start.upperBound < end.lowerBound
-    else { throw Problem(description: "the document has no <!-- module-layers --> block") }
+    else { throw Problem(description: "the document has no // module-layers: block") }
     var layers: [String: Int] = [:]
     for line in document[start.upperBound..<end.lowerBound].split(separator: "\n") {
-      let cells = line.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+      let row = line.trimmingCharacters(in: .whitespaces)
+      guard row.hasPrefix("//") else { continue }
+      let cells = row.dropFirst(2).trimmingCharacters(in: .whitespaces).split(separator: "|").map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
       guard cells.count >= 2, let layer = Int(cells[0]) else { continue }
       for name in cells[1].split(separator: ",") {
         let module = name.trimmingCharacters(in: .whitespaces).trimmingCharacters(

@@ -1,6 +1,5 @@
 import CHarnessWorkerProcess
 import Foundation
-import HarnessChildProcesses
 import Testing
 import _ArchiveHarnessSystem
 

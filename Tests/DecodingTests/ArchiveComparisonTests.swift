@@ -1,7 +1,6 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
-import HarnessKeyedArchive
-import HarnessPropertyList
 import Testing
 
 /// Two archives compared as graphs: what `diff` reports, built by hand so that each case holds

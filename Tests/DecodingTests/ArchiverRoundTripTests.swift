@@ -1,9 +1,9 @@
+import ArchiveCoder
 import Foundation
-import HarnessCoder
 import ProfileKit
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 /// The harness archiver's output read back by the harness coder and by Foundation's unarchiver.
 @Suite("Archiver and coder round trip")

@@ -1,6 +1,6 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
-import HarnessKeyedArchive
 import ProfileKit
 import Testing
 

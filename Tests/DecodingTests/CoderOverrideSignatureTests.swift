@@ -6,10 +6,10 @@ import Testing
 /// `#if` block, so a Darwin compile error shows up on Linux first.
 @Suite("Coder overrides by platform")
 struct CoderOverrideSignatureTests {
-  /// The coder's source files: Sources/HarnessCoder/Decoder/*.swift, found from this file.
+  /// The coder's source files: Sources/ArchiveCoder/Decoder/*.swift, found from this file.
   static let harnessFolder = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Sources/HarnessCoder/Decoder")
+    .appendingPathComponent("Sources/ArchiveCoder/Decoder")
 
   static func harnessSources() throws -> [(file: String, text: String)] {
     let names = try FileManager.default.contentsOfDirectory(atPath: harnessFolder.path)

@@ -1,9 +1,7 @@
+import ArchiveCoder
+import ArchiveFormat
+import ArchiveHarness
 import Foundation
-import HarnessCoder
-import HarnessKeyedArchive
-import HarnessMigration
-import HarnessPropertyList
-import HarnessVocabulary
 import Testing
 
 /// Version 1 of a notebook, as an old app archived it: a title, a pinned flag, tags and pages.

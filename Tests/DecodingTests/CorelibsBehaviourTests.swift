@@ -1,9 +1,9 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
-import HarnessPropertyList
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 #if canImport(Glibc)
   import Glibc

@@ -1,9 +1,9 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
-import HarnessVocabulary
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 /// The harness coder against Foundation's unarchiver over the shared corpus, in both modes.
 ///

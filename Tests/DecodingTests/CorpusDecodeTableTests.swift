@@ -1,7 +1,7 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
 import HarnessTestSupport
-import HarnessVocabulary
 import Testing
 
 /// Which of the corpus's qualifying archives decode on both harness paths, pinned.

@@ -1,6 +1,6 @@
+import ArchiveCoder
+import ArchiveHarness
 import Foundation
-import HarnessCoder
-import HarnessContainment
 import Testing
 
 #if canImport(Darwin)

@@ -1,5 +1,5 @@
+import ArchiveCoder
 import Foundation
-import HarnessCoder
 import ProfileKit
 import Testing
 

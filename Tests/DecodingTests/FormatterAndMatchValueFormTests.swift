@@ -1,7 +1,7 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
 import HarnessTestSupport
-import HarnessVocabulary
 import Testing
 
 /// The formatters, regular expressions and their matches, notifications, affine transforms and

@@ -1,10 +1,9 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
-import HarnessPropertyList
-import HarnessVocabulary
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 #if canImport(Glibc)
   import Glibc

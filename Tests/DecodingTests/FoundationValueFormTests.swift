@@ -1,8 +1,7 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
-import HarnessPropertyList
 import HarnessTestSupport
-import HarnessVocabulary
 import Testing
 
 /// The Foundation value forms the harness coder reads, from real archives written on macOS and

@@ -1,7 +1,6 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
-import HarnessPropertyList
-import HarnessVocabulary
 import Testing
 
 /// Malformed archived forms of the Foundation value classes and stand-ins: each is refused on

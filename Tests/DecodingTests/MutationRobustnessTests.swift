@@ -1,9 +1,9 @@
+import ArchiveCoder
 import Foundation
-import HarnessCoder
 import ProfileKit
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 /// Structural mutations of a valid archive: the harness coder answers every one with a value,
 /// in this process, while corelibs' unarchiver crashes on a share of them.

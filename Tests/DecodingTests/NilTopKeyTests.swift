@@ -1,10 +1,8 @@
+import ArchiveCoder
+import ArchiveFormat
+import ArchiveHarness
 import Foundation
-import HarnessCoder
-import HarnessKeyedArchive
-import HarnessMigration
-import HarnessPropertyList
 import HarnessTestSupport
-import HarnessVocabulary
 import Testing
 
 /// `$null` under a `$top` key: Apple's unarchiver returns nil without an error, and so does the

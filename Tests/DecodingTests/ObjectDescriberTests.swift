@@ -1,7 +1,7 @@
+import ArchiveCoder
+import ArchiveFormat
+import ArchiveHarness
 import Foundation
-import HarnessCoder
-import HarnessKeyedArchive
-import HarnessMigration
 import ProfileKit
 import Testing
 

@@ -1,9 +1,7 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
-import HarnessKeyedArchive
-import HarnessPropertyList
 import HarnessTestSupport
-import HarnessVocabulary
 import Testing
 
 /// Stand-ins for Apple-platform classes: registered under the real class's name, read from the

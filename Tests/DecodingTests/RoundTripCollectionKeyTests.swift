@@ -1,7 +1,7 @@
+import ArchiveCoder
+import ArchiveFormat
+import ArchiveHarness
 import Foundation
-import HarnessCoder
-import HarnessKeyedArchive
-import HarnessMigration
 import Testing
 
 /// A round trip of dictionaries keyed by collections, which corelibs cannot bridge.

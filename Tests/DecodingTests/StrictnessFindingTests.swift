@@ -1,10 +1,9 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
-import HarnessPropertyList
-import HarnessVocabulary
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 /// What the harness coder records on the secure path that Apple's platforms only log today:
 /// one named test per rule, with the class, the key path and the list to write.

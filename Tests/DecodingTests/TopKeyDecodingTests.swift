@@ -1,8 +1,7 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
-import HarnessKeyedArchive
 import HarnessTestSupport
-import HarnessVocabulary
 import Testing
 
 /// Decoding the objects under `$top` keys other than `root`, one key or several.

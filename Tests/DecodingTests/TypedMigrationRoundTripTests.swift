@@ -1,5 +1,5 @@
-import HarnessCoder
-import HarnessMigration
+import ArchiveCoder
+import ArchiveHarness
 import ProfileKit
 import Testing
 

@@ -1,11 +1,10 @@
+import ArchiveCoder
 import Foundation
-import HarnessCoder
-import HarnessMigration
 import ProfileKit
 import Testing
 import _ArchiveHarnessSystem
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 #if canImport(Glibc)
   import Glibc

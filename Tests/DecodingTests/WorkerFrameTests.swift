@@ -1,9 +1,9 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
-import HarnessVocabulary
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 /// The binary frames a decode request and its answer travel in: every field round-trips, and a
 /// malformed answer is a protocol error, never a trap or an unbounded allocation.

@@ -1,8 +1,8 @@
+import ArchiveCoder
 import Foundation
-import HarnessCoder
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 /// A worker is used only after its handshake; anything else is "worker unavailable", never a crash.
 @Suite("Worker handshake")

@@ -1,10 +1,10 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
 import HarnessTestSupport
-import HarnessVocabulary
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 #if canImport(Glibc)
   import Glibc

@@ -1,8 +1,8 @@
-import HarnessCoder
-import HarnessVocabulary
+import ArchiveCoder
+import ArchiveFormat
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 /// The fork server's warm-up, which fills the runtime's caches once before the first fork.
 @Suite("Fork server warm-up")

@@ -1,6 +1,6 @@
 import Foundation
-import HarnessFileOutput
 import Testing
+import _ArchiveHarnessSystem
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import HarnessCLI
+@testable import ArchiveHarnessCLI
 
 /// A command declared for the parser's tests only.
 private enum Sample {

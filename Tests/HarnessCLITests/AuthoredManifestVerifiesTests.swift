@@ -1,7 +1,7 @@
+import ArchiveFormat
+import ArchiveHarness
 import Foundation
-import HarnessPropertyList
 import HarnessTestSupport
-import HarnessVerification
 import ProfilesApp
 import Testing
 

@@ -1,5 +1,5 @@
+import ArchiveHarnessCLI
 import Foundation
-import HarnessCLI
 import HarnessTestSupport
 import ProfileKit
 import Testing

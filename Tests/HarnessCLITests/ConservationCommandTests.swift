@@ -1,9 +1,9 @@
+import ArchiveFormat
 import Foundation
-import HarnessChecksum
 import HarnessTestSupport
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// The archive is the oracle, through the commands a team runs.
 ///

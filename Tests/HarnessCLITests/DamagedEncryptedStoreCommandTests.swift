@@ -1,5 +1,5 @@
+import ArchiveFormat
 import Foundation
-import HarnessChecksum
 import HarnessTestSupport
 import Testing
 

@@ -1,6 +1,5 @@
+import ArchiveFormat
 import Foundation
-import HarnessJSONOutput
-import HarnessPropertyList
 import HarnessTestSupport
 import ProfileKit
 import ProfilesApp

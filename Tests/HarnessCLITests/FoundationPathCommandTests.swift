@@ -1,6 +1,5 @@
+import ArchiveFormat
 import Foundation
-import HarnessJSONOutput
-import HarnessPropertyList
 import HarnessTestSupport
 import Testing
 import _ArchiveHarnessSystem

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import HarnessCLI
+@testable import ArchiveHarnessCLI
 
 @Suite("help for every command and subcommand, as a team's my-harness prints it")
 struct HelpTests {
@@ -26,7 +26,6 @@ struct HelpTests {
     #expect(
       Self.paths == [
         "inspect", "decode", "diff", "verify", "manifest", "manifest validate", "manifest author",
-        "manifest reference",
         "report", "report merge", "anonymize", "privacy-scan", "survey", "migrate-dry-run",
         "migrate",
         "help",

@@ -1,5 +1,5 @@
+import ArchiveHarnessCLI
 import Foundation
-import HarnessCLI
 import _ArchiveHarnessSystem
 
 /// Runs the command entry in this process, as a team's own executable calls it, and captures what it printed.

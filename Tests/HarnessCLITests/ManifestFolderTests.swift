@@ -2,7 +2,7 @@ import Foundation
 import HarnessTestSupport
 import Testing
 
-@testable import HarnessCLI
+@testable import ArchiveHarnessCLI
 
 @Suite("verify finds the manifests from a subfolder")
 struct ManifestFolderTests {

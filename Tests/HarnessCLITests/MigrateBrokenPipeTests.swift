@@ -1,7 +1,7 @@
 import Foundation
-import HarnessChildProcesses
 import HarnessTestSupport
 import Testing
+import _ArchiveHarnessSystem
 
 #if canImport(Glibc)
   import Glibc

@@ -1,7 +1,7 @@
 import Foundation
-import HarnessChildProcesses
 import HarnessTestSupport
 import Testing
+import _ArchiveHarnessSystem
 
 /// A `migrate` ended by SIGTERM (a CI runner's timeout, a `kill`, a shutdown) stops as Ctrl-C
 /// stops it: after the current batch, with the journal's end line and the report's

@@ -1,5 +1,5 @@
+import ArchiveFormat
 import Foundation
-import HarnessPropertyList
 import HarnessTestSupport
 import Testing
 

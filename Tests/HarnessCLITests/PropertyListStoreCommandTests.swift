@@ -1,7 +1,6 @@
+import ArchiveFormat
+import ArchiveHarness
 import Foundation
-import HarnessJSONOutput
-import HarnessMigration
-import HarnessPropertyList
 import HarnessTestSupport
 import Testing
 

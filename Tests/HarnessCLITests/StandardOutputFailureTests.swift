@@ -1,7 +1,7 @@
 import Foundation
-import HarnessChildProcesses
 import HarnessTestSupport
 import Testing
+import _ArchiveHarnessSystem
 
 /// Output that cannot be written is never lost quietly: a command whose standard output fails
 /// (a full disk, `/dev/full`) exits 2 and says so on standard error.

@@ -1,8 +1,8 @@
+import ArchiveFormat
 import Foundation
-import HarnessChecksum
 import HarnessTestSupport
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// Stores for the `migrate-dry-run` and `migrate` command tests: folders of the shipped v1
 /// archives, a small SQLite store, and the checksums that prove what a run changed.

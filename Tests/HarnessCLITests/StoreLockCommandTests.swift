@@ -1,5 +1,5 @@
+import ArchiveHarness
 import Foundation
-import HarnessMigration
 import HarnessTestSupport
 import Testing
 

@@ -3,7 +3,7 @@ import HarnessTestSupport
 import ProfileKit
 import Testing
 
-@testable import HarnessCLI
+@testable import ArchiveHarnessCLI
 
 @Suite("The tool's name comes from argv[0]")
 struct ToolNameTests {

@@ -1,5 +1,5 @@
+import ArchiveFormat
 import Foundation
-import HarnessJSONOutput
 import HarnessTestSupport
 import Testing
 

@@ -1,6 +1,5 @@
+import ArchiveFormat
 import Foundation
-import HarnessChecksum
-import HarnessJSONOutput
 import HarnessTestSupport
 import Testing
 

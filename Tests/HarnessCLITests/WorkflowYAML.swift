@@ -1,4 +1,4 @@
-import HarnessJSONOutput
+import ArchiveFormat
 import HarnessTestSupport
 
 /// A workflow's YAML, read by PyYAML as GitHub Actions reads it, then by the harness's JSON reader.

@@ -1,4 +1,4 @@
-import HarnessJSONOutput
+import ArchiveFormat
 import Testing
 
 @Suite("JSON documents")

@@ -1,7 +1,5 @@
+import ArchiveFormat
 import Foundation
-import HarnessJSONOutput
-import HarnessKeyedArchive
-import HarnessPropertyList
 import HarnessTestSupport
 import Testing
 

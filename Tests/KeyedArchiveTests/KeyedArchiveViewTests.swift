@@ -1,6 +1,5 @@
+import ArchiveFormat
 import Foundation
-import HarnessKeyedArchive
-import HarnessPropertyList
 import HarnessTestSupport
 import Testing
 

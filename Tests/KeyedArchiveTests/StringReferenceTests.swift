@@ -1,5 +1,4 @@
-import HarnessKeyedArchive
-import HarnessPropertyList
+import ArchiveFormat
 import Testing
 
 /// An `NSString` whose `NS.string` refers to another object, as hostile archives write it.

@@ -1,4 +1,4 @@
-import HarnessKeyedArchive
+import ArchiveFormat
 import Testing
 
 @Suite("Swift mangled class names")

@@ -1,7 +1,6 @@
+import ArchiveFormat
+import ArchiveManifest
 import Foundation
-import HarnessManifest
-import HarnessManifestXML
-import HarnessVocabulary
 import Testing
 
 /// `<accepted key category reason/>`: the refusals a store manifest accepts, in the XSD and the model.

@@ -1,9 +1,6 @@
+import ArchiveFormat
+import ArchiveManifest
 import Foundation
-import HarnessChecksum
-import HarnessKeyedArchive
-import HarnessManifest
-import HarnessPropertyList
-import HarnessVocabulary
 import Testing
 import _ArchiveHarnessSystem
 

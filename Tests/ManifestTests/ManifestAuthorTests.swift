@@ -1,10 +1,7 @@
+import ArchiveFormat
+import ArchiveHarness
+import ArchiveManifest
 import Foundation
-import HarnessChecksum
-import HarnessKeyedArchive
-import HarnessManifest
-import HarnessManifestAuthoring
-import HarnessManifestXML
-import HarnessPropertyList
 import Testing
 
 @Suite("Manifest authoring and evaluation")

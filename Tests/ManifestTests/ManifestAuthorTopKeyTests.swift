@@ -1,8 +1,7 @@
+import ArchiveFormat
+import ArchiveHarness
+import ArchiveManifest
 import Foundation
-import HarnessKeyedArchive
-import HarnessManifest
-import HarnessManifestAuthoring
-import HarnessPropertyList
 import Testing
 
 @Suite("Manifest authoring of archives without a root")

@@ -1,9 +1,7 @@
+import ArchiveFormat
+import ArchiveHarness
+import ArchiveManifest
 import Foundation
-import HarnessChecksum
-import HarnessKeyedArchive
-import HarnessManifest
-import HarnessManifestAuthoring
-import HarnessManifestXML
 import Testing
 
 /// The manifest's part in anonymization: `<reviewed>` elements, and sha256 updates after an archive is rewritten.

@@ -1,7 +1,6 @@
+import ArchiveHarness
+import ArchiveManifest
 import Foundation
-import HarnessManifest
-import HarnessManifestAuthoring
-import HarnessManifestXML
 import Testing
 
 @Suite("Manifest references stay inside the manifests folder")

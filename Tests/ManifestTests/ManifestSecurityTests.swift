@@ -1,6 +1,5 @@
+import ArchiveManifest
 import Foundation
-import HarnessManifest
-import HarnessManifestXML
 import Testing
 import _ArchiveHarnessSystem
 

@@ -1,7 +1,6 @@
+import ArchiveFormat
+import ArchiveManifest
 import Foundation
-import HarnessChecksum
-import HarnessManifest
-import HarnessManifestXML
 import Testing
 
 @Suite("Manifest semantic checks")

@@ -1,6 +1,5 @@
-import HarnessManifest
-import HarnessManifestXML
-import HarnessVocabulary
+import ArchiveFormat
+import ArchiveManifest
 import Testing
 
 /// The manifest's `strictness` attribute: read into the model, absent means `current`, and a

@@ -1,6 +1,5 @@
+import ArchiveManifest
 import Foundation
-import HarnessManifest
-import HarnessManifestXML
 import HarnessTestSupport
 import Testing
 

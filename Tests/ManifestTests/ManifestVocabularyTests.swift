@@ -1,7 +1,7 @@
+import ArchiveFormat
+import ArchiveManifest
 import Foundation
-import HarnessManifest
 import HarnessTestSupport
-import HarnessVocabulary
 import Testing
 
 /// The manifest schema's enumerations, read from the XSD as text, beside the enums that model them.

@@ -1,9 +1,7 @@
+import ArchiveFormat
+import ArchiveHarness
+import ArchiveManifest
 import Foundation
-import HarnessKeyedArchive
-import HarnessManifest
-import HarnessManifestAuthoring
-import HarnessManifestXML
-import HarnessPropertyList
 import Testing
 
 /// Archives for authoring with registered classes: notes and attachments under chosen names.

@@ -1,6 +1,6 @@
+import ArchiveFormat
+import ArchiveManifest
 import Foundation
-import HarnessChecksum
-import HarnessManifest
 import Testing
 
 @Suite("Validation against registered classes")

@@ -1,7 +1,6 @@
+import ArchiveFormat
+import ArchiveManifest
 import Foundation
-import HarnessKeyedArchive
-import HarnessManifest
-import HarnessPropertyList
 
 /// A small UserProfile archive with shared references and cycles, written by the project's writer.
 enum SampleArchive {

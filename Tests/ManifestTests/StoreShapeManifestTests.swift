@@ -1,7 +1,6 @@
+import ArchiveFormat
+import ArchiveManifest
 import Foundation
-import HarnessManifest
-import HarnessManifestXML
-import HarnessVocabulary
 import Testing
 
 /// `<store kind … />`: where a store manifest's archives are, in the XSD and the model.

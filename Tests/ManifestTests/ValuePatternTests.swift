@@ -1,4 +1,4 @@
-import HarnessManifest
+import ArchiveManifest
 import Testing
 
 /// A `<matches>` pattern holds for a value only when it matches all of it, as Swift's

@@ -1,7 +1,6 @@
 import Testing
 
-@testable import HarnessManifest
-@testable import HarnessManifestXML
+@testable import ArchiveManifest
 
 @Suite("XSD values")
 struct XSDValueTests {

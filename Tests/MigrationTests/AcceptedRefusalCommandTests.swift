@@ -1,9 +1,9 @@
+import ArchiveFormat
 import Foundation
-import HarnessJSONOutput
 import HarnessTestSupport
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// `migrate-dry-run` and `migrate` with a store manifest that accepts a known-bad record.
 ///

@@ -1,10 +1,9 @@
+import ArchiveFormat
 import Foundation
-import HarnessJSONOutput
 import HarnessTestSupport
-import HarnessVocabulary
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// The engine and the reports with a store manifest's accepted refusals, on the sample store
 /// (whose one refusal is `e-truncated`).

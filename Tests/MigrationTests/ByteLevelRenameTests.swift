@@ -1,10 +1,9 @@
+import ArchiveFormat
 import Foundation
-import HarnessKeyedArchive
-import HarnessPropertyList
 import HarnessTestSupport
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// Rename-only at the byte level (issue 28): class-name strings and the offset table are
 /// written anew, every other object is copied, and the result is re-read and compared.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import _ArchiveHarnessSystem
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 #if canImport(Glibc)
   import Glibc

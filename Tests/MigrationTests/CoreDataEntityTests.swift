@@ -1,9 +1,9 @@
+import ArchiveFormat
 import Foundation
-import HarnessJSONOutput
 import HarnessTestSupport
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// `--entity Book --attribute cover` for `--table ZBOOK --key-column Z_PK --value-column ZCOVER`.
 @Suite("migrate-dry-run and migrate by Core Data entity and attribute")

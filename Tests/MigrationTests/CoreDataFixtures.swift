@@ -1,10 +1,9 @@
+import ArchiveFormat
 import CHarnessSQLite
 import Foundation
-import HarnessKeyedArchive
-import HarnessPropertyList
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// A store shaped as Core Data writes one: `Z_PRIMARYKEY`, `Z_METADATA` and entity tables.
 ///

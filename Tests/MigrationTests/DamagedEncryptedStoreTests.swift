@@ -1,9 +1,9 @@
+import ArchiveFormat
 import Foundation
 import HarnessTestSupport
-import HarnessVocabulary
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// Copies of the SQLCipher fixtures with one fault each: a byte flipped, a file cut short.
 enum DamagedStores {

@@ -2,7 +2,7 @@ import Foundation
 import HarnessTestSupport
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// Symbolic links in a directory store are refused, each reported as a refused record with the
 /// reason; they are never followed out of the store and never replaced, in the dry run and in

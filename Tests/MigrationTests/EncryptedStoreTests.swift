@@ -2,7 +2,7 @@ import Foundation
 import HarnessTestSupport
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// The SQLCipher stores in Tests/Fixtures/SQLCipher, written by the real SQLCipher 4.12
 /// (scripts/make-sqlcipher-fixtures), and copies of them in a temporary folder.

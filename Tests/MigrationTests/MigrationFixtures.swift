@@ -1,13 +1,11 @@
+import ArchiveFormat
+import ArchiveManifest
 import CHarnessSQLite
 import Foundation
-import HarnessChecksum
-import HarnessKeyedArchive
-import HarnessManifest
-import HarnessPropertyList
 import HarnessTestSupport
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// Archives, stores and checksums shared by the migration tests.
 enum MigrationFixtures {

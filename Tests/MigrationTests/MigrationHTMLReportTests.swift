@@ -2,7 +2,7 @@ import Foundation
 import HarnessTestSupport
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// `migrate-dry-run --format html`: one self-contained page, its table, its counts and its escaping.
 @Suite("The migration HTML report")

@@ -1,9 +1,9 @@
+import ArchiveFormat
 import Foundation
-import HarnessJSONOutput
 import HarnessTestSupport
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 @Suite("Migration reports")
 struct MigrationReportWriterTests {

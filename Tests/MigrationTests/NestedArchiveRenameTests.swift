@@ -1,8 +1,7 @@
-import HarnessKeyedArchive
-import HarnessPropertyList
+import ArchiveFormat
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 @Suite("Archives inside Data values: renamed with --nested, re-read and compared")
 struct NestedArchiveRenameTests {

@@ -1,12 +1,9 @@
+import ArchiveFormat
 import Foundation
-import HarnessJSONOutput
-import HarnessKeyedArchive
-import HarnessPropertyList
 import HarnessTestSupport
-import HarnessVocabulary
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// Preferences files built in the tests: archives as `Data` values at several depths, beside values
 /// that are not records.

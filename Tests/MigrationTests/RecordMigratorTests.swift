@@ -1,11 +1,9 @@
-import HarnessChecksum
-import HarnessKeyedArchive
-import HarnessManifest
-import HarnessPropertyList
+import ArchiveFormat
+import ArchiveManifest
 import HarnessTestSupport
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 @Suite("Per-record decisions")
 struct RecordMigratorTests {

@@ -1,8 +1,8 @@
+import ArchiveFormat
 import Foundation
-import HarnessChecksum
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 @Suite("Record stores make their own writers")
 struct RecordStoreWriterTests {

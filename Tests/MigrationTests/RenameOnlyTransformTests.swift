@@ -1,9 +1,8 @@
-import HarnessKeyedArchive
-import HarnessPropertyList
+import ArchiveFormat
 import HarnessTestSupport
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 @Suite("Rename-only transform and graph comparison")
 struct RenameOnlyTransformTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 @Suite("One run writes a store at a time")
 struct StoreLockTests {

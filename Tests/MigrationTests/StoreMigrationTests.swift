@@ -1,11 +1,9 @@
+import ArchiveFormat
 import Foundation
-import HarnessKeyedArchive
-import HarnessPropertyList
 import HarnessTestSupport
-import HarnessVocabulary
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 @Suite("Stores: dry run, migrate, rollback")
 struct StoreMigrationTests {

@@ -1,8 +1,8 @@
+import ArchiveCoder
 import Foundation
-import HarnessCoder
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// Places on the command line, as reports print records: what they name, and what they read.
 @Suite("Store places: STORE:TABLE[KEY], STORE:ENTITY[Z_PK].ATTRIBUTE, PLIST:KEYPATH")

@@ -1,9 +1,8 @@
+import ArchiveFormat
 import Foundation
-import HarnessKeyedArchive
-import HarnessPropertyList
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// The survey as a library: which places hold archives, what else they hold, and their names.
 @Suite("StoreSurvey: the places of a store and what they hold")

@@ -1,11 +1,9 @@
+import ArchiveFormat
 import Foundation
-import HarnessJSONOutput
-import HarnessKeyedArchive
-import HarnessPropertyList
 import HarnessTestSupport
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// `archive-harness survey --author`: a manifest for the store, which the dry run then needs
 /// nothing else with; and nested archives counted by the survey.

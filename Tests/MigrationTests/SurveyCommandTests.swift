@@ -1,9 +1,9 @@
+import ArchiveFormat
 import Foundation
-import HarnessJSONOutput
 import HarnessTestSupport
 import Testing
 
-@testable import HarnessMigration
+@testable import ArchiveHarness
 
 /// `archive-harness survey`, run as a user would: text and JSON, every store kind, writing nothing.
 @Suite("archive-harness survey, run as a user would")

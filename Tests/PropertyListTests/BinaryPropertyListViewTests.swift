@@ -1,4 +1,4 @@
-import HarnessPropertyList
+import ArchiveFormat
 import HarnessTestSupport
 import Testing
 

@@ -1,5 +1,4 @@
-import HarnessJSONOutput
-import HarnessPropertyList
+import ArchiveFormat
 import Testing
 
 /// Streaming a property list through a JSONWriter gives the text of its value tree, byte for byte.

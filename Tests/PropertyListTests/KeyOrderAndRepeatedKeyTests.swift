@@ -1,7 +1,5 @@
-import HarnessJSONOutput
-import HarnessPropertyList
+import ArchiveFormat
 import HarnessTestSupport
-import HarnessVocabulary
 import Testing
 
 /// What a rewrite of a whole property list depends on: the order of keys survives a read and a

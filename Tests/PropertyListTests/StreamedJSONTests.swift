@@ -1,5 +1,4 @@
-import HarnessJSONOutput
-import HarnessPropertyList
+import ArchiveFormat
 import HarnessTestSupport
 import Testing
 

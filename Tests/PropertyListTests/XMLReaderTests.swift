@@ -1,4 +1,4 @@
-import HarnessPropertyList
+import ArchiveFormat
 import Testing
 
 @Suite("XML property-list reader")

@@ -1,4 +1,4 @@
-import HarnessTextOutput
+import ArchiveFormat
 import Testing
 
 @Suite("Scalar escaping")

@@ -1,4 +1,4 @@
-import HarnessTextOutput
+import ArchiveFormat
 import Testing
 
 /// `String(validUTF8:)` against the standard library's own validating initializer, where the

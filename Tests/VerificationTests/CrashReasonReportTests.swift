@@ -1,10 +1,8 @@
+import ArchiveCoder
+import ArchiveFormat
+import ArchiveHarness
 import Foundation
-import HarnessCoder
-import HarnessJSONOutput
 import HarnessTestSupport
-import HarnessTextOutput
-import HarnessVerification
-import HarnessVocabulary
 import Testing
 
 #if canImport(Glibc)

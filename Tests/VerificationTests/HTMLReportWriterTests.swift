@@ -1,7 +1,7 @@
-import HarnessCoder
-import HarnessManifest
-import HarnessVerification
-import HarnessVocabulary
+import ArchiveCoder
+import ArchiveFormat
+import ArchiveHarness
+import ArchiveManifest
 import Testing
 
 /// The HTML report: its structure, its escaping, and that it loads nothing.

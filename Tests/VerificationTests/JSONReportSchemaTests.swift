@@ -1,11 +1,9 @@
+import ArchiveCoder
+import ArchiveFormat
+import ArchiveHarness
+import ArchiveManifest
 import Foundation
-import HarnessCoder
-import HarnessJSONOutput
-import HarnessKeyedArchive
-import HarnessManifest
 import HarnessTestSupport
-import HarnessVerification
-import HarnessVocabulary
 import Testing
 
 /// The verify report's JSON against `schemas/verify.schema.json`, over every kind of value it can hold.

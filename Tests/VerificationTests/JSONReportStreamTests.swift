@@ -1,14 +1,11 @@
+import ArchiveCoder
+import ArchiveFormat
 import Foundation
-import HarnessCoder
-import HarnessFileOutput
-import HarnessJSONOutput
 import HarnessTestSupport
-import HarnessVerification
-import HarnessVocabulary
 import Testing
 import _ArchiveHarnessSystem
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 /// The verify report streamed case by case is the writer's document, byte for byte, and a failed
 /// run leaves a regular output path as it was.

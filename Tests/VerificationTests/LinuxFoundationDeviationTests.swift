@@ -1,9 +1,7 @@
+import ArchiveCoder
+import ArchiveFormat
+import ArchiveHarness
 import Foundation
-import HarnessCoder
-import HarnessKeyedArchive
-import HarnessPropertyList
-import HarnessVerification
-import HarnessVocabulary
 import Testing
 
 #if canImport(Glibc)

@@ -1,13 +1,11 @@
+import ArchiveCoder
+import ArchiveManifest
 import Foundation
-import HarnessCoder
-import HarnessManifest
-import HarnessManifestXML
 import HarnessTestSupport
-import HarnessVerification
 import ProfileKit
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 /// One archive entry of one shipped manifest, as a test argument named by manifest and file.
 struct ManifestCase: Sendable, CustomTestStringConvertible, Encodable {

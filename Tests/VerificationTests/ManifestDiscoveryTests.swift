@@ -1,10 +1,9 @@
+import ArchiveCoder
 import Foundation
-import HarnessCoder
 import HarnessTestSupport
-import HarnessVerification
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 /// Manifest discovery finds every manifest in a folder, whatever comes before its root, and
 /// skips nothing silently: a file that is not a manifest is listed, so loading names it.

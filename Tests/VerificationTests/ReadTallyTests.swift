@@ -1,5 +1,5 @@
-import HarnessVerification
-import HarnessVocabulary
+import ArchiveFormat
+import ArchiveHarness
 import Testing
 
 @Suite("What the passed cases read as")

@@ -1,13 +1,11 @@
+import ArchiveCoder
+import ArchiveFormat
+import ArchiveManifest
 import Foundation
-import HarnessCoder
-import HarnessKeyedArchive
-import HarnessManifest
 import HarnessTestSupport
-import HarnessVerification
-import HarnessVocabulary
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 /// Issue 24's rest: JUnit times and classnames, one wording for no expectation, the tool's name,
 /// and a truncated archive's category.

@@ -1,10 +1,8 @@
+import ArchiveFormat
+import ArchiveHarness
+import ArchiveManifest
 import Foundation
-import HarnessJSONOutput
-import HarnessManifest
-import HarnessManifestXML
 import HarnessTestSupport
-import HarnessVerification
-import HarnessVocabulary
 import Testing
 
 /// The shipped JSON Schemas beside the enums and the manifest schema they must agree with.

@@ -1,6 +1,5 @@
-import HarnessJSONOutput
-import HarnessVerification
-import HarnessVocabulary
+import ArchiveFormat
+import ArchiveHarness
 import Testing
 
 /// `report merge`: shard reports of one run become its report; anything else is refused.

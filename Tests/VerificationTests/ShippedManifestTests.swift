@@ -1,10 +1,9 @@
+import ArchiveCoder
+import ArchiveFormat
+import ArchiveHarness
+import ArchiveManifest
 import Foundation
-import HarnessCoder
-import HarnessKeyedArchive
-import HarnessManifest
-import HarnessMigration
 import HarnessTestSupport
-import HarnessVerification
 import ProfileKit
 import Testing
 

@@ -1,12 +1,10 @@
+import ArchiveCoder
+import ArchiveManifest
 import Foundation
-import HarnessCoder
-import HarnessManifest
-import HarnessManifestXML
 import HarnessTestSupport
-import HarnessVerification
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 /// Field expectations that name a stand-in's fields (`color.red`), which the archive does not
 /// hold under that name: the object the secure path decoded decides them.

@@ -1,13 +1,11 @@
+import ArchiveCoder
+import ArchiveFormat
+import ArchiveManifest
 import Foundation
-import HarnessCoder
-import HarnessJSONOutput
-import HarnessManifest
 import HarnessTestSupport
-import HarnessVerification
-import HarnessVocabulary
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 /// `verify` under each strictness: what Apple's platforms only log today is a warning that
 /// passes, and under `apple-future` an error that fails the case; one named test per rule.

@@ -1,8 +1,8 @@
+import ArchiveFormat
+import ArchiveHarness
 import Foundation
-import HarnessFileOutput
-import HarnessVerification
-import HarnessVocabulary
 import Testing
+import _ArchiveHarnessSystem
 
 /// The text report streamed case by case is the writer's text, byte for byte, and a regular
 /// output path changes only when the stream finishes.

@@ -1,12 +1,10 @@
+import ArchiveCoder
+import ArchiveManifest
 import Foundation
-import HarnessCoder
-import HarnessManifest
-import HarnessManifestXML
 import HarnessTestSupport
-import HarnessVerification
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 /// Manifest entries that read `$top` keys other than `root`: `decodeKeys`, and expectations
 /// on each key, checked against the archive and against what each path decoded.

@@ -1,5 +1,5 @@
-import HarnessVerification
-import HarnessVocabulary
+import ArchiveFormat
+import ArchiveHarness
 import Testing
 
 /// What a case says of itself: its status and whether every path ran.

@@ -1,7 +1,6 @@
-import HarnessCoder
-import HarnessJSONOutput
-import HarnessVerification
-import HarnessVocabulary
+import ArchiveCoder
+import ArchiveFormat
+import ArchiveHarness
 import Testing
 
 /// A JSON report read back renders as the report it was written from, in every format.

@@ -1,4 +1,4 @@
-import HarnessVerification
+import ArchiveHarness
 import Testing
 
 /// `verify --shard K/N`: which slice an entry belongs to, and that the slices partition the entries.

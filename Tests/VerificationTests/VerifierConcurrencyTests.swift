@@ -1,8 +1,7 @@
-import HarnessCoder
-import HarnessVerification
+import ArchiveCoder
 import Testing
 
-@testable import HarnessContainment
+@testable import ArchiveHarness
 
 /// Entries verified on several threads at once give the report one thread gives, in the same order.
 @Suite("Verifier concurrency")

@@ -1,4 +1,4 @@
-import HarnessPropertyList
+import ArchiveFormat
 
 /// A deterministic pseudo-random generator (SplitMix64) for reproducible mutations.
 struct SplitMix64: RandomNumberGenerator {

@@ -1,5 +1,5 @@
+import ArchiveCoder
 import Foundation
-import HarnessCoder
 
 #if canImport(Glibc)
   import Glibc

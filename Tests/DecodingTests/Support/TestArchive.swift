@@ -1,4 +1,4 @@
-import HarnessPropertyList
+import ArchiveFormat
 
 /// Builds small Apple-shaped keyed archives for tests with the project's own writer.
 struct TestArchive {

@@ -4,7 +4,7 @@
 // NotesV1) are served too, as the registry "v1": a manifest entry with registry="v1" decodes
 // with them, to pin what 1.0's own code did with a record (`manifest author --registry v1`).
 
-import HarnessCLI
+import ArchiveHarnessCLI
 import NotesKit
 import NotesV1
 

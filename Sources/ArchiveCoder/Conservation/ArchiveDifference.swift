@@ -1,0 +1,92 @@
+import ArchiveFormat
+
+/// One difference between two archives' graphs, at a key path of the old one.
+///
+/// ``ArchiveComparison`` gives these, and the conservation check (``ConservationCheck``) reads
+/// its findings from them. A value is *added* where only the new archive holds one, *removed*
+/// where only the old one does, *changed* where both hold a value of one type and the values
+/// differ, and *changed in type* where the stored types differ (`1` became `"1"`, `true` became
+/// `1`, or an object's class is another one).
+///
+/// ```swift
+/// for difference in try ArchiveComparison().differences(old, new) {
+///   switch difference {
+///   case .removed(let path, let value): print("removed \(path.displayText): \(value)")
+///   default: print(difference)
+///   }
+/// }
+/// ```
+public enum ArchiveDifference: Hashable, Sendable, CustomStringConvertible {
+  /// What kind of difference it is, without the values.
+  public enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    /// Only the new archive holds a value there.
+    case added
+    /// Only the old archive holds a value there.
+    case removed
+    /// Both hold a value of one type, and the values differ.
+    case changed
+    /// The values' stored types differ, or the objects' classes do.
+    case typeChanged = "type-changed"
+
+    /// The kind's name, such as `type-changed`.
+    public var description: String { rawValue }
+  }
+
+  /// A value only the new archive holds.
+  case added(ArchiveKeyPath, ComparedValue)
+  /// A value only the old archive holds.
+  case removed(ArchiveKeyPath, ComparedValue)
+  /// The old value and the new one, of one type.
+  case changed(ArchiveKeyPath, old: ComparedValue, new: ComparedValue)
+  /// The old value and the new one, of different types or classes.
+  case typeChanged(ArchiveKeyPath, old: ComparedValue, new: ComparedValue)
+
+  /// The kind of difference.
+  public var kind: Kind {
+    switch self {
+    case .added: return .added
+    case .removed: return .removed
+    case .changed: return .changed
+    case .typeChanged: return .typeChanged
+    }
+  }
+
+  /// Where the difference is: a key path of the old archive (of the new one for an addition).
+  public var keyPath: ArchiveKeyPath {
+    switch self {
+    case .added(let path, _), .removed(let path, _), .changed(let path, _, _),
+      .typeChanged(let path, _, _):
+      return path
+    }
+  }
+
+  /// What the old archive holds there; `nil` for an addition.
+  public var old: ComparedValue? {
+    switch self {
+    case .added: return nil
+    case .removed(_, let value), .changed(_, let value, _), .typeChanged(_, let value, _):
+      return value
+    }
+  }
+
+  /// What the new archive holds there; `nil` for a removal.
+  public var new: ComparedValue? {
+    switch self {
+    case .removed: return nil
+    case .added(_, let value), .changed(_, _, let value), .typeChanged(_, _, let value):
+      return value
+    }
+  }
+
+  /// The difference in one line: `removed isActive: true (bool)`,
+  /// `changed name: "Ann" (string) → "Anne" (string)`.
+  public var description: String {
+    let head = "\(kind) \(keyPath.displayText): "
+    switch (old, new) {
+    case (let old?, let new?): return head + "\(old) → \(new)"
+    case (let old?, nil): return head + old.description
+    case (nil, let new?): return head + new.description
+    case (nil, nil): return head
+    }
+  }
+}

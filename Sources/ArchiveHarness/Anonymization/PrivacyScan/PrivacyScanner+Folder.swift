@@ -1,0 +1,96 @@
+import ArchiveFormat
+import ArchiveManifest
+import Foundation
+
+extension PrivacyScanner {
+  /// Scans every file in a folder and its subfolders, and applies the manifests' reviews.
+  ///
+  /// Hidden files and folders (names starting with `.`) are skipped, and
+  /// symbolic links are not followed; a link, or a file over the input size
+  /// limit, is reported as unreadable.
+  ///
+  /// - Parameters:
+  ///   - folder: The archives folder.
+  ///   - reviews: The reviewed values of each manifest entry, by archive path relative to `folder`.
+  /// - Returns: The findings, the reviewed findings and the stale reviews.
+  public func scan(folder: String, reviews: [String: [ReviewedValue]] = [:]) -> PrivacyScanReport {
+    var report = PrivacyScanReport()
+    var reviewsByPath: [String: [ReviewedValue]] = [:]
+    for (path, values) in reviews { reviewsByPath[Self.normalized(path), default: []] += values }
+    var scanned: Set<String> = []
+    let listing = ArchiveFolderListing.listing(of: folder)
+    for link in listing.links {
+      report.unreadable.append(
+        .init(file: Self.join(folder, link), message: "a symbolic link; not followed"))
+    }
+    for relative in listing.files {
+      let path = Self.join(folder, relative)
+      let key = Self.normalized(relative)
+      scanned.insert(key)
+      let limit = limits.propertyList.maximumInputSize
+      let size =
+        (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)??.intValue
+        ?? 0
+      guard size <= limit else {
+        report.unreadable.append(
+          .init(file: path, message: "file of \(size) bytes exceeds the limit of \(limit) bytes"))
+        continue
+      }
+      guard let bytes = FileManager.default.contents(atPath: path).map(Array.init) else {
+        report.unreadable.append(.init(file: path, message: "cannot read the file"))
+        continue
+      }
+      report.filesScanned += 1
+      let applied = Self.apply(reviewsByPath[key] ?? [], to: scan(bytes, file: path))
+      report.findings += applied.open
+      report.reviewedFindings += applied.reviewed
+      report.staleReviews += applied.stale.map { .init(archivePath: relative, review: $0) }
+    }
+    for (path, values) in reviewsByPath.sorted(by: { $0.key < $1.key })
+    where !scanned.contains(path) {
+      report.staleReviews += values.map { .init(archivePath: path, review: $0) }
+    }
+    return report
+  }
+
+  /// Splits findings into those no review covers and those one does, and lists the reviews that cover none.
+  public static func apply(_ reviews: [ReviewedValue], to findings: [PrivacyFinding]) -> (
+    open: [PrivacyFinding], reviewed: [PrivacyFinding], stale: [ReviewedValue]
+  ) {
+    var open: [PrivacyFinding] = []
+    var reviewed: [PrivacyFinding] = []
+    var used = Set<Int>()
+    for finding in findings {
+      guard let position = reviews.firstIndex(where: { covers($0, finding) }) else {
+        open.append(finding)
+        continue
+      }
+      used.insert(position)
+      var covered = finding
+      covered.review = reviews[position]
+      reviewed.append(covered)
+    }
+    let stale = reviews.enumerated().filter { !used.contains($0.offset) }.map(\.element)
+    return (open, reviewed, stale)
+  }
+
+  /// Whether a review covers a finding: the same detector (when it names one) and the same key path, `[*]` matching any step.
+  public static func covers(_ review: ReviewedValue, _ finding: PrivacyFinding) -> Bool {
+    if let detector = review.detector, detector != finding.kind.rawValue { return false }
+    if let pattern = review.keyPath, let path = finding.keyPath,
+      pattern.components.count == path.components.count,
+      ArchiveLeafWalk.componentsMatch(pattern, path, count: path.components.count)
+    {
+      return true
+    }
+    return review.keyPathText == finding.place
+  }
+
+  private static func join(_ folder: String, _ relative: String) -> String {
+    folder.hasSuffix("/") ? folder + relative : folder + "/" + relative
+  }
+
+  private static func normalized(_ path: String) -> String {
+    path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+  }
+}

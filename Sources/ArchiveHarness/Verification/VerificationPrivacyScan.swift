@@ -1,0 +1,123 @@
+import ArchiveManifest
+import Foundation
+
+/// The privacy scan of each verified archive, reported as the `privacy` part of its case:
+/// what `verify --privacy` runs.
+///
+/// It is `privacy-scan`'s scanner and review rule (``PrivacyScanner/apply(_:to:)``)
+/// over the archives the run verified, each with its own manifest entry's
+/// `<reviewed/>` values. A finding no review covers adds a failing `privacy`
+/// part (`rejected [personal-data]`, the findings masked in its message), so
+/// the case fails and verify exits 1; a review that covers nothing is a note.
+///
+/// ```swift
+/// var scan = VerificationPrivacyScan(manifests: loaded.manifests, archivesDirectory: "LegacyArchives")
+/// var checked = verifier.verify(entry, of: manifest, archivesDirectory: "LegacyArchives")
+/// scan.scan(&checked)
+/// print(scan.summary.note)  // privacy scan: 1 archive, 0 findings, 0 reviewed
+/// ```
+public struct VerificationPrivacyScan {
+  /// What the scan covered, for the report's note.
+  public struct Summary: Sendable {
+    /// Archives scanned.
+    public var archives = 0
+    /// Findings no review covers.
+    public var findings = 0
+    /// Findings a review covers.
+    public var reviewed = 0
+
+    /// The report's note: `privacy scan: 7 archives, 0 findings, 1 reviewed`.
+    public var note: String {
+      let found = findings == 1 ? "1 finding" : "\(findings) findings"
+      let scanned = archives == 1 ? "1 archive" : "\(archives) archives"
+      return "privacy scan: \(scanned), \(found), \(reviewed) reviewed"
+    }
+  }
+
+  /// The reviews of each entry that has any, by manifest and archive path.
+  private var reviews: [String: [ReviewedValue]]
+  private let archivesDirectory: String
+  private let scanner: PrivacyScanner
+  /// What the scan covered so far.
+  public private(set) var summary = Summary()
+
+  /// Prepares a scan of the cases of a run.
+  ///
+  /// - Parameters:
+  ///   - manifests: The manifests the run verifies, for each entry's reviews.
+  ///   - archivesDirectory: The folder archive paths are relative to.
+  ///   - scanner: The scanner.
+  public init(
+    manifests: [Manifest], archivesDirectory: String, scanner: PrivacyScanner = PrivacyScanner()
+  ) {
+    self.reviews = [:]
+    self.archivesDirectory = archivesDirectory
+    self.scanner = scanner
+    for manifest in manifests { add(manifest) }
+  }
+
+  /// Adds a manifest's reviews, for a run that loads its manifests as it goes.
+  ///
+  /// ```swift
+  /// var scan = VerificationPrivacyScan(manifests: [], archivesDirectory: "LegacyArchives")
+  /// scan.add(manifest)
+  /// ```
+  ///
+  /// - Parameter manifest: A manifest whose cases the scan will see.
+  public mutating func add(_ manifest: Manifest) {
+    for entry in manifest.archives where !entry.reviewed.isEmpty {
+      reviews[Self.key(manifest.file, entry.path), default: []] += entry.reviewed
+    }
+  }
+
+  /// Scans the archive of one case: a finding no review covers adds a failing `privacy` part,
+  /// a review that covers nothing a note; ``summary`` counts what was found.
+  ///
+  /// - Parameter item: The case, as the verifier gave it.
+  public mutating func scan(_ item: inout VerificationCase) {
+    let path = (archivesDirectory as NSString).appendingPathComponent(item.archive)
+    // An archive that cannot be read, or is over the reader's limit, already fails its
+    // structure part.
+    guard let bytes = Self.read(path, limit: scanner.limits.propertyList.maximumInputSize)
+    else { return }
+    summary.archives += 1
+    let applied = PrivacyScanner.apply(
+      reviews[Self.key(item.manifest, item.archive)] ?? [],
+      to: scanner.scan(bytes, file: item.archive))
+    summary.reviewed += applied.reviewed.count
+    for stale in applied.stale {
+      item.notes.append(
+        "privacy: the review of '\(stale.keyPathText)' (\(stale.location)) covers no finding; remove it"
+      )
+    }
+    guard !applied.open.isEmpty else { return }
+    summary.findings += applied.open.count
+    let count = applied.open.count
+    let lines = applied.open.map { finding in
+      "\(finding.place): [\(finding.kind.rawValue)] \(finding.kind.summary) "
+        + "in a \(finding.holder.rawValue): \(finding.masked)"
+    }
+    item.paths.append(
+      PathResult(
+        path: .privacy, outcome: .rejected, category: .personalData,
+        message: (count == 1 ? "1 value looks" : "\(count) values look")
+          + " like personal data: " + lines.joined(separator: "; "),
+        matches: false))
+  }
+
+  /// A regular file's bytes, when it is at most `limit` bytes long; a link is followed, as the
+  /// verifier follows it to read the archive.
+  private static func read(_ path: String, limit: Int) -> [UInt8]? {
+    let path = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+      attributes[.type] as? FileAttributeType == .typeRegular,
+      let size = attributes[.size] as? NSNumber, size.intValue <= limit,
+      let data = FileManager.default.contents(atPath: path), data.count <= limit
+    else { return nil }
+    return [UInt8](data)
+  }
+
+  private static func key(_ manifest: String, _ archive: String) -> String {
+    manifest + "\u{0}" + archive
+  }
+}

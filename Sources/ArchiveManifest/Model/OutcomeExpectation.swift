@@ -1,0 +1,62 @@
+import ArchiveFormat
+
+/// The expected outcome of one decode path of an archive entry.
+///
+/// ```swift
+/// let expectation = OutcomeExpectation(
+///   path: .secure, outcome: .rejected(.classNotAllowed), location: location)
+/// print(expectation.outcome)  // rejected(class-not-allowed)
+/// ```
+public struct OutcomeExpectation: Sendable, Hashable {
+  /// The values of a path element's `outcome` attribute: the schema's `OutcomeKind`.
+  public enum Kind: String, Sendable, Hashable, CaseIterable {
+    /// The archive decodes.
+    case decodes
+    /// The archive is rejected.
+    case rejected
+  }
+
+  /// What the path must do.
+  public enum Outcome: Sendable, Hashable, CustomStringConvertible {
+    /// The archive decodes.
+    case decodes
+    /// The archive is rejected, for this reason.
+    case rejected(RejectionCategory)
+
+    /// Whether the path must decode or must reject.
+    public var kind: Kind {
+      switch self {
+      case .decodes: .decodes
+      case .rejected: .rejected
+      }
+    }
+
+    /// The category a rejection must have, or `nil` for ``decodes``.
+    public var category: RejectionCategory? {
+      if case .rejected(let category) = self { return category }
+      return nil
+    }
+
+    /// The outcome as reports print it: `decodes` or `rejected(class-not-allowed)`.
+    public var description: String {
+      switch self {
+      case .decodes: kind.rawValue
+      case .rejected(let category): "\(kind.rawValue)(\(category))"
+      }
+    }
+  }
+
+  /// The decode path.
+  public var path: DecodePath
+  /// What it must do.
+  public var outcome: Outcome
+  /// Where the expectation was written.
+  public var location: Place
+
+  /// Creates an outcome expectation.
+  public init(path: DecodePath, outcome: Outcome, location: Place) {
+    self.path = path
+    self.outcome = outcome
+    self.location = location
+  }
+}
