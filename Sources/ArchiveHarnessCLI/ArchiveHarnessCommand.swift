@@ -79,7 +79,7 @@ public enum ArchiveHarnessCommand {
   ///   - configuration: The app's model classes, and where decode paths run.
   ///   - console: Where to write; the process's standard streams by default.
   /// - Returns: The exit status: 0 success, 1 findings, 2 could not proceed.
-  public static func main(
+  package static func main(
     _ arguments: [String], configuration: HarnessConfiguration, console: Console = .standard
   ) -> Int32 {
     if arguments.dropFirst().first == HarnessWorker.modeArgument {
@@ -148,7 +148,7 @@ public enum ArchiveHarnessCommand {
 
   /// The help for a path of subcommand words, such as `["manifest", "author"]`; the tool's for none.
   ///
-  /// - Throws: ``UsageError`` for a word that names no subcommand.
+  /// - Throws: `UsageError` for a word that names no subcommand.
   static func helpText(for words: [String], tool: String) throws(UsageError) -> String {
     var group = root
     for (index, word) in words.enumerated() {

@@ -15,7 +15,7 @@ struct CommandGroup: Sendable {
   }
 }
 
-/// One entry of a ``CommandGroup``: a command, or a group of further subcommands.
+/// One entry of a `CommandGroup`: a command, or a group of further subcommands.
 enum Subcommand: Sendable {
   /// A command that runs.
   case command(Command)

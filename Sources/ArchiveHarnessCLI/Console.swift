@@ -10,18 +10,18 @@ import _ArchiveHarnessSystem
 /// Where a command writes: the report to standard output, diagnostics and progress to standard error.
 ///
 /// Tests capture both by giving their own sinks.
-public struct Console: Sendable {
+package struct Console: Sendable {
   /// Receives report text.
-  public var output: @Sendable (String) -> Void
+  package var output: @Sendable (String) -> Void
   /// Receives diagnostics and progress.
-  public var error: @Sendable (String) -> Void
+  package var error: @Sendable (String) -> Void
   /// Whether standard error is a terminal (colour and progress lines).
-  public var errorIsTerminal: Bool
+  package var errorIsTerminal: Bool
   /// Whether standard output is a terminal (colour).
-  public var outputIsTerminal: Bool
+  package var outputIsTerminal: Bool
 
   /// Creates a console over custom sinks.
-  public init(
+  package init(
     output: @escaping @Sendable (String) -> Void, error: @escaping @Sendable (String) -> Void,
     outputIsTerminal: Bool = false, errorIsTerminal: Bool = false
   ) {
@@ -32,7 +32,7 @@ public struct Console: Sendable {
   }
 
   /// The process's standard output and standard error.
-  public static var standard: Console {
+  package static var standard: Console {
     Console(
       output: { text in writeAll(text, to: 1) },
       error: { text in writeAll(text, to: 2) },
@@ -53,7 +53,7 @@ public struct Console: Sendable {
   ///   - place: Where it is, such as `manifests/v1.xml:14:7`, `cache.sqlite:page 7` or a file.
   ///   - category: The bracketed category, such as `schema`, or `nil` for none.
   ///   - message: What is wrong, in lowercase words.
-  public func diagnose(
+  package func diagnose(
     _ severity: Severity, place: Place, category: DiagnosticCategory?, _ message: String
   ) {
     let tag = category.map { "[\($0)] " } ?? ""
@@ -75,7 +75,7 @@ public struct Console: Sendable {
   /// ```swift
   /// console.diagnose(.error, file: "Package.swift", category: nil, "not a package")
   /// ```
-  public func diagnose(
+  package func diagnose(
     _ severity: Severity, file: String, category: DiagnosticCategory?, _ message: String
   ) {
     diagnose(severity, place: Place(file: file), category: category, message)

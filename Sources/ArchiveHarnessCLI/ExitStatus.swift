@@ -3,7 +3,7 @@
 /// `diff` and `cmp` set the precedent: 1 means "ran, and found differences",
 /// 2 means "could not run". swift-argument-parser's 64 for usage errors is
 /// folded into 2 so that CI scripts have one status for "fix the invocation".
-public enum ExitStatus: Int32, Sendable {
+package enum ExitStatus: Int32, Sendable {
   /// Everything passed or was applied.
   case success = 0
   /// The run finished with findings: a mismatch, a rejection, a refusal.

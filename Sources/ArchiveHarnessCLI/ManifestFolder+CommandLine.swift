@@ -6,7 +6,7 @@ extension ManifestFolder {
   ///
   /// - Parameter start: The folder to start from, normally the current folder.
   /// - Returns: The nearest folder holding `manifests/`, with relative paths to it.
-  /// - Throws: ``CommandFailure`` naming every folder it looked in.
+  /// - Throws: `CommandFailure` naming every folder it looked in.
   static func locateForCommand(from start: URL) throws -> Location {
     do throws(NotFound) {
       return try locate(from: start)

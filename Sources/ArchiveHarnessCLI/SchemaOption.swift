@@ -12,7 +12,7 @@ enum SchemaOption {
   ///
   /// - Parameter path: The `--schema` value, or nil when it was not given.
   /// - Returns: The file's schema, or the built-in one.
-  /// - Throws: ``CommandFailure`` when the file does not exist or is a folder.
+  /// - Throws: `CommandFailure` when the file does not exist or is a folder.
   static func source(_ path: String?) throws -> ManifestSchema.Source {
     guard let path else { return .builtIn }
     var isDirectory: ObjCBool = false

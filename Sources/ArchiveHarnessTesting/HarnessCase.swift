@@ -61,7 +61,7 @@ public struct HarnessCase: Sendable, Hashable, Encodable, CustomStringConvertibl
   /// `manifest › archive`, the name tests and JUnit show.
   public var description: String { "\(manifest) › \(archive)" }
 
-  /// The case's name in Swift Testing's output: ``description``.
+  /// The case's name in Swift Testing's output: `description`.
   public var testDescription: String { description }
 
   /// Runs the entry through every path and records each finding as its own Swift Testing

@@ -1,7 +1,7 @@
 /// Why a harness case or merge check failed: each finding with its place, `manifest.xml:LINE:COL`.
 ///
 /// ``HarnessCase/check()`` returns it, ``HarnessCase/verify(sourceLocation:)`` records it,
-/// and the ``MergeChecks`` throw it; Swift Testing prints its ``description`` as the failure
+/// and the ``MergeChecks`` throw it; Swift Testing prints its `description` as the failure
 /// message of a check.
 ///
 /// ```swift

@@ -2,29 +2,29 @@
 ///
 /// Tests use it to write malformed lists that no writer would produce:
 /// offsets outside the file, absurd counts, unusual integer widths.
-public struct BinaryPlistBuilder {
+package struct BinaryPlistBuilder {
   /// The raw encoding of each object, marker byte first.
-  public var objects: [[UInt8]]
+  package var objects: [[UInt8]]
   /// The top object index.
-  public var top: UInt64 = 0
+  package var top: UInt64 = 0
   /// The offset-table entry size; `nil` picks the smallest that fits.
-  public var offsetSize: UInt8? = nil
+  package var offsetSize: UInt8? = nil
   /// The object reference size.
-  public var referenceSize: UInt8 = 1
+  package var referenceSize: UInt8 = 1
   /// Overrides the declared object count.
-  public var declaredObjectCount: UInt64? = nil
+  package var declaredObjectCount: UInt64? = nil
   /// Overrides the declared offset-table offset.
-  public var declaredTableOffset: UInt64? = nil
+  package var declaredTableOffset: UInt64? = nil
   /// Overrides individual offset-table entries, by object index.
-  public var offsetOverrides: [Int: UInt64] = [:]
+  package var offsetOverrides: [Int: UInt64] = [:]
 
   /// Creates a builder over raw objects.
-  public init(objects: [[UInt8]]) {
+  package init(objects: [[UInt8]]) {
     self.objects = objects
   }
 
   /// The assembled bytes.
-  public func build() -> [UInt8] {
+  package func build() -> [UInt8] {
     var bytes = Array("bplist00".utf8)
     var offsets: [UInt64] = []
     for object in objects {
@@ -44,33 +44,33 @@ public struct BinaryPlistBuilder {
   }
 
   /// Appends a big-endian integer of `width` bytes (0 to 8; wider widths pad with zeros).
-  public static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+  package static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
     for position in stride(from: width - 1, through: 0, by: -1) {
       bytes.append(position >= 8 ? 0 : UInt8(truncatingIfNeeded: value >> UInt64(position * 8)))
     }
   }
 
   /// The encoding of an ASCII string object.
-  public static func ascii(_ text: String) -> [UInt8] {
+  package static func ascii(_ text: String) -> [UInt8] {
     let utf8 = Array(text.utf8)
     precondition(utf8.count < 15, "short strings only")
     return [0x50 | UInt8(utf8.count)] + utf8
   }
 
   /// The encoding of an array object of one-byte references.
-  public static func array(_ references: [UInt8]) -> [UInt8] {
+  package static func array(_ references: [UInt8]) -> [UInt8] {
     precondition(references.count < 15, "short arrays only")
     return [0xA0 | UInt8(references.count)] + references
   }
 
   /// The encoding of a dictionary object of one-byte references.
-  public static func dictionary(keys: [UInt8], values: [UInt8]) -> [UInt8] {
+  package static func dictionary(keys: [UInt8], values: [UInt8]) -> [UInt8] {
     precondition(keys.count < 15 && keys.count == values.count, "short, matched dictionaries only")
     return [0xD0 | UInt8(keys.count)] + keys + values
   }
 
   /// The encoding of a one-byte UID.
-  public static func uid(_ value: UInt8) -> [UInt8] {
+  package static func uid(_ value: UInt8) -> [UInt8] {
     [0x80, value]
   }
 }

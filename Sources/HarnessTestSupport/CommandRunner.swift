@@ -9,30 +9,30 @@ import _ArchiveHarnessSystem
 #endif
 
 /// Runs the built `archive-harness` binary as a user would, capturing its output and exit status.
-public enum CommandRunner {
+package enum CommandRunner {
   /// What a run printed and how it ended.
-  public struct Result: Sendable {
+  package struct Result: Sendable {
     /// Standard output.
-    public var stdout: String
+    package var stdout: String
     /// Standard error.
-    public var stderr: String
+    package var stderr: String
     /// The exit status, or nil when a signal ended the process.
-    public var status: Int32?
+    package var status: Int32?
     /// The signal that ended the process, if one did.
-    public var signal: Int32?
+    package var signal: Int32?
     /// Whether the run outlived its timeout and was killed.
-    public var timedOut: Bool = false
+    package var timedOut: Bool = false
   }
 
   /// The built `profiles-harness`: beside the test bundle, or in `.build/debug`.
-  public static var executable: URL? { executable(named: "profiles-harness") }
+  package static var executable: URL? { executable(named: "profiles-harness") }
 
   /// A built executable of the package, such as `crash-test-harness`: beside the test bundle,
   /// or in `.build/debug`.
   ///
   /// - Parameter name: The product's name.
   /// - Returns: Its URL, or nil when it was not built.
-  public static func executable(named name: String) -> URL? {
+  package static func executable(named name: String) -> URL? {
     var candidates: [URL] = []
     if let first = CommandLine.arguments.first {
       candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent())
@@ -54,10 +54,10 @@ public enum CommandRunner {
   ///   - executableName: The product to run; `profiles-harness` (archive-harness with the sample app's classes) unless told.
   ///   - environment: The child's whole environment; this process's when nil.
   ///   - timeout: The longest the run may take; it is then killed, and the result says so
-  ///     (``Result/timedOut``), so that a hung command fails its test instead of hanging it.
+  ///     (`Result.timedOut`), so that a hung command fails its test instead of hanging it.
   /// - Returns: What the run printed and how it ended.
   /// - Throws: When the executable is not built or cannot start.
-  public static func run(
+  package static func run(
     _ arguments: [String], input: Data? = nil, in directory: URL? = nil,
     executableName: String = "profiles-harness", environment: [String: String]? = nil,
     timeout: TimeSpan = .seconds(600)
@@ -87,7 +87,7 @@ public enum CommandRunner {
   ///   - timeout: The longest the run may take.
   /// - Returns: What the run printed and how it ended.
   /// - Throws: When the program cannot start.
-  public static func run(
+  package static func run(
     program path: String, _ arguments: [String], in directory: URL? = nil,
     environment: [String: String]? = nil, timeout: TimeSpan = .seconds(600)
   ) throws -> Result {

@@ -5,25 +5,25 @@ import Foundation
 ///
 /// `SOURCES.tsv` there gives each folder's origin, commit and licence, `INVENTORY.tsv` the format
 /// and classes of each file, and `NOTICE` and `LICENSES/` the notices those licences require.
-public enum Corpus {
+package enum Corpus {
   /// The package's root folder, found from this file's path.
-  public static let packageRoot: URL = URL(fileURLWithPath: #filePath)
+  package static let packageRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
   /// The corpus folder inside this repository.
-  public static let directory: URL = packageRoot.appendingPathComponent(relativePath)
+  package static let directory: URL = packageRoot.appendingPathComponent(relativePath)
 
   /// The corpus folder relative to the package root.
-  public static let relativePath = "Tests/Fixtures/RealArchives"
+  package static let relativePath = "Tests/Fixtures/RealArchives"
 
   /// Whether a path below the corpus folder is an archive, not an inventory or licence file.
-  public static func isArchive(_ relativePath: String) -> Bool {
+  package static func isArchive(_ relativePath: String) -> Bool {
     relativePath.contains("/") && !relativePath.hasPrefix("LICENSES/")
       && !relativePath.hasSuffix(".tsv") && !relativePath.hasSuffix(".md")
   }
 
   /// Every archive in the corpus, as paths relative to it, sorted.
-  public static let allFiles: [String] = {
+  package static let allFiles: [String] = {
     guard
       let enumerator = FileManager.default.enumerator(
         at: directory, includingPropertiesForKeys: [.isRegularFileKey])
@@ -41,13 +41,13 @@ public enum Corpus {
   }()
 
   /// The archives outside `broken/` folders.
-  public static var validFiles: [String] { allFiles.filter { !$0.contains("/broken/") } }
+  package static var validFiles: [String] { allFiles.filter { !$0.contains("/broken/") } }
 
   /// The archives inside `broken/` folders.
-  public static var brokenFiles: [String] { allFiles.filter { $0.contains("/broken/") } }
+  package static var brokenFiles: [String] { allFiles.filter { $0.contains("/broken/") } }
 
   /// The bytes of a corpus file.
-  public static func bytes(_ relativePath: String) throws -> [UInt8] {
+  package static func bytes(_ relativePath: String) throws -> [UInt8] {
     try Data(contentsOf: directory.appendingPathComponent(relativePath)).withUnsafeBytes {
       Array($0)
     }
@@ -55,4 +55,4 @@ public enum Corpus {
 }
 
 /// The archive builder tests use; it lives in KeyedArchive so that generators can use it too.
-public typealias ArchiveBuilder = KeyedArchiveBuilder
+package typealias ArchiveBuilder = KeyedArchiveBuilder

@@ -9,9 +9,9 @@ import ArchiveFormat
 /// (`Tests/AnonymizationTests/HostileArchiveTests.swift`); `scripts/check-hostile-text`
 /// times them in a release build at two lengths and fails when the time grows
 /// faster than the length.
-public enum HostileText {
+package enum HostileText {
   /// The baits, one for each way a detector can be led on.
-  public static let baits = [
+  package static let baits = [
     "@", "a@", "a@b.", "1.", "1.2.3.", "+1 ", "(1) ", "0 ", "12-", ":", "a:", "::1:", "eyJ",
     "eyJhbGciOiJub25lIn0.", "bearer ", "-bearer", "DE89", "DE89 ", "4111 ", "ab1", "a-",
     "https://", "a://b/", "ü", "𠀀", "2023-03-08", "2023-03-08 ", "08.03.2023 21:26:",
@@ -19,12 +19,12 @@ public enum HostileText {
   ]
 
   /// A bait repeated to about a length, in UTF-16 code units (at least one copy).
-  public static func repeated(_ bait: String, length: Int) -> String {
+  package static func repeated(_ bait: String, length: Int) -> String {
     String(repeating: bait, count: max(1, length / bait.utf16.count))
   }
 
   /// An archive whose root, an instance of class `Hostile`, holds one string field, `text`.
-  public static func archive(holding text: String) -> [UInt8] {
+  package static func archive(holding text: String) -> [UInt8] {
     var builder = KeyedArchiveBuilder()
     let value = builder.string(text)
     builder.setRoot(builder.object("Hostile", [("text", value)]))

@@ -1,10 +1,10 @@
 /// One way a document breaks its schema: where, and how.
-public struct JSONSchemaViolation: Sendable, Hashable, CustomStringConvertible {
+package struct JSONSchemaViolation: Sendable, Hashable, CustomStringConvertible {
   /// The JSON pointer of the offending value, such as `/cases/0/status`; empty for the root.
-  public var path: String
+  package var path: String
   /// What is wrong, as `jsonschema` says it, such as `None is not of type 'string'`.
-  public var message: String
+  package var message: String
 
   /// The violation as `POINTER: message`.
-  public var description: String { "\(path.isEmpty ? "/" : path): \(message)" }
+  package var description: String { "\(path.isEmpty ? "/" : path): \(message)" }
 }

@@ -11,10 +11,10 @@ import Foundation
 /// ```
 ///
 /// The check needs `python3` with `jsonschema` (`python3 -m pip install jsonschema`); without
-/// them every check throws ``JSONSchemaError``, so a test fails rather than passing unchecked.
-public enum JSONSchemas {
+/// them every check throws `JSONSchemaError`, so a test fails rather than passing unchecked.
+package enum JSONSchemas {
   /// A shipped schema.
-  public enum Name: String, Sendable, CaseIterable {
+  package enum Name: String, Sendable, CaseIterable {
     /// `decode --format json`.
     case decode
     /// `diff --format json`.
@@ -31,7 +31,7 @@ public enum JSONSchemas {
     case survey
 
     /// The schema file's path: `schemas/NAME.schema.json` in the package.
-    public var path: String {
+    package var path: String {
       Corpus.packageRoot.appendingPathComponent("schemas/\(rawValue).schema.json").path
     }
   }
@@ -42,7 +42,7 @@ public enum JSONSchemas {
   /// - Parameter name: The schema.
   /// - Returns: The schema document.
   /// - Throws: When the file is missing or is not JSON.
-  public static func schema(_ name: Name) throws -> JSONDocument {
+  package static func schema(_ name: Name) throws -> JSONDocument {
     let data = try Data(contentsOf: URL(fileURLWithPath: name.path))
     return try JSONDocument(parsing: String(decoding: data, as: UTF8.self))
   }
@@ -53,10 +53,10 @@ public enum JSONSchemas {
   ///   - text: The JSON a command printed.
   ///   - name: The schema it promises to follow.
   /// - Returns: Every violation, in the order `jsonschema` finds them; none when the text is valid.
-  /// - Throws: ``JSONSchemaError`` when the check cannot run: the text is not JSON (or repeats
+  /// - Throws: `JSONSchemaError` when the check cannot run: the text is not JSON (or repeats
   ///   a member), the schema is not a valid schema or uses a keyword its draft does not define,
   ///   or `python3` or `jsonschema` is missing.
-  public static func violations(of text: String, against name: Name) throws
+  package static func violations(of text: String, against name: Name) throws
     -> [JSONSchemaViolation]
   {
     try violations(of: text, againstSchemaAt: name.path)
@@ -68,9 +68,9 @@ public enum JSONSchemas {
   ///   - text: The JSON document.
   ///   - schemaPath: The schema file's path.
   /// - Returns: Every violation; none when the text is valid.
-  /// - Throws: ``JSONSchemaError`` when the check cannot run, as for
+  /// - Throws: `JSONSchemaError` when the check cannot run, as for
   ///   ``violations(of:against:)``.
-  public static func violations(of text: String, againstSchemaAt schemaPath: String) throws
+  package static func violations(of text: String, againstSchemaAt schemaPath: String) throws
     -> [JSONSchemaViolation]
   {
     let result = try PythonScript.run("check-json-schema", [schemaPath], on: text)

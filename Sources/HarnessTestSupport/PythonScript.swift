@@ -2,14 +2,14 @@ import Foundation
 import _ArchiveHarnessSystem
 
 /// A Python script of the package's `scripts/` folder, run with `python3` through
-/// ``CommandRunner`` on a text: the tests' independent readers, such as PyYAML
+/// `CommandRunner` on a text: the tests' independent readers, such as PyYAML
 /// (`scripts/yaml-to-json`) and Python's `jsonschema` (`scripts/check-json-schema`).
 ///
 /// ```swift
 /// let result = try PythonScript.run("yaml-to-json", on: "a: 1\n")
 /// #expect(result.stdout == "{\"a\": 1}\n")
 /// ```
-public enum PythonScript {
+package enum PythonScript {
   /// Runs `python3 scripts/NAME ARGUMENTS… FILE`, where FILE is a temporary file that holds
   /// `text` and is removed afterwards, in the package root, under a timeout of two minutes.
   ///
@@ -19,7 +19,7 @@ public enum PythonScript {
   ///   - text: What the script reads.
   /// - Returns: What the script printed and how it ended.
   /// - Throws: When the temporary file cannot be written or `python3` cannot start.
-  public static func run(_ name: String, _ arguments: [String] = [], on text: String) throws
+  package static func run(_ name: String, _ arguments: [String] = [], on text: String) throws
     -> CommandRunner.Result
   {
     let input = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -36,7 +36,7 @@ public enum PythonScript {
   ///
   /// - Parameter result: The script's run.
   /// - Returns: Its standard error, trimmed, or its status when it printed nothing.
-  public static func failure(_ result: CommandRunner.Result) -> String {
+  package static func failure(_ result: CommandRunner.Result) -> String {
     let said = result.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
     if !said.isEmpty { return said }
     if let signal = result.signal { return "ended by signal \(signal)" }

@@ -8,12 +8,12 @@ import Foundation
 /// ```swift
 /// #expect(ReportTimes.zeroed(first.stdout) == ReportTimes.zeroed(second.stdout))
 /// ```
-public enum ReportTimes {
+package enum ReportTimes {
   /// The text with every JSON `durationMilliseconds` and every JUnit `time` attribute zeroed.
   ///
   /// - Parameter text: A JSON or JUnit verify report.
   /// - Returns: The report with `"durationMilliseconds": 0` and `time="0.000"`.
-  public static func zeroed(_ text: String) -> String {
+  package static func zeroed(_ text: String) -> String {
     do {
       let result = try TextPattern.replacing(
         #""durationMilliseconds": ?[0-9]+"#, in: text, with: #""durationMilliseconds": 0"#)

@@ -9,14 +9,14 @@ import Foundation
 /// let names = try TextPattern.captures(#"<xs:element name="(\w+)""#, in: xsd)
 /// let zeroed = try TextPattern.replacing(#"time="[0-9.]+""#, in: report, with: #"time="0""#)
 /// ```
-public enum TextPattern {
+package enum TextPattern {
   /// A pattern given to ``captures(_:in:)`` without a capture group.
-  public struct NoCaptureGroup: Error, CustomStringConvertible {
+  package struct NoCaptureGroup: Error, CustomStringConvertible {
     /// The pattern.
-    public var pattern: String
+    package var pattern: String
 
     /// The pattern named, and what it lacks.
-    public var description: String { "the pattern \(pattern) has no capture group" }
+    package var description: String { "the pattern \(pattern) has no capture group" }
   }
 
   /// The first capture group of every match of a pattern, in the order of the text.
@@ -25,8 +25,8 @@ public enum TextPattern {
   ///   - pattern: An ICU regular expression with at least one capture group.
   ///   - text: The text to search.
   /// - Returns: Group 1 of each match; an empty string where that group took no part.
-  /// - Throws: When the pattern does not compile, or ``NoCaptureGroup``.
-  public static func captures(_ pattern: String, in text: some StringProtocol) throws -> [String] {
+  /// - Throws: When the pattern does not compile, or `NoCaptureGroup`.
+  package static func captures(_ pattern: String, in text: some StringProtocol) throws -> [String] {
     let text = String(text)
     let expression = try NSRegularExpression(pattern: pattern)
     // Asking a match for a group the pattern lacks raises an Objective-C exception on Darwin.
@@ -44,7 +44,7 @@ public enum TextPattern {
   ///   - replacement: The text put in place of each match, taken literally (`$1` is no group).
   /// - Returns: The text with the matches replaced, left to right, none overlapping.
   /// - Throws: When the pattern does not compile.
-  public static func replacing(_ pattern: String, in text: String, with replacement: String)
+  package static func replacing(_ pattern: String, in text: String, with replacement: String)
     throws -> String
   {
     let expression = try NSRegularExpression(pattern: pattern)

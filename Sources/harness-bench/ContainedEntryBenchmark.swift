@@ -9,7 +9,7 @@ import ProfileKit
 ///
 /// The worker is the `profiles-harness` binary beside this one (its default registry holds
 /// ProfileKit's classes); the in-process reference answers the same requests with
-/// ``HarnessWorker/answer(_:registries:)``, as the worker does.
+/// `HarnessWorker.answer(_:registries:)`, as the worker does.
 enum ContainedEntryBenchmark {
   static let reference = "in process: the same four paths"
   static let contained = "contained: four paths in a decode worker"

@@ -42,8 +42,8 @@ public struct ClassNameMap: Sendable, Hashable {
   /// Parses the command-line form `OLD=NEW,OLD=NEW`, where `Module.*=Other.*` renames a module.
   ///
   /// - Parameter text: The comma-separated entries.
-  /// - Throws: ``ClassNameMapError`` naming the offending entry and its position.
-  public init(parsing text: String) throws(ClassNameMapError) {
+  /// - Throws: `ClassNameMapError` naming the offending entry and its position.
+  package init(parsing text: String) throws(ClassNameMapError) {
     self.init()
     var position = 0
     for rawEntry in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -123,7 +123,7 @@ public struct ClassNameMap: Sendable, Hashable {
   ///   - superclassNames: The rest of the archive's `$classes`, nearest first.
   ///   - registry: The classes that may be instantiated.
   /// - Returns: The match, or `nil` when no name matches a registered class.
-  public func resolve(
+  package func resolve(
     className: String, superclassNames: [String] = [], in registry: ClassRegistry
   ) -> ClassResolution? {
     if let match = resolveSingle(className, in: registry) {

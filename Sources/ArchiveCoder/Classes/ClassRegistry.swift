@@ -21,7 +21,7 @@ public struct ClassRegistry: Sendable {
   private let classesByIdentifier: [ObjectIdentifier: RegisteredClass]
 
   /// The app's model classes, in registration order.
-  public let modelClasses: [RegisteredClass]
+  package let modelClasses: [RegisteredClass]
 
   /// Creates a registry of the Foundation value classes plus the given model classes.
   ///
@@ -64,7 +64,7 @@ public struct ClassRegistry: Sendable {
   ///
   /// - Parameter name: A runtime name such as `ProfileKit.UserProfile` or `NSArray`.
   /// - Returns: The class, or `nil` when it is not registered.
-  public func registeredClass(named name: String) -> RegisteredClass? {
+  package func registeredClass(named name: String) -> RegisteredClass? {
     classesByName[name]
   }
 
@@ -72,7 +72,7 @@ public struct ClassRegistry: Sendable {
   ///
   /// - Parameter type: A class, such as `NSString.self`.
   /// - Returns: The registered class, or `nil` when it is not registered.
-  public func registeredClass(for type: AnyClass) -> RegisteredClass? {
+  package func registeredClass(for type: AnyClass) -> RegisteredClass? {
     classesByIdentifier[ObjectIdentifier(type)]
   }
 

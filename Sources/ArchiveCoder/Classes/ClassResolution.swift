@@ -1,7 +1,7 @@
 /// How an archived class name was matched to a registered class.
-public struct ClassResolution: Sendable, Hashable, CustomStringConvertible {
+package struct ClassResolution: Sendable, Hashable, CustomStringConvertible {
   /// The rule that produced the match.
-  public enum Rule: String, Sendable, Hashable {
+  package enum Rule: String, Sendable, Hashable {
     /// The archived name is the registered name.
     case identity
     /// An explicit `OLD=NEW` entry of the map.
@@ -13,19 +13,19 @@ public struct ClassResolution: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The name the archive gives the object's class (the first entry of its `$classes`).
-  public let archivedName: String
+  package let archivedName: String
   /// The name that matched: `archivedName` itself, or a superclass name from the archive's chain.
-  public let matchedName: String
+  package let matchedName: String
   /// The registered class's runtime name.
-  public let registeredName: String
+  package let registeredName: String
   /// The rule that matched `matchedName`.
-  public let rule: Rule
+  package let rule: Rule
 
   /// Whether the match came from a superclass name in the archive's chain.
-  public var isFromSuperclassChain: Bool { archivedName != matchedName }
+  package var isFromSuperclassChain: Bool { archivedName != matchedName }
 
   /// Creates a resolution.
-  public init(archivedName: String, matchedName: String, registeredName: String, rule: Rule) {
+  package init(archivedName: String, matchedName: String, registeredName: String, rule: Rule) {
     self.archivedName = archivedName
     self.matchedName = matchedName
     self.registeredName = registeredName
@@ -33,7 +33,7 @@ public struct ClassResolution: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// A phrase such as `'ProfilesApp.Address' (mapped to 'ProfileKit.Address')`.
-  public var description: String {
+  package var description: String {
     if archivedName == registeredName { return "'\(archivedName)'" }
     if isFromSuperclassChain {
       return "'\(archivedName)' (through its archived superclass '\(matchedName)', "

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Each is read with the key names Apple's Foundation writes on iOS and macOS, checked field by
 /// field, and built through public initializers; no class's `init(coder:)` runs.
-public enum FoundationValueKind: String, Sendable, CaseIterable, Hashable {
+package enum FoundationValueKind: String, Sendable, CaseIterable, Hashable {
   /// `NSString`.
   case string = "NSString"
   /// `NSMutableString`.
@@ -139,10 +139,10 @@ public enum FoundationValueKind: String, Sendable, CaseIterable, Hashable {
   case complexRegularExpressionCheckingResult = "NSComplexRegularExpressionCheckingResult"
 
   /// The class's plain name, as archives and `NSStringFromClass` spell it.
-  public var className: String { rawValue }
+  package var className: String { rawValue }
 
   /// Whether the class holds other objects whose classes secure coding checks.
-  public var isContainer: Bool {
+  package var isContainer: Bool {
     switch self {
     case .array, .mutableArray, .dictionary, .mutableDictionary, .set, .mutableSet,
       .orderedSet, .mutableOrderedSet, .countedSet:
@@ -182,7 +182,7 @@ public enum FoundationValueKind: String, Sendable, CaseIterable, Hashable {
   }
 
   /// Whether the class is a mutable variant.
-  public var isMutable: Bool {
+  package var isMutable: Bool {
     switch self {
     case .mutableString, .mutableArray, .mutableDictionary, .mutableSet, .mutableOrderedSet,
       .mutableData, .mutableIndexSet, .mutableAttributedString:
@@ -193,7 +193,7 @@ public enum FoundationValueKind: String, Sendable, CaseIterable, Hashable {
   }
 
   /// The Foundation class itself.
-  public var type: NSObject.Type {
+  package var type: NSObject.Type {
     switch self {
     case .string: return NSString.self
     case .mutableString: return NSMutableString.self

@@ -4,32 +4,32 @@ import Foundation
 ///
 /// The superclass chain comes from walking the class's real superclasses, so a `$classes` list
 /// in an archive cannot make a class pass an `isKindOfClass` check it would not pass in the app.
-public struct RegisteredClass: Sendable, CustomStringConvertible {
+package struct RegisteredClass: Sendable, CustomStringConvertible {
   /// The runtime name, as `NSStringFromClass` prints it, such as `ProfileKit.UserProfile`.
-  public let name: String
+  package let name: String
   /// The class itself.
-  public let type: NSObject.Type
+  package let type: NSObject.Type
   /// The real superclass names, nearest first, ending in `NSObject`.
-  public let superclassNames: [String]
+  package let superclassNames: [String]
   /// Whether the class conforms to `NSCoding`.
-  public let conformsToCoding: Bool
+  package let conformsToCoding: Bool
   /// Whether the class conforms to `NSSecureCoding` and returns `true` from
   /// `supportsSecureCoding`.
-  public let supportsSecureCoding: Bool
+  package let supportsSecureCoding: Bool
   /// The Foundation value class this is, or `nil` for an app model class.
-  public let foundationKind: FoundationValueKind?
+  package let foundationKind: FoundationValueKind?
   /// The identities of the class and its real superclasses, nearest first.
-  public let hierarchyIdentifiers: [ObjectIdentifier]
-  /// Whether the class is a ``PlatformStandIn`` registered under the Apple-platform class's
-  /// name, such as ``UIColorStandIn`` for `UIColor`.
-  public let isStandIn: Bool
+  package let hierarchyIdentifiers: [ObjectIdentifier]
+  /// Whether the class is a `PlatformStandIn` registered under the Apple-platform class's
+  /// name, such as `UIColorStandIn` for `UIColor`.
+  package let isStandIn: Bool
 
   /// Reads a class's facts from the runtime.
   ///
   /// - Parameters:
   ///   - type: The class.
   ///   - foundationKind: The Foundation value class it is, if any.
-  public init(type: NSObject.Type, foundationKind: FoundationValueKind? = nil) {
+  package init(type: NSObject.Type, foundationKind: FoundationValueKind? = nil) {
     self.type = type
     let standIn = type as? any PlatformStandIn.Type
     self.isStandIn = standIn != nil
@@ -55,19 +55,19 @@ public struct RegisteredClass: Sendable, CustomStringConvertible {
   }
 
   /// The class's own name followed by its real superclass names.
-  public var hierarchy: [String] { [name] + superclassNames }
+  package var hierarchy: [String] { [name] + superclassNames }
 
   /// Whether the class is the named class or a subclass of it, by its real hierarchy.
   ///
   /// - Parameter className: A runtime class name, such as `NSString` or `ProfileKit.Address`.
   /// - Returns: `true` when `className` is this class or one of its real superclasses.
-  public func isKind(of className: String) -> Bool {
+  package func isKind(of className: String) -> Bool {
     name == className || superclassNames.contains(className)
   }
 
   /// Whether the class holds other objects whose classes secure coding checks.
-  public var isContainer: Bool { foundationKind?.isContainer ?? false }
+  package var isContainer: Bool { foundationKind?.isContainer ?? false }
 
   /// The class's name.
-  public var description: String { name }
+  package var description: String { name }
 }

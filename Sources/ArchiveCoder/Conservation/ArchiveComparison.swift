@@ -21,7 +21,7 @@ import ArchiveFormat
 ///   elements and keys matched by value.
 /// - A value only one side holds is an addition or a removal, and is not looked into further.
 ///
-/// This is the walk ``ConservationCheck`` uses too, there with the historical archive as the
+/// This is the walk `ConservationCheck` uses too, there with the historical archive as the
 /// reference and only the app's model classes compared field by field.
 ///
 /// ```swift
@@ -30,22 +30,22 @@ import ArchiveFormat
 ///   try KeyedArchive(bytes: old), try KeyedArchive(bytes: new))
 /// for difference in differences { print(difference) }  // removed isActive: true (bool)
 /// ```
-public struct ArchiveComparison: Sendable {
+package struct ArchiveComparison: Sendable {
   /// The graphs are larger or deeper than one comparison walks.
-  public struct LimitExceeded: Error, Sendable, Hashable, CustomStringConvertible {
+  package struct LimitExceeded: Error, Sendable, Hashable, CustomStringConvertible {
     /// Which limit the graphs passed.
-    public enum Limit: Sendable, Hashable {
-      /// More values than ``ArchiveComparison/maximumVisits``.
+    package enum Limit: Sendable, Hashable {
+      /// More values than `ArchiveComparison.maximumVisits`.
       case values(Int)
-      /// Deeper than ``ArchiveComparison/maximumDepth``.
+      /// Deeper than `ArchiveComparison.maximumDepth`.
       case depth(Int)
     }
 
     /// The limit passed.
-    public var limit: Limit
+    package var limit: Limit
 
     /// The limit, in a sentence.
-    public var description: String {
+    package var description: String {
       switch limit {
       case .values(let count):
         return "the archives hold more than \(count) values to compare; too large to compare"
@@ -56,11 +56,11 @@ public struct ArchiveComparison: Sendable {
   }
 
   /// The map from the old archive's class names to the new archive's.
-  public var classMap: ClassNameMap
+  package var classMap: ClassNameMap
   /// How many values one comparison may visit.
-  public var maximumVisits: Int
+  package var maximumVisits: Int
   /// How deep one comparison may descend.
-  public var maximumDepth: Int
+  package var maximumDepth: Int
 
   /// Creates a comparison.
   ///
@@ -68,7 +68,7 @@ public struct ArchiveComparison: Sendable {
   ///   - classMap: The old class names' new names; none by default.
   ///   - maximumVisits: How many values one comparison may visit.
   ///   - maximumDepth: How deep one comparison may descend.
-  public init(
+  package init(
     classMap: ClassNameMap = .empty, maximumVisits: Int = 2_000_000, maximumDepth: Int = 256
   ) {
     self.classMap = classMap
@@ -82,9 +82,9 @@ public struct ArchiveComparison: Sendable {
   ///   - old: The archive compared from (a backup, an earlier version).
   ///   - new: The archive compared to.
   /// - Returns: The differences; empty when the graphs are equal under the class map.
-  /// - Throws: ``LimitExceeded`` when the graphs are larger than ``maximumVisits`` values or
+  /// - Throws: `LimitExceeded` when the graphs are larger than ``maximumVisits`` values or
   ///   deeper than ``maximumDepth`` levels.
-  public func differences(_ old: KeyedArchive, _ new: KeyedArchive) throws(LimitExceeded)
+  package func differences(_ old: KeyedArchive, _ new: KeyedArchive) throws(LimitExceeded)
     -> [ArchiveDifference]
   {
     let map = classMap

@@ -2,7 +2,7 @@ import ArchiveFormat
 
 /// One difference between two archives' graphs, at a key path of the old one.
 ///
-/// ``ArchiveComparison`` gives these, and the conservation check (``ConservationCheck``) reads
+/// `ArchiveComparison` gives these, and the conservation check (`ConservationCheck`) reads
 /// its findings from them. A value is *added* where only the new archive holds one, *removed*
 /// where only the old one does, *changed* where both hold a value of one type and the values
 /// differ, and *changed in type* where the stored types differ (`1` became `"1"`, `true` became
@@ -16,9 +16,9 @@ import ArchiveFormat
 ///   }
 /// }
 /// ```
-public enum ArchiveDifference: Hashable, Sendable, CustomStringConvertible {
+package enum ArchiveDifference: Hashable, Sendable, CustomStringConvertible {
   /// What kind of difference it is, without the values.
-  public enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+  package enum Kind: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// Only the new archive holds a value there.
     case added
     /// Only the old archive holds a value there.
@@ -29,7 +29,7 @@ public enum ArchiveDifference: Hashable, Sendable, CustomStringConvertible {
     case typeChanged = "type-changed"
 
     /// The kind's name, such as `type-changed`.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
   }
 
   /// A value only the new archive holds.
@@ -42,7 +42,7 @@ public enum ArchiveDifference: Hashable, Sendable, CustomStringConvertible {
   case typeChanged(ArchiveKeyPath, old: ComparedValue, new: ComparedValue)
 
   /// The kind of difference.
-  public var kind: Kind {
+  package var kind: Kind {
     switch self {
     case .added: return .added
     case .removed: return .removed
@@ -52,7 +52,7 @@ public enum ArchiveDifference: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Where the difference is: a key path of the old archive (of the new one for an addition).
-  public var keyPath: ArchiveKeyPath {
+  package var keyPath: ArchiveKeyPath {
     switch self {
     case .added(let path, _), .removed(let path, _), .changed(let path, _, _),
       .typeChanged(let path, _, _):
@@ -61,7 +61,7 @@ public enum ArchiveDifference: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// What the old archive holds there; `nil` for an addition.
-  public var old: ComparedValue? {
+  package var old: ComparedValue? {
     switch self {
     case .added: return nil
     case .removed(_, let value), .changed(_, let value, _), .typeChanged(_, let value, _):
@@ -70,7 +70,7 @@ public enum ArchiveDifference: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// What the new archive holds there; `nil` for a removal.
-  public var new: ComparedValue? {
+  package var new: ComparedValue? {
     switch self {
     case .removed: return nil
     case .added(_, let value), .changed(_, _, let value), .typeChanged(_, _, let value):
@@ -80,7 +80,7 @@ public enum ArchiveDifference: Hashable, Sendable, CustomStringConvertible {
 
   /// The difference in one line: `removed isActive: true (bool)`,
   /// `changed name: "Ann" (string) → "Anne" (string)`.
-  public var description: String {
+  package var description: String {
     let head = "\(kind) \(keyPath.displayText): "
     switch (old, new) {
     case (let old?, let new?): return head + "\(old) → \(new)"

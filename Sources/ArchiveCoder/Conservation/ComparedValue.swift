@@ -10,7 +10,7 @@ import Foundation
 /// ComparedValue.leaf(.bool(true)).description  // "true (bool)"
 /// ComparedValue.instance(className: "ProfileKit.Address").typeName  // "object"
 /// ```
-public enum ComparedValue: Hashable, Sendable, CustomStringConvertible {
+package enum ComparedValue: Hashable, Sendable, CustomStringConvertible {
   /// `$null`, or `NSNull`.
   case null
   /// A string, number, date, data, UUID or URL.
@@ -30,7 +30,7 @@ public enum ComparedValue: Hashable, Sendable, CustomStringConvertible {
 
   /// The value's type, as the JSON output names it: `null`, `string`, `integer`, `real`,
   /// `bool`, `date`, `data`, `uuid`, `url`, `array`, `set`, `dictionary` or `object`.
-  public var typeName: String {
+  package var typeName: String {
     switch self {
     case .null: return "null"
     case .leaf(let leaf): return Self.typeName(of: leaf)
@@ -42,7 +42,7 @@ public enum ComparedValue: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The element or entry count of a collection; `nil` for other values.
-  public var count: Int? {
+  package var count: Int? {
     switch self {
     case .array(let count), .set(let count), .dictionary(let count): return count
     default: return nil
@@ -50,7 +50,7 @@ public enum ComparedValue: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The class of an object; `nil` for other values.
-  public var className: String? {
+  package var className: String? {
     switch self {
     case .instance(let name, _), .sharedInstance(let name, _): return name
     default: return nil
@@ -59,7 +59,7 @@ public enum ComparedValue: Hashable, Sendable, CustomStringConvertible {
 
   /// The value in words, with its type: `"Ann" (string)`, `3 (integer)`, `2 elements (array)`,
   /// `an instance of ProfileKit.Address`.
-  public var description: String {
+  package var description: String {
     switch self {
     case .null: return "nil"
     case .leaf(let leaf): return Self.describe(leaf)
@@ -116,7 +116,7 @@ extension ArchiveKeyPath {
   /// ArchiveKeyPath(components: []).displayText  // "root"
   /// ArchiveKeyPath(components: [.key("address"), .key("city")]).displayText  // "address.city"
   /// ```
-  public var displayText: String {
+  package var displayText: String {
     let text = description
     return text.isEmpty ? "root" : text
   }

@@ -6,10 +6,10 @@ import Foundation
 /// The archive is the oracle. Both archives are read as graphs, with no app code: every value
 /// the original holds must reach the rewritten archive at the same key path (class names taken
 /// through the class map, fields through ``DeclaredChange``s), or it is a
-/// ``ConservationFinding``. Fields the new code adds are not findings.
+/// `ConservationFinding`. Fields the new code adds are not findings.
 ///
 /// - Numbers compare as `NSNumber` does: `true` equals `1`, and `1` equals `1.0`; a kept value
-///   whose stored type changed is a ``ConservationFinding/Kind/typeChanged`` warning.
+///   whose stored type changed is a `ConservationFinding.Kind.typeChanged` warning.
 /// - Strings compare by content, data by bytes, dates by time.
 /// - Arrays and ordered sets compare in order; sets and dictionaries without order.
 /// - An object reached twice (shared, or a cycle) is compared once.
@@ -20,37 +20,37 @@ import Foundation
 /// in its own way, so such an object conserves when the new archive holds a value in its place.
 /// URLs compare as Foundation resolves them against their base.
 ///
-/// The walk is ``ArchiveComparison``'s, with the oracle's rules: its ``ArchiveDifference``s
+/// The walk is `ArchiveComparison`'s, with the oracle's rules: its `ArchiveDifference`s
 /// become findings (a removal is a loss; an addition is none).
 ///
 /// ```swift
 /// let check = ConservationCheck(registry: registry, classMap: map)
 /// let findings = try check.findings(try KeyedArchive(bytes: old), try KeyedArchive(bytes: new))
 /// ```
-public struct ConservationCheck: Sendable {
+package struct ConservationCheck: Sendable {
   /// The graph is larger than one comparison may walk.
-  public struct TooLarge: Error, Sendable, Hashable, CustomStringConvertible {
+  package struct TooLarge: Error, Sendable, Hashable, CustomStringConvertible {
     /// How many values the comparison may visit.
-    public var limit: Int
+    package var limit: Int
     /// The limit, in a sentence.
-    public var description: String {
+    package var description: String {
       "the archives hold more than \(limit) values to compare; too large to check for losses"
     }
   }
 
   /// The app's current classes, which tell app objects from Foundation's.
-  public var registry: ClassRegistry
+  package var registry: ClassRegistry
   /// The map from archived class names to current ones.
-  public var classMap: ClassNameMap
+  package var classMap: ClassNameMap
   /// What the current code changes on purpose, beside the class map's own field changes.
-  public var declaredChanges: [DeclaredChange]
+  package var declaredChanges: [DeclaredChange]
   /// How many values one comparison may visit.
-  public var maximumVisits: Int
+  package var maximumVisits: Int
   /// How deep one comparison may descend.
-  public var maximumDepth: Int
+  package var maximumDepth: Int
 
   /// Creates a check.
-  public init(
+  package init(
     registry: ClassRegistry, classMap: ClassNameMap = .empty,
     declaredChanges: [DeclaredChange] = [], maximumVisits: Int = 2_000_000,
     maximumDepth: Int = 256
@@ -69,8 +69,8 @@ public struct ConservationCheck: Sendable {
   ///   - rewritten: The archive the current code wrote for the object it decoded.
   ///   - topKeys: The `$top` keys the app reads; `root` unless given.
   /// - Returns: The findings, in the order found; empty when everything is kept.
-  /// - Throws: ``TooLarge`` when the graphs hold more than ``maximumVisits`` values.
-  public func findings(
+  /// - Throws: `TooLarge` when the graphs hold more than ``maximumVisits`` values.
+  package func findings(
     _ original: KeyedArchive, _ rewritten: KeyedArchive, topKeys: [String] = ["root"]
   ) throws(TooLarge) -> [ConservationFinding] {
     var walk = GraphComparisonWalk(rules: rules, old: original, new: rewritten)
@@ -89,8 +89,8 @@ public struct ConservationCheck: Sendable {
   /// The values one `$top` key of `original` holds that do not reach another key of
   /// `rewritten`: an object an app read from `$top.NAME` is written back under `root`.
   ///
-  /// - Throws: ``TooLarge`` when the graphs hold more than ``maximumVisits`` values.
-  public func findings(
+  /// - Throws: `TooLarge` when the graphs hold more than ``maximumVisits`` values.
+  package func findings(
     _ original: KeyedArchive, at originalKey: String, _ rewritten: KeyedArchive,
     at rewrittenKey: String
   ) throws(TooLarge) -> [ConservationFinding] {

@@ -12,9 +12,9 @@ import ArchiveFormat
 ///   print(finding)  // pinned: the archive holds true (bool); the current code writes 0 (integer)
 /// }
 /// ```
-public struct ConservationFinding: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct ConservationFinding: Sendable, Hashable, Codable, CustomStringConvertible {
   /// What happened to the archived value.
-  public enum Kind: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
+  package enum Kind: String, Sendable, Hashable, Codable, CaseIterable, CustomStringConvertible {
     /// The current code writes nothing where the archive holds a value.
     case lost
     /// The current code writes another value.
@@ -23,23 +23,23 @@ public struct ConservationFinding: Sendable, Hashable, Codable, CustomStringConv
     case typeChanged = "type-changed"
 
     /// How serious the finding is: a loss or a change is an error, a type change a warning.
-    public var severity: Severity { self == .typeChanged ? .warning : .error }
+    package var severity: Severity { self == .typeChanged ? .warning : .error }
 
     /// The kind's name, such as `type-changed`.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
   }
 
   /// What happened to the value.
-  public var kind: Kind
+  package var kind: Kind
   /// Where the value is, as manifests write key paths: `pinned`, `tags[*]`, or `root` itself.
-  public var keyPath: String
+  package var keyPath: String
   /// The value the archive holds, described: `true (bool)`.
-  public var archived: String
+  package var archived: String
   /// What the current code writes there, described: `0 (integer)`, or `nothing`.
-  public var current: String
+  package var current: String
 
   /// Creates a finding.
-  public init(_ kind: Kind, keyPath: String, archived: String, current: String) {
+  package init(_ kind: Kind, keyPath: String, archived: String, current: String) {
     self.kind = kind
     self.keyPath = keyPath
     self.archived = archived
@@ -47,7 +47,7 @@ public struct ConservationFinding: Sendable, Hashable, Codable, CustomStringConv
   }
 
   /// The finding as reports word it.
-  public var description: String {
+  package var description: String {
     "\(keyPath): the archive holds \(archived); the current code writes \(current)"
       + (kind == .typeChanged ? " (the same value, another type)" : "")
   }

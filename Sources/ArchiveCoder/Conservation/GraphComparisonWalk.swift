@@ -6,12 +6,12 @@ import Foundation
 struct GraphComparisonRules {
   /// Which comparison this is.
   enum Mode {
-    /// ``ConservationCheck``: what the old archive holds must reach the new one. Additions are
+    /// `ConservationCheck`: what the old archive holds must reach the new one. Additions are
     /// not reported, only the app's model classes are compared field by field, an object is
     /// compared once whatever it meets, a class that differs ends the comparison there, and
     /// a collection that comes back shorter is reported as a whole.
     case conservation
-    /// ``ArchiveComparison``: every value either side holds alone is reported, every object
+    /// `ArchiveComparison`: every value either side holds alone is reported, every object
     /// field by field, a reference whose sharing differs is reported, and collections
     /// element by element.
     case difference
@@ -42,7 +42,7 @@ enum GraphComparisonLimit: Error {
   case depth(Int)
 }
 
-/// One comparison of two archives' graphs, by ``GraphComparisonRules``: the objects already
+/// One comparison of two archives' graphs, by `GraphComparisonRules`: the objects already
 /// paired, the differences found, the budget.
 ///
 /// The walk follows references from `$top`, so objects pair by where they are reached, never

@@ -4,7 +4,7 @@ import ArchiveFormat
 ///
 /// Foundation's unarchiver reads what the harness's reader refuses in ways no worker survives:
 /// a property list whose containers are shared inline, or an object graph whose shared
-/// references expand past ``HarnessDecoder/maximumExpandedSize`` values, grows a worker by
+/// references expand past `HarnessDecoder.maximumExpandedSize` values, grows a worker by
 /// gigabytes until it is killed (20 s each, where the harness paths refuse in a fraction of a
 /// second). So, as `verify` reads an archive's structure before any path, a runner screens
 /// the bytes before it hands them to Foundation, and a screened path is rejected with the

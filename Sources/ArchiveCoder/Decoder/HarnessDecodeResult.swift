@@ -13,7 +13,7 @@ package struct HarnessDecodeResult {
   /// The registered names of the classes instantiated, in first-use order, inline
   /// property-list leaves excluded.
   package let instantiatedClassNames: [String]
-  /// What the decode built for its collections, for a caller that walks ``object`` itself.
+  /// What the decode built for its collections, for a caller that walks `object` itself.
   package var builtCollections = BuiltCollections.none
   /// What the secure path saw that Apple's platforms only log today, each a warning.
   ///

@@ -7,7 +7,7 @@ import Foundation
 /// is checked against the read's allowed classes, each nested `decodeObject(of:forKey:)` against
 /// the classes of that call, and container elements against the set that decoded the container;
 /// a class passes by the registered class's real hierarchy. Every failure is a
-/// ``DecodeOutcome/rejected(_:)`` value with a category and a key path, never a trap of the
+/// `DecodeOutcome.rejected(_:)` value with a category and a key path, never a trap of the
 /// coder itself. App code in `init?(coder:)` runs in this process: run untrusted app code
 /// through `WorkerSupervisor` (HarnessContainment) with the `legacy` or `secure` path to contain traps.
 ///
@@ -27,11 +27,11 @@ package struct HarnessDecoder: Sendable {
   /// The bounds on reading the archive.
   package var limits: ArchiveLimits
   /// Whether a decoded outcome carries the object's field description; turning it off leaves
-  /// ``DecodedValue/opaque(className:)`` and saves re-reading the object's fields.
+  /// `DecodedValue.opaque(className:)` and saves re-reading the object's fields.
   package var describesObjects: Bool = true
   /// Whether a described decode also proves that the current code keeps what the archive holds.
   ///
-  /// The decoded object is re-encoded and compared with the archive (``ConservationCheck``): a
+  /// The decoded object is re-encoded and compared with the archive (`ConservationCheck`): a
   /// loss makes the outcome a `not-conserved` rejection, and a type change is a warning.
   package var conserves: Bool = true
 
@@ -59,7 +59,7 @@ package struct HarnessDecoder: Sendable {
   ///   - secure: Whether to require secure coding.
   ///   - allowedClasses: Runtime names of the classes the root decode allows (secure mode).
   ///   - topKeys: The `$top` keys the app reads, in order; `root` unless given. Several keys
-  ///     decode to a ``DecodedValue/topLevel(_:)`` value.
+  ///     decode to a `DecodedValue.topLevel(_:)` value.
   /// - Returns: The outcome and, when decoded, the object.
   package func decode(
     _ bytes: [UInt8], secure: Bool, allowedClasses: [String] = [], topKeys: [String] = ["root"]
@@ -147,7 +147,7 @@ package struct HarnessDecoder: Sendable {
   }
 
   /// The result, held to what the archive holds: the decoded object re-encoded by the current
-  /// classes must keep every archived value (``ConservationCheck``).
+  /// classes must keep every archived value (`ConservationCheck`).
   private func conserved(_ result: HarnessDecodeResult, archive: KeyedArchive, topKey: String)
     -> HarnessDecodeResult
   {
@@ -209,7 +209,7 @@ package struct HarnessDecoder: Sendable {
   }
 
   /// The keys, in the order read, that some decoded value gives as nil
-  /// (``DecodedValue/noObject``): the one key of a single-key read, or a field of a `$top` value.
+  /// (`DecodedValue.noObject`): the one key of a single-key read, or a field of a `$top` value.
   ///
   /// ```swift
   /// HarnessDecoder.nilKeys(in: [.topLevel([DecodedField(key: "$1", value: .noObject)])],

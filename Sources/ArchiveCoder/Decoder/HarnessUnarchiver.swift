@@ -5,7 +5,7 @@ import Foundation
 /// that runs the app's `init?(coder:)` and reports every failure as a value.
 ///
 /// Use it through `HarnessDecoder`. Its policy is always `.setErrorAndReturn`: a failure
-/// records the first ``DecodeRejection``, sets ``error``, and makes every later decode return
+/// records the first `DecodeRejection`, sets `error`, and makes every later decode return
 /// `nil` or zero, as Apple's unarchiver does after `failWithError(_:)`.
 ///
 /// Rules it follows in secure mode:
@@ -110,8 +110,8 @@ package final class HarnessUnarchiver: NSCoder {
   /// app does with one `decodeObject(of:forKey:)` call per key.
   ///
   /// One key describes as its object; several describe as a `$top` object with one field per
-  /// key (``DecodedValue/topLevelClassName``). A key whose value is `$null` decodes to nil, as
-  /// Apple's unarchiver gives it (``DecodedValue/noObject``): the result's object is then nil
+  /// key (`DecodedValue.topLevelClassName`). A key whose value is `$null` decodes to nil, as
+  /// Apple's unarchiver gives it (`DecodedValue.noObject`): the result's object is then nil
   /// (one key), or leaves that key out (several).
   func decodeTop(keys: [String], allowedClasses: [String], describing: Bool)
     -> HarnessDecodeResult
@@ -184,11 +184,11 @@ package final class HarnessUnarchiver: NSCoder {
     case object(AnyObject)
     /// The key holds `$null`: the decode returns nil without an error.
     case noObject
-    /// The decode failed; ``failure`` says why.
+    /// The decode failed; `failure` says why.
     case failed
   }
 
-  /// What this decode built, for reading its objects without bridging; ``BuiltCollections/none``
+  /// What this decode built, for reading its objects without bridging; `BuiltCollections.none`
   /// unless a dictionary has a collection as a key, the one case corelibs cannot bridge.
   ///
   /// The readers keep this unarchiver, and so what it built, alive as long as they live.
@@ -297,7 +297,7 @@ package final class HarnessUnarchiver: NSCoder {
   /// Whether this is the secure path, where every decode must name its allowed classes.
   package override var requiresSecureCoding: Bool { secure }
 
-  /// Always `.setErrorAndReturn`: a failure is recorded in ``error``, never raised.
+  /// Always `.setErrorAndReturn`: a failure is recorded in `error`, never raised.
   package override var decodingFailurePolicy: NSCoder.DecodingFailurePolicy { .setErrorAndReturn }
 
   /// The first failure of the decode, as `failWithError(_:)` or the coder itself recorded it.

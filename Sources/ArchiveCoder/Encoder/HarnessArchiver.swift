@@ -60,7 +60,7 @@ package final class HarnessArchiver: NSCoder {
   ///   - requiringSecureCoding: Whether every class must adopt `NSSecureCoding`.
   ///   - maximumDepth: The deepest nesting written before the archive is refused.
   /// - Returns: A binary property list.
-  /// - Throws: ``Failure`` naming the key path of the object that could not be written.
+  /// - Throws: `Failure` naming the key path of the object that could not be written.
   package static func archivedData(
     withRootObject root: Any, requiringSecureCoding: Bool, maximumDepth: Int = 256
   ) throws(Failure) -> [UInt8] {

@@ -147,7 +147,7 @@ public struct CrashReport: Sendable, Hashable, Codable, CustomStringConvertible 
     return result + ellipsis
   }
 
-  /// Why the process died: ``Cause/timeout`` when it was killed after a timeout, else its signal.
+  /// Why the process died: `Cause.timeout` when it was killed after a timeout, else its signal.
   public var cause: Cause { timedOut ? .timeout : .signal(signal) }
 
   /// The signal's name, such as `SIGILL`, or `signal 42` for an unnamed one.

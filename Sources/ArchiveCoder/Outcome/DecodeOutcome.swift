@@ -1,7 +1,7 @@
 import ArchiveFormat
 
 /// What one decode path made of one archive: the app's object, a refusal, or a crash.
-public enum DecodeOutcome: Sendable, Hashable, Codable, CustomStringConvertible {
+package enum DecodeOutcome: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The archive decoded; the value describes the object and its fields.
   case decoded(DecodedValue)
   /// The path refused the archive without crashing.
@@ -10,7 +10,7 @@ public enum DecodeOutcome: Sendable, Hashable, Codable, CustomStringConvertible 
   case crashed(CrashReport)
 
   /// The outcome's kind: ``OutcomeKind/decoded``, ``OutcomeKind/rejected`` or ``OutcomeKind/crashed``.
-  public var kind: OutcomeKind {
+  package var kind: OutcomeKind {
     switch self {
     case .decoded: .decoded
     case .rejected: .rejected
@@ -19,25 +19,25 @@ public enum DecodeOutcome: Sendable, Hashable, Codable, CustomStringConvertible 
   }
 
   /// The decoded value, when the archive decoded.
-  public var decodedValue: DecodedValue? {
+  package var decodedValue: DecodedValue? {
     if case .decoded(let value) = self { return value }
     return nil
   }
 
   /// The rejection, when the path refused the archive.
-  public var rejection: DecodeRejection? {
+  package var rejection: DecodeRejection? {
     if case .rejected(let rejection) = self { return rejection }
     return nil
   }
 
   /// The crash, when the decoding process died.
-  public var crash: CrashReport? {
+  package var crash: CrashReport? {
     if case .crashed(let crash) = self { return crash }
     return nil
   }
 
   /// A one-line summary.
-  public var description: String {
+  package var description: String {
     switch self {
     case .decoded(let value): "\(kind) \(value)"
     case .rejected(let rejection): "\(kind) \(rejection)"

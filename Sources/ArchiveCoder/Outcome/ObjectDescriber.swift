@@ -1,11 +1,11 @@
 import Foundation
 
-/// Describes a decoded object graph as a ``DecodedValue``, reading app objects through the
+/// Describes a decoded object graph as a `DecodedValue`, reading app objects through the
 /// fields their `encode(with:)` writes.
 ///
 /// Both decode paths use it, so their descriptions differ only where the objects differ.
 package struct ObjectDescriber {
-  /// The deepest nesting described; deeper values become ``DecodedValue/opaque(className:)``.
+  /// The deepest nesting described; deeper values become `DecodedValue.opaque(className:)`.
   package var maximumDepth: Int
 
   /// The most values one description holds before the rest is elided (default 1,000,000).
@@ -31,7 +31,7 @@ package struct ObjectDescriber {
   ///
   /// - Parameter value: An object that a decode returned.
   /// - Returns: Its description; a reference back to an enclosing object becomes
-  ///   ``DecodedValue/cycleReference(className:)``.
+  ///   `DecodedValue.cycleReference(className:)`.
   package mutating func describe(_ value: Any?) -> DecodedValue {
     guard let value else { return .null }
     // Foundation on Linux hands out nested collections as fresh Swift values, so their
@@ -209,7 +209,7 @@ package struct ObjectDescriber {
 
   /// The field every decoded stand-in carries, `$standIn: true`, so that reports show that a
   /// stand-in took the Apple-platform class's place.
-  public static let standInMarker = "$standIn"
+  package static let standInMarker = "$standIn"
 
   /// The runtime class name of a value, as `NSStringFromClass` prints it for classes.
   ///

@@ -16,27 +16,27 @@ import ArchiveFormat
 ///   print(finding.fixText)  // decodeObject(of: [NSArray.self, NSString.self], forKey: "tags")
 /// }
 /// ```
-public struct StrictnessFinding: Sendable, Hashable, Codable, CustomStringConvertible {
+package struct StrictnessFinding: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The rule the read breaks.
-  public var rule: StrictnessRule
+  package var rule: StrictnessRule
   /// How serious the finding is: a warning today, an error under ``Strictness/appleFuture``.
-  public var severity: Severity
-  /// The class the finding names: `NSObject` (``StrictnessRule/nsObjectAllowed``), the class
-  /// decoded without being listed (``StrictnessRule/unlistedPropertyListClass``), or the class
-  /// whose `init?(coder:)` decodes without classes (``StrictnessRule/untypedDecode``).
-  public var className: String
+  package var severity: Severity
+  /// The class the finding names: `NSObject` (`StrictnessRule.nsObjectAllowed`), the class
+  /// decoded without being listed (`StrictnessRule.unlistedPropertyListClass`), or the class
+  /// whose `init?(coder:)` decodes without classes (`StrictnessRule.untypedDecode`).
+  package var className: String
   /// Where in the decoded graph: `root`, `root.tags[0]`, `$top.$1.title`.
-  public var keyPath: String
+  package var keyPath: String
   /// The class whose `init?(coder:)` makes the decode call the finding is about; `nil` when
   /// the list is the read's own allowed classes (a manifest's `allowedClasses`).
-  public var decoder: String?
+  package var decoder: String?
   /// The key of that decode call; `nil` for the read's own list.
-  public var key: String?
+  package var key: String?
   /// The list as the read or call gave it, runtime names in its order; empty for
-  /// ``StrictnessRule/untypedDecode``.
-  public var allowedClasses: [String]
+  /// `StrictnessRule.untypedDecode`.
+  package var allowedClasses: [String]
   /// The list to write instead: runtime names, such as `["NSArray", "NSString"]`.
-  public var fix: [String]
+  package var fix: [String]
 
   /// Creates a finding.
   ///
@@ -56,7 +56,7 @@ public struct StrictnessFinding: Sendable, Hashable, Codable, CustomStringConver
   ///   - key: The call's key; `nil` for the read's list.
   ///   - allowedClasses: The list as given.
   ///   - fix: The list to write.
-  public init(
+  package init(
     rule: StrictnessRule, severity: Severity = .warning, className: String, keyPath: String,
     decoder: String? = nil, key: String? = nil, allowedClasses: [String] = [], fix: [String]
   ) {
@@ -73,7 +73,7 @@ public struct StrictnessFinding: Sendable, Hashable, Codable, CustomStringConver
   /// The fix as code to write: `allowedClasses: [ProfileKit.Memo.self, NSString.self]` for
   /// the read's list, `decodeObject(of: [NSArray.self, NSString.self], forKey: "tags")` for a
   /// decode call.
-  public var fixText: String {
+  package var fixText: String {
     let list = "[" + fix.map { "\($0).self" }.joined(separator: ", ") + "]"
     guard let key else { return "allowedClasses: \(list)" }
     return "decodeObject(of: \(list), forKey: \(SwiftLiteral.quoted(key)))"
@@ -81,7 +81,7 @@ public struct StrictnessFinding: Sendable, Hashable, Codable, CustomStringConver
 
   /// What the finding says, without its key path: the class, the list, what Apple does, and
   /// the fix.
-  public var message: String {
+  package var message: String {
     let given = "[" + allowedClasses.joined(separator: ", ") + "]"
     let list: String
     if let decoder, let key {
@@ -109,6 +109,6 @@ public struct StrictnessFinding: Sendable, Hashable, Codable, CustomStringConver
   }
 
   /// The key path, then the message.
-  public var description: String { "\(keyPath): \(message)" }
+  package var description: String { "\(keyPath): \(message)" }
 
 }

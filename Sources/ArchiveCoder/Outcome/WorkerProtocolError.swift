@@ -12,11 +12,11 @@ import Foundation
 ///   print(error)  // worker unavailable: '/tmp/x.xctest' exited with status 0 before the handshake …
 /// }
 /// ```
-public struct WorkerProtocolError: Error, Sendable, Hashable, CustomStringConvertible,
+package struct WorkerProtocolError: Error, Sendable, Hashable, CustomStringConvertible,
   LocalizedError
 {
   /// Whether a worker could not be had at all, or one that was running misbehaved.
-  public enum Kind: Sendable, Hashable {
+  package enum Kind: Sendable, Hashable {
     /// No worker could be started: the executable is missing, cannot run, or is not a harness
     /// (it did not answer the worker handshake).
     case unavailable
@@ -25,22 +25,22 @@ public struct WorkerProtocolError: Error, Sendable, Hashable, CustomStringConver
   }
 
   /// What went wrong, such as `cannot launch '/path/archive-harness': …`.
-  public let message: String
+  package let message: String
   /// Whether a worker could not be had, or a running one misbehaved.
-  public let kind: Kind
+  package let kind: Kind
 
   /// Creates an error with a message.
   ///
   /// - Parameters:
   ///   - message: What went wrong.
   ///   - kind: Whether no worker could be had, or a running one misbehaved.
-  public init(_ message: String, kind: Kind = .protocolViolation) {
+  package init(_ message: String, kind: Kind = .protocolViolation) {
     self.message = message
     self.kind = kind
   }
 
   /// `worker unavailable: …` or `decode worker: …`.
-  public var description: String {
+  package var description: String {
     switch kind {
     case .unavailable: "worker unavailable: \(message)"
     case .protocolViolation: "decode worker: \(message)"
@@ -48,5 +48,5 @@ public struct WorkerProtocolError: Error, Sendable, Hashable, CustomStringConver
   }
 
   /// The description, so that `localizedDescription` reads well on Linux.
-  public var errorDescription: String? { description }
+  package var errorDescription: String? { description }
 }

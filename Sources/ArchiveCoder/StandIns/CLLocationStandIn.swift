@@ -9,23 +9,23 @@ import Foundation
 /// let location = coder.decodeObject(of: CLLocationStandIn.self, forKey: "place")
 /// location?.latitude  // 51.5
 /// ```
-public final class CLLocationStandIn: NSObject, PlatformStandIn {
+package final class CLLocationStandIn: NSObject, PlatformStandIn {
   /// `CLLocation`.
-  public static let platformClassName = "CLLocation"
+  package static let platformClassName = "CLLocation"
   /// Whether the class adopts secure coding: `true`, as CLLocation does.
-  public static var supportsSecureCoding: Bool { true }
+  package static var supportsSecureCoding: Bool { true }
 
   /// The key prefix Core Location archives with.
   static let prefix = "kCLLocationCodingKey"
 
   /// The latitude, in degrees.
-  public let latitude: Double
+  package let latitude: Double
   /// The longitude, in degrees.
-  public let longitude: Double
+  package let longitude: Double
   /// The other archived values, by the key's suffix (`Altitude`, `Speed`, …).
-  public let measurements: [(name: String, value: Double)]
+  package let measurements: [(name: String, value: Double)]
   /// When the location was determined.
-  public let timestamp: Date?
+  package let timestamp: Date?
 
   /// The archived numbers other than the coordinate and timestamp, in Core Location's order.
   static let measurementNames = [
@@ -38,7 +38,7 @@ public final class CLLocationStandIn: NSObject, PlatformStandIn {
   /// Core Location's invalid coordinate, (-180, -180), is accepted.
   ///
   /// - Parameter coder: The unarchiver.
-  public required init?(coder: NSCoder) {
+  package required init?(coder: NSCoder) {
     let reader = StandInReader(coder: coder, className: Self.platformClassName)
     let latitudeKey = Self.prefix + "CoordinateLatitude"
     let longitudeKey = Self.prefix + "CoordinateLongitude"
@@ -62,7 +62,7 @@ public final class CLLocationStandIn: NSObject, PlatformStandIn {
   }
 
   /// Writes Core Location's archived form.
-  public func encode(with coder: NSCoder) {
+  package func encode(with coder: NSCoder) {
     coder.encode(latitude, forKey: Self.prefix + "CoordinateLatitude")
     coder.encode(longitude, forKey: Self.prefix + "CoordinateLongitude")
     for (name, value) in measurements { coder.encode(value, forKey: Self.prefix + name) }
@@ -73,7 +73,7 @@ public final class CLLocationStandIn: NSObject, PlatformStandIn {
 
   /// `latitude`, `longitude`, the archived measurements in lower camel case (`altitude`,
   /// `horizontalAccuracy`, …) and `timestamp`.
-  public var standInFields: [(key: String, value: Any?)] {
+  package var standInFields: [(key: String, value: Any?)] {
     var fields: [(key: String, value: Any?)] = [("latitude", latitude), ("longitude", longitude)]
     for (name, value) in measurements {
       fields.append((name.prefix(1).lowercased() + name.dropFirst(), value))

@@ -7,21 +7,21 @@ import Foundation
 /// let space = coder.decodeObject(of: NSColorSpaceStandIn.self, forKey: "NSCustomColorSpace")
 /// space?.identifier  // 7
 /// ```
-public final class NSColorSpaceStandIn: NSObject, PlatformStandIn {
+package final class NSColorSpaceStandIn: NSObject, PlatformStandIn {
   /// `NSColorSpace`.
-  public static let platformClassName = "NSColorSpace"
+  package static let platformClassName = "NSColorSpace"
   /// Whether the class adopts secure coding: `true`, as NSColorSpace does.
-  public static var supportsSecureCoding: Bool { true }
+  package static var supportsSecureCoding: Bool { true }
 
   /// The archived color space identifier (`NSID`).
-  public let identifier: Int?
+  package let identifier: Int?
   /// The ICC profile (`NSICC`).
-  public let iccProfile: Data?
+  package let iccProfile: Data?
 
   /// Reads AppKit's archived form.
   ///
   /// - Parameter coder: The unarchiver.
-  public required init?(coder: NSCoder) {
+  package required init?(coder: NSCoder) {
     let reader = StandInReader(coder: coder, className: Self.platformClassName)
     identifier = reader.integer("NSID")
     iccProfile = reader.data("NSICC")
@@ -30,13 +30,13 @@ public final class NSColorSpaceStandIn: NSObject, PlatformStandIn {
   }
 
   /// Writes AppKit's archived form.
-  public func encode(with coder: NSCoder) {
+  package func encode(with coder: NSCoder) {
     if let identifier { coder.encode(identifier, forKey: "NSID") }
     if let iccProfile { coder.encode(iccProfile as NSData, forKey: "NSICC") }
   }
 
   /// `identifier` and the ICC profile's byte count.
-  public var standInFields: [(key: String, value: Any?)] {
+  package var standInFields: [(key: String, value: Any?)] {
     [("identifier", identifier), ("iccProfileLength", iccProfile?.count)]
   }
 }

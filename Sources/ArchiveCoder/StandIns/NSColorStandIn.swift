@@ -5,33 +5,33 @@ import Foundation
 /// (5) as space-separated text, or `NSCatalogName` and `NSColorName` (6, a named color).
 ///
 /// A color in a custom color space also carries `NSComponents` and an `NSCustomColorSpace`
-/// object, read as an ``NSColorSpaceStandIn``.
+/// object, read as an `NSColorSpaceStandIn`.
 ///
 /// ```swift
 /// let color = coder.decodeObject(of: NSColorStandIn.self, forKey: "NSColor")
 /// color?.components  // [0.98, 0.0, 0.03]
 /// ```
-public final class NSColorStandIn: NSObject, PlatformStandIn {
+package final class NSColorStandIn: NSObject, PlatformStandIn {
   /// `NSColor`.
-  public static let platformClassName = "NSColor"
+  package static let platformClassName = "NSColor"
   /// Whether the class adopts secure coding: `true`, as NSColor does.
-  public static var supportsSecureCoding: Bool { true }
+  package static var supportsSecureCoding: Bool { true }
 
   /// The archived color space code (`NSColorSpace`).
-  public let colorSpace: Int
+  package let colorSpace: Int
   /// The components, alpha last when archived: RGB(A), white(A) or CMYK(A).
-  public let components: [Double]
+  package let components: [Double]
   /// A named color's catalog, such as `System`.
-  public let catalogName: String?
+  package let catalogName: String?
   /// A named color's name, such as `controlColor`.
-  public let colorName: String?
+  package let colorName: String?
   /// The custom color space, when the color has one.
-  public let customColorSpace: NSColorSpaceStandIn?
+  package let customColorSpace: NSColorSpaceStandIn?
 
   /// Reads AppKit's archived form.
   ///
   /// - Parameter coder: The unarchiver.
-  public required init?(coder: NSCoder) {
+  package required init?(coder: NSCoder) {
     let reader = StandInReader(coder: coder, className: Self.platformClassName)
     guard let space = reader.integer("NSColorSpace", required: true) else { return nil }
     colorSpace = space
@@ -59,7 +59,7 @@ public final class NSColorStandIn: NSObject, PlatformStandIn {
   }
 
   /// Writes AppKit's archived form.
-  public func encode(with coder: NSCoder) {
+  package func encode(with coder: NSCoder) {
     coder.encode(Int32(colorSpace), forKey: "NSColorSpace")
     let text = components.map { String($0) }.joined(separator: " ")
     let key: String? =
@@ -82,7 +82,7 @@ public final class NSColorStandIn: NSObject, PlatformStandIn {
 
   /// `colorSpace`, then `red`/`green`/`blue`, `white` or `cyan`/`magenta`/`yellow`/`black`,
   /// `alpha` when archived, or `catalogName` and `colorName`.
-  public var standInFields: [(key: String, value: Any?)] {
+  package var standInFields: [(key: String, value: Any?)] {
     var fields: [(key: String, value: Any?)] = [("colorSpace", colorSpace)]
     let names: [String] =
       switch colorSpace {

@@ -6,23 +6,23 @@ import Foundation
 /// let font = coder.decodeObject(of: NSFontStandIn.self, forKey: "NSFont")
 /// font?.name  // "Helvetica"
 /// ```
-public final class NSFontStandIn: NSObject, PlatformStandIn {
+package final class NSFontStandIn: NSObject, PlatformStandIn {
   /// `NSFont`.
-  public static let platformClassName = "NSFont"
+  package static let platformClassName = "NSFont"
   /// Whether the class adopts secure coding: `true`, as NSFont does.
-  public static var supportsSecureCoding: Bool { true }
+  package static var supportsSecureCoding: Bool { true }
 
   /// The font's PostScript name.
-  public let name: String
+  package let name: String
   /// The point size.
-  public let pointSize: Double
+  package let pointSize: Double
   /// The font flags AppKit archives (`NSfFlags`).
-  public let flags: Int?
+  package let flags: Int?
 
   /// Reads AppKit's archived form.
   ///
   /// - Parameter coder: The unarchiver.
-  public required init?(coder: NSCoder) {
+  package required init?(coder: NSCoder) {
     let reader = StandInReader(coder: coder, className: Self.platformClassName)
     let name = reader.string("NSName", required: true)
     pointSize = reader.double("NSSize", in: 0...100_000) ?? 0
@@ -33,14 +33,14 @@ public final class NSFontStandIn: NSObject, PlatformStandIn {
   }
 
   /// Writes AppKit's archived form.
-  public func encode(with coder: NSCoder) {
+  package func encode(with coder: NSCoder) {
     coder.encode(name as NSString, forKey: "NSName")
     coder.encode(pointSize, forKey: "NSSize")
     if let flags { coder.encode(Int32(truncatingIfNeeded: flags), forKey: "NSfFlags") }
   }
 
   /// `name`, `pointSize` and `flags`, when set.
-  public var standInFields: [(key: String, value: Any?)] {
+  package var standInFields: [(key: String, value: Any?)] {
     var fields: [(key: String, value: Any?)] = [("name", name), ("pointSize", pointSize)]
     if let flags { fields.append(("flags", flags)) }
     return fields

@@ -9,25 +9,25 @@ import Foundation
 /// let image = coder.decodeObject(of: NSImageStandIn.self, forKey: "icon")
 /// image?.width  // 32.0
 /// ```
-public final class NSImageStandIn: NSObject, PlatformStandIn {
+package final class NSImageStandIn: NSObject, PlatformStandIn {
   /// `NSImage`.
-  public static let platformClassName = "NSImage"
+  package static let platformClassName = "NSImage"
   /// Whether the class adopts secure coding: `true`, as NSImage does.
-  public static var supportsSecureCoding: Bool { true }
+  package static var supportsSecureCoding: Bool { true }
 
   /// The image's name, for an image archived by name.
-  public let name: String?
+  package let name: String?
   /// The width, from `NSSize`.
-  public let width: Double?
+  package let width: Double?
   /// The height, from `NSSize`.
-  public let height: Double?
+  package let height: Double?
   /// The archived flags.
-  public let flags: Int?
+  package let flags: Int?
 
   /// Reads AppKit's archived form.
   ///
   /// - Parameter coder: The unarchiver.
-  public required init?(coder: NSCoder) {
+  package required init?(coder: NSCoder) {
     let reader = StandInReader(coder: coder, className: Self.platformClassName)
     name = reader.string("NSName")
     flags = reader.integer("NSImageFlags")
@@ -46,7 +46,7 @@ public final class NSImageStandIn: NSObject, PlatformStandIn {
   }
 
   /// Writes AppKit's archived form.
-  public func encode(with coder: NSCoder) {
+  package func encode(with coder: NSCoder) {
     if let name { coder.encode(name as NSString, forKey: "NSName") }
     if let width, let height {
       coder.encode("{\(width), \(height)}" as NSString, forKey: "NSSize")
@@ -55,7 +55,7 @@ public final class NSImageStandIn: NSObject, PlatformStandIn {
   }
 
   /// `name`, `width`, `height` and `flags`, when set.
-  public var standInFields: [(key: String, value: Any?)] {
+  package var standInFields: [(key: String, value: Any?)] {
     var fields: [(key: String, value: Any?)] = []
     if let name { fields.append(("name", name)) }
     if let width, let height { fields += [("width", width), ("height", height)] }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An Apple-platform class that a registry can declare: the real class where the runtime has it,
-/// and its ``PlatformStandIn`` on Linux.
+/// and its `PlatformStandIn` on Linux.
 ///
 /// ```swift
 /// let registry = ClassRegistry(modelClasses: [Note.self], platformClasses: [.uiColor])
@@ -29,7 +29,7 @@ public enum PlatformClass: String, Sendable, CaseIterable, Hashable {
   public var className: String { rawValue }
 
   /// The stand-in that takes the class's place where the runtime does not have it.
-  public var standInType: any PlatformStandIn.Type {
+  package var standInType: any PlatformStandIn.Type {
     switch self {
     case .uiColor: UIColorStandIn.self
     case .nsColor: NSColorStandIn.self

@@ -17,7 +17,7 @@ import Foundation
 /// #endif
 /// let color = coder.decodeObject(of: PlatformColor.self, forKey: "tint")
 /// ```
-public protocol PlatformStandIn: NSObject, NSSecureCoding {
+package protocol PlatformStandIn: NSObject, NSSecureCoding {
   /// The Apple-platform class this stands in for, such as `UIColor`.
   static var platformClassName: String { get }
 

@@ -11,29 +11,29 @@ import Foundation
 /// let color = coder.decodeObject(of: UIColorStandIn.self, forKey: "tint")
 /// color?.red  // 1.0
 /// ```
-public final class UIColorStandIn: NSObject, PlatformStandIn {
+package final class UIColorStandIn: NSObject, PlatformStandIn {
   /// `UIColor`.
-  public static let platformClassName = "UIColor"
+  package static let platformClassName = "UIColor"
   /// Whether the class adopts secure coding: `true`, as UIColor does.
-  public static var supportsSecureCoding: Bool { true }
+  package static var supportsSecureCoding: Bool { true }
 
   /// 4 for an RGBA color, 2 for a white color.
-  public let componentCount: Int
+  package let componentCount: Int
   /// The red component of an RGBA color.
-  public let red: Double?
+  package let red: Double?
   /// The green component of an RGBA color.
-  public let green: Double?
+  package let green: Double?
   /// The blue component of an RGBA color.
-  public let blue: Double?
+  package let blue: Double?
   /// The white component of a white color.
-  public let white: Double?
+  package let white: Double?
   /// The alpha component.
-  public let alpha: Double
+  package let alpha: Double
   /// The system color's name, such as `systemBlueColor`, when the color is one.
-  public let systemColorName: String?
+  package let systemColorName: String?
 
   /// Creates an RGBA color.
-  public init(red: Double, green: Double, blue: Double, alpha: Double) {
+  package init(red: Double, green: Double, blue: Double, alpha: Double) {
     componentCount = 4
     self.red = red
     self.green = green
@@ -47,7 +47,7 @@ public final class UIColorStandIn: NSObject, PlatformStandIn {
   /// Reads UIKit's archived form.
   ///
   /// - Parameter coder: The unarchiver.
-  public required init?(coder: NSCoder) {
+  package required init?(coder: NSCoder) {
     let reader = StandInReader(coder: coder, className: Self.platformClassName)
     guard
       let count = reader.integer("UIColorComponentCount", required: true, in: Int.min...Int.max)
@@ -81,7 +81,7 @@ public final class UIColorStandIn: NSObject, PlatformStandIn {
   }
 
   /// Writes UIKit's archived form.
-  public func encode(with coder: NSCoder) {
+  package func encode(with coder: NSCoder) {
     if let systemColorName {
       coder.encode(systemColorName as NSString, forKey: "UISystemColorName")
     }
@@ -97,7 +97,7 @@ public final class UIColorStandIn: NSObject, PlatformStandIn {
   }
 
   /// `componentCount`, the components, and `systemColorName` when set.
-  public var standInFields: [(key: String, value: Any?)] {
+  package var standInFields: [(key: String, value: Any?)] {
     var fields: [(key: String, value: Any?)] = [("componentCount", componentCount)]
     if componentCount == 4 {
       fields += [("red", red), ("green", green), ("blue", blue)]

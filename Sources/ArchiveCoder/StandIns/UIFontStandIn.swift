@@ -10,27 +10,27 @@ import Foundation
 /// let font = coder.decodeObject(of: UIFontStandIn.self, forKey: "font")
 /// font?.pointSize  // 17.0
 /// ```
-public final class UIFontStandIn: NSObject, PlatformStandIn {
+package final class UIFontStandIn: NSObject, PlatformStandIn {
   /// `UIFont`.
-  public static let platformClassName = "UIFont"
+  package static let platformClassName = "UIFont"
   /// Whether the class adopts secure coding: `true`, as UIFont does.
-  public static var supportsSecureCoding: Bool { true }
+  package static var supportsSecureCoding: Bool { true }
 
   /// The font's PostScript name.
-  public let name: String?
+  package let name: String?
   /// The point size.
-  public let pointSize: Double
+  package let pointSize: Double
   /// The symbolic traits.
-  public let traits: Int?
+  package let traits: Int?
   /// Whether the font is the system font.
-  public let isSystemFont: Bool
+  package let isSystemFont: Bool
   /// The Interface Builder text style, such as `UICTFontTextStyleBody`.
-  public let textStyle: String?
+  package let textStyle: String?
 
   /// Reads UIKit's archived form.
   ///
   /// - Parameter coder: The unarchiver.
-  public required init?(coder: NSCoder) {
+  package required init?(coder: NSCoder) {
     let reader = StandInReader(coder: coder, className: Self.platformClassName)
     name = reader.string("UIFontName") ?? reader.string("NSName")
     let sizeKey = reader.has("UIFontPointSize") ? "UIFontPointSize" : "NSSize"
@@ -48,7 +48,7 @@ public final class UIFontStandIn: NSObject, PlatformStandIn {
   }
 
   /// Writes UIKit's archived form.
-  public func encode(with coder: NSCoder) {
+  package func encode(with coder: NSCoder) {
     if let name { coder.encode(name as NSString, forKey: "UIFontName") }
     coder.encode(pointSize, forKey: "UIFontPointSize")
     if let traits { coder.encode(traits, forKey: "UIFontTraits") }
@@ -57,7 +57,7 @@ public final class UIFontStandIn: NSObject, PlatformStandIn {
   }
 
   /// `name`, `pointSize`, `traits`, `isSystemFont` and `textStyle`, when set.
-  public var standInFields: [(key: String, value: Any?)] {
+  package var standInFields: [(key: String, value: Any?)] {
     var fields: [(key: String, value: Any?)] = []
     if let name { fields.append(("name", name)) }
     fields.append(("pointSize", pointSize))

@@ -9,23 +9,23 @@ import Foundation
 /// let image = coder.decodeObject(of: UIImageStandIn.self, forKey: "avatar")
 /// image?.format  // "png"
 /// ```
-public final class UIImageStandIn: NSObject, PlatformStandIn {
+package final class UIImageStandIn: NSObject, PlatformStandIn {
   /// `UIImage`.
-  public static let platformClassName = "UIImage"
+  package static let platformClassName = "UIImage"
   /// Whether the class adopts secure coding: `true`, as UIImage does.
-  public static var supportsSecureCoding: Bool { true }
+  package static var supportsSecureCoding: Bool { true }
 
   /// The encoded image.
-  public let imageData: Data?
+  package let imageData: Data?
   /// The scale.
-  public let scale: Double?
+  package let scale: Double?
   /// The resource name of an image archived by name.
-  public let resourceName: String?
+  package let resourceName: String?
 
   /// Reads UIKit's archived form.
   ///
   /// - Parameter coder: The unarchiver.
-  public required init?(coder: NSCoder) {
+  package required init?(coder: NSCoder) {
     let reader = StandInReader(coder: coder, className: Self.platformClassName)
     imageData = reader.data("UIImageData")
     scale = reader.double("UIScale", in: 0...1_000)
@@ -35,7 +35,7 @@ public final class UIImageStandIn: NSObject, PlatformStandIn {
   }
 
   /// Writes UIKit's archived form.
-  public func encode(with coder: NSCoder) {
+  package func encode(with coder: NSCoder) {
     if let imageData { coder.encode(imageData as NSData, forKey: "UIImageData") }
     if let scale { coder.encode(Float(scale), forKey: "UIScale") }
     if let resourceName { coder.encode(resourceName as NSString, forKey: "UIResourceName") }
@@ -43,13 +43,13 @@ public final class UIImageStandIn: NSObject, PlatformStandIn {
 
   /// The image format recognized from the data's first bytes: `png`, `jpeg`, `gif`, `tiff`,
   /// `heic`, or `unknown`; `nil` without data.
-  public var format: String? {
+  package var format: String? {
     guard let imageData else { return nil }
     return ImageFormat.name(of: [UInt8](imageData.prefix(12)))
   }
 
   /// `format`, `byteCount`, `scale` and `resourceName`, when set.
-  public var standInFields: [(key: String, value: Any?)] {
+  package var standInFields: [(key: String, value: Any?)] {
     var fields: [(key: String, value: Any?)] = []
     if let format { fields.append(("format", format)) }
     if let imageData { fields.append(("byteCount", imageData.count)) }

@@ -9,7 +9,7 @@
 /// let document = try JSONDocument(parsing: #"{"outcome": "decoded", "matches": true}"#)
 /// document["outcome"]  // .string("decoded")
 /// ```
-public indirect enum JSONDocument: Sendable, Hashable, CustomStringConvertible {
+package indirect enum JSONDocument: Sendable, Hashable, CustomStringConvertible {
   /// An object; members are unique by name.
   case object([String: JSONDocument])
   /// An array.
@@ -26,21 +26,21 @@ public indirect enum JSONDocument: Sendable, Hashable, CustomStringConvertible {
   /// Parses JSON text (RFC 8259): one value, with nothing but whitespace around it.
   ///
   /// - Parameter text: The JSON text.
-  /// - Throws: ``JSONDocumentError`` naming the byte offset of the first problem.
-  public init(parsing text: String) throws(JSONDocumentError) {
+  /// - Throws: `JSONDocumentError` naming the byte offset of the first problem.
+  package init(parsing text: String) throws(JSONDocumentError) {
     var parser = JSONDocumentParser(Array(text.utf8))
     self = try parser.parseDocument()
   }
 
   /// The member of an object with the given name, or `nil`.
-  public subscript(member: String) -> JSONDocument? {
+  package subscript(member: String) -> JSONDocument? {
     if case .object(let members) = self { return members[member] }
     return nil
   }
 
   /// The JSON type's name as JSON Schema spells it: `object`, `array`, `string`, `number`,
   /// `boolean` or `null`.
-  public var typeName: String {
+  package var typeName: String {
     switch self {
     case .object: "object"
     case .array: "array"
@@ -52,13 +52,13 @@ public indirect enum JSONDocument: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether the value is a number without a fractional part (JSON Schema's `integer`).
-  public var isInteger: Bool {
+  package var isInteger: Bool {
     if case .number(let value) = self { return value.isFinite && value == value.rounded() }
     return false
   }
 
   /// A short rendering for messages, such as `"decoded"`, `12` or `{3 members}`.
-  public var description: String {
+  package var description: String {
     switch self {
     case .object(let members): "{\(members.count) members}"
     case .array(let elements): "[\(elements.count) elements]"
@@ -71,19 +71,19 @@ public indirect enum JSONDocument: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why JSON text did not parse: what was wrong and at which byte.
-public struct JSONDocumentError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONDocumentError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The byte offset of the problem.
-  public var offset: Int
+  package var offset: Int
   /// What is wrong, in lowercase words.
-  public var message: String
+  package var message: String
 
   /// Where the problem is, with no file: a ``Place/Position/byteOffset(_:)``.
   ///
   /// ```swift
   /// print(error.place.in("report.json"))  // report.json:offset 12
   /// ```
-  public var place: Place { Place(.byteOffset(offset)) }
+  package var place: Place { Place(.byteOffset(offset)) }
 
   /// The error as `offset N: message`.
-  public var description: String { "\(place): \(message)" }
+  package var description: String { "\(place): \(message)" }
 }

@@ -2,9 +2,9 @@
 ///
 /// Machine-readable output of the harness (`--format json`) is built as a
 /// `JSONValue` and rendered with ``render(sortedKeys:pretty:)``, or streamed
-/// through a ``JSONWriter`` when it is large; both write through the writer,
+/// through a `JSONWriter` when it is large; both write through the writer,
 /// so escaping and number formatting are done in one place.
-public enum JSONValue: Hashable, Sendable {
+package enum JSONValue: Hashable, Sendable {
   /// An object; members keep their order unless rendered with sorted keys.
   case object([(String, JSONValue)])
   /// An array.
@@ -23,7 +23,7 @@ public enum JSONValue: Hashable, Sendable {
   case null
 
   /// Whether two values are equal, numbers by value and objects by their members in order.
-  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+  package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
     switch (lhs, rhs) {
     case (.object(let a), .object(let b)):
       return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
@@ -39,7 +39,7 @@ public enum JSONValue: Hashable, Sendable {
   }
 
   /// Hashes the value consistently with ``==(_:_:)``.
-  public func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     switch self {
     case .object(let members):
       hasher.combine(members.count)
@@ -63,7 +63,7 @@ public enum JSONValue: Hashable, Sendable {
   ///   - sortedKeys: Sorts object members by key (by UTF-8 bytes), for stable output.
   ///   - pretty: Indents with two spaces, one member or element a line.
   /// - Returns: The JSON text, without a trailing newline.
-  public func render(sortedKeys: Bool = true, pretty: Bool = true) -> String {
+  package func render(sortedKeys: Bool = true, pretty: Bool = true) -> String {
     var writer = JSONWriter(sortedKeys: sortedKeys, pretty: pretty)
     writer.write(self)
     return writer.text()

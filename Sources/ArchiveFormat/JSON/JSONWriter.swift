@@ -1,6 +1,6 @@
 /// Writes JSON text a token at a time into a byte buffer, handing it to a sink in chunks as it grows.
 ///
-/// Every JSON text of the harness is written by this one writer: ``JSONValue``
+/// Every JSON text of the harness is written by this one writer: `JSONValue`
 /// renders through it, and a large document (`inspect --format json`) is
 /// streamed through it without a value tree or a whole-document string.
 /// Pretty output indents with two spaces, one member or element a line;
@@ -18,11 +18,11 @@
 /// writer.endObject()
 /// writer.text()  // {"name":"Ada"}
 /// ```
-public struct JSONWriter {
+package struct JSONWriter {
   /// Whether object members are sorted by key (by UTF-8 bytes) when each object is closed.
-  public let sortedKeys: Bool
+  package let sortedKeys: Bool
   /// Whether the text is indented, one member or element a line.
-  public let pretty: Bool
+  package let pretty: Bool
 
   private var bytes: [UInt8] = []
   private var depth = 0
@@ -48,7 +48,7 @@ public struct JSONWriter {
   ///   - chunkSize: How many bytes collect before they go to the sink.
   ///   - sink: Receives the text in chunks, each ending between two tokens; `nil` keeps it all
   ///     for ``text()``.
-  public init(
+  package init(
     sortedKeys: Bool = true, pretty: Bool = true, chunkSize: Int = 1 << 16,
     sink: ((String) -> Void)? = nil
   ) {
@@ -60,7 +60,7 @@ public struct JSONWriter {
   }
 
   /// Opens an object, as a value: after a key, as an array element, or at the top.
-  public mutating func beginObject() {
+  package mutating func beginObject() {
     beginValue()
     bytes.append(UInt8(ascii: "{"))
     open()
@@ -88,7 +88,7 @@ public struct JSONWriter {
   /// writer.endObject()
   /// writer.endLine()
   /// ```
-  public mutating func beginObjectInKeyOrder() {
+  package mutating func beginObjectInKeyOrder() {
     beginValue()
     bytes.append(UInt8(ascii: "{"))
     open()
@@ -96,7 +96,7 @@ public struct JSONWriter {
   }
 
   /// Closes the innermost object, sorting its members first when keys are sorted.
-  public mutating func endObject() {
+  package mutating func endObject() {
     if sortedKeys, let last = openObjects.popLast(), let members = last {
       objectsToSort -= 1
       if members.count > 1 { sortMembers(members) }
@@ -105,21 +105,21 @@ public struct JSONWriter {
   }
 
   /// Opens an array, as a value: after a key, as an array element, or at the top.
-  public mutating func beginArray() {
+  package mutating func beginArray() {
     beginValue()
     bytes.append(UInt8(ascii: "["))
     open()
   }
 
   /// Closes the innermost array.
-  public mutating func endArray() {
+  package mutating func endArray() {
     close(UInt8(ascii: "]"))
   }
 
   /// Writes the next member's key in the innermost object; its value follows.
   ///
   /// - Parameter name: The member's name, escaped as a JSON string.
-  public mutating func key(_ name: String) {
+  package mutating func key(_ name: String) {
     beginKey(name)
     appendString(name)
     endKey()
@@ -135,7 +135,7 @@ public struct JSONWriter {
   /// ```
   ///
   /// - Parameter utf8: The key's bytes, valid UTF-8 (ASCII is).
-  public mutating func key(utf8: UnsafeBufferPointer<UInt8>) {
+  package mutating func key(utf8: UnsafeBufferPointer<UInt8>) {
     beginKey(String(decoding: utf8, as: UTF8.self))
     appendString(utf8: utf8)
     endKey()
@@ -150,7 +150,7 @@ public struct JSONWriter {
   /// ```
   ///
   /// - Parameter utf8: The string's bytes, valid UTF-8 (ASCII is).
-  public mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
+  package mutating func string(utf8: UnsafeBufferPointer<UInt8>) {
     beginValue()
     appendString(utf8: utf8)
   }
@@ -179,7 +179,7 @@ public struct JSONWriter {
   /// Writes a whole value: after a key, as an array element, or at the top.
   ///
   /// - Parameter value: The value; its objects' members are sorted if ``sortedKeys`` is set.
-  public mutating func write(_ value: JSONValue) {
+  package mutating func write(_ value: JSONValue) {
     switch value {
     case .object(let members):
       beginObject()
@@ -215,13 +215,13 @@ public struct JSONWriter {
   }
 
   /// Ends the text with a line feed and hands everything written so far to the sink.
-  public mutating func endLine() {
+  package mutating func endLine() {
     bytes.append(UInt8(ascii: "\n"))
     flush()
   }
 
   /// Hands everything written so far to the sink, if there is one.
-  public mutating func flush() {
+  package mutating func flush() {
     guard let sink, !bytes.isEmpty else { return }
     sink(String(decoding: bytes, as: UTF8.self))
     bytes.removeAll(keepingCapacity: true)
@@ -230,7 +230,7 @@ public struct JSONWriter {
   /// The text written and not yet handed to a sink: the whole document when there is none.
   ///
   /// - Returns: The text.
-  public func text() -> String {
+  package func text() -> String {
     String(decoding: bytes, as: UTF8.self)
   }
 

@@ -2,16 +2,16 @@
 ///
 /// The chain is whatever the archive says. It is attacker-controlled and must
 /// never decide what a secure decode allows.
-public struct ArchiveClass: Hashable, Sendable {
+package struct ArchiveClass: Hashable, Sendable {
   /// The archived class name (`$classname`), such as `NSMutableArray` or `ProfilesApp.UserProfile`.
-  public var name: String
+  package var name: String
   /// The archived chain (`$classes`), the class itself first; empty when the archive gives none.
-  public var chain: [String]
+  package var chain: [String]
   /// Other keys of the description, such as `$classhints`, kept for writing back.
-  public var extra: PropertyListDictionary
+  package var extra: PropertyListDictionary
 
   /// Creates a class description.
-  public init(
+  package init(
     name: String, chain: [String], extra: PropertyListDictionary = PropertyListDictionary()
   ) {
     self.name = name

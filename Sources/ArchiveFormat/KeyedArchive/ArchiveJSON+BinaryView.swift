@@ -5,7 +5,7 @@
 /// with every check in the same order and the same error, but lets go of each entry's values
 /// once it is checked (an entry that certainly passes, such as an instance of a class already
 /// read whose UIDs are in range, is checked in place, with no values built): only the class
-/// descriptions are kept. ``ArchiveJSON``'s `write(_:to:)`
+/// descriptions are kept. `ArchiveJSON`'s `write(_:to:)`
 /// then reads each entry again and writes it, so that memory holds the file, one offset per
 /// list object, one class slot per entry, the class descriptions and one entry's values.
 ///
@@ -28,7 +28,7 @@ package struct CheckedArchiveView {
   /// Checks a binary list as a keyed archive, throwing what ``KeyedArchive/init(view:limits:)`` throws.
   ///
   /// - Parameters:
-  ///   - view: The list, read in place (``PropertyListReader/binaryView(_:)``).
+  ///   - view: The list, read in place (`PropertyListReader.binaryView(_:)`).
   ///   - limits: The limits; those of the list underneath were applied when the view was made.
   /// - Throws: ``KeyedArchiveError`` for the first problem, in the tree path's order.
   package init(view: BinaryPropertyListView, limits: ArchiveLimits = .default)

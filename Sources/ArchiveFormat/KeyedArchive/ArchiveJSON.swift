@@ -2,7 +2,7 @@
 ///
 /// The shape is stable (`serializationVersion` 1) and linear in the archive's
 /// size: shared objects and cycles appear once, referenced by index.
-public enum ArchiveJSON {
+package enum ArchiveJSON {
   /// The archive's JSON text, built in memory.
   ///
   /// ```swift
@@ -14,7 +14,7 @@ public enum ArchiveJSON {
   ///   - sortedKeys: Sorts object members by key (by UTF-8 bytes).
   ///   - pretty: Indents with two spaces, one member or element a line.
   /// - Returns: The JSON text, without a trailing newline.
-  public static func text(for archive: KeyedArchive, sortedKeys: Bool = true, pretty: Bool = true)
+  package static func text(for archive: KeyedArchive, sortedKeys: Bool = true, pretty: Bool = true)
     -> String
   {
     var writer = JSONWriter(sortedKeys: sortedKeys, pretty: pretty)
@@ -33,7 +33,7 @@ public enum ArchiveJSON {
   /// - Parameters:
   ///   - archive: The archive.
   ///   - writer: The writer; with a sink, the text leaves in chunks as it is written.
-  public static func write(_ archive: KeyedArchive, to writer: inout JSONWriter) {
+  package static func write(_ archive: KeyedArchive, to writer: inout JSONWriter) {
     write(archive, to: &writer, nesting: NestedArchive.maximumDepth)
   }
 
@@ -182,7 +182,7 @@ public enum ArchiveJSON {
   }
 
   /// A leaf as JSON, in the same conventions as the raw property-list JSON.
-  public static func leafJSON(_ leaf: ArchiveLeaf) -> JSONValue {
+  package static func leafJSON(_ leaf: ArchiveLeaf) -> JSONValue {
     switch leaf {
     case .null: return .null
     case .string(let string): return .string(string)

@@ -8,9 +8,9 @@
 /// let path = try ArchiveKeyPath("items[*].id")
 /// for match in try archive.evaluate(path) { print(match.path, archive.leaf(of: match.node)) }
 /// ```
-public struct ArchiveKeyPath: Hashable, Sendable, CustomStringConvertible {
+package struct ArchiveKeyPath: Hashable, Sendable, CustomStringConvertible {
   /// One step of a path.
-  public enum Component: Hashable, Sendable {
+  package enum Component: Hashable, Sendable {
     /// A field of an instance, or a string key of a dictionary.
     case key(String)
     /// An element of an array, set or ordered set, or of a dictionary's values.
@@ -22,27 +22,27 @@ public struct ArchiveKeyPath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The `$top` key the path starts from (`root` unless the path starts with `$top.NAME`).
-  public var topKey: String
+  package var topKey: String
   /// The steps, in order.
-  public var components: [Component]
+  package var components: [Component]
 
   /// Creates a path from parts.
-  public init(topKey: String = "root", components: [Component]) {
+  package init(topKey: String = "root", components: [Component]) {
     self.topKey = topKey
     self.components = components
   }
 
   /// Parses a key path.
   ///
-  /// - Throws: ``KeyPathError`` naming the character offset of the problem.
-  public init(_ text: String) throws(KeyPathError) {
+  /// - Throws: `KeyPathError` naming the character offset of the problem.
+  package init(_ text: String) throws(KeyPathError) {
     var parser = KeyPathParser(text: Array(text.unicodeScalars))
     let (top, components) = try parser.parse()
     self.init(topKey: top, components: components)
   }
 
   /// The path as text; parsing it gives the same path.
-  public var description: String {
+  package var description: String {
     var text = topKey == "root" ? "" : "$top." + Self.keyText(topKey, first: true)
     for component in components {
       switch component {
@@ -60,7 +60,7 @@ public struct ArchiveKeyPath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The path with one more step.
-  public func appending(_ component: Component) -> ArchiveKeyPath {
+  package func appending(_ component: Component) -> ArchiveKeyPath {
     ArchiveKeyPath(topKey: topKey, components: components + [component])
   }
 
@@ -88,7 +88,7 @@ extension KeyedArchive {
   ///   field, an index past the end). `[*]` gives one match per element.
   /// - Throws: ``KeyedArchiveError`` with code `limit-exceeded` when wildcards
   ///   fan out past ``ArchiveLimits/maximumKeyPathMatches``.
-  public func evaluate(_ path: ArchiveKeyPath, limits: ArchiveLimits = .default)
+  package func evaluate(_ path: ArchiveKeyPath, limits: ArchiveLimits = .default)
     throws(KeyedArchiveError)
     -> [KeyPathMatch]
   {
@@ -191,7 +191,7 @@ extension KeyedArchive {
   }
 
   /// The element count of a collection node, or `nil` when the node is not a collection.
-  public func elementCount(of node: ArchiveNode) -> Int? {
+  package func elementCount(of node: ArchiveNode) -> Int? {
     switch node {
     case .null:
       return nil

@@ -1,5 +1,5 @@
 /// A leaf value as expectations compare it and printers show it.
-public enum ArchiveLeaf: Hashable, Sendable {
+package enum ArchiveLeaf: Hashable, Sendable {
   /// `$null` or `NSNull`.
   case null
   /// A string (inline, or an `NSString` instance).
@@ -24,7 +24,7 @@ public enum ArchiveLeaf: Hashable, Sendable {
   case object(className: String, index: Int, count: Int?)
 
   /// Whether the leaf is an instance rather than a value.
-  public var isObject: Bool {
+  package var isObject: Bool {
     if case .object = self { return true }
     return false
   }

@@ -7,7 +7,7 @@
 /// ```
 public struct ArchiveLimits: Hashable, Sendable {
   /// The bounds on the property list underneath.
-  public var propertyList = PropertyListLimits()
+  package var propertyList = PropertyListLimits()
   /// The deepest chain of object references that a printer follows before it elides the rest (default 256).
   public var maximumWalkDepth: Int = 256
   /// The most matches one key path may produce (`[*]` fans out) (default 100,000).

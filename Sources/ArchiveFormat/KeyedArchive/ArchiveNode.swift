@@ -1,5 +1,5 @@
 /// A place in the archive's graph that a key path or a printer has reached.
-public enum ArchiveNode: Hashable, Sendable {
+package enum ArchiveNode: Hashable, Sendable {
   /// `$null`, or a missing reference.
   case null
   /// A value: inline in a field, or stored directly in `$objects`.
@@ -10,7 +10,7 @@ public enum ArchiveNode: Hashable, Sendable {
 
 extension KeyedArchive {
   /// The node a field or `$top` value refers to.
-  public func node(for value: PropertyListValue) -> ArchiveNode {
+  package func node(for value: PropertyListValue) -> ArchiveNode {
     guard case .uid(let uid) = value else { return .value(value) }
     switch object(at: Int(uid)) {
     case .null?, nil: return .null
@@ -20,12 +20,12 @@ extension KeyedArchive {
   }
 
   /// The root node: `$top.root`, or `nil` when the archive has no `root` entry.
-  public var root: ArchiveNode? {
+  package var root: ArchiveNode? {
     top["root"].map(node(for:))
   }
 
   /// The leaf a node shows: its value, its Foundation value, or its class.
-  public func leaf(of node: ArchiveNode) -> ArchiveLeaf {
+  package func leaf(of node: ArchiveNode) -> ArchiveLeaf {
     switch node {
     case .null:
       return .null
@@ -59,7 +59,7 @@ extension KeyedArchive {
   ///
   /// Foundation collections show their elements (`[0]`, `[1]`, …) and
   /// dictionaries their string keys; other instances show their fields.
-  public func children(of node: ArchiveNode) -> [(
+  package func children(of node: ArchiveNode) -> [(
     component: ArchiveKeyPath.Component, value: PropertyListValue
   )] {
     switch node {

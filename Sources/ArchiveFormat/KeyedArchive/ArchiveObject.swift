@@ -1,5 +1,5 @@
 /// One entry of `$objects`.
-public enum ArchiveObject: Hashable, Sendable {
+package enum ArchiveObject: Hashable, Sendable {
   /// The `$null` placeholder (index 0).
   case null
   /// A value stored directly: a string, number, data, date or bool.

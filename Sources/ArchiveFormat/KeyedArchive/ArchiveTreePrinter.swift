@@ -4,22 +4,22 @@
 /// a reference back into the object being printed prints `→ #N (cycle)`. The
 /// output is linear in the archive's size whatever its sharing. Text output
 /// may change between versions; `--format json` is the stable form.
-public struct ArchiveTreePrinter: Sendable {
+package struct ArchiveTreePrinter: Sendable {
   /// The bounds on the walk.
-  public var limits: ArchiveLimits
+  package var limits: ArchiveLimits
   /// The longest string or data shown before it is cut with `…`.
-  public var maximumValueLength = 200
+  package var maximumValueLength = 200
 
-  /// How many levels of archives inside `Data` values are expanded (see ``NestedArchive``).
-  public var nestedDepth = NestedArchive.maximumDepth
+  /// How many levels of archives inside `Data` values are expanded (see `NestedArchive`).
+  package var nestedDepth = NestedArchive.maximumDepth
 
   /// Creates a printer.
-  public init(limits: ArchiveLimits = .default) {
+  package init(limits: ArchiveLimits = .default) {
     self.limits = limits
   }
 
   /// Returns the tree for every `$top` entry, `root` first.
-  public func render(_ archive: KeyedArchive) -> String {
+  package func render(_ archive: KeyedArchive) -> String {
     var state = State()
     var output = "\(archive.archiver) \(archive.version), \(archive.objects.count) objects\n"
     let entries = archive.top.entries.sorted {
@@ -113,7 +113,7 @@ public struct ArchiveTreePrinter: Sendable {
   }
 
   /// A leaf as the tree shows it: strings quoted, data as a byte count and hex prefix.
-  public func describe(_ leaf: ArchiveLeaf) -> String {
+  package func describe(_ leaf: ArchiveLeaf) -> String {
     switch leaf {
     case .null: return "null"
     case .string(let string): return quote(string)

@@ -3,7 +3,7 @@
 /// The class is recognised by its archived name, or by the first Foundation
 /// class in its archived chain. This is for reading and printing only; a secure
 /// decode decides by the registered class, never by these names.
-public enum FoundationForm: Hashable, Sendable {
+package enum FoundationForm: Hashable, Sendable {
   /// `NSString`/`NSMutableString`: `NS.string`, or UTF-8 `NS.bytes`.
   case string(String)
   /// `NSArray`/`NSMutableArray`: the `NS.objects` values (UIDs or inline values).
@@ -26,14 +26,14 @@ public enum FoundationForm: Hashable, Sendable {
   case null
 
   /// The Foundation classes this reader understands, by archived name.
-  public static let classNames: Set<String> = [
+  package static let classNames: Set<String> = [
     "NSString", "NSMutableString", "NSArray", "NSMutableArray", "NSSet", "NSMutableSet",
     "NSCountedSet", "NSOrderedSet", "NSMutableOrderedSet", "NSDictionary", "NSMutableDictionary",
     "NSDate", "NSData", "NSMutableData", "NSUUID", "NSURL", "NSNull",
   ]
 
   /// The elements of a collection form, or `nil` for the other forms.
-  public var elements: [PropertyListValue]? {
+  package var elements: [PropertyListValue]? {
     switch self {
     case .array(let values), .set(let values), .orderedSet(let values): return values
     case .dictionary(_, let values): return values
@@ -42,12 +42,12 @@ public enum FoundationForm: Hashable, Sendable {
   }
 
   /// Whether the form is a collection (array, set, ordered set or dictionary).
-  public var isCollection: Bool { elements != nil }
+  package var isCollection: Bool { elements != nil }
 }
 
 extension KeyedArchive {
   /// The Foundation form of an instance, or `nil` when it is not a Foundation value class or its fields do not fit.
-  public func foundationForm(of instance: ArchiveInstance) -> FoundationForm? {
+  package func foundationForm(of instance: ArchiveInstance) -> FoundationForm? {
     readFoundationForm(of: instance)
   }
 
@@ -61,7 +61,7 @@ extension KeyedArchive {
   }
 }
 
-/// Where the Foundation readings (``FoundationForm``, string values, leaves) find the object a
+/// Where the Foundation readings (`FoundationForm`, string values, leaves) find the object a
 /// reference names: a ``KeyedArchive``'s objects, or a binary list read in place.
 protocol ArchiveObjectLookup {
   /// The object a UID names, or `nil` when the UID is out of range.
@@ -85,7 +85,7 @@ final class StringMemo {
   var texts: [UInt64: String?] = [:]
 }
 
-/// A lookup with a ``StringMemo``: the archive's objects, each string chain followed once.
+/// A lookup with a `StringMemo`: the archive's objects, each string chain followed once.
 struct MemoizingLookup<Base: ArchiveObjectLookup>: ArchiveObjectLookup {
   let base: Base
   let stringMemo: StringMemo? = StringMemo()

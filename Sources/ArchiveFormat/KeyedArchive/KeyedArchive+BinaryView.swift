@@ -2,7 +2,7 @@ extension KeyedArchive {
   /// Validates a checked binary property list as a keyed archive, reading it in place.
   ///
   /// The archive is the one ``init(propertyList:limits:)`` makes from the tree
-  /// ``PropertyListReader/read(_:)`` returns for the same bytes, and every
+  /// `PropertyListReader.read(_:)` returns for the same bytes, and every
   /// problem is reported with the same code, key path and object index, in
   /// the same order. No tree of the whole list is built: the root, `$objects`
   /// and each object's dictionary are read from the view, and only what the
@@ -206,7 +206,7 @@ struct ViewArchiveHeader {
   }
 }
 
-/// Reads `$objects` from a view into ``ArchiveObject``s, as ``KeyedArchive/init(propertyList:limits:)``
+/// Reads `$objects` from a view into `ArchiveObject`s, as ``KeyedArchive/init(propertyList:limits:)``
 /// reads them from a tree.
 struct ViewObjectReader {
   let view: BinaryPropertyListView

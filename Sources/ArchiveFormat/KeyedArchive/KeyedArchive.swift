@@ -3,7 +3,7 @@
 /// Every UID in the archive has been checked to point inside `$objects`, every
 /// `$class` to point at a class description. Shared references and cycles are
 /// kept as they are: the archive is a graph, not a tree, and everything that
-/// walks it (``ArchiveTreePrinter``, ``ArchiveKeyPath``, ``ArchiveJSON``) visits each
+/// walks it (`ArchiveTreePrinter`, `ArchiveKeyPath`, `ArchiveJSON`) visits each
 /// object a bounded number of times.
 ///
 /// ```swift
@@ -12,10 +12,6 @@
 /// ```
 ///
 /// ## Topics
-/// - ``ArchiveObject``
-/// - ``ArchiveNode``
-/// - ``FoundationForm``
-/// - ``ArchiveKeyPath``
 public struct KeyedArchive: Hashable, Sendable {
   /// The archiver name NSKeyedArchiver writes.
   public static let archiverName = "NSKeyedArchiver"
@@ -29,10 +25,10 @@ public struct KeyedArchive: Hashable, Sendable {
   /// `$top`, in archive order; values are UIDs or inline values.
   public var top: PropertyListDictionary
   /// `$objects`, indexed by UID.
-  public var objects: [ArchiveObject]
+  package var objects: [ArchiveObject]
 
   /// Creates an archive from its parts without validating them; ``init(bytes:limits:)`` validates.
-  public init(
+  package init(
     archiver: String = KeyedArchive.archiverName, version: Int64 = KeyedArchive.supportedVersion,
     top: PropertyListDictionary, objects: [ArchiveObject]
   ) {
@@ -289,7 +285,7 @@ public struct KeyedArchive: Hashable, Sendable {
     }
   }
 
-  /// The property list this archive is, for writing with ``BinaryPropertyListWriter``.
+  /// The property list this archive is, for writing with `BinaryPropertyListWriter`.
   public var propertyList: PropertyListValue {
     var rawObjects: [PropertyListValue] = []
     rawObjects.reserveCapacity(objects.count)
@@ -326,12 +322,12 @@ public struct KeyedArchive: Hashable, Sendable {
   }
 
   /// The object a UID names, or `nil` when the UID is out of range.
-  public func object(at index: Int) -> ArchiveObject? {
+  package func object(at index: Int) -> ArchiveObject? {
     objects.indices.contains(index) ? objects[index] : nil
   }
 
   /// The instance at an index, when the object there is one.
-  public func instance(at index: Int) -> ArchiveInstance? {
+  package func instance(at index: Int) -> ArchiveInstance? {
     guard objects.indices.contains(index), case .instance(let instance) = objects[index] else {
       return nil
     }

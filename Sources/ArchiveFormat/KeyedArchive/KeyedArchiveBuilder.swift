@@ -11,38 +11,38 @@
 /// builder.setRoot(address)
 /// let bytes = builder.bytes()
 /// ```
-public struct KeyedArchiveBuilder: Sendable {
+package struct KeyedArchiveBuilder: Sendable {
   /// The objects written so far (index 0 is `$null`).
-  public private(set) var objects: [PropertyListValue] = [.string("$null")]
+  package private(set) var objects: [PropertyListValue] = [.string("$null")]
   /// The `$top` entries.
-  public var top = PropertyListDictionary()
+  package var top = PropertyListDictionary()
   private var classes: [String: UInt64] = [:]
 
   /// Creates an empty archive builder.
-  public init() {}
+  package init() {}
 
   /// A reference to `$null`.
-  public static let null: PropertyListValue = .uid(0)
+  package static let null: PropertyListValue = .uid(0)
 
   /// Adds a raw object and returns a reference to it.
-  public mutating func add(_ value: PropertyListValue) -> PropertyListValue {
+  package mutating func add(_ value: PropertyListValue) -> PropertyListValue {
     objects.append(value)
     return .uid(UInt64(objects.count - 1))
   }
 
   /// Reserves an object slot to fill later (for cycles), returning its reference.
-  public mutating func reserve() -> PropertyListValue {
+  package mutating func reserve() -> PropertyListValue {
     add(.string("$placeholder"))
   }
 
   /// Fills a reserved slot.
-  public mutating func fill(_ reference: PropertyListValue, with value: PropertyListValue) {
+  package mutating func fill(_ reference: PropertyListValue, with value: PropertyListValue) {
     guard case .uid(let index) = reference else { return }
     objects[Int(index)] = value
   }
 
   /// Adds a string object and returns a reference to it.
-  public mutating func string(_ text: String) -> PropertyListValue {
+  package mutating func string(_ text: String) -> PropertyListValue {
     add(.string(text))
   }
 
@@ -52,7 +52,8 @@ public struct KeyedArchiveBuilder: Sendable {
   ///   - name: The class name.
   ///   - chain: The `$classes` to write; by default the name then `NSObject`.
   /// - Returns: The UID of the class description.
-  public mutating func classReference(_ name: String, chain: [String]? = nil) -> PropertyListValue {
+  package mutating func classReference(_ name: String, chain: [String]? = nil) -> PropertyListValue
+  {
     let fullChain = chain ?? (name == "NSObject" ? ["NSObject"] : [name, "NSObject"])
     let key = name + "|" + fullChain.joined(separator: ",")
     if let existing = classes[key] { return .uid(existing) }
@@ -65,7 +66,7 @@ public struct KeyedArchiveBuilder: Sendable {
   }
 
   /// The instance dictionary for a class and fields, for filling a reserved slot.
-  public mutating func instanceValue(
+  package mutating func instanceValue(
     _ className: String, chain: [String]? = nil, _ fields: [(String, PropertyListValue)]
   ) -> PropertyListValue {
     var dictionary = PropertyListDictionary()
@@ -77,7 +78,7 @@ public struct KeyedArchiveBuilder: Sendable {
   }
 
   /// Adds an instance, with its fields in the order given, and returns a reference to it.
-  public mutating func object(
+  package mutating func object(
     _ className: String, chain: [String]? = nil, _ fields: [(String, PropertyListValue)]
   ) -> PropertyListValue {
     let slot = reserve()
@@ -86,7 +87,7 @@ public struct KeyedArchiveBuilder: Sendable {
   }
 
   /// Adds an `NSArray` (or another collection class) of references.
-  public mutating func array(_ elements: [PropertyListValue], className: String = "NSArray")
+  package mutating func array(_ elements: [PropertyListValue], className: String = "NSArray")
     -> PropertyListValue
   {
     let chain = className == "NSMutableArray" ? ["NSMutableArray", "NSArray", "NSObject"] : nil
@@ -94,19 +95,19 @@ public struct KeyedArchiveBuilder: Sendable {
   }
 
   /// Adds an `NSDictionary` of references.
-  public mutating func dictionary(keys: [PropertyListValue], values: [PropertyListValue])
+  package mutating func dictionary(keys: [PropertyListValue], values: [PropertyListValue])
     -> PropertyListValue
   {
     object("NSDictionary", [("NS.keys", .array(keys)), ("NS.objects", .array(values))])
   }
 
   /// Sets `$top.root`.
-  public mutating func setRoot(_ reference: PropertyListValue) {
+  package mutating func setRoot(_ reference: PropertyListValue) {
     top["root"] = reference
   }
 
   /// The archive as a property list.
-  public var propertyList: PropertyListValue {
+  package var propertyList: PropertyListValue {
     .dictionary([
       "$version": .integer(100_000),
       "$archiver": .string("NSKeyedArchiver"),
@@ -116,7 +117,7 @@ public struct KeyedArchiveBuilder: Sendable {
   }
 
   /// The archive as binary property-list bytes.
-  public func bytes() -> [UInt8] {
+  package func bytes() -> [UInt8] {
     BinaryPropertyListWriter().write(propertyList)
   }
 }

@@ -16,7 +16,7 @@ public struct KeyedArchiveError: Error, Hashable, Sendable {
     /// The code's name, such as `missing-key`.
     public var description: String { name }
 
-    /// The bytes are not a property list (see ``KeyedArchiveError/propertyListError``).
+    /// The bytes are not a property list (see `KeyedArchiveError.propertyListError`).
     public static let propertyList = Code("property-list")
     /// The property list is not a dictionary.
     public static let notAnArchive = Code("not-an-archive")
@@ -58,8 +58,8 @@ public struct KeyedArchiveError: Error, Hashable, Sendable {
   public let objectIndex: Int?
   /// A lowercase description, without the location.
   public let message: String
-  /// The underlying property-list error, for code ``Code/propertyList``.
-  public let propertyListError: PropertyListError?
+  /// The underlying property-list error, for code `Code.propertyList`.
+  package let propertyListError: PropertyListError?
 
   init(_ code: Code, at keyPath: String, object: Int? = nil, _ message: String) {
     self.code = code

@@ -10,15 +10,15 @@
 ///   print(nested.classNames)  // ["NSColor"]
 /// }
 /// ```
-public struct NestedArchive: Sendable {
+package struct NestedArchive: Sendable {
   /// How deep archives inside archives are followed: an archive inside an archive inside an archive.
-  public static let maximumDepth = 3
+  package static let maximumDepth = 3
 
   /// The archive the bytes hold.
-  public var archive: KeyedArchive
+  package var archive: KeyedArchive
 
   /// Reads `bytes` as a nested archive, or returns `nil` when they are plain data.
-  public init?(_ bytes: [UInt8], limits: ArchiveLimits = .default) {
+  package init?(_ bytes: [UInt8], limits: ArchiveLimits = .default) {
     guard Self.looksLikePropertyList(bytes),
       let archive = try? KeyedArchive(bytes: bytes, limits: limits)
     else { return nil }
@@ -26,7 +26,7 @@ public struct NestedArchive: Sendable {
   }
 
   /// Whether bytes start as a binary or XML property list does; a cheap test before a full read.
-  public static func looksLikePropertyList(_ bytes: [UInt8]) -> Bool {
+  package static func looksLikePropertyList(_ bytes: [UInt8]) -> Bool {
     if bytes.starts(with: Array("bplist00".utf8)) { return true }
     var index = bytes.startIndex
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
@@ -39,7 +39,7 @@ public struct NestedArchive: Sendable {
   }
 
   /// The archived class names of the instances, sorted.
-  public var classNames: [String] {
+  package var classNames: [String] {
     var names: Set<String> = []
     for object in archive.objects {
       if case .instance(let instance) = object { names.insert(instance.className) }
@@ -48,7 +48,7 @@ public struct NestedArchive: Sendable {
   }
 
   /// The archived class name of the root object, when the root is an instance.
-  public var rootClassName: String? {
+  package var rootClassName: String? {
     guard let root = archive.top["root"] else { return nil }
     if case .object(let index) = archive.node(for: root) {
       return archive.instance(at: index)?.className
@@ -57,7 +57,7 @@ public struct NestedArchive: Sendable {
   }
 
   /// `nested archive (UserProfile, Address; root UserProfile)`, as the tree printer shows it.
-  public var summary: String {
+  package var summary: String {
     var text =
       "nested archive (\(classNames.isEmpty ? "no instances" : classNames.joined(separator: ", "))"
     if let rootClassName { text += "; root \(rootClassName)" }

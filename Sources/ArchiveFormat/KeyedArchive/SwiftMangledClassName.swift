@@ -8,13 +8,13 @@
 /// SwiftMangledClassName.demangle("_TtC11ProfilesApp7Address")  // "ProfilesApp.Address"
 /// SwiftMangledClassName.mangle("NotesV1.Note")                 // "_TtC7NotesV14Note"
 /// ```
-public enum SwiftMangledClassName {
+package enum SwiftMangledClassName {
   /// Reads a mangled class name into its dotted form.
   ///
   /// - Parameter name: An archived class name.
   /// - Returns: The dotted name, such as `ProfilesApp.Address`, or `nil` when `name` is not a
   ///   mangled class name this reader understands.
-  public static func demangle(_ name: String) -> String? {
+  package static func demangle(_ name: String) -> String? {
     let bytes = Array(name.utf8)
     guard bytes.count > 4, bytes[0] == UInt8(ascii: "_"), bytes[1] == UInt8(ascii: "T"),
       bytes[2] == UInt8(ascii: "t")
@@ -46,7 +46,7 @@ public enum SwiftMangledClassName {
   ///   `App.Outer.Inner`.
   /// - Returns: The mangled name, such as `_TtC7NotesV14Note`, or `nil` when `name` has no
   ///   module or an empty component.
-  public static func mangle(_ name: String) -> String? {
+  package static func mangle(_ name: String) -> String? {
     let components = name.split(separator: ".", omittingEmptySubsequences: false)
     guard components.count >= 2, components.allSatisfy({ !$0.isEmpty }) else { return nil }
     var text = "_Tt" + String(repeating: "C", count: components.count - 1)

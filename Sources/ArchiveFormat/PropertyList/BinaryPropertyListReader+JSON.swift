@@ -14,7 +14,7 @@ extension BinaryPropertyListReader {
   /// - Parameters:
   ///   - index: The object to write.
   ///   - writer: Where the JSON goes.
-  /// - Throws: ``PropertyListError`` only for a list that ``validate()`` did not pass.
+  /// - Throws: `PropertyListError` only for a list that ``validate()`` did not pass.
   mutating func writeJSON(_ index: Int, to writer: inout JSONWriter) throws(PropertyListError) {
     let start = try offset(ofObject: index)
     let marker = bytes[start]

@@ -3,10 +3,10 @@
 /// Objects are decoded once each and memoised, so an object that many
 /// containers share costs its size once. Shared references still make the
 /// logical tree larger than the file; that logical size is counted and bounded
-/// by ``PropertyListLimits/maximumObjectCount``, so no later walk of the tree
+/// by `PropertyListLimits.maximumObjectCount`, so no later walk of the tree
 /// can be made exponential by the input. A shared object is also as deep as
 /// its deepest reference: each object's height is kept, and a reference that
-/// would put a shared subtree below ``PropertyListLimits/maximumDepth`` is
+/// would put a shared subtree below `PropertyListLimits.maximumDepth` is
 /// refused, so the tree, and everything that walks or frees it, stays within
 /// the depth limit.
 struct BinaryPropertyListReader: ~Copyable {
@@ -467,7 +467,7 @@ struct BinaryPropertyListReader: ~Copyable {
   ///   - keyOffset: Where the dictionary's reference to it is, for the error.
   ///   - position: The key's position in the dictionary, for the error.
   /// - Returns: The key's name.
-  /// - Throws: ``PropertyListError`` `.invalidKey` when the key is not a string.
+  /// - Throws: `PropertyListError` `.invalidKey` when the key is not a string.
   @inline(__always)
   static func keyName(
     _ key: PropertyListValue, at keyOffset: Int, position: Int

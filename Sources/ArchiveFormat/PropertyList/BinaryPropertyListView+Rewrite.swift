@@ -1,7 +1,7 @@
 /// Rewriting a checked binary property list at the byte level: some string objects replaced,
 /// some appended, some references pointed elsewhere, every other object copied as it is.
 extension BinaryPropertyListView {
-  /// Changes to make to a checked list's objects; see ``BinaryPropertyListView/rewritten(_:)``.
+  /// Changes to make to a checked list's objects; see `BinaryPropertyListView.rewritten(_:)`.
   ///
   /// ```swift
   /// var edit = BinaryPropertyListView.Edit()
@@ -12,7 +12,7 @@ extension BinaryPropertyListView {
     /// Objects to write as new string objects in their place: the object and its new string.
     package var strings: [(object: Int, string: String)] = []
     /// String objects to add after the last object, in order: the first becomes object
-    /// ``BinaryPropertyListView/objectCount``, the next one after it.
+    /// `BinaryPropertyListView.objectCount`, the next one after it.
     package var appended: [String] = []
     /// References to point at another object: the container holding the reference, the offset
     /// of the reference in the list's bytes, and the object it is to name.

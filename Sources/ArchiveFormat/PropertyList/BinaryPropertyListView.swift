@@ -1,6 +1,6 @@
 /// A checked binary property list, read in place: objects are reached by index as views over the bytes.
 ///
-/// Creating a view runs every check and limit of ``PropertyListReader/read(_:)``
+/// Creating a view runs every check and limit of `PropertyListReader.read(_:)`
 /// once (trailer, offset table, every reference, markers, cycles, depth,
 /// string validity, string keys, repeated keys when refused, the logical
 /// size) and keeps nothing but the bytes and one offset per object. After
@@ -302,7 +302,7 @@ package struct BinaryPropertyListView: Sendable {
   /// The key object and value object of a dictionary's member at `position`, as the file stores them.
   ///
   /// Members are as stored: a key that repeats appears twice. ``members(of:)``
-  /// merges repeats as ``PropertyListReader/read(_:)`` does.
+  /// merges repeats as `PropertyListReader.read(_:)` does.
   package func storedMember(_ dictionary: Int, at position: Int) -> (key: Int, value: Int)? {
     guard let start = start(dictionary), bytes[start] >> 4 == 0xD,
       let (count, payload) = countAndPayload(at: start), position >= 0, position < count,
@@ -361,7 +361,7 @@ package struct BinaryPropertyListView: Sendable {
     return false
   }
 
-  /// A dictionary's members as ``PropertyListReader/read(_:)`` keeps them: a key that repeats keeps
+  /// A dictionary's members as `PropertyListReader.read(_:)` keeps them: a key that repeats keeps
   /// the place of its first occurrence and takes the value of its last.
   package func members(of dictionary: Int) -> [(key: String, value: Int)] {
     let count = count(of: dictionary)
@@ -384,11 +384,11 @@ package struct BinaryPropertyListView: Sendable {
     return members
   }
 
-  /// An object and everything below it as the tree ``PropertyListReader/read(_:)`` returns.
+  /// An object and everything below it as the tree `PropertyListReader.read(_:)` returns.
   ///
   /// The view was checked whole, so the tree is within the depth and the logical-size
   /// limits. Each string, data and container object is built once and shared by every
-  /// reference to it (see ``ValueBuilder``), so memory stays near the file's size.
+  /// reference to it (see `ValueBuilder`), so memory stays near the file's size.
   package func value(_ object: Int) -> PropertyListValue {
     var builder = ValueBuilder(view: self)
     return builder.value(object)
@@ -403,7 +403,7 @@ package struct BinaryPropertyListView: Sendable {
   /// Builds ``PropertyListValue``s from a view, each string, data and container object once.
   ///
   /// A shared object becomes one value that every reference holds (a `String`'s,
-  /// an array's storage is shared), as ``PropertyListReader/read(_:)`` shares it,
+  /// an array's storage is shared), as `PropertyListReader.read(_:)` shares it,
   /// so a list that refers to one large string many times costs its size once.
   ///
   /// ```swift
@@ -538,7 +538,7 @@ extension PropertyListReader {
   ///
   /// - Parameter bytes: The whole file.
   /// - Returns: The view, or `nil` when the bytes are not a binary property list.
-  /// - Throws: ``PropertyListError``, as ``read(_:)`` throws it.
+  /// - Throws: `PropertyListError`, as ``read(_:)`` throws it.
   package func binaryView(_ bytes: [UInt8]) throws(PropertyListError) -> BinaryPropertyListView? {
     guard bytes.count <= limits.maximumInputSize else {
       throw PropertyListError(

@@ -7,11 +7,11 @@
 /// ```swift
 /// let bytes = BinaryPropertyListWriter().write(.array([.string("a"), .uid(1)]))
 /// ```
-public struct BinaryPropertyListWriter: Sendable {
+package struct BinaryPropertyListWriter: Sendable {
   /// Creates a writer.
-  public init() {}
+  package init() {}
 
-  /// One object to write; a container's references are a range of ``Flattener/references``
+  /// One object to write; a container's references are a range of `Flattener.references`
   /// (a dictionary's keys, then its values), so flattening allocates no array per container.
   private enum Flat {
     case scalar(PropertyListValue)
@@ -141,7 +141,7 @@ public struct BinaryPropertyListWriter: Sendable {
   }
 
   /// Returns the binary property list for a value.
-  public func write(_ value: PropertyListValue) -> [UInt8] {
+  package func write(_ value: PropertyListValue) -> [UInt8] {
     var flattener = Flattener(expecting: Self.expectedObjectCount(value))
     let top = flattener.add(value)
     let objects = flattener.objects
@@ -297,7 +297,7 @@ public struct BinaryPropertyListWriter: Sendable {
   }
 }
 
-/// The strings a ``BinaryPropertyListWriter`` has written, each with its object index, found by value.
+/// The strings a `BinaryPropertyListWriter` has written, each with its object index, found by value.
 ///
 /// Equality is `String`'s (canonical equivalence), exactly as a `[String: Int]`
 /// would share strings. ASCII strings (nearly every key and class name in a

@@ -4,7 +4,7 @@
 /// depend on the machine's time zone or on Foundation's formatters.
 package enum ISO8601 {
   /// Seconds between 1970-01-01 and 2001-01-01.
-  public static let referenceOffset: Double = 978_307_200
+  package static let referenceOffset: Double = 978_307_200
 
   /// Formats a date as `YYYY-MM-DDTHH:MM:SS[.fff]Z`, or `nil` when it is not finite or beyond year 9999.
   ///

@@ -1,59 +1,59 @@
 /// An error reading a property list, with the byte offset (binary) or line and column (XML) where it happened.
-public struct PropertyListError: Error, Hashable, Sendable {
+package struct PropertyListError: Error, Hashable, Sendable {
   /// What kind of problem this is; new codes can be added without breaking clients.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
+  package struct Code: Hashable, Sendable, CustomStringConvertible {
     /// The code's name, as diagnostics print it.
-    public let name: String
+    package let name: String
 
     init(_ name: String) {
       self.name = name
     }
 
     /// The code's name, such as `truncated`.
-    public var description: String { name }
+    package var description: String { name }
 
     /// The bytes are neither a binary nor an XML property list.
-    public static let notAPropertyList = Code("not-a-property-list")
+    package static let notAPropertyList = Code("not-a-property-list")
     /// The input ends before a structure it declares.
-    public static let truncated = Code("truncated")
+    package static let truncated = Code("truncated")
     /// The binary trailer is inconsistent (sizes, counts or offsets).
-    public static let invalidTrailer = Code("invalid-trailer")
+    package static let invalidTrailer = Code("invalid-trailer")
     /// An offset-table entry or object reference points outside the objects.
-    public static let invalidOffset = Code("invalid-offset")
+    package static let invalidOffset = Code("invalid-offset")
     /// A binary object marker that is unknown or not allowed here.
-    public static let invalidMarker = Code("invalid-marker")
+    package static let invalidMarker = Code("invalid-marker")
     /// An object contains itself.
-    public static let cyclicReference = Code("cyclic-reference")
+    package static let cyclicReference = Code("cyclic-reference")
     /// A string that is not valid ASCII, UTF-8 or UTF-16.
-    public static let invalidString = Code("invalid-string")
+    package static let invalidString = Code("invalid-string")
     /// A number that cannot be represented.
-    public static let invalidNumber = Code("invalid-number")
+    package static let invalidNumber = Code("invalid-number")
     /// A dictionary key that is not a string.
-    public static let invalidKey = Code("invalid-key")
+    package static let invalidKey = Code("invalid-key")
     /// XML that is not well formed, or not a property list.
-    public static let invalidXML = Code("invalid-xml")
+    package static let invalidXML = Code("invalid-xml")
     /// A value of a type the format allows but this reader does not (sets, null, fill).
-    public static let unsupported = Code("unsupported")
+    package static let unsupported = Code("unsupported")
     /// A dictionary holds a key twice, which a reader asked to refuse it reports
-    /// (``PropertyListReader/refusesRepeatedKeys``).
-    public static let repeatedKey = Code("repeated-key")
-    /// A ``PropertyListLimits`` bound was passed.
-    public static let limitExceeded = Code("limit-exceeded")
+    /// (`PropertyListReader.refusesRepeatedKeys`).
+    package static let repeatedKey = Code("repeated-key")
+    /// A `PropertyListLimits` bound was passed.
+    package static let limitExceeded = Code("limit-exceeded")
   }
 
   /// The kind of problem.
-  public let code: Code
+  package let code: Code
   /// The byte offset in the input where the problem was found.
-  public let offset: Int
+  package let offset: Int
   /// The line (1-based) for XML input, or `nil` for binary input.
-  public let line: Int?
+  package let line: Int?
   /// The column (1-based, in bytes) for XML input, or `nil` for binary input.
-  public let column: Int?
+  package let column: Int?
   /// A lowercase description, without the location.
-  public let message: String
+  package let message: String
 
   /// Creates an error at a byte offset.
-  public init(_ code: Code, at offset: Int, _ message: String) {
+  package init(_ code: Code, at offset: Int, _ message: String) {
     self.code = code
     self.offset = offset
     self.line = nil
@@ -62,7 +62,7 @@ public struct PropertyListError: Error, Hashable, Sendable {
   }
 
   /// Creates an error at a line and column of an XML document.
-  public init(_ code: Code, at offset: Int, line: Int, column: Int, _ message: String) {
+  package init(_ code: Code, at offset: Int, line: Int, column: Int, _ message: String) {
     self.code = code
     self.offset = offset
     self.line = line
@@ -76,7 +76,7 @@ public struct PropertyListError: Error, Hashable, Sendable {
   /// ```swift
   /// print(error.place.in("note.archive"))  // note.archive:offset 120
   /// ```
-  public var place: Place {
+  package var place: Place {
     if let line, let column {
       return Place(.line(line, column: column))
     }
@@ -86,5 +86,5 @@ public struct PropertyListError: Error, Hashable, Sendable {
 
 extension PropertyListError: CustomStringConvertible {
   /// The place, the code and the message, such as `offset 120: [truncated] …`.
-  public var description: String { "\(place): [\(code)] \(message)" }
+  package var description: String { "\(place): [\(code)] \(message)" }
 }

@@ -1,5 +1,5 @@
 /// The two property-list formats this package reads and writes.
-public enum PropertyListFormat: String, Hashable, Sendable {
+package enum PropertyListFormat: String, Hashable, Sendable {
   /// `bplist00`.
   case binary
   /// `<plist version="1.0">`.

@@ -3,10 +3,10 @@
 /// ```swift
 /// let value = try PropertyListReader().read(bytes)
 /// ```
-public struct PropertyListReader: Sendable {
+package struct PropertyListReader: Sendable {
   /// The bounds this reader enforces.
-  public var limits: PropertyListLimits
-  /// Whether a dictionary that holds a key twice is an error (``PropertyListError/Code/repeatedKey``).
+  package var limits: PropertyListLimits
+  /// Whether a dictionary that holds a key twice is an error (`PropertyListError.Code.repeatedKey`).
   ///
   /// By default the later value replaces the earlier one in the earlier key's
   /// place, as Foundation reads such a list. A caller that writes the list
@@ -18,20 +18,20 @@ public struct PropertyListReader: Sendable {
   ///
   /// Keys are compared as `String`s are, so two canonically equivalent
   /// spellings (`é` precomposed and decomposed) are the same key.
-  public var refusesRepeatedKeys: Bool
+  package var refusesRepeatedKeys: Bool
 
   /// Creates a reader with the given limits.
   ///
   /// - Parameters:
   ///   - limits: The bounds it enforces.
   ///   - refusesRepeatedKeys: Whether a repeated dictionary key is an error.
-  public init(limits: PropertyListLimits = .default, refusesRepeatedKeys: Bool = false) {
+  package init(limits: PropertyListLimits = .default, refusesRepeatedKeys: Bool = false) {
     self.limits = limits
     self.refusesRepeatedKeys = refusesRepeatedKeys
   }
 
   /// Detects the format of some bytes, or `nil` when they are neither format.
-  public static func format(of bytes: [UInt8]) -> PropertyListFormat? {
+  package static func format(of bytes: [UInt8]) -> PropertyListFormat? {
     bytes.withUnsafeBytes { buffer in
       if BinaryPropertyListReader.hasMagic(buffer) { return .binary }
       if XMLPropertyListReader.looksLikeXML(buffer) { return .xml }
@@ -43,13 +43,13 @@ public struct PropertyListReader: Sendable {
   ///
   /// - Parameter bytes: The whole file.
   /// - Returns: The top-level value.
-  /// - Throws: ``PropertyListError`` with a byte offset (binary) or line and column (XML).
-  public func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+  /// - Throws: `PropertyListError` with a byte offset (binary) or line and column (XML).
+  package func read(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
     try readWithFormat(bytes).value
   }
 
   /// Reads a property list in either format, returning the format too.
-  public func readWithFormat(_ bytes: [UInt8]) throws(PropertyListError) -> (
+  package func readWithFormat(_ bytes: [UInt8]) throws(PropertyListError) -> (
     value: PropertyListValue, format: PropertyListFormat
   ) {
     try checkInputSize(bytes)
@@ -100,8 +100,8 @@ public struct PropertyListReader: Sendable {
   /// - Parameters:
   ///   - bytes: The whole file.
   ///   - writer: Where the JSON goes.
-  /// - Throws: ``PropertyListError``, as ``read(_:)`` throws it, before anything is written.
-  public func writeJSON(_ bytes: [UInt8], to writer: inout JSONWriter) throws(PropertyListError) {
+  /// - Throws: `PropertyListError`, as ``read(_:)`` throws it, before anything is written.
+  package func writeJSON(_ bytes: [UInt8], to writer: inout JSONWriter) throws(PropertyListError) {
     try checkInputSize(bytes)
     let limits = self.limits
     let refusesRepeatedKeys = self.refusesRepeatedKeys
@@ -123,7 +123,7 @@ public struct PropertyListReader: Sendable {
     try read(bytes).writeJSON(to: &writer)
   }
 
-  /// Refuses input over ``PropertyListLimits/maximumInputSize`` before any parsing.
+  /// Refuses input over `PropertyListLimits.maximumInputSize` before any parsing.
   private func checkInputSize(_ bytes: [UInt8]) throws(PropertyListError) {
     guard bytes.count <= limits.maximumInputSize else {
       throw PropertyListError(

@@ -6,7 +6,7 @@ extension PropertyListValue {
   /// milliseconds>"}`, data `{"$data": "<base64>"}` and a UID `{"$uid": n}`.
   /// A real that is not finite becomes `{"$real": "nan" | "inf" | "-inf"}`,
   /// which JSON numbers cannot express.
-  public var jsonValue: JSONValue {
+  package var jsonValue: JSONValue {
     switch self {
     case .dictionary(let dictionary):
       return .object(dictionary.entries.map { ($0.key, $0.value.jsonValue) })
@@ -60,7 +60,7 @@ extension PropertyListValue {
   /// ```
   ///
   /// - Parameter writer: The writer; dictionaries and arrays are streamed through it.
-  public func writeJSON(to writer: inout JSONWriter) {
+  package func writeJSON(to writer: inout JSONWriter) {
     switch self {
     case .dictionary(let dictionary):
       writer.beginObject()

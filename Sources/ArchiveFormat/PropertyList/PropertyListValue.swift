@@ -1,12 +1,9 @@
 /// A property-list value, as binary and XML property lists store it, including the keyed-archive UID.
 ///
-/// Values read from untrusted bytes are bounded by ``PropertyListLimits``; the
+/// Values read from untrusted bytes are bounded by `PropertyListLimits`; the
 /// tree a reader returns is never deeper than the limit's depth.
 ///
 /// ## Topics
-/// - ``PropertyListReader``
-/// - ``BinaryPropertyListWriter``
-/// - ``XMLPropertyListWriter``
 public enum PropertyListValue: Sendable {
   /// A dictionary with string keys, in the order the file stored them.
   case dictionary(PropertyListDictionary)

@@ -1,13 +1,13 @@
 /// Writes XML property lists in Apple's layout (tab indentation, the standard DOCTYPE).
 ///
 /// XML dates have whole-second precision, so a fractional date does not
-/// survive a trip through XML; use ``BinaryPropertyListWriter`` to keep it.
-public struct XMLPropertyListWriter: Sendable {
+/// survive a trip through XML; use `BinaryPropertyListWriter` to keep it.
+package struct XMLPropertyListWriter: Sendable {
   /// Creates a writer.
-  public init() {}
+  package init() {}
 
   /// Returns the XML document for a value.
-  public func write(_ value: PropertyListValue) -> String {
+  package func write(_ value: PropertyListValue) -> String {
     var output = """
       <?xml version="1.0" encoding="UTF-8"?>
       <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">

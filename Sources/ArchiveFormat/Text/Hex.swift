@@ -10,7 +10,7 @@
 /// Hex.digits(UInt16(0x0A))                   // "000a"
 /// Hex.decode("CAFE")                         // [0xCA, 0xFE]
 /// ```
-public enum Hex {
+package enum Hex {
   private static let lowercaseDigits = Array("0123456789abcdef".utf8)
   private static let uppercaseDigits = Array("0123456789ABCDEF".utf8)
 
@@ -20,7 +20,7 @@ public enum Hex {
   ///   - bytes: The bytes.
   ///   - uppercase: Whether to use `A`–`F` rather than `a`–`f`.
   /// - Returns: Twice as many digits as there are bytes.
-  public static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes, uppercase: Bool = false)
+  package static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes, uppercase: Bool = false)
     -> String
   {
     let digits = uppercase ? uppercaseDigits : lowercaseDigits
@@ -39,7 +39,7 @@ public enum Hex {
   ///   - value: The integer, such as a `UInt8` byte or a `UInt16` UTF-16 unit.
   ///   - uppercase: Whether to use `A`–`F` rather than `a`–`f`.
   /// - Returns: The digits, zero-padded to the type's width.
-  public static func digits<Value: FixedWidthInteger & UnsignedInteger>(
+  package static func digits<Value: FixedWidthInteger & UnsignedInteger>(
     _ value: Value, uppercase: Bool = false
   ) -> String {
     withUnsafeBytes(of: value.bigEndian) { encode($0, uppercase: uppercase) }
@@ -49,7 +49,7 @@ public enum Hex {
   ///
   /// - Parameter text: An even number of hexadecimal digits.
   /// - Returns: The bytes, or `nil` when the text is not hexadecimal.
-  public static func decode(_ text: String) -> [UInt8]? {
+  package static func decode(_ text: String) -> [UInt8]? {
     let utf8 = Array(text.utf8)
     guard utf8.count % 2 == 0 else { return nil }
     var bytes: [UInt8] = []

@@ -9,7 +9,7 @@
 /// ScalarEscaping.append("a<b", to: &output) { $0 == "<" ? "&lt;" : nil }
 /// // output == "a&lt;b"
 /// ```
-public enum ScalarEscaping {
+package enum ScalarEscaping {
   /// Appends text, each scalar replaced by what the rule returns, or kept when it returns `nil`.
   ///
   /// - Parameters:
@@ -19,7 +19,7 @@ public enum ScalarEscaping {
   ///   - replacement: The rule: the text to write for a scalar, or `nil` to write it as it is.
   /// - Returns: Whether the text was cut short.
   @inlinable @discardableResult
-  public static func append(
+  package static func append(
     _ text: String, to output: inout String, maximumScalars: Int? = nil,
     replacing replacement: (Unicode.Scalar) -> String?
   ) -> Bool {

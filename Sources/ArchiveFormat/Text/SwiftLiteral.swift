@@ -8,14 +8,14 @@
 /// SwiftLiteral.quoted("say \"hi\"\r\n")              // "\"say \\\"hi\\\"\\r\\n\""
 /// SwiftLiteral.quoted("abcdef", maximumScalars: 3)  // "\"abc…\""
 /// ```
-public enum SwiftLiteral {
+package enum SwiftLiteral {
   /// Quotes text as a Swift string literal would spell it.
   ///
   /// - Parameters:
   ///   - text: Any text.
   ///   - maximumScalars: When set, keeps at most this many scalars and marks the cut with `…`.
   /// - Returns: The text in double quotes, on one line.
-  public static func quoted(_ text: String, maximumScalars: Int? = nil) -> String {
+  package static func quoted(_ text: String, maximumScalars: Int? = nil) -> String {
     var result = "\""
     ScalarEscaping.append(text, to: &result, maximumScalars: maximumScalars) { scalar in
       switch scalar {
@@ -40,7 +40,7 @@ public enum SwiftLiteral {
   ///
   /// - Parameter text: Any text.
   /// - Returns: The text on one line, with no control character.
-  public static func escapingControlCharacters(_ text: String) -> String {
+  package static func escapingControlCharacters(_ text: String) -> String {
     var result = ""
     ScalarEscaping.append(text, to: &result) { scalar in
       switch scalar {

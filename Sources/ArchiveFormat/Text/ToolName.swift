@@ -9,16 +9,16 @@
 /// ToolName.resolve(fromArgumentZero: "/opt/team/bin/profile-harness")  // "profile-harness"
 /// ToolName.resolve(fromArgumentZero: nil)                              // "archive-harness"
 /// ```
-public enum ToolName {
+package enum ToolName {
   /// The shipped tool's name, used when no other is known.
-  public static let standard = "archive-harness"
+  package static let standard = "archive-harness"
 
   /// The tool's name from `argv[0]`: its last path component, or ``standard`` when there is
   /// none.
   ///
   /// - Parameter argumentZero: The first command-line argument, if any.
   /// - Returns: The name to write.
-  public static func resolve(fromArgumentZero argumentZero: String?) -> String {
+  package static func resolve(fromArgumentZero argumentZero: String?) -> String {
     guard let argumentZero,
       let last = argumentZero.split(separator: "/").last.map(String.init), !last.isEmpty
     else { return standard }

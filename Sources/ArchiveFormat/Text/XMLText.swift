@@ -12,16 +12,16 @@
 /// XMLText.escaped("bell\u{7}")        // "bell?"
 /// XMLText.isValid("bell\u{7}")        // false
 /// ```
-public enum XMLText {
+package enum XMLText {
   /// What a character that XML 1.0 cannot carry becomes.
-  public static let replacement = "?"
+  package static let replacement = "?"
 
   /// Escapes text for element content or a double-quoted attribute value.
   ///
   /// - Parameter text: Any text.
   /// - Returns: Text that reads back as the original, except that characters XML 1.0
   ///   cannot carry are replaced with ``replacement``.
-  public static func escaped(_ text: String) -> String {
+  package static func escaped(_ text: String) -> String {
     var result = ""
     result.reserveCapacity(text.utf8.count)
     ScalarEscaping.append(text, to: &result) { scalar in
@@ -42,7 +42,7 @@ public enum XMLText {
   /// - Parameter scalar: A Unicode scalar.
   /// - Returns: `true` for tab, line feed, carriage return and U+0020…U+D7FF,
   ///   U+E000…U+FFFD, U+10000…U+10FFFF.
-  public static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+  package static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
     case 0x9, 0xA, 0xD: true
     case 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
@@ -54,7 +54,7 @@ public enum XMLText {
   ///
   /// - Parameter text: Any text.
   /// - Returns: Whether ``isAllowed(_:)`` holds for each of its scalars.
-  public static func isValid(_ text: String) -> Bool {
+  package static func isValid(_ text: String) -> Bool {
     text.unicodeScalars.allSatisfy(isAllowed)
   }
 }

@@ -1,16 +1,16 @@
 /// Where something is: a file, and a position in it.
 ///
 /// Every error, diagnostic and finding of the harness names its place with this one type,
-/// from a byte offset in an archive to a row of a store. Its ``description`` is the form
+/// from a byte offset in an archive to a row of a store. Its `description` is the form
 /// every message prints: the file, a colon, then the position.
 ///
 /// | Position | Printed |
 /// |---|---|
-/// | ``Position/byteOffset(_:)`` | `note.archive:offset 120` |
-/// | ``Position/line(_:column:)`` | `manifests/Notes-1.0.xml:14:5` |
-/// | ``Position/keyPath(_:)`` | `note.archive:$objects[3].$class` |
-/// | ``Position/row(table:key:column:)`` | `Books.sqlite:ZBOOK[Z_PK=48]` |
-/// | ``Position/page(_:)`` | `cache.sqlite:page 7` |
+/// | `Position.byteOffset(_:)` | `note.archive:offset 120` |
+/// | `Position.line(_:column:)` | `manifests/Notes-1.0.xml:14:5` |
+/// | `Position.keyPath(_:)` | `note.archive:$objects[3].$class` |
+/// | `Position.row(table:key:column:)` | `Books.sqlite:ZBOOK[Z_PK=48]` |
+/// | `Position.page(_:)` | `cache.sqlite:page 7` |
 ///
 /// ```swift
 /// let place = Place(file: "manifests/Notes-1.0.xml", line: 14, column: 5)

@@ -4,7 +4,7 @@
 /// Apple's unarchiver only logs some secure-coding mistakes today: `NSObject` in an allowed
 /// classes list, a property-list class decoded although its list does not name it, and a plain
 /// `decodeObject(forKey:)` on a secure coder. The harness coder records each of them
-/// (``StrictnessRule``); under ``current`` they are warnings, under ``appleFuture`` errors that
+/// (`StrictnessRule`); under ``current`` they are warnings, under ``appleFuture`` errors that
 /// fail the case. The raw values are the names the command line (`verify --strictness`) and
 /// manifests (`<manifest strictness="apple-future">`) use.
 ///
@@ -21,7 +21,7 @@ public enum Strictness: String, Sendable, Hashable, Codable, CaseIterable, Compa
   /// Apple's rules as its logs say they will be: what they only log today is an error.
   case appleFuture = "apple-future"
 
-  /// The severity of a ``StrictnessRule`` finding at this strictness: ``Severity/warning``
+  /// The severity of a `StrictnessRule` finding at this strictness: ``Severity/warning``
   /// today, ``Severity/error`` for ``appleFuture``.
   public var findingSeverity: Severity {
     switch self {

@@ -7,7 +7,7 @@
 /// StrictnessRule(rawValue: "untyped-decode")  // .untypedDecode
 /// print(StrictnessRule.nsObjectAllowed)  // nsobject-allowed
 /// ```
-public enum StrictnessRule: String, Sendable, Hashable, Codable, CaseIterable,
+package enum StrictnessRule: String, Sendable, Hashable, Codable, CaseIterable,
   CustomStringConvertible
 {
   /// An allowed classes list names `NSObject`, which lets any class decode. Apple logs
@@ -23,6 +23,6 @@ public enum StrictnessRule: String, Sendable, Hashable, Codable, CaseIterable,
   case untypedDecode = "untyped-decode"
 
   /// The rule's name, such as `unlisted-plist-class`.
-  public var description: String { rawValue }
+  package var description: String { rawValue }
 
 }

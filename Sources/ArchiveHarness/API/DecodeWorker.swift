@@ -20,7 +20,7 @@ import _ArchiveHarnessSystem
 /// ```
 ///
 /// When no worker can be had, every path the runner is asked for throws
-/// ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable`` with the
+/// `WorkerProtocolError` of kind `WorkerProtocolError.Kind.unavailable` with the
 /// reason, which reports print as `not-run [worker-unavailable]`.
 ///
 /// iOS, tvOS, watchOS and visionOS start no child processes, so there every choice but
@@ -132,10 +132,10 @@ public struct DecodeWorker: Sendable, Hashable, CustomStringConvertible {
   /// The worker executable, or nil when decoding runs in process.
   ///
   /// - Returns: The executable to re-execute as a worker.
-  /// - Throws: ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable`` when
+  /// - Throws: `WorkerProtocolError` of kind `WorkerProtocolError.Kind.unavailable` when
   ///   there is none: a build product that is not built, a running executable that is a
   ///   test runner, or any worker on iOS.
-  public func executableURL() throws(WorkerProtocolError) -> URL? {
+  package func executableURL() throws(WorkerProtocolError) -> URL? {
     if kind != .inProcess, !Self.canStartWorkers {
       throw Self.noChildProcesses
     }
@@ -182,7 +182,7 @@ public struct DecodeWorker: Sendable, Hashable, CustomStringConvertible {
   ///   - timeout: The longest one archive may take in a worker.
   ///   - workers: How many worker processes may decode at once, for callers on several threads.
   /// - Returns: A runner; when no executable can be had, one whose every path throws the reason.
-  public func runner(
+  package func runner(
     registry: ClassRegistry, registryName: String = ClassRegistry.defaultName,
     timeout: TimeSpan = .seconds(20), workers: Int = 1
   ) -> any DecodePathRunner {

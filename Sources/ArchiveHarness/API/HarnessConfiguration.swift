@@ -67,7 +67,7 @@ public struct HarnessConfiguration: Sendable {
   ///   - timeout: The longest one archive may take in a worker.
   ///   - workers: How many worker processes may decode at once, for callers on several threads.
   /// - Returns: A runner; when no worker can be had, one whose every path reports why.
-  public func runner(
+  package func runner(
     registryName: String = ClassRegistry.defaultName,
     timeout: TimeSpan = .seconds(20), workers: Int = 1
   ) -> any DecodePathRunner {
@@ -88,7 +88,7 @@ public struct HarnessConfiguration: Sendable {
   ///   - timeout: The longest one archive may take in a worker.
   ///   - workers: How many worker processes each registry's runner may use at once.
   /// - Returns: The registries by name.
-  public func namedRegistries(timeout: TimeSpan = .seconds(20), workers: Int = 1) -> [String:
+  package func namedRegistries(timeout: TimeSpan = .seconds(20), workers: Int = 1) -> [String:
     Verifier.NamedRegistry]
   {
     var named: [String: Verifier.NamedRegistry] = [:]
@@ -115,9 +115,9 @@ public struct HarnessConfiguration: Sendable {
   ///   - workers: How many worker processes may verify records at once.
   ///   - timeout: The longest one record may take in a worker.
   /// - Returns: A transform over a pool of workers, or in process for ``DecodeWorker/inProcess``.
-  /// - Throws: ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable`` when the
+  /// - Throws: `WorkerProtocolError` of kind `WorkerProtocolError.Kind.unavailable` when the
   ///   worker executable cannot be had.
-  public func typedTransform(
+  package func typedTransform(
     classMap: ClassNameMap, allowedClasses: [String],
     registryName: String = ClassRegistry.defaultName,
     workers: Int = MigrationEngine.defaultWorkerCount, timeout: TimeSpan = .seconds(20)

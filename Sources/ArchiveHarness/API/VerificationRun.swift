@@ -78,8 +78,8 @@ public struct VerificationRun {
     ///   locatingFrom: URL(fileURLWithPath: FileManager.default.currentDirectoryPath))
     /// ```
     ///
-    /// - Throws: ``ManifestFolder/NotFound`` naming every folder looked in.
-    public init(locatingFrom folder: URL) throws(ManifestFolder.NotFound) {
+    /// - Throws: `ManifestFolder.NotFound` naming every folder looked in.
+    package init(locatingFrom folder: URL) throws(ManifestFolder.NotFound) {
       let location = try ManifestFolder.locate(from: folder)
       self.init(manifests: location.manifests, archives: location.archives)
     }
@@ -114,14 +114,14 @@ public struct VerificationRun {
   /// The manifests' digest, from the checksums of the bytes the check read.
   public let manifestsDigest: String
   /// The verifier, with ``HarnessConfiguration/lanes`` lanes.
-  public let verifier: Verifier
+  package let verifier: Verifier
 
   /// Lists and loads the manifests.
   ///
   /// - Parameters:
   ///   - configuration: The harness's registries and where decoding runs.
   ///   - options: What to verify.
-  /// - Throws: ``Problem`` when the folder is missing or holds no manifest.
+  /// - Throws: `Problem` when the folder is missing or holds no manifest.
   public init(configuration: HarnessConfiguration, options: Options) throws(Problem) {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: options.manifests, isDirectory: &isDirectory),
@@ -188,7 +188,7 @@ public struct VerificationRun {
   /// The manifests loaded again, all at once, with every diagnostic: what the run checked,
   /// held in memory together.
   @available(*, deprecated, message: "use diagnostics and hasErrors; a run keeps few manifests")
-  public var loaded: Verifier.LoadedManifests {
+  package var loaded: Verifier.LoadedManifests {
     verifier.load(
       files, archivesDirectory: options.archives, schema: options.schema,
       manifestsDirectory: options.manifests)
@@ -198,7 +198,7 @@ public struct VerificationRun {
   static let groupEntries = 256
 
   /// The run's parameters, as reports record them.
-  public var parameters: RunParameters {
+  package var parameters: RunParameters {
     RunParameters(
       manifests: options.manifests, archives: options.archives,
       harnessVersion: options.harnessVersion,
@@ -206,7 +206,7 @@ public struct VerificationRun {
   }
 
   /// Verifies every selected entry, handing each case on as it finishes, in report order,
-  /// scanned for personal data when ``Options/privacy`` is set; memory stays flat however many
+  /// scanned for personal data when `Options.privacy` is set; memory stays flat however many
   /// entries there are.
   ///
   /// ```swift

@@ -30,11 +30,17 @@ extension ManifestAuthor {
   ///   - existingText: The manifest as it is now.
   ///   - file: The manifest's path, for diagnostics.
   ///   - checksums: New lowercase SHA-256 digests by archive path, relative to the archives folder.
-  ///   - schema: The XSD, to read the manifest; the built-in one unless told otherwise.
   /// - Returns: The edited text and which entries changed.
   public func updateChecksums(
+    existingText: String, file: String, checksums: [String: String]
+  ) -> ChecksumUpdate {
+    updateChecksums(existingText: existingText, file: file, checksums: checksums, schema: .builtIn)
+  }
+
+  /// Rewrites the `sha256` of changed entries, reading the manifest against `schema`.
+  package func updateChecksums(
     existingText: String, file: String, checksums: [String: String],
-    schema: ManifestSchema.Source = .builtIn
+    schema: ManifestSchema.Source
   ) -> ChecksumUpdate {
     let bytes = Array(existingText.utf8)
     let read = XMLDocumentReader.read(

@@ -38,7 +38,7 @@ extension ManifestAuthor {
     }
   }
 
-  /// The current name the team's map (``Options/classMap``, ``Options/moduleRenames``) gives an
+  /// The current name the team's map (`Options.classMap`, `Options.moduleRenames`) gives an
   /// archived class name, if any.
   func teamMapping(of name: String) -> String? {
     if let target = options.classMap[name] { return target }

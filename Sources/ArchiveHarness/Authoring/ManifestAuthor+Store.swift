@@ -16,7 +16,7 @@ extension ManifestAuthor {
     /// The store's path, as the survey was given it.
     public var store: String
     /// Where the store's archives are: the manifest's `<store>`.
-    public var shape: Manifest.StoreShape
+    package var shape: Manifest.StoreShape
     /// The archives read there.
     public var archives: Int
     /// The archived class names of the archives' instances.
@@ -29,7 +29,7 @@ extension ManifestAuthor {
     public var sampled: Bool
 
     /// Creates findings.
-    public init(
+    package init(
       store: String, shape: Manifest.StoreShape, archives: Int, classNames: Set<String>,
       nestedClassNames: Set<String> = [], classNamesLeftOut: Int = 0, sampled: Bool = false
     ) {
@@ -56,7 +56,7 @@ extension ManifestAuthor {
   /// - Parameters:
   ///   - findings: What the survey found.
   ///   - file: Where the manifest will be written, for diagnostics.
-  /// - Returns: The manifest text and what was met on the way; ``Result/addedArchives`` is empty.
+  /// - Returns: The manifest text and what was met on the way; `Result.addedArchives` is empty.
   public func storeManifest(_ findings: StoreFindings, file: String = "<authored manifest>")
     -> Result
   {

@@ -9,17 +9,17 @@ import Foundation
 ///
 /// - a class map for every class name found (superclass chains included);
 /// - for each archive, its checksum, its `allowedClasses` (the app's read for its kind of
-///   root from ``Options/reads``, else the narrowest set the archive needs, marked for
+///   root from `Options.reads`, else the narrowest set the archive needs, marked for
 ///   review), its root class, and an expectation for each reachable leaf, up to
-///   ``Options/maximumExpectationsPerArchive``, with `class` expectations under the current
+///   `Options.maximumExpectationsPerArchive`, with `class` expectations under the current
 ///   (mapped) class names;
-/// - with a ``verifier``, what each decode path did with it (`legacy`, `secure`,
+/// - with a `verifier`, what each decode path did with it (`legacy`, `secure`,
 ///   `foundation`, as outcome and category), and only the expectations that hold on the
 ///   archive and on the object the secure path decodes: one that does not is left out, in a
 ///   comment saying why.
 ///
 /// Given the classes an executable registers, it maps every archived name to the
-/// registered class it must mean (``RegisteredClassMatcher``), names only registered
+/// registered class it must mean (`RegisteredClassMatcher`), names only registered
 /// classes in `allowedClasses` and `rootClass`, and reports the names it could not
 /// map, as diagnostics and as comments in the class map.
 ///
@@ -119,7 +119,18 @@ public struct ManifestAuthor: Sendable {
   public var registeredClasses: Set<String>?
   /// Runs the decode paths whose outcomes authoring records; without one, no outcome is
   /// written for an archive that reads, and every expectation found is written.
-  public var verifier: Verifier?
+  package var verifier: Verifier?
+
+  /// An author with the default options, no registered classes and no decode paths: what
+  /// ``updateChecksums(existingText:file:checksums:)`` needs.
+  ///
+  /// ```swift
+  /// let update = ManifestAuthor().updateChecksums(
+  ///   existingText: text, file: "manifests/MyApp-3.2.xml", checksums: checksums)
+  /// ```
+  public init() {
+    self.init(options: Options())
+  }
 
   /// Creates an author.
   ///
@@ -129,7 +140,7 @@ public struct ManifestAuthor: Sendable {
   ///     Foundation's). With them, archived names are mapped to registered classes and only
   ///     registered classes are allowed; without them, every archived name is written as is.
   ///   - verifier: Runs the decode paths, to record what each does with each archive.
-  public init(
+  package init(
     options: Options = Options(), registeredClasses: Set<String>? = nil,
     verifier: Verifier? = nil
   ) {
@@ -548,7 +559,7 @@ public struct ManifestAuthor: Sendable {
   ///
   /// - Parameters:
   ///   - produced: The `produced` date.
-  ///   - provenance: The provenance written when ``Options/provenance`` is nil.
+  ///   - provenance: The provenance written when `Options.provenance` is nil.
   ///   - plan: The class map's rows.
   /// - Returns: The text, up to and with the `classMap`'s end tag.
   func manifestHead(produced: String, provenance: String, plan: ClassPlan) -> String {

@@ -19,9 +19,9 @@ import ArchiveManifest
 /// result.matches["_TtC7NotesV14Note"]?.registeredName  // "NotesKit.Note"
 /// result.unmapped.map(\.archivedName)                 // ["NotesV1.Attachment"]
 /// ```
-public struct RegisteredClassMatcher: Sendable {
+package struct RegisteredClassMatcher: Sendable {
   /// How an archived name was matched to a registered class.
-  public enum Rule: String, Sendable, Hashable {
+  package enum Rule: String, Sendable, Hashable {
     /// The archived name is the registered name.
     case identity
     /// The archived name is the Swift mangled form of the registered name.
@@ -33,42 +33,42 @@ public struct RegisteredClassMatcher: Sendable {
   }
 
   /// An archived name and the registered class it means.
-  public struct Match: Sendable, Hashable {
+  package struct Match: Sendable, Hashable {
     /// The class name as the archive has it.
-    public var archivedName: String
+    package var archivedName: String
     /// The registered class's name.
-    public var registeredName: String
+    package var registeredName: String
     /// The rule that matched.
-    public var rule: Rule
+    package var rule: Rule
   }
 
   /// An archived name that no registered class matches, and why.
-  public struct Unmatched: Sendable, Hashable {
+  package struct Unmatched: Sendable, Hashable {
     /// The class name as the archive has it.
-    public var archivedName: String
+    package var archivedName: String
     /// Why it is unmapped, in lowercase words.
-    public var reason: String
+    package var reason: String
   }
 
   /// The matches and the names left unmapped.
-  public struct Result: Sendable {
+  package struct Result: Sendable {
     /// Archived name → its match.
-    public var matches: [String: Match]
+    package var matches: [String: Match]
     /// The names no registered class matches, sorted by name.
-    public var unmapped: [Unmatched]
+    package var unmapped: [Unmatched]
     /// The module renames the matches show, archived module → registered module.
-    public var moduleRenames: [String: String]
+    package var moduleRenames: [String: String]
   }
 
   /// The registered class names: the app's model classes and Foundation's.
-  public let registeredClasses: Set<String>
+  package let registeredClasses: Set<String>
   /// Registered names by the part after their module: `Note` → [`NotesKit.Note`].
   private let namesByUnqualifiedName: [String: [String]]
 
   /// Creates a matcher over the classes an executable registers.
   ///
   /// - Parameter registeredClasses: Runtime class names, such as `NotesKit.Note` and `NSArray`.
-  public init(registeredClasses: Set<String>) {
+  package init(registeredClasses: Set<String>) {
     self.registeredClasses = registeredClasses
     var byName: [String: [String]] = [:]
     for name in registeredClasses {
@@ -82,7 +82,7 @@ public struct RegisteredClassMatcher: Sendable {
   ///
   /// - Parameter archivedNames: Class names as archives carry them.
   /// - Returns: A match for each name that means a registered class, and the rest with reasons.
-  public func match(_ archivedNames: Set<String>) -> Result {
+  package func match(_ archivedNames: Set<String>) -> Result {
     var matches: [String: Match] = [:]
     var ambiguous: [(name: String, module: String?, candidates: [String], mangled: Bool)] = []
     var unmapped: [Unmatched] = []

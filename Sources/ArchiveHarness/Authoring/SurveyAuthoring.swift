@@ -53,8 +53,8 @@ extension ManifestAuthor.StoreFindings {
   /// - Parameters:
   ///   - report: The survey.
   ///   - place: The place to describe; needed when several columns hold archives.
-  /// - Throws: ``Problem`` when no single place can be described.
-  public init(_ report: SurveyReport, place: String?) throws(Problem) {
+  /// - Throws: `Problem` when no single place can be described.
+  package init(_ report: SurveyReport, place: String?) throws(Problem) {
     let candidates = report.archivePlaces
     guard !candidates.isEmpty else { throw .noArchives }
     let names = candidates.map(\.name)

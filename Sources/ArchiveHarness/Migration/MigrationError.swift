@@ -6,72 +6,72 @@ import Foundation
 /// Problems with single records are not errors: they are ``RecordRefusal`` values
 /// in the plan. A `MigrationError` means the run as a whole could not go on: the
 /// store cannot be opened, a write failed, the journal cannot be written.
-public struct MigrationError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
+package struct MigrationError: Error, Hashable, Sendable, CustomStringConvertible, LocalizedError {
   /// What kind of problem this is; new codes can be added without breaking clients.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
+  package struct Code: Hashable, Sendable, CustomStringConvertible {
     /// The code's name, as diagnostics print it.
-    public let name: String
+    package let name: String
 
     init(_ name: String) {
       self.name = name
     }
 
     /// The code's name, such as `sqlite`.
-    public var description: String { name }
+    package var description: String { name }
 
     /// The store path names no folder, SQLite database or property list.
-    public static let storeNotFound = Code("store-not-found")
+    package static let storeNotFound = Code("store-not-found")
     /// A file or folder could not be read.
-    public static let unreadable = Code("unreadable")
+    package static let unreadable = Code("unreadable")
     /// A file or folder could not be written, synced or renamed.
-    public static let writeFailed = Code("write-failed")
+    package static let writeFailed = Code("write-failed")
     /// SQLite reported an error.
-    public static let sqlite = Code("sqlite")
+    package static let sqlite = Code("sqlite")
     /// A table or column named on the command line does not exist or cannot be used.
-    public static let invalidIdentifier = Code("invalid-identifier")
+    package static let invalidIdentifier = Code("invalid-identifier")
     /// The backup could not be made.
-    public static let backupFailed = Code("backup-failed")
+    package static let backupFailed = Code("backup-failed")
     /// The journal is malformed or cannot be written.
-    public static let journal = Code("journal")
+    package static let journal = Code("journal")
     /// The options do not fit together (a backup folder inside the store, …).
-    public static let invalidOptions = Code("invalid-options")
+    package static let invalidOptions = Code("invalid-options")
     /// A store key that cannot be read or used (empty, a malformed raw key, a missing salt).
-    public static let invalidKey = Code("invalid-key")
+    package static let invalidKey = Code("invalid-key")
     /// The key and settings do not open an encrypted store: a wrong key, other settings, or not SQLCipher.
-    public static let wrongKey = Code("wrong-key")
+    package static let wrongKey = Code("wrong-key")
     /// A key was given for a store that is not encrypted.
-    public static let notEncrypted = Code("not-encrypted")
+    package static let notEncrypted = Code("not-encrypted")
     /// A page of an encrypted store fails its HMAC check.
-    public static let damagedPage = Code("damaged-page")
-    /// Another `migrate` or `--rollback` holds the store's lock (``StoreLock``).
-    public static let storeBusy = Code("store-busy")
+    package static let damagedPage = Code("damaged-page")
+    /// Another `migrate` or `--rollback` holds the store's lock (`StoreLock`).
+    package static let storeBusy = Code("store-busy")
     /// A rollback journal left by an interrupted write that this run cannot replay.
-    public static let hotJournal = Code("hot-journal")
+    package static let hotJournal = Code("hot-journal")
     /// The store path is a symbolic link where the store must be the file itself (a property list).
-    public static let symbolicLink = Code("symbolic-link")
+    package static let symbolicLink = Code("symbolic-link")
     /// A file is larger than the size a store reads.
-    public static let limitExceeded = Code("limit-exceeded")
+    package static let limitExceeded = Code("limit-exceeded")
     /// A file that reads, but is not a store: a property list that is itself a keyed archive, or
     /// whose root is neither a dictionary nor an array.
-    public static let notAStore = Code("not-a-store")
+    package static let notAStore = Code("not-a-store")
     /// A store of a kind this command does not read yet (a property-list file that is not a
     /// keyed archive, for `survey`).
-    public static let notSupported = Code("not-supported")
+    package static let notSupported = Code("not-supported")
   }
 
   /// The kind of problem.
-  public let code: Code
+  package let code: Code
   /// Where it happened: a file, a line of a journal, a page or a table of a database.
-  public let place: Place
+  package let place: Place
   /// A lowercase description, without the place.
-  public let message: String
+  package let message: String
 
   /// Creates an error at a place in a file.
   ///
   /// ```swift
   /// throw MigrationError(.damagedPage, place: Place(file: path, position: .page(7)), "…")
   /// ```
-  public init(_ code: Code, place: Place, _ message: String) {
+  package init(_ code: Code, place: Place, _ message: String) {
     self.code = code
     self.place = place
     self.message = message
@@ -82,15 +82,15 @@ public struct MigrationError: Error, Hashable, Sendable, CustomStringConvertible
   /// ```swift
   /// throw MigrationError(.unreadable, file: "cache.sqlite", "permission denied")
   /// ```
-  public init(_ code: Code, file: String, _ message: String) {
+  package init(_ code: Code, file: String, _ message: String) {
     self.init(code, place: Place(file: file), message)
   }
 
   /// The place, the code and the message, such as `cache.sqlite: [sqlite] …`.
-  public var description: String { "\(place): [\(code)] \(message)" }
+  package var description: String { "\(place): [\(code)] \(message)" }
 
   /// The description, so that `localizedDescription` reads well on Linux.
-  public var errorDescription: String? { description }
+  package var errorDescription: String? { description }
 
   /// The C library's text for the current `errno`.
   static func systemMessage(_ number: Int32 = errno) -> String {

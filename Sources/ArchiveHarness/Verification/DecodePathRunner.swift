@@ -16,7 +16,7 @@ import Foundation
 /// let runner: any DecodePathRunner = WorkerPathRunner(executable: harness)
 /// let outcome = try runner.outcome(bytes, path: .secure, allowedClasses: ["NSArray"], classMap: .empty)
 /// ```
-public protocol DecodePathRunner: Sendable {
+package protocol DecodePathRunner: Sendable {
   /// The outcome of one path.
   ///
   /// - Parameters:
@@ -25,9 +25,9 @@ public protocol DecodePathRunner: Sendable {
   ///   - allowedClasses: Runtime names of the classes a secure read allows.
   ///   - classMap: The class-name map.
   ///   - topKeys: The `$top` keys the app reads; one decodes to its object, several to a
-  ///     ``DecodedValue/topLevel(_:)`` value.
+  ///     `DecodedValue.topLevel(_:)` value.
   /// - Returns: What the app would see on that path.
-  /// - Throws: ``WorkerProtocolError`` when the path could not be run.
+  /// - Throws: `WorkerProtocolError` when the path could not be run.
   func outcome(
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
     topKeys: [String]
@@ -55,7 +55,7 @@ public protocol DecodePathRunner: Sendable {
 
   /// The outcomes of several paths of one archive, as
   /// ``outcomes(_:paths:allowedClasses:classMap:topKeys:)`` gives them, each with the
-  /// strictness findings its decode recorded (the secure path's; ``PathOutcome``).
+  /// strictness findings its decode recorded (the secure path's; `PathOutcome`).
   ///
   /// A runner that does not implement it gives every outcome with no findings.
   ///
@@ -83,7 +83,7 @@ public protocol DecodePathRunner: Sendable {
   ///   - allowedClasses: Runtime names of the classes the secure read declares.
   ///   - classMap: The class-name map.
   /// - Returns: `DifferentialAdvice/message`, or why there is none.
-  /// - Throws: ``WorkerProtocolError`` when the advice could not be run.
+  /// - Throws: `WorkerProtocolError` when the advice could not be run.
   func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
     throws(WorkerProtocolError) -> String
 
@@ -93,7 +93,7 @@ public protocol DecodePathRunner: Sendable {
 
 extension DecodePathRunner {
   /// Off: a runner that does not say where it decodes is taken to decode in this process.
-  public var containment: Containment { .inProcess }
+  package var containment: Containment { .inProcess }
 }
 
 extension DecodePathRunner {
@@ -104,8 +104,8 @@ extension DecodePathRunner {
   ///   - allowedClasses: Runtime names of the classes the secure read declares.
   ///   - classMap: The class-name map.
   /// - Returns: Nothing; it always throws.
-  /// - Throws: ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable``.
-  public func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
+  /// - Throws: `WorkerProtocolError` of kind `WorkerProtocolError.Kind.unavailable`.
+  package func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
     throws(WorkerProtocolError) -> String
   {
     throw WorkerProtocolError("\(Self.self) gives no allowedClasses advice", kind: .unavailable)
@@ -121,8 +121,8 @@ extension DecodePathRunner {
   ///   - allowedClasses: Runtime names of the classes a secure read allows.
   ///   - classMap: The class-name map.
   /// - Returns: What the app would see on that path.
-  /// - Throws: ``WorkerProtocolError`` when the path could not be run.
-  public func outcome(
+  /// - Throws: `WorkerProtocolError` when the path could not be run.
+  package func outcome(
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap
   ) throws(WorkerProtocolError) -> DecodeOutcome {
     try outcome(
@@ -133,7 +133,7 @@ extension DecodePathRunner {
 extension DecodePathRunner {
   /// Each path's outcome from ``outcomes(_:paths:allowedClasses:classMap:topKeys:)``, with no
   /// strictness findings.
-  public func pathOutcomes(
+  package func pathOutcomes(
     _ bytes: [UInt8], paths: [DecodePath], allowedClasses: [String], classMap: ClassNameMap,
     topKeys: [String]
   ) -> [Result<PathOutcome, WorkerProtocolError>] {
@@ -145,7 +145,7 @@ extension DecodePathRunner {
 
 extension DecodePathRunner {
   /// Runs each path on its own, through ``outcome(_:path:allowedClasses:classMap:topKeys:)``.
-  public func outcomes(
+  package func outcomes(
     _ bytes: [UInt8], paths: [DecodePath], allowedClasses: [String], classMap: ClassNameMap,
     topKeys: [String]
   ) -> [Result<DecodeOutcome, WorkerProtocolError>] {

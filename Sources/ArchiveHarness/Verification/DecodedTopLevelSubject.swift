@@ -17,7 +17,7 @@ package struct DecodedTopLevelSubject: ExpectationSubject, Sendable {
   /// Creates a subject from what a decode path returned.
   ///
   /// - Parameters:
-  ///   - value: One key's object, or a ``DecodedValue/topLevel(_:)`` value for several keys.
+  ///   - value: One key's object, or a `DecodedValue.topLevel(_:)` value for several keys.
   ///   - keys: The keys that were read, in order.
   package init(_ value: DecodedValue, keys: [String]) {
     // The whole value becomes one tree, so that a shared object described under one key
@@ -38,7 +38,7 @@ package struct DecodedTopLevelSubject: ExpectationSubject, Sendable {
   ///   - keyPath: A key path such as `root.address.city` or `$1.title`.
   ///   - limits: The bounds on how many values a wildcard may reach.
   /// - Returns: The values found; none when the path's top key was not decoded.
-  /// - Throws: ``ExpectationSubjectError`` when a limit is exceeded.
+  /// - Throws: `ExpectationSubjectError` when a limit is exceeded.
   package func expectationValues(at keyPath: ArchiveKeyPath, limits: ArchiveLimits)
     throws(ExpectationSubjectError) -> [ExpectationValue]
   {

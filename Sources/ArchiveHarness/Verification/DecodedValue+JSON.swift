@@ -3,9 +3,9 @@ import ArchiveFormat
 
 extension DecodedValue {
   /// The decoded object as JSON: objects as `{"$class": …, fields…}`, collections as arrays;
-  /// a decode to nil (``DecodedValue/noObject``) as `{"$nil": true}`, apart from `NSNull`'s
+  /// a decode to nil (`DecodedValue.noObject`) as `{"$nil": true}`, apart from `NSNull`'s
   /// `null`.
-  public var jsonValue: JSONValue {
+  package var jsonValue: JSONValue {
     switch self {
     case .null: return .null
     case .noObject: return .object([("$nil", .bool(true))])

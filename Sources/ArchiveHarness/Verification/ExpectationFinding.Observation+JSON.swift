@@ -10,7 +10,7 @@ extension ExpectationFinding.Observation {
   /// ExpectationFinding.Observation.count(3).jsonValue.render()
   /// // {"type": "count", "value": 3}
   /// ```
-  public var jsonValue: JSONValue {
+  package var jsonValue: JSONValue {
     typealias JSON = TypedValueJSON
     switch self {
     case .value(let leaf): return Self.json(leaf)

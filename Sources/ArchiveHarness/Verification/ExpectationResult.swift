@@ -2,20 +2,20 @@ import ArchiveFormat
 import ArchiveManifest
 
 /// One field expectation, evaluated.
-public struct ExpectationResult: Sendable, Hashable {
+package struct ExpectationResult: Sendable, Hashable {
   /// The key path.
-  public var keyPath: String
+  package var keyPath: String
   /// Whether it held.
-  public var passed: Bool
+  package var passed: Bool
   /// What the manifest expected.
-  public var expected: FieldExpectation.Kind
+  package var expected: FieldExpectation.Kind
   /// What the archive holds.
-  public var actual: ExpectationFinding.Observation
+  package var actual: ExpectationFinding.Observation
   /// Where the expectation is declared: its manifest element's line and column.
-  public var location: Place
+  package var location: Place
 
   /// Creates an expectation result.
-  public init(
+  package init(
     keyPath: String, passed: Bool, expected: FieldExpectation.Kind,
     actual: ExpectationFinding.Observation, location: Place
   ) {

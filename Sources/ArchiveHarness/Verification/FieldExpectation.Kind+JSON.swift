@@ -10,7 +10,7 @@ extension FieldExpectation.Kind {
   /// FieldExpectation.Kind.maxLength(40).jsonValue.render()
   /// // {"type": "maxLength", "utf16": 40}
   /// ```
-  public var jsonValue: JSONValue {
+  package var jsonValue: JSONValue {
     typealias JSON = TypedValueJSON
     switch self {
     case .string(let value): return JSON.typed("string", ("value", .string(value)))

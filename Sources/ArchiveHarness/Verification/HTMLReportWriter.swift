@@ -15,24 +15,24 @@ import ArchiveFormat
 ///   platform: "Linux")
 /// let page = HTMLReportWriter(parameters: parameters, toolName: "profile-harness").render(report)
 /// ```
-public struct HTMLReportWriter: Sendable {
+package struct HTMLReportWriter: Sendable {
   /// What the run was given and where it ran, shown in the summary.
-  public typealias Parameters = RunParameters
+  package typealias Parameters = RunParameters
 
   /// The paths, one matrix column each.
-  public static let columns: [DecodePath] = DecodePath.allCases
+  package static let columns: [DecodePath] = DecodePath.allCases
 
   /// What the summary shows.
-  public var parameters: Parameters
+  package var parameters: Parameters
   /// The running tool's name, as the page's title names the run: `NAME verify`.
-  public var toolName: String
+  package var toolName: String
 
   /// Creates a writer.
   ///
   /// - Parameters:
   ///   - parameters: What the run was given and where it ran.
   ///   - toolName: The running tool's name, such as `profile-harness`.
-  public init(parameters: Parameters, toolName: String = ToolName.standard) {
+  package init(parameters: Parameters, toolName: String = ToolName.standard) {
     self.parameters = parameters
     self.toolName = toolName
   }
@@ -41,7 +41,7 @@ public struct HTMLReportWriter: Sendable {
   ///
   /// - Parameter report: The report.
   /// - Returns: The page, with a trailing newline.
-  public func render(_ report: VerificationReport) -> String {
+  package func render(_ report: VerificationReport) -> String {
     var page = HTMLPage.opening(title: "\(toolName) verify", style: Self.style)
     page += summary(report)
     page += """

@@ -4,7 +4,7 @@ import _ArchiveHarnessSystem
 /// Writes the JSON report of a verify run case by case, while the run goes on, so memory does not
 /// grow with the number of entries.
 ///
-/// The text is the one ``JSONReportWriter`` renders for the same report,
+/// The text is the one `JSONReportWriter` renders for the same report,
 /// byte for byte. Keys are sorted, and `cases` sorts before every member that
 /// needs the whole run (`notes`, `summary`), so the document is written in
 /// order: `{`, the members known at the start that sort before `cases` (none
@@ -29,16 +29,16 @@ import _ArchiveHarnessSystem
 ///   stream.discard()  // verify.json is as it was
 /// }
 /// ```
-public final class JSONReportStream {
+package final class JSONReportStream {
   private let output: ReportOutput
   private var writer: JSONWriter
   private let renderer = JSONReportWriter()
   /// The members known at the start that sort after `cases`, written by ``finish(notes:)``.
   private var laterMembers: [(String, JSONValue)] = []
   /// How many cases were written with each status.
-  public private(set) var counts: [VerificationCase.Status: Int] = [:]
+  package private(set) var counts: [VerificationCase.Status: Int] = [:]
   /// How many cases were written.
-  public private(set) var total = 0
+  package private(set) var total = 0
 
   /// Opens a path for the report, by the project's one write rule, and writes the document's start.
   ///
@@ -47,9 +47,9 @@ public final class JSONReportStream {
   ///   - shard: The slice of the entries the run covers, or `nil` for all of them.
   ///   - manifestsDigest: The `ManifestsDigest` of the manifests the run read.
   ///   - run: What the run was given and where it ran.
-  ///   - containment: Whether a trap while decoding is contained (``Verifier/containment``).
+  ///   - containment: Whether a trap while decoding is contained (`Verifier.containment`).
   /// - Throws: `FileOutputError` when the path is refused or cannot be opened.
-  public convenience init(
+  package convenience init(
     path: String, shard: VerificationShard? = nil, manifestsDigest: String? = nil,
     run: RunParameters? = nil, containment: Containment? = nil
   ) throws(FileOutputError) {
@@ -65,9 +65,9 @@ public final class JSONReportStream {
   ///   - shard: The slice of the entries the run covers, or `nil` for all of them.
   ///   - manifestsDigest: The `ManifestsDigest` of the manifests the run read.
   ///   - run: What the run was given and where it ran.
-  ///   - containment: Whether a trap while decoding is contained (``Verifier/containment``).
+  ///   - containment: Whether a trap while decoding is contained (`Verifier.containment`).
   ///   - sink: Receives the text in chunks, in order; together they are the document.
-  public convenience init(
+  package convenience init(
     shard: VerificationShard? = nil, manifestsDigest: String? = nil, run: RunParameters? = nil,
     containment: Containment? = nil, sink: @escaping (String) -> Void
   ) {
@@ -96,17 +96,17 @@ public final class JSONReportStream {
   }
 
   /// Where the report goes: the path and how it is written, or `nil` for a closure.
-  public var destination: OutputDestination? { output.file?.destination }
+  package var destination: OutputDestination? { output.file?.destination }
 
   /// Whether every case written so far passed.
-  public var passed: Bool { (counts[.passed] ?? 0) == total }
+  package var passed: Bool { (counts[.passed] ?? 0) == total }
 
   /// Writes the next case.
   ///
   /// - Parameter item: The case, in report order.
   /// - Throws: `FileOutputError` when writing failed, now or for an earlier case, or the
   ///   stream is finished or discarded.
-  public func write(_ item: VerificationCase) throws(FileOutputError) {
+  package func write(_ item: VerificationCase) throws(FileOutputError) {
     try output.checkOpen()
     writer.write(renderer.caseJSON(item))
     counts[item.status, default: 0] += 1
@@ -119,7 +119,7 @@ public final class JSONReportStream {
   /// - Parameter notes: The report's notes, such as what a privacy scan covered.
   /// - Throws: `FileOutputError` when a write or the rename failed; the path is then as it
   ///   was (a device or a FIFO has what was written before).
-  public func finish(notes: [String] = []) throws(FileOutputError) {
+  package func finish(notes: [String] = []) throws(FileOutputError) {
     try output.checkOpen()
     writer.endArray()
     let closing = renderer.closingMembers(notes: notes, total: total, counts: counts)
@@ -133,7 +133,7 @@ public final class JSONReportStream {
   }
 
   /// Abandons the report: a temporary file is removed and the path left as it was.
-  public func discard() {
+  package func discard() {
     output.discard()
   }
 

@@ -8,27 +8,27 @@ import ArchiveManifest
 /// a decoded object is written in the shape `decode --format json` uses.
 /// The run's parameters (`run`) and each case's producer travel with it, so
 /// `VerificationReportReader` can read a report back for the other writers.
-/// `schemas/verify.schema.json` describes the document. ``JSONReportStream``
+/// `schemas/verify.schema.json` describes the document. `JSONReportStream`
 /// writes the same text case by case, while a run goes on.
 ///
 /// ```swift
 /// let text = JSONReportWriter().render(report)
 /// // {"cases": [{"archive": "…", "paths": {"secure": {"outcome": "decoded", …}}, …}], …}
 /// ```
-public struct JSONReportWriter: Sendable {
+package struct JSONReportWriter: Sendable {
   /// The version of the document's shape; version 3 adds the run's parameters and producers.
-  public static let serializationVersion: Int64 = 3
+  package static let serializationVersion: Int64 = 3
 
   /// Creates a writer.
-  public init() {}
+  package init() {}
 
   /// The report as JSON text, with a trailing newline.
-  public func render(_ report: VerificationReport) -> String {
+  package func render(_ report: VerificationReport) -> String {
     document(report).render(sortedKeys: true) + "\n"
   }
 
   /// The report as a JSON value.
-  public func document(_ report: VerificationReport) -> JSONValue {
+  package func document(_ report: VerificationReport) -> JSONValue {
     let counts = report.counts
     return .object(
       runMembers(

@@ -5,7 +5,7 @@ import ArchiveFormat
 /// The shape follows swift-testing's recorder: `<testsuites>` holding one
 /// `<testsuite>` per manifest, each `<testcase classname= name= time=>` with a
 /// `<failure message=>` when the case did not pass. A suite and its cases are named by the
-/// manifest's path relative to the manifests folder (``RunParameters/manifests``), however
+/// manifest's path relative to the manifests folder (`RunParameters.manifests`), however
 /// the folder was given; each case's `time` is its verification's wall time. A path that
 /// crashed, expected or not, has the crash's message (the signal and the runtime's own
 /// `Fatal error` line) in the case's `<system-err>`.
@@ -14,19 +14,19 @@ import ArchiveFormat
 /// let xml = JUnitReportWriter(toolName: "profile-harness").render(report)
 /// // <testsuites name="profile-harness verify" …><testsuite name="ProfilesApp-1.0.xml" …>
 /// ```
-public struct JUnitReportWriter: Sendable {
+package struct JUnitReportWriter: Sendable {
   /// The running tool's name, as the report names the run: `NAME verify`.
-  public var toolName: String
+  package var toolName: String
 
   /// Creates a writer.
   ///
   /// - Parameter toolName: The running tool's name, such as `profile-harness`.
-  public init(toolName: String = ToolName.standard) {
+  package init(toolName: String = ToolName.standard) {
     self.toolName = toolName
   }
 
   /// The report as JUnit XML text.
-  public func render(_ report: VerificationReport) -> String {
+  package func render(_ report: VerificationReport) -> String {
     var manifests: [String] = []
     var byManifest: [String: [VerificationCase]] = [:]
     for item in report.cases {
@@ -75,7 +75,7 @@ public struct JUnitReportWriter: Sendable {
   }
 
   /// The lines that explain a case's failure, most important first.
-  public func failureLines(_ item: VerificationCase) -> [String] {
+  package func failureLines(_ item: VerificationCase) -> [String] {
     var lines: [String] = []
     for path in item.paths where !path.matches {
       let what = [path.outcome.description, path.category?.description].compactMap { $0 }

@@ -26,7 +26,7 @@ import ArchiveFormat
 ///     foundation: foundationLegacyOutcome))  // Linux Foundation deviation [absent-key-fails]: …
 /// }
 /// ```
-public enum LinuxFoundationDeviation: String, Sendable, Hashable, CaseIterable {
+package enum LinuxFoundationDeviation: String, Sendable, Hashable, CaseIterable {
   /// A decode of an absent key fails (`No value found for key …`) where Apple's returns nil.
   case absentKeyFails = "absent-key-fails"
   /// A class the read does not allow traps (SIGILL, `Value was of unexpected class …`) even
@@ -36,7 +36,7 @@ public enum LinuxFoundationDeviation: String, Sendable, Hashable, CaseIterable {
   case cycleOverflowsStack = "cycle-overflows-stack"
 
   /// What swift-corelibs-foundation does.
-  public var corelibsBehaviour: String {
+  package var corelibsBehaviour: String {
     switch self {
     case .absentKeyFails:
       "swift-corelibs-foundation fails the read on an absent key ('No value found for key …')"
@@ -49,7 +49,7 @@ public enum LinuxFoundationDeviation: String, Sendable, Hashable, CaseIterable {
   }
 
   /// What Apple's Foundation documents for the same input.
-  public var appleBehaviour: String {
+  package var appleBehaviour: String {
     switch self {
     case .absentKeyFails:
       "Apple's decodeObject(forKey:) returns nil 'if key does not exist', and "
@@ -69,13 +69,13 @@ public enum LinuxFoundationDeviation: String, Sendable, Hashable, CaseIterable {
   ///   - harness: The harness coder's outcome.
   ///   - foundation: Foundation's outcome.
   /// - Returns: A line starting `Linux Foundation deviation [name]:`.
-  public func note(path: DecodePath, harness: DecodeOutcome, foundation: DecodeOutcome) -> String {
+  package func note(path: DecodePath, harness: DecodeOutcome, foundation: DecodeOutcome) -> String {
     "Linux Foundation deviation [\(rawValue)]: \(path.rawValue) \(Verifier.summary(foundation)), "
       + "harness \(Verifier.summary(harness)). \(corelibsBehaviour); \(appleBehaviour)."
   }
 
   /// Whether Foundation here is swift-corelibs-foundation.
-  public static var foundationIsCorelibs: Bool {
+  package static var foundationIsCorelibs: Bool {
     #if os(Linux)
       true
     #else
@@ -91,7 +91,7 @@ public enum LinuxFoundationDeviation: String, Sendable, Hashable, CaseIterable {
   ///   - archive: The archive, to check that a key Foundation calls absent is absent.
   ///   - foundationIsCorelibs: Whether Foundation is swift-corelibs-foundation; Linux only.
   /// - Returns: The deviation, or nil when the disagreement is not a known one.
-  public static func recognize(
+  package static func recognize(
     harness: DecodeOutcome, foundation: DecodeOutcome, archive: KeyedArchive?,
     foundationIsCorelibs: Bool = foundationIsCorelibs
   ) -> LinuxFoundationDeviation? {

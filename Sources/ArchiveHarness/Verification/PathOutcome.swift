@@ -12,18 +12,18 @@ import ArchiveCoder
 ///   for finding in secure.strictnessFindings { print(finding) }
 /// }
 /// ```
-public struct PathOutcome: Sendable, Hashable {
+package struct PathOutcome: Sendable, Hashable {
   /// What the path made of the archive.
-  public var outcome: DecodeOutcome
+  package var outcome: DecodeOutcome
   /// What the secure path saw that Apple's platforms only log today, each a warning.
-  public var strictnessFindings: [StrictnessFinding]
+  package var strictnessFindings: [StrictnessFinding]
 
   /// Creates a path's outcome.
   ///
   /// - Parameters:
   ///   - outcome: What the path made of the archive.
   ///   - strictnessFindings: What the secure path's decode recorded.
-  public init(_ outcome: DecodeOutcome, strictnessFindings: [StrictnessFinding] = []) {
+  package init(_ outcome: DecodeOutcome, strictnessFindings: [StrictnessFinding] = []) {
     self.outcome = outcome
     self.strictnessFindings = strictnessFindings
   }

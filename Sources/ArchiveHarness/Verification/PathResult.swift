@@ -54,14 +54,14 @@ public struct PathResult: Sendable, Hashable {
   /// What happened, in a sentence.
   public var message: String?
   /// What the manifest expected, or `nil` when it says nothing.
-  public var expected: OutcomeExpectation.Outcome?
+  package var expected: OutcomeExpectation.Outcome?
   /// Whether the outcome is what the manifest expected (true when it expected nothing).
   public var matches: Bool
   /// The decoded object, when the path decoded.
   public var object: DecodedValue?
 
   /// Creates a path result.
-  public init(
+  package init(
     path: CheckedPath, outcome: OutcomeKind, category: Category? = nil, message: String? = nil,
     expected: OutcomeExpectation.Outcome? = nil, matches: Bool, object: DecodedValue? = nil
   ) {

@@ -12,20 +12,20 @@ import ArchiveFormat
 /// for item in report.cases { tally.add(item) }
 /// print(tally.summary)  // 10 decoded, 14 rejected as expected (5 truncated, 9 wrong-root-class)
 /// ```
-public struct ReadTally: Sendable, Hashable {
+package struct ReadTally: Sendable, Hashable {
   /// Passed cases that decoded on a harness path (legacy or secure).
-  public private(set) var decoded = 0
+  package private(set) var decoded = 0
   /// Passed cases rejected on both harness paths as their manifests expect, by the secure
   /// path's category.
-  public private(set) var rejected: [RejectionCategory: Int] = [:]
+  package private(set) var rejected: [RejectionCategory: Int] = [:]
   /// Manifests in the order first seen, with whether any of their cases decoded.
   private var manifests: [(manifest: String, decoded: Bool)] = []
 
   /// An empty tally.
-  public init() {}
+  package init() {}
 
   /// Counts a case, when it passed.
-  public mutating func add(_ item: VerificationCase) {
+  package mutating func add(_ item: VerificationCase) {
     guard item.status == .passed else { return }
     let harness = item.paths.filter { $0.path == .decode(.secure) || $0.path == .decode(.legacy) }
     var decodedHere = false
@@ -45,7 +45,7 @@ public struct ReadTally: Sendable, Hashable {
   }
 
   /// `10 decoded, 14 rejected as expected (5 truncated, 9 wrong-root-class)`.
-  public var summary: String {
+  package var summary: String {
     let total = rejected.values.reduce(0, +)
     guard total > 0 else { return "\(decoded) decoded" }
     let categories = rejected.sorted { $0.key.rawValue < $1.key.rawValue }
@@ -54,17 +54,17 @@ public struct ReadTally: Sendable, Hashable {
   }
 
   /// The manifests none of whose passed cases decoded, in the order seen.
-  public var manifestsWithNothingDecoded: [String] {
+  package var manifestsWithNothingDecoded: [String] {
     manifests.filter { !$0.decoded }.map(\.manifest)
   }
 
-  public static func == (lhs: ReadTally, rhs: ReadTally) -> Bool {
+  package static func == (lhs: ReadTally, rhs: ReadTally) -> Bool {
     lhs.decoded == rhs.decoded && lhs.rejected == rhs.rejected
       && lhs.manifests.map(\.manifest) == rhs.manifests.map(\.manifest)
       && lhs.manifests.map(\.decoded) == rhs.manifests.map(\.decoded)
   }
 
-  public func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     hasher.combine(decoded)
     hasher.combine(rejected)
     hasher.combine(manifests.map(\.manifest))

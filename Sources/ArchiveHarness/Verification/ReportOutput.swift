@@ -2,7 +2,7 @@ import _ArchiveHarnessSystem
 
 /// Where a streamed report's text goes — a file written by the one write rule, or a closure —
 /// with the first error writing it and whether the report is still open: what
-/// ``JSONReportStream`` and ``TextReportStream`` share.
+/// `JSONReportStream` and `TextReportStream` share.
 final class ReportOutput {
   /// The file, when the report goes to a path.
   let file: OutputFile?
@@ -70,8 +70,8 @@ final class ReportOutput {
   }
 }
 
-/// A report written case by case while a run goes on: ``JSONReportStream`` and
-/// ``TextReportStream``.
+/// A report written case by case while a run goes on: `JSONReportStream` and
+/// `TextReportStream`.
 ///
 /// ```swift
 /// let stream: any VerificationReportStream = try TextReportStream(path: "verify.txt")
@@ -79,7 +79,7 @@ final class ReportOutput {
 /// try stream.finish(notes: notes)
 /// print(stream.passed)
 /// ```
-public protocol VerificationReportStream: AnyObject {
+package protocol VerificationReportStream: AnyObject {
   /// Writes the next case, in report order.
   func write(_ item: VerificationCase) throws(FileOutputError)
   /// Writes what follows the cases and puts a file in place.

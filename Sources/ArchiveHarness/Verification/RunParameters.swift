@@ -10,15 +10,15 @@
 ///   manifests: "manifests", archives: "LegacyArchives", harnessVersion: "0.1.0",
 ///   platform: "Linux")
 /// ```
-public struct RunParameters: Sendable, Hashable {
+package struct RunParameters: Sendable, Hashable {
   /// The manifests folder.
-  public var manifests: String
+  package var manifests: String
   /// The archives folder.
-  public var archives: String
+  package var archives: String
   /// The harness's version.
-  public var harnessVersion: String
+  package var harnessVersion: String
   /// The platform the run ran on.
-  public var platform: String
+  package var platform: String
 
   /// Creates parameters.
   ///
@@ -27,7 +27,7 @@ public struct RunParameters: Sendable, Hashable {
   ///   - archives: The archives folder.
   ///   - harnessVersion: The harness's version.
   ///   - platform: The platform the run ran on.
-  public init(manifests: String, archives: String, harnessVersion: String, platform: String) {
+  package init(manifests: String, archives: String, harnessVersion: String, platform: String) {
     self.manifests = manifests
     self.archives = archives
     self.harnessVersion = harnessVersion

@@ -4,7 +4,7 @@ import ArchiveFormat
 ///
 /// The shards must come from the same manifests (the same `manifestsDigest`),
 /// have the same N, and be each of 1…N exactly once; anything else is refused
-/// with ``ShardMergeError``. Cases come back in the unsharded order: manifest,
+/// with `ShardMergeError`. Cases come back in the unsharded order: manifest,
 /// then the entry's place in it. The summary is counted again; the run's
 /// parameters (`run`) are the first shard's. `VerificationReportReader`
 /// reads the merged report back for the HTML, JUnit and text writers.
@@ -21,7 +21,7 @@ package struct ShardReportMerger: Sendable {
   ///
   /// - Parameter reports: Each report's file name (for errors) and its parsed JSON.
   /// - Returns: The merged report, in the shape `verify --format json` writes, without a shard.
-  /// - Throws: ``ShardMergeError`` when the reports are not the N shards of one run.
+  /// - Throws: `ShardMergeError` when the reports are not the N shards of one run.
   package func merge(_ reports: [(file: String, document: JSONDocument)]) throws(ShardMergeError)
     -> JSONValue
   {

@@ -3,11 +3,11 @@ import _ArchiveHarnessSystem
 /// Writes the text report of a verify run case by case, while the run goes on, so memory does
 /// not grow with the number of entries.
 ///
-/// Each case's block is ``TextReportWriter/caseText(_:)``, and ``finish(notes:)``
-/// writes ``TextReportWriter/closingText(notes:total:counts:containment:tally:)`` with the counts
-/// kept as the cases went by: the text ``TextReportWriter/render(_:)`` gives for the same
+/// Each case's block is `TextReportWriter.caseText(_:)`, and ``finish(notes:)``
+/// writes `TextReportWriter.closingText(notes:total:counts:containment:tally:)` with the counts
+/// kept as the cases went by: the text `TextReportWriter.render(_:)` gives for the same
 /// report, byte for byte. Written to a path, it follows the one write rule, as
-/// ``JSONReportStream`` does: a regular file is written beside the path and renamed into
+/// `JSONReportStream` does: a regular file is written beside the path and renamed into
 /// place by ``finish(notes:)``, so a run that fails or stops leaves the path as it was.
 ///
 /// ```swift
@@ -15,25 +15,25 @@ import _ArchiveHarnessSystem
 /// let notes = try run.verify { item in try stream.write(item) }
 /// try stream.finish(notes: notes)
 /// ```
-public final class TextReportStream {
+package final class TextReportStream {
   private let output: ReportOutput
   private let writer: TextReportWriter
   private let containment: Containment?
   /// How many cases were written with each status.
-  public private(set) var counts: [VerificationCase.Status: Int] = [:]
+  package private(set) var counts: [VerificationCase.Status: Int] = [:]
   /// How many cases were written.
-  public private(set) var total = 0
+  package private(set) var total = 0
   /// What the passed cases read as, for the summary.
-  public private(set) var tally = ReadTally()
+  package private(set) var tally = ReadTally()
 
   /// Opens a path for the report, by the project's one write rule.
   ///
   /// - Parameters:
   ///   - path: The path.
   ///   - writer: How cases are written (colour, verbose).
-  ///   - containment: Whether a trap while decoding is contained (``Verifier/containment``).
+  ///   - containment: Whether a trap while decoding is contained (`Verifier.containment`).
   /// - Throws: `FileOutputError` when the path is refused or cannot be opened.
-  public convenience init(
+  package convenience init(
     path: String, writer: TextReportWriter = TextReportWriter(), containment: Containment? = nil
   ) throws(FileOutputError) {
     let file = try SafeFileWriter.open(path)
@@ -45,9 +45,9 @@ public final class TextReportStream {
   ///
   /// - Parameters:
   ///   - writer: How cases are written (colour, verbose).
-  ///   - containment: Whether a trap while decoding is contained (``Verifier/containment``).
+  ///   - containment: Whether a trap while decoding is contained (`Verifier.containment`).
   ///   - sink: Receives the text in chunks, in order; together they are the report.
-  public convenience init(
+  package convenience init(
     writer: TextReportWriter = TextReportWriter(), containment: Containment? = nil,
     sink: @escaping (String) -> Void
   ) {
@@ -62,14 +62,14 @@ public final class TextReportStream {
   }
 
   /// Whether every case written so far passed.
-  public var passed: Bool { (counts[.passed] ?? 0) == total }
+  package var passed: Bool { (counts[.passed] ?? 0) == total }
 
   /// Writes the next case.
   ///
   /// - Parameter item: The case, in report order.
   /// - Throws: `FileOutputError` when writing failed, now or for an earlier case, or the
   ///   stream is finished or discarded.
-  public func write(_ item: VerificationCase) throws(FileOutputError) {
+  package func write(_ item: VerificationCase) throws(FileOutputError) {
     try output.checkOpen()
     output.send(writer.caseText(item))
     counts[item.status, default: 0] += 1
@@ -82,7 +82,7 @@ public final class TextReportStream {
   ///
   /// - Parameter notes: The report's notes, such as what a privacy scan covered.
   /// - Throws: `FileOutputError` when a write or the rename failed; the path is then as it was.
-  public func finish(notes: [String] = []) throws(FileOutputError) {
+  package func finish(notes: [String] = []) throws(FileOutputError) {
     try output.checkOpen()
     output.send(
       writer.closingText(
@@ -91,7 +91,7 @@ public final class TextReportStream {
   }
 
   /// Abandons the report: a temporary file is removed and the path left as it was.
-  public func discard() {
+  package func discard() {
     output.discard()
   }
 

@@ -4,20 +4,20 @@ import ArchiveFormat
 ///
 /// Colour is used only when asked (on a terminal). The text may change
 /// between versions; tools should read `--format json`.
-public struct TextReportWriter: Sendable {
+package struct TextReportWriter: Sendable {
   /// Whether to colour statuses with ANSI escapes.
-  public var colour: Bool
+  package var colour: Bool
   /// Whether to list passing cases' paths too, not only their status line.
-  public var verbose: Bool
+  package var verbose: Bool
 
   /// Creates a writer.
-  public init(colour: Bool = false, verbose: Bool = false) {
+  package init(colour: Bool = false, verbose: Bool = false) {
     self.colour = colour
     self.verbose = verbose
   }
 
   /// The report as text: each case's block, then the notes and the summary.
-  public func render(_ report: VerificationReport) -> String {
+  package func render(_ report: VerificationReport) -> String {
     var text = ""
     var tally = ReadTally()
     for item in report.cases {
@@ -39,7 +39,7 @@ public struct TextReportWriter: Sendable {
   ///
   /// - Parameter item: The case.
   /// - Returns: Its lines, each ending with a line feed.
-  public func caseText(_ item: VerificationCase) -> String {
+  package func caseText(_ item: VerificationCase) -> String {
     var text = "\(badge(item.status)) \(item.name)\n"
     if item.status == .passed && !verbose {
       text += strictnessLines(item)
@@ -103,7 +103,7 @@ public struct TextReportWriter: Sendable {
   ///     many were rejected as expected, and a warning names each manifest of which nothing
   ///     decoded.
   /// - Returns: The closing lines, each ending with a line feed.
-  public func closingText(
+  package func closingText(
     notes: [String], total: Int, counts: [VerificationCase.Status: Int],
     containment: Containment? = nil, tally: ReadTally? = nil
   ) -> String {
@@ -143,7 +143,7 @@ public struct TextReportWriter: Sendable {
   ///   - message: A message, perhaps of several lines.
   ///   - indent: What each line starts with.
   /// - Returns: The lines, each ending with a line feed.
-  public static func messageLines(_ message: String, indent: String = "    ") -> String {
+  package static func messageLines(_ message: String, indent: String = "    ") -> String {
     message.split(separator: "\n", omittingEmptySubsequences: false).map {
       indent + SwiftLiteral.escapingControlCharacters(String($0)) + "\n"
     }.joined()

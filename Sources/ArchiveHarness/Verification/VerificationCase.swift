@@ -28,7 +28,7 @@ public struct VerificationCase: Sendable, Hashable {
   /// The outcome of each path run, in path order.
   public var paths: [PathResult]
   /// The field expectations, evaluated.
-  public var expectations: [ExpectationResult]
+  package var expectations: [ExpectationResult]
   /// Advice and warnings, such as the `allowedClasses` that would make a secure read succeed.
   public var notes: [String]
   /// What the secure path did that Apple's platforms only log today, each with the class, the
@@ -40,12 +40,12 @@ public struct VerificationCase: Sendable, Hashable {
   ///   print("\(item.location): [\(finding.rule)] \(finding)")
   /// }
   /// ```
-  public var strictnessFindings: [StrictnessFinding]
+  package var strictnessFindings: [StrictnessFinding]
   /// The manifest's producer, as `app version`, or `nil` when not known.
   public var producer: String?
   /// The Foundation paths whose outcome is a known swift-corelibs-foundation deviation, which
   /// Apple's Foundation does not share: a manifest written on Linux must not pin them.
-  public var deviations: [DecodePath: LinuxFoundationDeviation] = [:]
+  package var deviations: [DecodePath: LinuxFoundationDeviation] = [:]
   /// How long verifying the entry took (wall time, every path), or `nil` when not measured.
   ///
   /// A measurement, not a result: two cases that differ only in it are equal.
@@ -54,10 +54,10 @@ public struct VerificationCase: Sendable, Hashable {
   /// let item = verifier.verify(entry, of: manifest, archivesDirectory: "LegacyArchives")
   /// print(item.duration ?? .zero)  // 0.031 seconds
   /// ```
-  public var duration: TimeSpan?
+  package var duration: TimeSpan?
 
   /// Creates a case.
-  public init(
+  package init(
     manifest: String, archive: String, location: Place, paths: [PathResult],
     expectations: [ExpectationResult], notes: [String] = [], producer: String? = nil,
     duration: TimeSpan? = nil, strictnessFindings: [StrictnessFinding] = []
@@ -97,7 +97,7 @@ public struct VerificationCase: Sendable, Hashable {
 }
 
 extension VerificationCase {
-  /// Whether two cases report the same results; their ``duration`` is not compared.
+  /// Whether two cases report the same results; their `duration` is not compared.
   public static func == (lhs: VerificationCase, rhs: VerificationCase) -> Bool {
     lhs.manifest == rhs.manifest && lhs.archive == rhs.archive && lhs.location == rhs.location
       && lhs.paths == rhs.paths && lhs.expectations == rhs.expectations && lhs.notes == rhs.notes
@@ -116,7 +116,7 @@ extension VerificationCase {
     hasher.combine(strictnessFindings)
   }
 
-  /// The ``duration`` in whole milliseconds, as reports write it; `nil` when not measured.
+  /// The `duration` in whole milliseconds, as reports write it; `nil` when not measured.
   ///
   /// ```swift
   /// VerificationCase(…, duration: .microseconds(31_600)).milliseconds  // 32

@@ -16,18 +16,18 @@ import Foundation
 /// scan.scan(&checked)
 /// print(scan.summary.note)  // privacy scan: 1 archive, 0 findings, 0 reviewed
 /// ```
-public struct VerificationPrivacyScan {
+package struct VerificationPrivacyScan {
   /// What the scan covered, for the report's note.
-  public struct Summary: Sendable {
+  package struct Summary: Sendable {
     /// Archives scanned.
-    public var archives = 0
+    package var archives = 0
     /// Findings no review covers.
-    public var findings = 0
+    package var findings = 0
     /// Findings a review covers.
-    public var reviewed = 0
+    package var reviewed = 0
 
     /// The report's note: `privacy scan: 7 archives, 0 findings, 1 reviewed`.
-    public var note: String {
+    package var note: String {
       let found = findings == 1 ? "1 finding" : "\(findings) findings"
       let scanned = archives == 1 ? "1 archive" : "\(archives) archives"
       return "privacy scan: \(scanned), \(found), \(reviewed) reviewed"
@@ -39,7 +39,7 @@ public struct VerificationPrivacyScan {
   private let archivesDirectory: String
   private let scanner: PrivacyScanner
   /// What the scan covered so far.
-  public private(set) var summary = Summary()
+  package private(set) var summary = Summary()
 
   /// Prepares a scan of the cases of a run.
   ///
@@ -47,7 +47,7 @@ public struct VerificationPrivacyScan {
   ///   - manifests: The manifests the run verifies, for each entry's reviews.
   ///   - archivesDirectory: The folder archive paths are relative to.
   ///   - scanner: The scanner.
-  public init(
+  package init(
     manifests: [Manifest], archivesDirectory: String, scanner: PrivacyScanner = PrivacyScanner()
   ) {
     self.reviews = [:]
@@ -64,7 +64,7 @@ public struct VerificationPrivacyScan {
   /// ```
   ///
   /// - Parameter manifest: A manifest whose cases the scan will see.
-  public mutating func add(_ manifest: Manifest) {
+  package mutating func add(_ manifest: Manifest) {
     for entry in manifest.archives where !entry.reviewed.isEmpty {
       reviews[Self.key(manifest.file, entry.path), default: []] += entry.reviewed
     }
@@ -74,7 +74,7 @@ public struct VerificationPrivacyScan {
   /// a review that covers nothing a note; ``summary`` counts what was found.
   ///
   /// - Parameter item: The case, as the verifier gave it.
-  public mutating func scan(_ item: inout VerificationCase) {
+  package mutating func scan(_ item: inout VerificationCase) {
     let path = (archivesDirectory as NSString).appendingPathComponent(item.archive)
     // An archive that cannot be read, or is over the reader's limit, already fails its
     // structure part.

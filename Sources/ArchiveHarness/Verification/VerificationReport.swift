@@ -1,7 +1,7 @@
 /// The result of verifying manifests: one case per archive entry, each with its paths and expectations.
 ///
-/// Reports are values. ``TextReportWriter``, ``JSONReportWriter`` and
-/// ``JUnitReportWriter`` render them; only the JSON form is stable.
+/// Reports are values. `TextReportWriter`, `JSONReportWriter` and
+/// `JUnitReportWriter` render them; only the JSON form is stable.
 public struct VerificationReport: Sendable, Hashable {
   /// The cases, in manifest order then entry order.
   public var cases: [VerificationCase]
@@ -12,10 +12,10 @@ public struct VerificationReport: Sendable, Hashable {
   /// The `ManifestsDigest` of the manifests the run read, or `nil` when not recorded.
   public var manifestsDigest: String?
   /// What the run was given and where it ran, or `nil` when not recorded.
-  public var run: RunParameters?
+  package var run: RunParameters?
   /// Whether a trap while decoding was contained, or `nil` when not recorded.
   ///
-  /// Callers record ``Verifier/containment``. The text report states it when it is off;
+  /// Callers record `Verifier.containment`. The text report states it when it is off;
   /// the JSON report carries it as `containment`.
   public var containment: Containment?
 
@@ -28,7 +28,7 @@ public struct VerificationReport: Sendable, Hashable {
   ///   - manifestsDigest: The digest of the manifests the run read.
   ///   - run: What the run was given and where it ran.
   ///   - containment: Whether a trap while decoding was contained.
-  public init(
+  package init(
     cases: [VerificationCase], notes: [String] = [], shard: VerificationShard? = nil,
     manifestsDigest: String? = nil, run: RunParameters? = nil, containment: Containment? = nil
   ) {

@@ -1,19 +1,19 @@
 import ArchiveFormat
 
 /// Why a JSON document is not a `verify --format json` report: the place in it and what is wrong.
-public struct VerificationReportReadError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct VerificationReportReadError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Where in the document: a ``Place/Position/keyPath(_:)`` such as
   /// `$.cases[3].paths.secure.outcome`, with no file; name it with ``Place/in(_:)``.
-  public var place: Place
+  package var place: Place
   /// What is wrong there.
-  public var message: String
+  package var message: String
 
   /// Creates an error.
   ///
   /// - Parameters:
   ///   - place: Where in the document.
   ///   - message: What is wrong there.
-  public init(place: Place, message: String) {
+  package init(place: Place, message: String) {
     self.place = place
     self.message = message
   }
@@ -24,5 +24,5 @@ public struct VerificationReportReadError: Error, Sendable, Hashable, CustomStri
   }
 
   /// The error as `PLACE: MESSAGE`.
-  public var description: String { "\(place): \(message)" }
+  package var description: String { "\(place): \(message)" }
 }

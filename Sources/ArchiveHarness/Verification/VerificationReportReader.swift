@@ -6,8 +6,8 @@ import _ArchiveHarnessSystem
 /// Reads a `verify --format json` report back into a ``VerificationReport`` for the other writers.
 ///
 /// `report merge` merges shard reports as JSON, then hands the merged report
-/// to the same ``HTMLReportWriter``, ``JUnitReportWriter`` and
-/// ``TextReportWriter`` that `verify` uses. Every value the writers show is
+/// to the same `HTMLReportWriter`, `JUnitReportWriter` and
+/// `TextReportWriter` that `verify` uses. Every value the writers show is
 /// read back to what they show for the unsharded run: outcomes, categories,
 /// expectations, notes, producers, the run's parameters and each decoded
 /// object. Bytes the JSON gives only by length and SHA-256 come back as
@@ -34,7 +34,7 @@ package struct VerificationReportReader: Sendable {
   ///
   /// - Parameter document: A parsed `verify --format json` report of this serialization version.
   /// - Returns: The report, its cases in the document's order.
-  /// - Throws: ``VerificationReportReadError`` naming the place that is not a report's.
+  /// - Throws: `VerificationReportReadError` naming the place that is not a report's.
   package func report(_ document: JSONDocument) throws(VerificationReportReadError)
     -> VerificationReport
   {

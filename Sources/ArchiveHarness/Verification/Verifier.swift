@@ -20,21 +20,21 @@ import _ArchiveHarnessSystem
 ///
 /// A long run can hand each case on as it finishes instead, so that memory
 /// does not grow with the number of entries:
-/// ``verify(_:archivesDirectory:shard:each:)`` with a ``JSONReportStream``.
-public struct Verifier: Sendable {
+/// ``verify(_:archivesDirectory:shard:each:)`` with a `JSONReportStream`.
+package struct Verifier: Sendable {
   /// The app's current classes, which allowed-class names are checked against.
-  public var registry: ClassRegistry
+  package var registry: ClassRegistry
   /// How decode paths are run.
-  public var runner: any DecodePathRunner
+  package var runner: any DecodePathRunner
   /// The paths to run, in report order.
-  public var paths: [DecodePath]
+  package var paths: [DecodePath]
   /// The bounds on reading archives.
-  public var limits: ArchiveLimits
-  /// Whether a trap while decoding is contained: the runner's ``DecodePathRunner/containment``.
+  package var limits: ArchiveLimits
+  /// Whether a trap while decoding is contained: the runner's `DecodePathRunner.containment`.
   ///
   /// Like ``VerificationReport/run``, callers record it in the report:
   /// `report.containment = verifier.containment`.
-  public var containment: Containment { runner.containment }
+  package var containment: Containment { runner.containment }
   /// The registries an entry may name with `registry="NAME"`, such as an earlier app
   /// version's classes, each with the runner that decodes with it.
   ///
@@ -43,26 +43,26 @@ public struct Verifier: Sendable {
   ///   registry: ClassRegistry(modelClasses: NotesV1Model.classes),
   ///   runner: configuration.runner(registryName: "v1"))
   /// ```
-  public var namedRegistries: [String: NamedRegistry] = [:]
+  package var namedRegistries: [String: NamedRegistry] = [:]
 
   /// A registry an entry may name, and the runner that decodes with it.
-  public struct NamedRegistry: Sendable {
+  package struct NamedRegistry: Sendable {
     /// The registry's classes, which the entry's class names are checked against.
-    public var registry: ClassRegistry
+    package var registry: ClassRegistry
     /// How the entry's decode paths are run.
-    public var runner: any DecodePathRunner
+    package var runner: any DecodePathRunner
 
     /// Creates a named registry.
-    public init(registry: ClassRegistry, runner: any DecodePathRunner) {
+    package init(registry: ClassRegistry, runner: any DecodePathRunner) {
       self.registry = registry
       self.runner = runner
     }
   }
 
   /// How strictly every entry's secure read is held to Apple's secure-coding rules, at least:
-  /// an entry is held to the stricter of this and its manifest's ``Manifest/strictness``.
+  /// an entry is held to the stricter of this and its manifest's `Manifest.strictness`.
   ///
-  /// What Apple's platforms only log today is a ``StrictnessFinding`` of the case: a warning
+  /// What Apple's platforms only log today is a `StrictnessFinding` of the case: a warning
   /// under ``Strictness/current``, an error that fails the case under
   /// ``Strictness/appleFuture``.
   ///
@@ -70,13 +70,13 @@ public struct Verifier: Sendable {
   /// var verifier = Verifier(registry: registry, runner: runner)
   /// verifier.strictness = .appleFuture
   /// ```
-  public var strictness: Strictness = .current
+  package var strictness: Strictness = .current
 
   /// How many entries are verified at once, each on its own thread.
   ///
   /// Give a `WorkerPathRunner` (HarnessContainment) as many workers. The report keeps manifest and
   /// entry order whatever this is.
-  public var concurrency: Int
+  package var concurrency: Int
 
   /// Creates a verifier.
   ///
@@ -87,7 +87,7 @@ public struct Verifier: Sendable {
   ///   - limits: The bounds on reading archives.
   ///   - concurrency: How many entries are verified at once (at least one); a
   ///     `WorkerPathRunner` (HarnessContainment) should have as many workers.
-  public init(
+  package init(
     registry: ClassRegistry, runner: any DecodePathRunner,
     paths: [DecodePath] = DecodePath.allCases, limits: ArchiveLimits = .default,
     concurrency: Int = 1
@@ -100,14 +100,14 @@ public struct Verifier: Sendable {
   }
 
   /// Manifests loaded and checked, with every diagnostic found.
-  public struct LoadedManifests: Sendable {
+  package struct LoadedManifests: Sendable {
     /// The manifests that loaded without errors.
-    public var manifests: [Manifest]
+    package var manifests: [Manifest]
     /// Every diagnostic, errors and warnings, in file order.
-    public var diagnostics: [ManifestDiagnostic]
+    package var diagnostics: [ManifestDiagnostic]
 
     /// Whether any diagnostic is an error, which makes the input unusable.
-    public var hasErrors: Bool { diagnostics.containsErrors }
+    package var hasErrors: Bool { diagnostics.containsErrors }
   }
 
   /// The manifest files in a folder, sorted: every `*.xml` (in any letter case) outside the
@@ -116,7 +116,7 @@ public struct Verifier: Sendable {
   /// The root is found past any comment, declaration and byte-order mark, in UTF-8 or UTF-16
   /// and with a namespace prefix (`XMLRootName`). A file whose root is neither `manifest` nor
   /// `classMap` is listed too, so that loading it names it as an error, never skips it.
-  public static func manifestFiles(in directory: String) -> [String] {
+  package static func manifestFiles(in directory: String) -> [String] {
     let manager = FileManager.default
     guard let enumerator = manager.enumerator(atPath: directory) else { return [] }
     var files: [String] = []
@@ -145,7 +145,7 @@ public struct Verifier: Sendable {
   ///   - manifestsDirectory: The folder `classMapFile` references must stay inside; each
   ///     manifest's own folder when nil.
   /// - Returns: The usable manifests and every diagnostic.
-  public func load(
+  package func load(
     _ paths: [String], archivesDirectory: String, schema: ManifestSchema.Source = .builtIn,
     manifestsDirectory: String? = nil
   ) -> LoadedManifests {
@@ -164,20 +164,20 @@ public struct Verifier: Sendable {
 
   /// One manifest file as read once: the checksum of the bytes read, the manifest loaded from
   /// them when it is usable, and every diagnostic.
-  public struct LoadedFile: Sendable {
+  package struct LoadedFile: Sendable {
     /// The file.
-    public var path: String
+    package var path: String
     /// The hex SHA-256 of the bytes loaded; `nil` when the file could not be read.
-    public var checksum: String?
+    package var checksum: String?
     /// The manifest, when it loaded without errors and names only registries this verifier
     /// serves.
-    public var manifest: Manifest?
+    package var manifest: Manifest?
     /// Every diagnostic, errors and warnings, in file order.
-    public var diagnostics: [ManifestDiagnostic]
+    package var diagnostics: [ManifestDiagnostic]
   }
 
   /// Every class name the verifier's registries register: what manifests may name.
-  public var registeredClassNames: Set<String> {
+  package var registeredClassNames: Set<String> {
     var registered = Set(registry.classNames)
     for named in namedRegistries.values { registered.formUnion(named.registry.classNames) }
     return registered
@@ -200,7 +200,7 @@ public struct Verifier: Sendable {
   ///     manifest's own folder when nil.
   ///   - registeredClasses: ``registeredClassNames``, when the caller has it already.
   /// - Returns: The checksum, the usable manifest and every diagnostic.
-  public func loadFile(
+  package func loadFile(
     _ path: String, archivesDirectory: String, schema: ManifestSchema.Source = .builtIn,
     manifestsDirectory: String? = nil, registeredClasses: Set<String>? = nil
   ) -> LoadedFile {
@@ -248,7 +248,7 @@ public struct Verifier: Sendable {
   ///   - archivesDirectory: The folder archive paths are relative to.
   ///   - shard: The slice of the entries to verify, or `nil` for all of them.
   /// - Returns: The report, which records the shard.
-  public func verify(
+  package func verify(
     _ manifests: [Manifest], archivesDirectory: String, shard: VerificationShard? = nil
   ) -> VerificationReport {
     var cases: [VerificationCase] = []
@@ -282,7 +282,7 @@ public struct Verifier: Sendable {
   ///   - shard: The slice of the entries to verify, or `nil` for all of them.
   ///   - each: Receives every case, in report order, on the calling thread.
   /// - Throws: What `each` throws.
-  public func verify<Failure: Error>(
+  package func verify<Failure: Error>(
     _ manifests: [Manifest], archivesDirectory: String, shard: VerificationShard? = nil,
     each: (VerificationCase) throws(Failure) -> Void
   ) throws(Failure) {
@@ -307,7 +307,7 @@ public struct Verifier: Sendable {
   /// let item = verifier.verify(entry, of: manifest, archivesDirectory: "LegacyArchives")
   /// print(item.status, item.duration ?? .zero)  // passed 0.024 seconds
   /// ```
-  public func verify(_ entry: ArchiveEntry, of manifest: Manifest, archivesDirectory: String)
+  package func verify(_ entry: ArchiveEntry, of manifest: Manifest, archivesDirectory: String)
     -> VerificationCase
   {
     let start = MonotonicInstant.now
@@ -348,7 +348,7 @@ public struct Verifier: Sendable {
   ///   - bytes: The archive's bytes, in place of the file the entry names.
   ///   - archivesDirectory: The archives folder, for expectations on an archive that does not read.
   /// - Returns: The case, as ``verify(_:of:archivesDirectory:)`` gives it.
-  public func verify(
+  package func verify(
     _ entry: ArchiveEntry, of manifest: Manifest, bytes: [UInt8], archivesDirectory: String
   ) -> VerificationCase {
     let location = entry.location
@@ -502,7 +502,7 @@ public struct Verifier: Sendable {
 
   /// The class map a manifest declares, as the decoders take it: its class mappings, and the
   /// field changes its `<migration>` declares, which conservation accepts.
-  public static func classMap(of manifest: Manifest) -> ClassNameMap {
+  package static func classMap(of manifest: Manifest) -> ClassNameMap {
     var entries: [String: String] = [:]
     for mapping in manifest.classMappings {
       entries[mapping.archivedName] = mapping.currentName

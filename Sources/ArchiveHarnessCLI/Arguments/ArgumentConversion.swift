@@ -1,6 +1,6 @@
 import Foundation
 
-/// Converters for values that need more than their type's ``ArgumentValue`` conversion.
+/// Converters for values that need more than their type's `ArgumentValue` conversion.
 enum ArgumentConversion {
   /// An integer within `range`.
   static func integer(in range: ClosedRange<Int>) -> ArgumentConverter<Int> {

@@ -1,4 +1,4 @@
-/// Parses a command's arguments against its ``CommandSpec``, in swift-argument-parser's conventions.
+/// Parses a command's arguments against its `CommandSpec`, in swift-argument-parser's conventions.
 ///
 /// - `--name value` and `--name=value`; `-x value` for an option with a short name.
 /// - An option's value is the next argument even when it starts with `-`
@@ -19,7 +19,7 @@ struct ArgumentParser {
   ///
   /// - Parameter arguments: The arguments, without the tool and command names.
   /// - Returns: The converted values.
-  /// - Throws: ``HelpRequest`` for `-h` or `--help`; ``UsageError`` for a command line that does not fit.
+  /// - Throws: `HelpRequest` for `-h` or `--help`; `UsageError` for a command line that does not fit.
   func parse(_ arguments: [String]) throws -> ParsedArguments {
     let options = arguments.prefix { $0 != "--" }
     if options.contains(where: { $0 == "-h" || $0 == "--help" }) {

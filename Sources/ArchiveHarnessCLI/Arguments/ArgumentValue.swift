@@ -8,7 +8,7 @@ protocol ArgumentValue: Sendable {
   /// Converts one value from the command line.
   ///
   /// - Parameter argument: The value as given.
-  /// - Throws: ``ArgumentValueError`` saying what was expected.
+  /// - Throws: `ArgumentValueError` saying what was expected.
   init(argument: String) throws(ArgumentValueError)
 
   /// The value as help shows it in `(default: …)`.

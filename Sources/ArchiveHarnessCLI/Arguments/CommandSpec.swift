@@ -2,7 +2,7 @@
 ///
 /// Parsing and help follow swift-argument-parser's conventions, so users meet
 /// the `OVERVIEW`/`USAGE`/`ARGUMENTS`/`OPTIONS` layout they know. Each option
-/// is declared once, as an ``Option``, and the spec lists the declarations.
+/// is declared once, as an `Option`, and the spec lists the declarations.
 struct CommandSpec: Sendable {
   /// The command's name (`inspect`), or its path for a nested command (`manifest validate`).
   var name: String

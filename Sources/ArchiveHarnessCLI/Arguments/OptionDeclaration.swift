@@ -16,7 +16,7 @@ struct OptionDeclaration: Sendable {
   var isRequired = false
   /// Whether the option may be given several times, each value kept.
   var isRepeating = false
-  /// Whether the option is a command line of its own (see ``Option/optional(_:short:valueName:help:defaultDescription:standalone:)``).
+  /// Whether the option is a command line of its own (see `Option.optional(_:short:valueName:help:defaultDescription:standalone:)`).
   var isStandalone = false
   /// The options a standalone option may still be given with, such as a key for `--rollback`.
   var standaloneCompanions: [String] = []

@@ -1,4 +1,4 @@
-/// The values a command line gave, checked and converted against a ``CommandSpec``.
+/// The values a command line gave, checked and converted against a `CommandSpec`.
 ///
 /// Read them through the declarations: `arguments[option]`, `arguments[flag]`,
 /// `arguments[argument]`. Each has the declared type, with the default

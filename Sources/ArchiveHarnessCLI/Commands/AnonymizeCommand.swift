@@ -157,7 +157,7 @@ enum AnonymizeCommand {
 
   /// The files to anonymize: one file, or every regular file below a folder, with their outputs.
   ///
-  /// - Throws: ``CommandFailure`` when the input is missing or empty, or an output would replace an input.
+  /// - Throws: `CommandFailure` when the input is missing or empty, or an output would replace an input.
   static func jobs(input: String, output: String) throws -> [Job] {
     let manager = FileManager.default
     var isDirectory: ObjCBool = false
@@ -213,7 +213,7 @@ enum AnonymizeCommand {
     }
   }
 
-  /// Writes an archive or the manifest by the one write rule (``OutputDestination``), creating
+  /// Writes an archive or the manifest by the one write rule (`OutputDestination`), creating
   /// its folder: a device or FIFO is written through, a link followed, a folder refused.
   private static func write(_ bytes: [UInt8], to path: String) throws {
     do {

@@ -101,7 +101,7 @@ struct EncryptionOptions {
 
   /// Reads the options.
   ///
-  /// - Throws: ``UsageError`` for both key sources at once, or cipher settings without a key.
+  /// - Throws: `UsageError` for both key sources at once, or cipher settings without a key.
   init(_ arguments: ParsedArguments) throws {
     keyFile = arguments[Self.keyFile]
     keyEnvironment = arguments[Self.keyEnvironment]

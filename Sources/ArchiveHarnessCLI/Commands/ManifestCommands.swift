@@ -114,7 +114,7 @@ enum ManifestAuthorCommand {
   /// when none is given, of every class map file in `maps/` beside the manifest.
   ///
   /// - Returns: Archived class names and archived module names, each to its current one.
-  /// - Throws: ``UsageError`` for a pair that is not `OLD=NEW`; ``CommandFailure`` for a map
+  /// - Throws: `UsageError` for a pair that is not `OLD=NEW`; `CommandFailure` for a map
   ///   file with errors.
   static func teamClassMap(
     _ pairs: [String], files: [String], manifest: String?, console: Console
@@ -164,7 +164,7 @@ enum ManifestAuthorCommand {
   ///
   /// - Parameter lines: The reads, each with the place it came from.
   /// - Returns: The allowed classes by root class.
-  /// - Throws: ``UsageError`` for a read that is not `ROOT=CLASS,…`, or a root read twice.
+  /// - Throws: `UsageError` for a read that is not `ROOT=CLASS,…`, or a root read twice.
   static func parseReads(_ lines: [(text: String, place: Place)]) throws -> [String: [String]] {
     var reads: [String: [String]] = [:]
     for (line, place) in lines {

@@ -22,7 +22,7 @@ extension MigrateOptions {
 
   /// Reads `--entity` and `--attribute`, which come together and replace the table options.
   ///
-  /// - Throws: ``UsageError`` for one without the other, or either with `--table`,
+  /// - Throws: `UsageError` for one without the other, or either with `--table`,
   ///   `--key-column` or `--value-column`.
   static func coreDataSelection(_ arguments: ParsedArguments) throws -> CoreDataSelection? {
     let entity = arguments[Self.entity]

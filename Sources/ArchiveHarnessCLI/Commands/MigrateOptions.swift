@@ -103,7 +103,7 @@ struct MigrateOptions {
 
   /// Reads the options the parser has checked and converted.
   ///
-  /// - Throws: ``UsageError`` for `--class-map` pairs that are not `OLD=NEW` or map a name twice.
+  /// - Throws: `UsageError` for `--class-map` pairs that are not `OLD=NEW` or map a name twice.
   init(_ arguments: ParsedArguments) throws {
     storePath = arguments[Self.store]
     manifestPath = arguments[Self.manifest]
@@ -334,7 +334,7 @@ struct MigrateOptions {
 
   /// A report writer to stdout or `--output`, and a closing action that finishes the output.
   ///
-  /// `--output` follows the one rule of ``OutputDestination``: a regular or
+  /// `--output` follows the one rule of `OutputDestination`: a regular or
   /// new file receives the report in a temporary file that the closing action
   /// renames into place; a device or FIFO receives it as it streams.
   func makeReport(console: Console) throws -> ReportOutput {
@@ -373,7 +373,7 @@ extension MigrateOptions {
   ///   - onFailure: Called before a failed run's error is thrown, to add a diagnostic.
   ///   - notes: The report's closing notes, from the summary.
   /// - Returns: The run's summary.
-  /// - Throws: ``CommandFailure`` when the run or the report output fails.
+  /// - Throws: `CommandFailure` when the run or the report output fails.
   func runEngine(
     store: any RecordStore, setup: Setup, writer: (any RecordWriter)?,
     operation: MigrationReportWriter.Operation, console: Console,
@@ -453,7 +453,7 @@ extension MigrateOptions {
   }
 }
 
-/// Streams report text into an ``OutputFile``, keeping the first write error for the end.
+/// Streams report text into an `OutputFile`, keeping the first write error for the end.
 private final class ReportFileSink {
   private let file: OutputFile
   private(set) var failure: FileOutputError?

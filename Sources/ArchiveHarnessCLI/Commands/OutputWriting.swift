@@ -4,7 +4,7 @@ import ArchiveManifest
 import Foundation
 import _ArchiveHarnessSystem
 
-/// Writes a report to a file or to standard output, by the one rule of ``OutputDestination``.
+/// Writes a report to a file or to standard output, by the one rule of `OutputDestination`.
 enum OutputWriting {
   /// Writes `text` to `path`, or to the console when `path` is nil or `-`.
   static func write(_ text: String, to path: String?, console: Console) throws {

@@ -12,7 +12,7 @@ enum PrivacyScanCommand {
         Every file below the archives folder is scanned: each string, data value,
         dictionary key and URL of a keyed archive, and the printable bytes of any
         other file. The scan looks for emails, phone numbers, IBANs, card numbers
-        (Luhn), public IPv4 and global IPv6 addresses, JSON Web Tokens, bearer
+        (Luhn), package IPv4 and global IPv6 addresses, JSON Web Tokens, bearer
         tokens and long high-entropy tokens. Values are shown masked
         (xxxxx@xxxxxxx.xx) unless --reveal is given. A manifest entry's
         <reviewed keyPath="…" reason="…"/> stops a checked value from being
@@ -86,7 +86,7 @@ enum PrivacyScanCommand {
     return report.findings.isEmpty ? .success : .findings
   }
 
-  /// Throws a ``CommandFailure`` with `message` unless `path` is a folder.
+  /// Throws a `CommandFailure` with `message` unless `path` is a folder.
   private static func requireFolder(_ path: String, _ message: String) throws {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue
@@ -97,7 +97,7 @@ enum PrivacyScanCommand {
 
   /// The reviewed values of every manifest's entries, by archive path.
   ///
-  /// - Throws: ``CommandFailure`` when a manifest cannot be read or a review's key path is malformed.
+  /// - Throws: `CommandFailure` when a manifest cannot be read or a review's key path is malformed.
   private static func loadReviews(
     manifestsDirectory: String?, archivesDirectory: String, schema: ManifestSchema.Source,
     console: Console

@@ -5,7 +5,7 @@ enum SharedOptions {
     "archives", valueName: "DIR", help: "The folder archive paths are relative to.",
     default: ManifestFolder.archivesFolder)
   /// `--class-map OLD=NEW`: an archived class name and its current one (`manifest author`,
-  /// `diff`); ``ManifestAuthorCommand/teamClassMap(_:files:manifest:console:)`` reads it.
+  /// `diff`); `ManifestAuthorCommand.teamClassMap(_:files:manifest:console:)` reads it.
   static let classMap = Option<[String]>.repeating(
     "class-map", valueName: "OLD=NEW",
     help:

@@ -1,41 +1,41 @@
 import ArchiveFormat
 
 /// One archive file of a manifest, with its checksum, expected outcomes and field expectations.
-public struct ArchiveEntry: Sendable {
+package struct ArchiveEntry: Sendable {
   /// The path relative to the archives folder, as written.
-  public var path: String
+  package var path: String
   /// The expected SHA-256 of the file, in lowercase hexadecimal.
-  public var sha256: String
+  package var sha256: String
   /// The largest size, in bytes, the file may have before decoding is refused.
-  public var maxSize: Int?
+  package var maxSize: Int?
   /// The `$top` key whose object the key paths start from: the `topKey` attribute, else the
   /// first of ``decodeKeys``.
-  public var topKey: String
+  package var topKey: String
   /// The `$top` keys the app reads, in order (`root` unless stated); each decode path reads
   /// every one with one unarchiver.
-  public var decodeKeys: [String]
+  package var decodeKeys: [String]
   /// The named registry the entry decodes with (`registry="v1"`), or nil for the app's
   /// current classes.
-  public var registry: String?
+  package var registry: String?
   /// The allowed classes for this archive, overriding the manifest's.
-  public var allowedClasses: [Manifest.ClassReference]?
+  package var allowedClasses: [Manifest.ClassReference]?
   /// The root class for this archive, overriding the manifest's.
-  public var rootClass: Manifest.ClassReference?
+  package var rootClass: Manifest.ClassReference?
   /// The expected outcome of each decode path that the entry names.
-  public var outcomes: [OutcomeExpectation]
+  package var outcomes: [OutcomeExpectation]
   /// The field expectations, in document order.
-  public var expectations: [FieldExpectation]
+  package var expectations: [FieldExpectation]
   /// The values the privacy scan reports that a person has reviewed, in document order.
-  public var reviewed: [ReviewedValue]
+  package var reviewed: [ReviewedValue]
   /// Where the entry's start tag begins.
-  public var location: Place
+  package var location: Place
   /// Where the `path` attribute was written.
-  public var pathLocation: Place
+  package var pathLocation: Place
   /// Where the `sha256` attribute was written.
-  public var sha256Location: Place
+  package var sha256Location: Place
 
   /// Creates an entry.
-  public init(
+  package init(
     path: String, sha256: String, maxSize: Int? = nil, topKey: String = "root",
     decodeKeys: [String] = ["root"], allowedClasses: [Manifest.ClassReference]? = nil,
     rootClass: Manifest.ClassReference? = nil,
@@ -64,7 +64,7 @@ public struct ArchiveEntry: Sendable {
   ///
   /// A manifest can name ``DecodePath/legacy``, ``DecodePath/secure`` and, by
   /// its `foundation` element, ``DecodePath/foundationSecure``.
-  public func outcome(for path: DecodePath) -> OutcomeExpectation? {
+  package func outcome(for path: DecodePath) -> OutcomeExpectation? {
     outcomes.first { $0.path == path }
   }
 }

@@ -2,9 +2,9 @@ import ArchiveFormat
 
 /// Evaluates a manifest's field expectations against keyed-archive graphs and decoded objects.
 ///
-/// Every result is an ``ExpectationFinding`` value; nothing throws. Key paths
+/// Every result is an `ExpectationFinding` value; nothing throws. Key paths
 /// are walked with ``KeyedArchive/evaluate(_:limits:)`` (or through an
-/// ``ExpectationTree``), which follows a fixed number of steps and caps
+/// `ExpectationTree`), which follows a fixed number of steps and caps
 /// wildcard fan-out, so shared and cyclic graphs cannot make it loop or blow up.
 ///
 /// ```swift
@@ -69,7 +69,7 @@ package struct ExpectationEngine: Sendable {
   ///
   /// - Parameters:
   ///   - entry: The archive entry.
-  ///   - subject: A ``KeyedArchive``, or an ``ExpectationTree`` built from a decoded object.
+  ///   - subject: A ``KeyedArchive``, or an `ExpectationTree` built from a decoded object.
   /// - Returns: One finding per expectation, in manifest order.
   package func evaluate(_ entry: ArchiveEntry, in subject: some ExpectationSubject)
     -> [ExpectationFinding]

@@ -3,7 +3,7 @@ import ArchiveFormat
 /// The result of checking one field expectation against one archive: passed, or failed and why.
 ///
 /// Both sides are data: the expectation as the manifest states it, and an
-/// ``Observation`` of what the archive holds. Their descriptions are the text
+/// `Observation` of what the archive holds. Their descriptions are the text
 /// reports print, such as `expected string "Berlin", found string "Bern"`.
 ///
 /// ```swift
@@ -11,9 +11,9 @@ import ArchiveFormat
 /// if case .value(.string(let city)) = finding.actual { print(city) }
 /// print(finding)  // m.xml:6:5: failed: alice.archive address.city: expected string …
 /// ```
-public struct ExpectationFinding: Sendable, Hashable, CustomStringConvertible {
+package struct ExpectationFinding: Sendable, Hashable, CustomStringConvertible {
   /// Whether the expectation held.
-  public enum Status: String, Sendable, Hashable {
+  package enum Status: String, Sendable, Hashable {
     /// The expectation held.
     case passed
     /// The expectation did not hold.
@@ -26,7 +26,7 @@ public struct ExpectationFinding: Sendable, Hashable, CustomStringConvertible {
   /// let found = ExpectationFinding.Observation(.string("Bern"))  // .value(.string("Bern"))
   /// print(found)                                              // string "Bern"
   /// ```
-  public enum Observation: Sendable, Hashable, CustomStringConvertible {
+  package enum Observation: Sendable, Hashable, CustomStringConvertible {
     /// A value that is not an object: a string, number, bool, date, data, UUID, URL or null.
     case value(ArchiveLeaf)
     /// An object, by class name, with its element count when it is a collection.
@@ -67,7 +67,7 @@ public struct ExpectationFinding: Sendable, Hashable, CustomStringConvertible {
     /// The observation of a leaf: objects by class name and count, other leaves as values.
     ///
     /// - Parameter leaf: A leaf of an archive graph or of a decoded object's tree.
-    public init(_ leaf: ArchiveLeaf) {
+    package init(_ leaf: ArchiveLeaf) {
       if case .object(let className, _, let count) = leaf {
         self = .object(className: className, count: count)
       } else {
@@ -76,7 +76,7 @@ public struct ExpectationFinding: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How the observation reads in a finding, such as `string "Bern"` or `3 elements`.
-    public var description: String {
+    package var description: String {
       switch self {
       case .value(let leaf): Self.describe(leaf)
       case .object(let className, let count?): "\(className) of \(count) elements"
@@ -121,20 +121,20 @@ public struct ExpectationFinding: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether the expectation held.
-  public var status: Status
+  package var status: Status
   /// The archive entry's path, as the manifest wrote it.
-  public var archivePath: String
+  package var archivePath: String
   /// The key path the finding is about: for a wildcard, the first element that failed.
-  public var keyPath: String
+  package var keyPath: String
   /// What the manifest expects, such as `string "Berlin"` or `at most 40 UTF-16 units`.
-  public var expected: FieldExpectation.Kind
+  package var expected: FieldExpectation.Kind
   /// What the archive holds, such as `string "Bern"` or `absent`.
-  public var actual: Observation
+  package var actual: Observation
   /// Where the expectation was written.
-  public var location: Place
+  package var location: Place
 
   /// Creates a finding.
-  public init(
+  package init(
     status: Status, archivePath: String, keyPath: String, expected: FieldExpectation.Kind,
     actual: Observation, location: Place
   ) {
@@ -147,10 +147,10 @@ public struct ExpectationFinding: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether the expectation held.
-  public var passed: Bool { status == .passed }
+  package var passed: Bool { status == .passed }
 
   /// The finding as `manifest.xml:LINE:COL: failed: archive key: expected …, found …`.
-  public var description: String {
+  package var description: String {
     let key = keyPath.isEmpty ? "(root)" : keyPath
     return
       "\(location): \(status.rawValue): \(archivePath) \(key): expected \(expected), found \(actual)"

@@ -3,11 +3,11 @@ import ArchiveFormat
 /// Something field expectations can be checked against: an archive's graph, or a decoded object.
 ///
 /// ``KeyedArchive`` conforms directly. A decoded object is converted into an
-/// ``ExpectationTree``, which conforms too.
-public protocol ExpectationSubject {
+/// `ExpectationTree`, which conforms too.
+package protocol ExpectationSubject {
   /// Returns the values a key path reaches, wildcards expanded; empty when it leads nowhere.
   ///
-  /// - Throws: ``ExpectationSubjectError`` when wildcards fan out past
+  /// - Throws: `ExpectationSubjectError` when wildcards fan out past
   ///   ``ArchiveLimits/maximumKeyPathMatches``.
   func expectationValues(at keyPath: ArchiveKeyPath, limits: ArchiveLimits)
     throws(ExpectationSubjectError) -> [ExpectationValue]
@@ -15,7 +15,7 @@ public protocol ExpectationSubject {
 
 extension KeyedArchive: ExpectationSubject {
   /// Returns the values a key path reaches in the archive's graph, as ``KeyedArchive/evaluate(_:limits:)`` finds them.
-  public func expectationValues(at keyPath: ArchiveKeyPath, limits: ArchiveLimits)
+  package func expectationValues(at keyPath: ArchiveKeyPath, limits: ArchiveLimits)
     throws(ExpectationSubjectError) -> [ExpectationValue]
   {
     do {

@@ -1,13 +1,13 @@
 import ArchiveFormat
 
 /// Why a key path could not be followed, such as a wildcard fan-out past its limit.
-public struct ExpectationSubjectError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct ExpectationSubjectError: Error, Sendable, Hashable, CustomStringConvertible {
   /// What went wrong, in lowercase words.
-  public var message: String
+  package var message: String
 
   /// Creates an error.
-  public init(message: String) { self.message = message }
+  package init(message: String) { self.message = message }
 
   /// The message.
-  public var description: String { message }
+  package var description: String { message }
 }

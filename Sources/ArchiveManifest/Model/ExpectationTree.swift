@@ -14,7 +14,7 @@ import ArchiveFormat
 ///   fields: [("name", .leaf(.string("Avery"))), ("tags", .collection(className: "NSArray", elements: []))])
 /// let findings = ExpectationEngine(manifest: manifest).evaluate(entry, in: tree)
 /// ```
-public indirect enum ExpectationTree: Sendable, Hashable, ExpectationSubject {
+package indirect enum ExpectationTree: Sendable, Hashable, ExpectationSubject {
   /// A leaf value: a string, number, date, data, null, or an object shown only by its class.
   case leaf(ArchiveLeaf)
   /// An array, set or ordered set, by its class name, with its elements (`[n]`, `[*]`, `@count`).
@@ -25,21 +25,21 @@ public indirect enum ExpectationTree: Sendable, Hashable, ExpectationSubject {
   case object(className: String, fields: [Entry])
 
   /// A key and the tree under it.
-  public struct Entry: Sendable, Hashable {
+  package struct Entry: Sendable, Hashable {
     /// The field name or dictionary key.
-    public var key: String
+    package var key: String
     /// The value under it.
-    public var value: ExpectationTree
+    package var value: ExpectationTree
 
     /// Creates an entry.
-    public init(_ key: String, _ value: ExpectationTree) {
+    package init(_ key: String, _ value: ExpectationTree) {
       self.key = key
       self.value = value
     }
   }
 
   /// The value as the engine compares it: collections and objects become `.object` leaves.
-  public var leafValue: ArchiveLeaf {
+  package var leafValue: ArchiveLeaf {
     switch self {
     case .leaf(let leaf): return leaf
     case .collection(let className, let elements):
@@ -52,7 +52,7 @@ public indirect enum ExpectationTree: Sendable, Hashable, ExpectationSubject {
   }
 
   /// Returns the values a key path reaches; the path's `$top` key is ignored, the tree is the root.
-  public func expectationValues(at keyPath: ArchiveKeyPath, limits: ArchiveLimits)
+  package func expectationValues(at keyPath: ArchiveKeyPath, limits: ArchiveLimits)
     throws(ExpectationSubjectError) -> [ExpectationValue]
   {
     var current: [(path: ArchiveKeyPath, tree: ExpectationTree)] = [

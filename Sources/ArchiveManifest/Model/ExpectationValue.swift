@@ -1,14 +1,14 @@
 import ArchiveFormat
 
 /// One value a key path reached, with the concrete path that reached it (wildcards resolved).
-public struct ExpectationValue: Sendable, Hashable {
+package struct ExpectationValue: Sendable, Hashable {
   /// The concrete path, such as `items[3].id`.
-  public var path: ArchiveKeyPath
+  package var path: ArchiveKeyPath
   /// The value, as the engine compares it; objects and collections are `.object` leaves.
-  public var leaf: ArchiveLeaf
+  package var leaf: ArchiveLeaf
 
   /// Creates a reached value.
-  public init(path: ArchiveKeyPath, leaf: ArchiveLeaf) {
+  package init(path: ArchiveKeyPath, leaf: ArchiveLeaf) {
     self.path = path
     self.leaf = leaf
   }

@@ -1,9 +1,9 @@
 import ArchiveFormat
 
 /// What must hold for the value at one key path of an archive.
-public struct FieldExpectation: Sendable, Hashable {
+package struct FieldExpectation: Sendable, Hashable {
   /// The kinds of expectation a manifest can state.
-  public enum Kind: Sendable, Hashable, CustomStringConvertible {
+  package enum Kind: Sendable, Hashable, CustomStringConvertible {
     /// An exact string.
     case string(String)
     /// An exact integer, in canonical decimal (no sign for zero or positives, no leading zeros).
@@ -41,22 +41,22 @@ public struct FieldExpectation: Sendable, Hashable {
 
   /// The key path as written (empty for the entry's top object).
   ///
-  /// The syntax is the keyed-archive reader's ``ArchiveKeyPath``: `address.city`,
+  /// The syntax is the keyed-archive reader's `ArchiveKeyPath`: `address.city`,
   /// `tags[0]`, `tags.@count`, `items[*].id`, `settings["a.b"]`, and
   /// `$top.NAME…` to start from another `$top` key than the entry's.
-  public var keyPathText: String
+  package var keyPathText: String
   /// The parsed key path, starting at the entry's `topKey` unless it names
   /// `$top`; nil when the text is malformed (a diagnostic says why).
-  public var keyPath: ArchiveKeyPath?
+  package var keyPath: ArchiveKeyPath?
   /// What must hold.
-  public var kind: Kind
+  package var kind: Kind
   /// The element name the expectation was written with, such as `string` or `maxLength`.
-  public var elementName: String
+  package var elementName: String
   /// Where the expectation was written.
-  public var location: Place
+  package var location: Place
 
   /// Creates an expectation.
-  public init(
+  package init(
     keyPathText: String, keyPath: ArchiveKeyPath?, kind: Kind, elementName: String,
     location: Place
   ) {
@@ -70,7 +70,7 @@ public struct FieldExpectation: Sendable, Hashable {
 
 extension FieldExpectation.Kind {
   /// How the expectation reads in a finding, such as `string "Berlin"` or `at most 40 UTF-16 units`.
-  public var description: String {
+  package var description: String {
     switch self {
     case .string(let value): return "string \(Self.quoted(value))"
     case .integer(let value): return "integer \(value)"

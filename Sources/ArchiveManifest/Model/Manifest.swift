@@ -7,28 +7,25 @@ import ArchiveFormat
 /// can point at `manifest.xml:LINE:COL`.
 ///
 /// ## Topics
-/// - ``ArchiveEntry``
-/// - ``FieldExpectation``
-/// - ``ArchiveKeyPath``
-public struct Manifest: Sendable {
+package struct Manifest: Sendable {
   /// The app version or store that wrote the archives.
-  public struct Producer: Sendable, Hashable {
+  package struct Producer: Sendable, Hashable {
     /// The app's name.
-    public var app: String
+    package var app: String
     /// The app's version.
-    public var version: String
+    package var version: String
     /// The platform the app ran on.
-    public var platform: String
+    package var platform: String
     /// The date (or date and time) the archives were produced, as written.
-    public var produced: String
+    package var produced: String
     /// The store the archives came from, if the manifest stands for one.
-    public var store: String?
+    package var store: String?
     /// Where the archives came from.
-    public var provenance: String?
+    package var provenance: String?
     /// How the archives were anonymized.
-    public var anonymization: String?
+    package var anonymization: String?
     /// Where the producer was written.
-    public var location: Place
+    package var location: Place
 
     /// Creates a producer, as the manifest loader reads it.
     package init(
@@ -47,16 +44,16 @@ public struct Manifest: Sendable {
   }
 
   /// One row of a class-name mapping table: an archived name and the current class it means.
-  public struct ClassMapping: Sendable, Hashable {
+  package struct ClassMapping: Sendable, Hashable {
     /// The class name as the archive has it.
-    public var archivedName: String
+    package var archivedName: String
     /// The current (registered) class name.
-    public var currentName: String
+    package var currentName: String
     /// Where the row was written, in the manifest or in a mapping file.
-    public var location: Place
+    package var location: Place
 
     /// Creates a mapping row.
-    public init(archivedName: String, currentName: String, location: Place) {
+    package init(archivedName: String, currentName: String, location: Place) {
       self.archivedName = archivedName
       self.currentName = currentName
       self.location = location
@@ -64,31 +61,31 @@ public struct Manifest: Sendable {
   }
 
   /// A class named by a manifest, such as an allowed class or the root class.
-  public struct ClassReference: Sendable, Hashable {
+  package struct ClassReference: Sendable, Hashable {
     /// The class name.
-    public var name: String
+    package var name: String
     /// Where it was written.
-    public var location: Place
+    package var location: Place
 
     /// Creates a class reference.
-    public init(name: String, location: Place) {
+    package init(name: String, location: Place) {
       self.name = name
       self.location = location
     }
   }
 
   /// A field that a newer version adds, with the default a rewrite may fill in.
-  public struct AddedField: Sendable, Hashable {
+  package struct AddedField: Sendable, Hashable {
     /// The current class that gains the field.
-    public var className: String
+    package var className: String
     /// The field's key.
-    public var key: String
+    package var key: String
     /// The field's value type.
-    public var type: ValueType
+    package var type: ValueType
     /// The default, as written, if any.
-    public var defaultValue: String?
+    package var defaultValue: String?
     /// Where it was written.
-    public var location: Place
+    package var location: Place
 
     /// Creates an added field, as the manifest loader reads it.
     package init(
@@ -104,7 +101,7 @@ public struct Manifest: Sendable {
   }
 
   /// The value types a manifest can name.
-  public enum ValueType: String, Sendable, Hashable, CaseIterable {
+  package enum ValueType: String, Sendable, Hashable, CaseIterable {
     /// A string.
     case string
     /// An integer.
@@ -122,14 +119,14 @@ public struct Manifest: Sendable {
   }
 
   /// What a rewrite of the archives may change.
-  public struct MigrationAllowance: Sendable, Hashable {
+  package struct MigrationAllowance: Sendable, Hashable {
     /// Classes a rewrite may rename.
-    public var renamedClasses: [ClassMapping] = []
+    package var renamedClasses: [ClassMapping] = []
     /// Fields a rewrite may add.
-    public var addedFields: [AddedField] = []
+    package var addedFields: [AddedField] = []
     /// Changes the current classes make on purpose to archived fields, which conservation
     /// accepts (`renamedField`, `droppedField`, `convertedField`, `defaultedField`).
-    public var fieldChanges: [DeclaredChange] = []
+    package var fieldChanges: [DeclaredChange] = []
 
     /// Creates an allowance, as the manifest loader reads it.
     package init(
@@ -153,19 +150,19 @@ public struct Manifest: Sendable {
   ///   print("\(accepted.key): \(accepted.category) (\(accepted.location))")
   /// }
   /// ```
-  public struct AcceptedRefusal: Sendable, Hashable {
+  package struct AcceptedRefusal: Sendable, Hashable {
     /// The record's key: a directory store's relative path, or an SQLite key column's value.
-    public var key: String
+    package var key: String
     /// The category the record's refusal has.
-    public var category: RejectionCategory
+    package var category: RejectionCategory
     /// Why the refusal is accepted.
-    public var reason: String
+    package var reason: String
     /// Where the element was written.
-    public var location: Place
+    package var location: Place
     /// Where its `key` attribute was written.
-    public var keyLocation: Place
+    package var keyLocation: Place
     /// Where its `reason` attribute was written.
-    public var reasonLocation: Place
+    package var reasonLocation: Place
 
     /// Creates an accepted refusal, as the manifest loader reads it.
     package init(
@@ -181,7 +178,7 @@ public struct Manifest: Sendable {
     }
 
     /// Every place a diagnostic about the element is reported at.
-    public var locations: Set<Place> { [location, keyLocation, reasonLocation] }
+    package var locations: Set<Place> { [location, keyLocation, reasonLocation] }
   }
 
   /// Where a manifest's store keeps its archives, written `<store kind="sqlite" table="t" …/>`.
@@ -194,9 +191,9 @@ public struct Manifest: Sendable {
   ///   print(store.table ?? "", store.keyColumn ?? "key", store.valueColumn ?? "value")
   /// }
   /// ```
-  public struct StoreShape: Sendable, Hashable {
+  package struct StoreShape: Sendable, Hashable {
     /// The kinds of store.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
       /// A folder of archive files.
       case folder
       /// An SQLite table, in the clear or encrypted.
@@ -208,24 +205,24 @@ public struct Manifest: Sendable {
     }
 
     /// The kind of store.
-    public var kind: Kind
+    package var kind: Kind
     /// An SQLite store's table.
-    public var table: String?
+    package var table: String?
     /// An SQLite store's key column.
-    public var keyColumn: String?
+    package var keyColumn: String?
     /// An SQLite store's value column.
-    public var valueColumn: String?
+    package var valueColumn: String?
     /// A Core Data store's entity.
-    public var entity: String?
+    package var entity: String?
     /// A Core Data store's attribute.
-    public var attribute: String?
+    package var attribute: String?
     /// A property-list store's key paths; empty for every archive it holds.
-    public var keyPaths: [String]
+    package var keyPaths: [String]
     /// Where the element was written.
-    public var location: Place
+    package var location: Place
 
     /// Creates a store shape.
-    public init(
+    package init(
       kind: Kind, table: String? = nil, keyColumn: String? = nil, valueColumn: String? = nil,
       entity: String? = nil, attribute: String? = nil, keyPaths: [String] = [],
       location: Place
@@ -242,23 +239,23 @@ public struct Manifest: Sendable {
   }
 
   /// The manifest's file, as the caller named it.
-  public var file: String
+  package var file: String
   /// The producer.
-  public var producer: Producer
+  package var producer: Producer
   /// The class-name mappings, inline and from mapping files, in document order.
-  public var classMappings: [ClassMapping]
+  package var classMappings: [ClassMapping]
   /// The allowed classes of the app's secure read, if given.
-  public var allowedClasses: [ClassReference]?
+  package var allowedClasses: [ClassReference]?
   /// The expected root class, if given.
-  public var rootClass: ClassReference?
+  package var rootClass: ClassReference?
   /// What a rewrite may change.
-  public var migration: MigrationAllowance
+  package var migration: MigrationAllowance
   /// Where the store's archives are, if the manifest says.
-  public var store: StoreShape?
+  package var store: StoreShape?
   /// The refused records the manifest accepts, in document order.
-  public var acceptedRefusals: [AcceptedRefusal]
+  package var acceptedRefusals: [AcceptedRefusal]
   /// The archive entries, in document order.
-  public var archives: [ArchiveEntry]
+  package var archives: [ArchiveEntry]
   /// How strictly its entries' secure reads are held to Apple's secure-coding rules.
   ///
   /// The root's `strictness` attribute, ``Strictness/current`` when it has none. A run may
@@ -267,9 +264,9 @@ public struct Manifest: Sendable {
   /// ```swift
   /// if manifest.strictness == .appleFuture { print("\(manifest.file): Apple's future rules") }
   /// ```
-  public var strictness: Strictness = .current
+  package var strictness: Strictness = .current
   /// Where the manifest's root element starts.
-  public var location: Place
+  package var location: Place
 
   /// Creates a manifest, as the manifest loader builds it from a validated document.
   package init(
@@ -291,17 +288,17 @@ public struct Manifest: Sendable {
   }
 
   /// Returns the current class name for an archived class name, if a mapping names it.
-  public func currentClassName(forArchivedName name: String) -> String? {
+  package func currentClassName(forArchivedName name: String) -> String? {
     classMappings.first { $0.archivedName == name }?.currentName
   }
 
   /// Returns the allowed classes that apply to an entry: its own, else the manifest's.
-  public func allowedClasses(for entry: ArchiveEntry) -> [ClassReference]? {
+  package func allowedClasses(for entry: ArchiveEntry) -> [ClassReference]? {
     entry.allowedClasses ?? allowedClasses
   }
 
   /// Returns the root class that applies to an entry: its own, else the manifest's.
-  public func rootClass(for entry: ArchiveEntry) -> ClassReference? {
+  package func rootClass(for entry: ArchiveEntry) -> ClassReference? {
     entry.rootClass ?? rootClass
   }
 }

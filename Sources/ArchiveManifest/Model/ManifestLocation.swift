@@ -6,4 +6,4 @@ import ArchiveFormat
 /// let place: Place = Place(file: "manifests/Notes-1.0.xml", line: 14, column: 5)
 /// ```
 @available(*, deprecated, renamed: "Place")
-public typealias ManifestLocation = Place
+package typealias ManifestLocation = Place

@@ -7,9 +7,9 @@ import ArchiveFormat
 ///   path: .secure, outcome: .rejected(.classNotAllowed), location: location)
 /// print(expectation.outcome)  // rejected(class-not-allowed)
 /// ```
-public struct OutcomeExpectation: Sendable, Hashable {
+package struct OutcomeExpectation: Sendable, Hashable {
   /// The values of a path element's `outcome` attribute: the schema's `OutcomeKind`.
-  public enum Kind: String, Sendable, Hashable, CaseIterable {
+  package enum Kind: String, Sendable, Hashable, CaseIterable {
     /// The archive decodes.
     case decodes
     /// The archive is rejected.
@@ -17,28 +17,28 @@ public struct OutcomeExpectation: Sendable, Hashable {
   }
 
   /// What the path must do.
-  public enum Outcome: Sendable, Hashable, CustomStringConvertible {
+  package enum Outcome: Sendable, Hashable, CustomStringConvertible {
     /// The archive decodes.
     case decodes
     /// The archive is rejected, for this reason.
     case rejected(RejectionCategory)
 
     /// Whether the path must decode or must reject.
-    public var kind: Kind {
+    package var kind: Kind {
       switch self {
       case .decodes: .decodes
       case .rejected: .rejected
       }
     }
 
-    /// The category a rejection must have, or `nil` for ``decodes``.
-    public var category: RejectionCategory? {
+    /// The category a rejection must have, or `nil` for `decodes`.
+    package var category: RejectionCategory? {
       if case .rejected(let category) = self { return category }
       return nil
     }
 
     /// The outcome as reports print it: `decodes` or `rejected(class-not-allowed)`.
-    public var description: String {
+    package var description: String {
       switch self {
       case .decodes: kind.rawValue
       case .rejected(let category): "\(kind.rawValue)(\(category))"
@@ -47,14 +47,14 @@ public struct OutcomeExpectation: Sendable, Hashable {
   }
 
   /// The decode path.
-  public var path: DecodePath
+  package var path: DecodePath
   /// What it must do.
-  public var outcome: Outcome
+  package var outcome: Outcome
   /// Where the expectation was written.
-  public var location: Place
+  package var location: Place
 
   /// Creates an outcome expectation.
-  public init(path: DecodePath, outcome: Outcome, location: Place) {
+  package init(path: DecodePath, outcome: Outcome, location: Place) {
     self.path = path
     self.outcome = outcome
     self.location = location

@@ -7,20 +7,20 @@ import ArchiveFormat
 ///   <reviewed keyPath="support" detector="email" reason="the app's public support address"/>
 /// </archive>
 /// ```
-public struct ReviewedValue: Sendable, Hashable {
+package struct ReviewedValue: Sendable, Hashable {
   /// The key path as written.
-  public var keyPathText: String
+  package var keyPathText: String
   /// The parsed key path, starting at the entry's `topKey`; nil when it does not parse.
-  public var keyPath: ArchiveKeyPath?
+  package var keyPath: ArchiveKeyPath?
   /// The detector the review applies to (`email`, `phone`, …); every detector when nil.
-  public var detector: String?
+  package var detector: String?
   /// Why the value is not personal data.
-  public var reason: String
+  package var reason: String
   /// Where the element was written.
-  public var location: Place
+  package var location: Place
 
   /// Creates a review.
-  public init(
+  package init(
     keyPathText: String, keyPath: ArchiveKeyPath?, detector: String? = nil, reason: String,
     location: Place
   ) {

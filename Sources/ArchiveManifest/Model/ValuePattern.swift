@@ -35,7 +35,7 @@ package struct ValuePattern {
   /// Compiles a pattern to match whole values.
   ///
   /// - Parameter pattern: An ICU regular expression; empty matches only the empty string.
-  /// - Throws: ``InvalidPattern`` when the pattern does not compile.
+  /// - Throws: `InvalidPattern` when the pattern does not compile.
   package init(_ pattern: String) throws {
     // The pattern must compile on its own: `a)(b` compiles only once wrapped in `\A(?:…)\z`.
     // NSRegularExpression refuses an empty pattern, which matches the empty string once wrapped.

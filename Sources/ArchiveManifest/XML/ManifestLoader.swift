@@ -9,9 +9,9 @@ import Foundation
 ///   registeredClasses: ["ProfileKit.UserProfile"])
 /// for diagnostic in result.diagnostics { print(diagnostic) }
 /// ```
-public enum ManifestLoader {
+package enum ManifestLoader {
   /// The Foundation class names the harness coder builds itself; they count as registered.
-  public static let foundationClassNames: Set<String> = [
+  package static let foundationClassNames: Set<String> = [
     "NSObject", "NSString", "NSMutableString", "NSNumber", "NSDecimalNumber", "NSArray",
     "NSMutableArray", "NSDictionary", "NSMutableDictionary", "NSSet", "NSMutableSet",
     "NSOrderedSet", "NSMutableOrderedSet", "NSCountedSet", "NSDate", "NSData", "NSMutableData",
@@ -31,7 +31,7 @@ public enum ManifestLoader {
   ///   - manifestsRoot: The folder `classMapFile` references must stay inside; the manifest's
   ///     own folder when nil.
   /// - Returns: The model, when the document follows the schema, and every diagnostic.
-  public static func load(
+  package static func load(
     path: String, archivesDirectory: String, schema: ManifestSchema.Source = .builtIn,
     registeredClasses: Set<String> = [], manifestsRoot: String? = nil
   ) -> ManifestLoadResult {
@@ -63,7 +63,7 @@ public enum ManifestLoader {
   ///   - manifestsRoot: The folder `classMapFile` references must stay inside (no `..`, no
   ///     absolute path, no symbolic link out); `baseDirectory` when nil.
   /// - Returns: The model, when the document follows the schema, and every diagnostic.
-  public static func load(
+  package static func load(
     bytes: [UInt8], file: String, baseDirectory: String, archivesDirectory: String,
     schema: ManifestSchema.Source = .builtIn, registeredClasses: Set<String> = [],
     manifestsRoot: String? = nil
@@ -103,7 +103,7 @@ public enum ManifestLoader {
   ///   - path: The mapping file.
   ///   - schema: The XSD; the built-in one unless told otherwise.
   /// - Returns: The mappings, in document order, and every diagnostic.
-  public static func loadClassMap(path: String, schema: ManifestSchema.Source = .builtIn) -> (
+  package static func loadClassMap(path: String, schema: ManifestSchema.Source = .builtIn) -> (
     mappings: [Manifest.ClassMapping], diagnostics: [ManifestDiagnostic]
   ) {
     guard let data = FileManager.default.contents(atPath: path) else {

@@ -1,6 +1,6 @@
 /// The manifest vocabulary: its namespace, version and XSD.
 ///
-/// The XSD is compiled into the library (``Source/builtIn``), so every command
+/// The XSD is compiled into the library (`Source.builtIn`), so every command
 /// and every team's executable validates manifests with no file on disk.
 /// `manifests/schema/archive-manifest.xsd` stays the readable source:
 /// `scripts/embed-schema` copies it into `ManifestSchema+BuiltIn.swift`, and a

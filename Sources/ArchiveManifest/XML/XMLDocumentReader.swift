@@ -44,7 +44,7 @@ package enum XMLDocumentReader {
   /// Parses `bytes` with the same safety rules, but validates against no schema.
   ///
   /// For documents that are not manifests, such as the XSD itself, which
-  /// ``ManifestFormatReference`` reads.
+  /// `ManifestFormatReference` reads.
   ///
   /// - Parameters:
   ///   - bytes: The document, UTF-8.

@@ -27,9 +27,9 @@ import CHarnessWorkerProcess
 ///
 /// A child is reaped exactly once, by the first call that sees it end; later calls answer
 /// from that. Use one instance from one thread at a time.
-public final class ChildProcess {
+package final class ChildProcess {
   /// How a child ended.
-  public enum Ending: Sendable, Hashable, CustomStringConvertible {
+  package enum Ending: Sendable, Hashable, CustomStringConvertible {
     /// It exited with this status.
     case exited(Int32)
     /// This signal ended it.
@@ -39,19 +39,19 @@ public final class ChildProcess {
     case reapedElsewhere
 
     /// The signal that ended the child, if one did.
-    public var signal: Int32? {
+    package var signal: Int32? {
       if case .signalled(let signal) = self { return signal }
       return nil
     }
 
     /// The exit status of a child that exited.
-    public var exitStatus: Int32? {
+    package var exitStatus: Int32? {
       if case .exited(let status) = self { return status }
       return nil
     }
 
     /// Such as `exited with status 0` or `killed by signal 9`.
-    public var description: String {
+    package var description: String {
       switch self {
       case .exited(let status): "exited with status \(status)"
       case .signalled(let signal): "killed by signal \(signal)"
@@ -62,7 +62,7 @@ public final class ChildProcess {
 
   /// One of the child's standard descriptors: a descriptor of this process, which the child
   /// gets a copy of, or `/dev/null`.
-  public enum Stream: Sendable, Hashable {
+  package enum Stream: Sendable, Hashable {
     /// `/dev/null`, opened for reading and writing.
     case nullDevice
     /// A descriptor of this process; the caller keeps its own and closes it.
@@ -70,20 +70,20 @@ public final class ChildProcess {
   }
 
   /// Why a child could not be started.
-  public struct LaunchFailure: Error, Sendable, CustomStringConvertible {
+  package struct LaunchFailure: Error, Sendable, CustomStringConvertible {
     /// The executable.
-    public let executable: String
+    package let executable: String
     /// The `errno` value `posix_spawn` or the preparation before it gave.
-    public let code: Int32
+    package let code: Int32
 
     /// Such as `cannot start '/x': No such file or directory (errno 2)`.
-    public var description: String {
+    package var description: String {
       "cannot start '\(executable)': \(String(cString: strerror(code))) (errno \(code))"
     }
   }
 
   /// The child's process ID.
-  public let identifier: Int32
+  package let identifier: Int32
 
   /// How the child ended, once reaped.
   private var ended: Ending?
@@ -102,9 +102,9 @@ public final class ChildProcess {
   ///   - standardInput: The child's standard input.
   ///   - standardOutput: The child's standard output.
   ///   - standardError: The child's standard error.
-  /// - Throws: ``LaunchFailure`` when it cannot start (`ENOSYS` on iOS, tvOS, watchOS and
+  /// - Throws: `LaunchFailure` when it cannot start (`ENOSYS` on iOS, tvOS, watchOS and
   ///   visionOS, which start no processes).
-  public init(
+  package init(
     executable: String, arguments: [String], environment: [String: String]? = nil,
     directory: String? = nil, standardInput: Stream, standardOutput: Stream,
     standardError: Stream
@@ -150,7 +150,7 @@ public final class ChildProcess {
   }
 
   /// How the child ended, or nil while it runs; never blocks.
-  public func ending() -> Ending? {
+  package func ending() -> Ending? {
     if let ended { return ended }
     var status: Int32 = 0
     var result: pid_t
@@ -171,13 +171,13 @@ public final class ChildProcess {
   }
 
   /// Whether the child still runs (or has ended and not yet been reaped by ``ending()``).
-  public var isRunning: Bool { ending() == nil }
+  package var isRunning: Bool { ending() == nil }
 
   /// Waits for the child to end, at most `limit`.
   ///
   /// - Parameter limit: The longest to wait.
   /// - Returns: How it ended, or nil when it still runs at the deadline.
-  public func wait(atMost limit: TimeSpan) -> Ending? {
+  package func wait(atMost limit: TimeSpan) -> Ending? {
     let deadline = MonotonicInstant.now.advanced(by: limit)
     var pause: UInt32 = 50
     while true {
@@ -191,7 +191,7 @@ public final class ChildProcess {
   /// Sends the child a signal, unless it has been reaped (its process ID may be reused).
   ///
   /// - Parameter signal: The signal, such as `SIGTERM`.
-  public func send(_ signal: Int32) {
+  package func send(_ signal: Int32) {
     guard ended == nil else { return }
     _ = systemKill(identifier, signal)
   }
@@ -202,7 +202,7 @@ public final class ChildProcess {
   /// - Returns: How it ended, or nil when it still had not ended at the deadline: the caller
   ///   reports it, and must not wait on it forever.
   @discardableResult
-  public func kill(waitingAtMost limit: TimeSpan) -> Ending? {
+  package func kill(waitingAtMost limit: TimeSpan) -> Ending? {
     if let ending = ending() { return ending }
     send(SIGKILL)
     return wait(atMost: limit)
@@ -231,7 +231,7 @@ public final class ChildProcess {
   }
 }
 
-/// The C library's `kill`, which the method of the same name hides inside ``ChildProcess``.
+/// The C library's `kill`, which the method of the same name hides inside `ChildProcess`.
 private func systemKill(_ process: pid_t, _ signal: Int32) -> Int32 {
   kill(process, signal)
 }

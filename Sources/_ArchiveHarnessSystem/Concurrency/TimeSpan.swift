@@ -17,25 +17,25 @@
 /// let runner = configuration.runner(timeout: .seconds(30))
 /// print(TimeSpan.milliseconds(1_500).seconds)  // 1.5
 /// ```
-public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible {
   /// The span in nanoseconds; negative for a span that points back in time.
-  public var nanoseconds: Int64
+  package var nanoseconds: Int64
 
   /// A span of the given number of nanoseconds.
-  public init(nanoseconds: Int64) {
+  package init(nanoseconds: Int64) {
     self.nanoseconds = nanoseconds
   }
 
   /// No time at all.
-  public static let zero = TimeSpan(nanoseconds: 0)
+  package static let zero = TimeSpan(nanoseconds: 0)
 
   /// A span of whole seconds.
-  public static func seconds<Count: BinaryInteger>(_ seconds: Count) -> TimeSpan {
+  package static func seconds<Count: BinaryInteger>(_ seconds: Count) -> TimeSpan {
     scaled(seconds, by: 1_000_000_000)
   }
 
   /// A span of seconds with a fraction, rounded to the nearest nanosecond.
-  public static func seconds(_ seconds: Double) -> TimeSpan {
+  package static func seconds(_ seconds: Double) -> TimeSpan {
     let nanoseconds = (seconds * 1_000_000_000).rounded()
     guard !nanoseconds.isNaN else { return .zero }
     if nanoseconds >= Double(Int64.max) { return TimeSpan(nanoseconds: .max) }
@@ -44,58 +44,58 @@ public struct TimeSpan: Sendable, Hashable, Comparable, CustomStringConvertible 
   }
 
   /// A span of whole minutes.
-  public static func minutes<Count: BinaryInteger>(_ minutes: Count) -> TimeSpan {
+  package static func minutes<Count: BinaryInteger>(_ minutes: Count) -> TimeSpan {
     scaled(minutes, by: 60_000_000_000)
   }
 
   /// A span of whole milliseconds.
-  public static func milliseconds<Count: BinaryInteger>(_ milliseconds: Count) -> TimeSpan {
+  package static func milliseconds<Count: BinaryInteger>(_ milliseconds: Count) -> TimeSpan {
     scaled(milliseconds, by: 1_000_000)
   }
 
   /// A span of whole microseconds.
-  public static func microseconds<Count: BinaryInteger>(_ microseconds: Count) -> TimeSpan {
+  package static func microseconds<Count: BinaryInteger>(_ microseconds: Count) -> TimeSpan {
     scaled(microseconds, by: 1_000)
   }
 
   /// The span in seconds, with a fraction.
-  public var seconds: Double { Double(nanoseconds) / 1_000_000_000 }
+  package var seconds: Double { Double(nanoseconds) / 1_000_000_000 }
 
   /// The span in whole milliseconds, rounded half up, as reports write it.
-  public var roundedMilliseconds: Int64 {
+  package var roundedMilliseconds: Int64 {
     let (sum, overflow) = nanoseconds.addingReportingOverflow(500_000)
     return (overflow ? nanoseconds : sum) / 1_000_000
   }
 
   /// As Swift's `Duration` prints: `1.5 seconds`.
-  public var description: String { "\(seconds) seconds" }
+  package var description: String { "\(seconds) seconds" }
 
   /// Whether the left span is the shorter.
-  public static func < (lhs: TimeSpan, rhs: TimeSpan) -> Bool {
+  package static func < (lhs: TimeSpan, rhs: TimeSpan) -> Bool {
     lhs.nanoseconds < rhs.nanoseconds
   }
 
   /// The sum, saturating at the bounds.
-  public static func + (lhs: TimeSpan, rhs: TimeSpan) -> TimeSpan {
+  package static func + (lhs: TimeSpan, rhs: TimeSpan) -> TimeSpan {
     let (sum, overflow) = lhs.nanoseconds.addingReportingOverflow(rhs.nanoseconds)
     guard overflow else { return TimeSpan(nanoseconds: sum) }
     return TimeSpan(nanoseconds: rhs.nanoseconds > 0 ? .max : .min)
   }
 
   /// The difference, saturating at the bounds.
-  public static func - (lhs: TimeSpan, rhs: TimeSpan) -> TimeSpan {
+  package static func - (lhs: TimeSpan, rhs: TimeSpan) -> TimeSpan {
     let (difference, overflow) = lhs.nanoseconds.subtractingReportingOverflow(rhs.nanoseconds)
     guard overflow else { return TimeSpan(nanoseconds: difference) }
     return TimeSpan(nanoseconds: rhs.nanoseconds < 0 ? .max : .min)
   }
 
   /// The span times a count, saturating at the bounds.
-  public static func * <Count: BinaryInteger>(lhs: TimeSpan, rhs: Count) -> TimeSpan {
+  package static func * <Count: BinaryInteger>(lhs: TimeSpan, rhs: Count) -> TimeSpan {
     scaled(rhs, by: lhs.nanoseconds)
   }
 
   /// How many times `rhs` fits in `lhs`, with a fraction.
-  public static func / (lhs: TimeSpan, rhs: TimeSpan) -> Double {
+  package static func / (lhs: TimeSpan, rhs: TimeSpan) -> Double {
     Double(lhs.nanoseconds) / Double(rhs.nanoseconds)
   }
 

@@ -5,15 +5,15 @@
 #endif
 
 /// The steps of an atomic replacement, for writers that batch them (migration writes many files
-/// and syncs them together); ``OutputFile`` and ``SafeFileWriter`` run them for one file.
+/// and syncs them together); `OutputFile` and `SafeFileWriter` run them for one file.
 ///
 /// 1. ``createNew(_:bytes:mode:sync:)`` writes a temporary file beside the target.
 /// 2. ``moveIntoPlace(_:over:)`` renames it over the target, which must be a
 ///    regular file or missing: a device, a FIFO, a link or a folder is never replaced.
 /// 3. ``syncDirectory(_:)`` makes the rename durable.
-public enum AtomicFile {
+package enum AtomicFile {
   /// The suffix of every temporary file the project writes; a later `migrate` removes stale ones.
-  public static let temporarySuffix = ".archive-harness-tmp"
+  package static let temporarySuffix = ".archive-harness-tmp"
 
   /// The temporary file for replacing `path` in place of a given name: hidden, in the same folder.
   ///
@@ -22,7 +22,7 @@ public enum AtomicFile {
   ///   - unique: Whether to add the process id and a random number, for writers that may run
   ///     concurrently on the same path; a store writer uses the fixed name, which it cleans up.
   /// - Returns: `FOLDER/.NAME[.PID-RANDOM].archive-harness-tmp`.
-  public static func temporaryPath(for path: String, unique: Bool = false) -> String {
+  package static func temporaryPath(for path: String, unique: Bool = false) -> String {
     let folder = directory(of: path)
     let name = path.split(separator: "/").last.map(String.init) ?? "output"
     let infix = unique ? ".\(getpid())-\(UInt32.random(in: 0...UInt32.max))" : ""
@@ -37,8 +37,8 @@ public enum AtomicFile {
   ///   - bytes: Its contents.
   ///   - mode: Its permissions, before the umask.
   ///   - sync: Whether to `fsync` it (false when the caller syncs the file system later).
-  /// - Throws: ``FileOutputError``; ``FileOutputError/Code/alreadyExists`` when something is there.
-  public static func createNew(
+  /// - Throws: `FileOutputError`; `FileOutputError.Code.alreadyExists` when something is there.
+  package static func createNew(
     _ path: String, bytes: [UInt8], mode: mode_t = 0o644, sync: Bool = true
   ) throws(FileOutputError) {
     let descriptor = try openNew(path, mode: mode)
@@ -61,8 +61,8 @@ public enum AtomicFile {
   ///   - mode: Its permissions, before the umask.
   ///   - append: Whether writes go to the end (`O_APPEND`), as a journal's do.
   /// - Returns: The open descriptor, which the caller closes.
-  /// - Throws: ``FileOutputError``; ``FileOutputError/Code/alreadyExists`` when something is there.
-  public static func openNew(_ path: String, mode: mode_t = 0o644, append: Bool = false)
+  /// - Throws: `FileOutputError`; `FileOutputError.Code.alreadyExists` when something is there.
+  package static func openNew(_ path: String, mode: mode_t = 0o644, append: Bool = false)
     throws(FileOutputError) -> Int32
   {
     var flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
@@ -85,8 +85,8 @@ public enum AtomicFile {
   ///   - bytes: What to write.
   ///   - descriptor: An open descriptor.
   ///   - path: The path, for the error.
-  /// - Throws: ``FileOutputError`` when `write` fails.
-  public static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String)
+  /// - Throws: `FileOutputError` when `write` fails.
+  package static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String)
     throws(FileOutputError)
   {
     var offset = 0
@@ -111,8 +111,9 @@ public enum AtomicFile {
   /// - Parameters:
   ///   - temporary: The synced temporary file, in the target's folder.
   ///   - path: The target.
-  /// - Throws: ``FileOutputError/Code/changedKind`` when the target is no longer a regular file.
-  public static func moveIntoPlace(_ temporary: String, over path: String) throws(FileOutputError) {
+  /// - Throws: `FileOutputError.Code.changedKind` when the target is no longer a regular file.
+  package static func moveIntoPlace(_ temporary: String, over path: String) throws(FileOutputError)
+  {
     let kind: OutputPathKind
     do {
       kind = try OutputPathKind.of(path)
@@ -136,8 +137,8 @@ public enum AtomicFile {
   /// Syncs a folder, so that renames and creations in it survive a crash.
   ///
   /// - Parameter path: The folder.
-  /// - Throws: ``FileOutputError`` when it cannot be opened or synced.
-  public static func syncDirectory(_ path: String) throws(FileOutputError) {
+  /// - Throws: `FileOutputError` when it cannot be opened or synced.
+  package static func syncDirectory(_ path: String) throws(FileOutputError) {
     let descriptor = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     guard descriptor >= 0 else { throw FileOutputError.system(path, "open the folder to sync it") }
     defer { close(descriptor) }
@@ -147,8 +148,8 @@ public enum AtomicFile {
   /// Syncs an existing regular file.
   ///
   /// - Parameter path: The file.
-  /// - Throws: ``FileOutputError`` when it cannot be opened or synced.
-  public static func syncFile(_ path: String) throws(FileOutputError) {
+  /// - Throws: `FileOutputError` when it cannot be opened or synced.
+  package static func syncFile(_ path: String) throws(FileOutputError) {
     let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     guard descriptor >= 0 else { throw FileOutputError.system(path, "open the file to sync it") }
     defer { close(descriptor) }
@@ -159,7 +160,7 @@ public enum AtomicFile {
   ///
   /// - Parameter path: A path.
   /// - Returns: Everything before the last `/`.
-  public static func directory(of path: String) -> String {
+  package static func directory(of path: String) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     if slash == path.startIndex { return "/" }
     return String(path[..<slash])
@@ -182,15 +183,15 @@ extension AtomicFile {
   }()
 
   /// Whether ``syncFileSystem(containing:)`` is available; without it, callers sync file by file.
-  public static var canSyncFileSystem: Bool { syncFileSystemFunction != nil }
+  package static var canSyncFileSystem: Bool { syncFileSystemFunction != nil }
 
   /// Flushes every written file and folder of the file system holding `path` (`syncfs`).
   ///
   /// One call replaces an `fsync` per file and per folder for a whole batch.
   ///
   /// - Parameter path: A file or folder on the file system.
-  /// - Throws: ``FileOutputError`` when `syncfs` is missing or fails.
-  public static func syncFileSystem(containing path: String) throws(FileOutputError) {
+  /// - Throws: `FileOutputError` when `syncfs` is missing or fails.
+  package static func syncFileSystem(containing path: String) throws(FileOutputError) {
     guard let function = syncFileSystemFunction else {
       throw FileOutputError(.system, path: path, "syncfs is not available on this system")
     }

@@ -10,25 +10,25 @@
 /// the same size and modification time: an app that saves by atomic rename
 /// makes a new inode, and one that writes in place changes the time. A writer
 /// compares the identity it read with the one it is about to replace
-/// (``AtomicFile/swap(_:over:ifStill:)``), so another writer's newer file is never overwritten.
+/// (`AtomicFile.swap(_:over:ifStill:)`), so another writer's newer file is never overwritten.
 ///
 /// ```swift
 /// let identity = try FileIdentity.of(descriptor: descriptor, path: path)
 /// ```
-public struct FileIdentity: Sendable, Hashable {
+package struct FileIdentity: Sendable, Hashable {
   /// The device the file is on.
-  public var device: UInt64
+  package var device: UInt64
   /// Its inode number.
-  public var inode: UInt64
+  package var inode: UInt64
   /// Its size in bytes.
-  public var size: Int64
+  package var size: Int64
   /// Its modification time: whole seconds since 1970.
-  public var modifiedSeconds: Int64
+  package var modifiedSeconds: Int64
   /// Its modification time: the nanoseconds within ``modifiedSeconds``.
-  public var modifiedNanoseconds: Int64
+  package var modifiedNanoseconds: Int64
 
   /// The identity of what a `stat` buffer describes.
-  public init(_ status: stat) {
+  package init(_ status: stat) {
     device = UInt64(truncatingIfNeeded: status.st_dev)
     inode = UInt64(truncatingIfNeeded: status.st_ino)
     size = Int64(status.st_size)
@@ -47,8 +47,8 @@ public struct FileIdentity: Sendable, Hashable {
   ///   - descriptor: The open file.
   ///   - path: Its path, for the error.
   /// - Returns: The file's identity now.
-  /// - Throws: ``FileOutputError`` when `fstat` fails.
-  public static func of(descriptor: Int32, path: String) throws(FileOutputError) -> FileIdentity {
+  /// - Throws: `FileOutputError` when `fstat` fails.
+  package static func of(descriptor: Int32, path: String) throws(FileOutputError) -> FileIdentity {
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { throw FileOutputError.system(path, "stat") }
     return FileIdentity(status)
@@ -58,7 +58,7 @@ public struct FileIdentity: Sendable, Hashable {
   ///
   /// - Parameter path: The path.
   /// - Returns: The identity, or `nil`.
-  public static func at(_ path: String) -> FileIdentity? {
+  package static func at(_ path: String) -> FileIdentity? {
     var status = stat()
     guard lstat(path, &status) == 0 else { return nil }
     return FileIdentity(status)
@@ -67,7 +67,7 @@ public struct FileIdentity: Sendable, Hashable {
 
 extension AtomicFile {
   /// What ``swap(_:over:ifStill:)`` did.
-  public enum SwapOutcome: Sendable, Hashable {
+  package enum SwapOutcome: Sendable, Hashable {
     /// The new file is in place; the old one, which was the expected one, is gone from the folder.
     case replaced
     /// Another writer replaced or changed the file since it was read: its file is kept, and the temporary file removed.
@@ -92,9 +92,9 @@ extension AtomicFile {
   ///   - temporary: The synced temporary file, in the target's folder; removed in every case.
   ///   - path: The target.
   ///   - expected: The target's identity when its bytes were read.
-  /// - Returns: ``SwapOutcome/replaced`` or ``SwapOutcome/changed``.
-  /// - Throws: ``FileOutputError`` when a rename fails or the target is no longer a regular file.
-  public static func swap(_ temporary: String, over path: String, ifStill expected: FileIdentity)
+  /// - Returns: `SwapOutcome.replaced` or `SwapOutcome.changed`.
+  /// - Throws: `FileOutputError` when a rename fails or the target is no longer a regular file.
+  package static func swap(_ temporary: String, over path: String, ifStill expected: FileIdentity)
     throws(FileOutputError) -> SwapOutcome
   {
     guard let current = FileIdentity.at(path), current == expected else {

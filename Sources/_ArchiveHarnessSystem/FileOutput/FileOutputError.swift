@@ -8,42 +8,42 @@
 ///
 /// Printed as `PATH: message`, for example
 /// `out: is a folder; name a file, a device, a FIFO or '-' for standard output`.
-public struct FileOutputError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct FileOutputError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What kind of problem this is; new codes can be added without breaking clients.
-  public struct Code: Hashable, Sendable, CustomStringConvertible {
+  package struct Code: Hashable, Sendable, CustomStringConvertible {
     /// The code's name, as diagnostics print it.
-    public let name: String
+    package let name: String
 
     init(_ name: String) {
       self.name = name
     }
 
-    public var description: String { name }
+    package var description: String { name }
 
     /// The path names a folder, which is never written over.
-    public static let isDirectory = Code("is-a-folder")
+    package static let isDirectory = Code("is-a-folder")
     /// The path names something that is never written: a block device or a socket.
-    public static let unsupportedKind = Code("unsupported-kind")
+    package static let unsupportedKind = Code("unsupported-kind")
     /// Following symbolic links from the path never ends in a file.
-    public static let symbolicLinkLoop = Code("symbolic-link-loop")
+    package static let symbolicLinkLoop = Code("symbolic-link-loop")
     /// The folder the file would go in does not exist or is not a folder.
-    public static let missingFolder = Code("missing-folder")
+    package static let missingFolder = Code("missing-folder")
     /// The path must not exist yet (a journal, a backup copy) but it does.
-    public static let alreadyExists = Code("already-exists")
+    package static let alreadyExists = Code("already-exists")
     /// What is at the path changed between looking at it and writing it.
-    public static let changedKind = Code("changed-kind")
+    package static let changedKind = Code("changed-kind")
     /// A system call failed: open, write, fsync, rename or stat.
-    public static let system = Code("system")
+    package static let system = Code("system")
     /// A FIFO that no process opened for reading within the wait for a reader (10 seconds).
-    public static let noReader = Code("no-reader")
+    package static let noReader = Code("no-reader")
   }
 
   /// The kind of problem.
-  public let code: Code
+  package let code: Code
   /// The path as the caller gave it, or the file a symbolic link led to.
-  public let path: String
+  package let path: String
   /// A lowercase description, without the path.
-  public let message: String
+  package let message: String
 
   /// Creates an error.
   ///
@@ -51,14 +51,14 @@ public struct FileOutputError: Error, Hashable, Sendable, CustomStringConvertibl
   ///   - code: The kind of problem.
   ///   - path: The path concerned.
   ///   - message: What went wrong, lowercase, without a period.
-  public init(_ code: Code, path: String, _ message: String) {
+  package init(_ code: Code, path: String, _ message: String) {
     self.code = code
     self.path = path
     self.message = message
   }
 
   /// The error as `PATH: message`.
-  public var description: String { "\(path): \(message)" }
+  package var description: String { "\(path): \(message)" }
 
   /// An error for a failed system call, with the C library's text for `errno`.
   static func system(_ path: String, _ action: String, _ number: Int32 = errno) -> FileOutputError {

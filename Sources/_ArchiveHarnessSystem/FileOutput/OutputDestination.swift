@@ -25,38 +25,37 @@
 /// ```
 ///
 /// ## Topics
-/// - ``SafeFileWriter``
-/// - ``OutputFile``
-public struct OutputDestination: Sendable, Hashable {
+package struct OutputDestination: Sendable, Hashable {
   /// How the bytes reach the path.
-  public enum Method: String, Sendable, Hashable {
+  package enum Method: String, Sendable, Hashable {
     /// Standard output, the process's descriptor 1.
     case standardOutput = "standard output"
-    /// A temporary file in the same folder, synced and renamed over ``OutputDestination/path``.
+    /// A temporary file in the same folder, synced and renamed over `OutputDestination.path`.
     case atomicReplacement = "atomic replacement"
     /// Opened for writing where it is: a character device or a FIFO.
     case inPlace = "in place"
   }
 
   /// The path as the caller gave it.
-  public let requestedPath: String
+  package let requestedPath: String
   /// The path written: the end of any symbolic links for an atomic replacement, else ``requestedPath``.
-  public let path: String
-  /// What was at ``path`` when it was resolved (``OutputPathKind/missing`` for a new file).
-  public let kind: OutputPathKind
+  package let path: String
+  /// What was at ``path`` when it was resolved (`OutputPathKind.missing` for a new file).
+  package let kind: OutputPathKind
   /// How it is written.
-  public let method: Method
+  package let method: Method
 
   /// The most symbolic links followed from one path, as Linux's `MAXSYMLINKS`.
-  public static let maximumLinkCount = 40
+  package static let maximumLinkCount = 40
 
   /// Decides how a path is written, following symbolic links; nothing is written or created.
   ///
   /// - Parameter requestedPath: The path; `-` is standard output.
   /// - Returns: The destination: the path to write and the method.
-  /// - Throws: ``FileOutputError`` for a folder, a block device, a socket, a
+  /// - Throws: `FileOutputError` for a folder, a block device, a socket, a
   ///   link loop, a missing parent folder, or a failed `lstat`.
-  public static func resolve(_ requestedPath: String) throws(FileOutputError) -> OutputDestination {
+  package static func resolve(_ requestedPath: String) throws(FileOutputError) -> OutputDestination
+  {
     guard !requestedPath.isEmpty else {
       throw FileOutputError(.missingFolder, path: requestedPath, "the path is empty")
     }

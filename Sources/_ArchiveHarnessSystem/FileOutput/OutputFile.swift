@@ -4,7 +4,7 @@
   import Darwin
 #endif
 
-/// A file being written by the rule of ``OutputDestination``, in pieces, until ``commit()``.
+/// A file being written by the rule of `OutputDestination`, in pieces, until ``commit()``.
 ///
 /// For an atomic replacement the pieces go to a temporary file beside the
 /// target, and only ``commit()`` puts it in place; a run that stops before
@@ -17,20 +17,20 @@
 /// try file.write(Array("}\n".utf8))
 /// try file.commit()
 /// ```
-public final class OutputFile {
+package final class OutputFile {
   /// Where and how the file is written.
-  public let destination: OutputDestination
+  package let destination: OutputDestination
   /// The temporary file of an atomic replacement, until it is renamed into place.
-  public let temporaryPath: String?
+  package let temporaryPath: String?
 
   private var descriptor: Int32
   private var isOpen = true
 
-  /// Opens a path for writing by the rule of ``OutputDestination``.
+  /// Opens a path for writing by the rule of `OutputDestination`.
   ///
   /// - Parameter path: The path; `-` is standard output.
-  /// - Throws: ``FileOutputError`` when the path is refused or cannot be opened.
-  public init(path: String) throws(FileOutputError) {
+  /// - Throws: `FileOutputError` when the path is refused or cannot be opened.
+  package init(path: String) throws(FileOutputError) {
     let destination = try OutputDestination.resolve(path)
     self.destination = destination
     switch destination.method {
@@ -62,8 +62,8 @@ public final class OutputFile {
   /// Writes bytes: to the temporary file, or straight through for a device, a FIFO or stdout.
   ///
   /// - Parameter bytes: The next piece.
-  /// - Throws: ``FileOutputError`` when the file is no longer open or `write` fails.
-  public func write(_ bytes: [UInt8]) throws(FileOutputError) {
+  /// - Throws: `FileOutputError` when the file is no longer open or `write` fails.
+  package func write(_ bytes: [UInt8]) throws(FileOutputError) {
     guard isOpen else {
       throw FileOutputError(.system, path: destination.requestedPath, "the file is already closed")
     }
@@ -73,16 +73,16 @@ public final class OutputFile {
   /// Writes text as UTF-8.
   ///
   /// - Parameter text: The next piece.
-  /// - Throws: ``FileOutputError`` when the file is no longer open or `write` fails.
-  public func write(_ text: String) throws(FileOutputError) {
+  /// - Throws: `FileOutputError` when the file is no longer open or `write` fails.
+  package func write(_ text: String) throws(FileOutputError) {
     try write(Array(text.utf8))
   }
 
   /// Finishes the file: for an atomic replacement `fsync`, `rename` over the target and `fsync`
   /// of the folder; for a device or FIFO, `close`; for standard output, nothing.
   ///
-  /// - Throws: ``FileOutputError`` when a step fails; the target is then as it was.
-  public func commit() throws(FileOutputError) {
+  /// - Throws: `FileOutputError` when a step fails; the target is then as it was.
+  package func commit() throws(FileOutputError) {
     guard isOpen else { return }
     isOpen = false
     switch destination.method {
@@ -107,7 +107,7 @@ public final class OutputFile {
   }
 
   /// Abandons the file: removes the temporary file, leaving the target as it was.
-  public func discard() {
+  package func discard() {
     guard isOpen else { return }
     isOpen = false
     switch destination.method {

@@ -6,8 +6,8 @@
 
 /// What a path names, as `lstat(2)` sees it: the link itself, never what it leads to.
 ///
-/// ``OutputDestination/resolve(_:)`` decides from this how a path is written.
-public enum OutputPathKind: String, Sendable, Hashable, CaseIterable {
+/// `OutputDestination.resolve(_:)` decides from this how a path is written.
+package enum OutputPathKind: String, Sendable, Hashable, CaseIterable {
   /// `-`: the process's standard output.
   case standardOutput = "standard output"
   /// Nothing exists at the path yet.
@@ -31,8 +31,8 @@ public enum OutputPathKind: String, Sendable, Hashable, CaseIterable {
   ///
   /// - Parameter path: The path; `-` is standard output.
   /// - Returns: The kind of the entry at the path.
-  /// - Throws: ``FileOutputError`` when `lstat` fails for another reason than a missing entry.
-  public static func of(_ path: String) throws(FileOutputError) -> OutputPathKind {
+  /// - Throws: `FileOutputError` when `lstat` fails for another reason than a missing entry.
+  package static func of(_ path: String) throws(FileOutputError) -> OutputPathKind {
     if path == "-" { return .standardOutput }
     var status = stat()
     guard lstat(path, &status) == 0 else {

@@ -15,17 +15,17 @@
 /// try scratch.append(Array("line\n".utf8))
 /// let bytes = try scratch.read(from: 0, count: scratch.size())
 /// ```
-public final class ScratchFile {
+package final class ScratchFile {
   /// The open descriptor; valid until the scratch file is deallocated.
-  public let descriptor: Int32
+  package let descriptor: Int32
 
   /// Creates the file in `folder`, by default `$TMPDIR` (or `/tmp`), and unlinks it.
   ///
   /// - Parameters:
   ///   - prefix: The start of its name while it briefly has one.
   ///   - folder: The folder it is created in; `$TMPDIR`, or `/tmp`, when nil.
-  /// - Throws: ``FileOutputError`` when it cannot be created.
-  public init(prefix: String = "archive-harness", in folder: String? = nil)
+  /// - Throws: `FileOutputError` when it cannot be created.
+  package init(prefix: String = "archive-harness", in folder: String? = nil)
     throws(FileOutputError)
   {
     var folder = folder ?? getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
@@ -49,8 +49,8 @@ public final class ScratchFile {
   /// Appends bytes at the end.
   ///
   /// - Parameter bytes: What to add.
-  /// - Throws: ``FileOutputError`` when `write` fails.
-  public func append(_ bytes: [UInt8]) throws(FileOutputError) {
+  /// - Throws: `FileOutputError` when `write` fails.
+  package func append(_ bytes: [UInt8]) throws(FileOutputError) {
     guard lseek(descriptor, 0, SEEK_END) >= 0 else {
       throw FileOutputError.system("scratch file", "seek")
     }
@@ -60,8 +60,8 @@ public final class ScratchFile {
   /// The number of bytes written so far (by this process or a child that shares the descriptor).
   ///
   /// - Returns: The file's size.
-  /// - Throws: ``FileOutputError`` when `fstat` fails.
-  public func size() throws(FileOutputError) -> Int {
+  /// - Throws: `FileOutputError` when `fstat` fails.
+  package func size() throws(FileOutputError) -> Int {
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {
       throw FileOutputError.system("scratch file", "stat")
@@ -75,8 +75,8 @@ public final class ScratchFile {
   ///   - offset: Where to start.
   ///   - count: How many bytes at most.
   /// - Returns: The bytes read; fewer at the end of the file.
-  /// - Throws: ``FileOutputError`` when `pread` fails.
-  public func read(from offset: Int, count: Int) throws(FileOutputError) -> [UInt8] {
+  /// - Throws: `FileOutputError` when `pread` fails.
+  package func read(from offset: Int, count: Int) throws(FileOutputError) -> [UInt8] {
     guard count > 0 else { return [] }
     var bytes = [UInt8](repeating: 0, count: count)
     var filled = 0

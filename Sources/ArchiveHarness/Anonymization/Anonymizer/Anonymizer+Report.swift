@@ -1,8 +1,8 @@
 extension Anonymizer {
   /// One value the anonymizer replaced or kept.
-  public struct Value: Sendable, Hashable, CustomStringConvertible {
+  package struct Value: Sendable, Hashable, CustomStringConvertible {
     /// What kind of leaf it is.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
       /// A string (an `NSString`, an `NSURL`'s text, or a string in the property list).
       case string
       /// Bytes.
@@ -20,14 +20,14 @@ extension Anonymizer {
     }
 
     /// The first key path that reaches the value, or `$objects[N]` when none does.
-    public var keyPath: String
+    package var keyPath: String
     /// What kind of leaf it is.
-    public var kind: Kind
+    package var kind: Kind
     /// Its length: UTF-16 units for a string or key, bytes for data; nil for the other kinds.
-    public var length: Int?
+    package var length: Int?
 
     /// The value as `keyPath: string of 12 UTF-16 units`, `keyPath: date`.
-    public var description: String {
+    package var description: String {
       guard let length else { return "\(keyPath): \(kind.rawValue)" }
       let unit = kind == .data ? "bytes" : "UTF-16 units"
       return "\(keyPath): \(kind.rawValue) of \(length) \(unit)"
@@ -35,21 +35,21 @@ extension Anonymizer {
   }
 
   /// What the anonymizer did to one archive.
-  public struct Report: Sendable, Hashable {
+  package struct Report: Sendable, Hashable {
     /// The values replaced, in `$objects` order.
-    public var replaced: [Value] = []
+    package var replaced: [Value] = []
     /// The values kept because a kept key path named them.
-    public var kept: [Value] = []
+    package var kept: [Value] = []
     /// How many dictionary keys were kept as structure.
-    public var dictionaryKeysKept = 0
+    package var dictionaryKeysKept = 0
     /// Values whose pseudonym equals another value's or their own, because their
     /// class was too small to keep them apart (such as 27 different one-letter strings).
-    public var collisions = 0
+    package var collisions = 0
     /// Pseudonyms the privacy scan would still report (none is expected; each is a bug to report).
-    public var flagged = 0
+    package var flagged = 0
 
     /// How many values of a kind were replaced.
-    public func replacedCount(of kind: Value.Kind) -> Int {
+    package func replacedCount(of kind: Value.Kind) -> Int {
       replaced.count { $0.kind == kind }
     }
   }

@@ -13,16 +13,16 @@ import ArchiveFormat
 /// - **Equal values get equal pseudonyms**, within an archive and across a
 ///   batch, and different values different ones, keyed by a secret salt
 ///   (HMAC-SHA-256), so a pseudonym cannot be reversed by a dictionary attack.
-/// - **Data** keeps its length, and with ``Options/keepsFileSignatures`` a
+/// - **Data** keeps its length, and with `Options.keepsFileSignatures` a
 ///   known file signature (a PNG or JPEG header).
-/// - **Dates** follow ``Options/dates``: one shift per run by default.
+/// - **Dates** follow `Options.dates`: one shift per run by default.
 /// - **UUIDs** (`NSUUID`) become random version-4 UUIDs, consistently.
-/// - **Numbers** stay, except under ``Options/scrubbedNumbers``, where they get
+/// - **Numbers** stay, except under `Options.scrubbedNumbers`, where they get
 ///   the same sign and number of digits.
 /// - **Dictionary keys** are structure and stay, unless they look like personal data
-///   or their dictionary is under ``Options/pseudonymizedKeys`` (keys made from
+///   or their dictionary is under `Options.pseudonymizedKeys` (keys made from
 ///   personal text, such as counted words), where they get the pseudonyms strings get.
-/// - Values under ``Options/kept`` stay as they are, whatever their kind.
+/// - Values under `Options.kept` stay as they are, whatever their kind.
 ///
 /// ```swift
 /// var options = Anonymizer.Options()
@@ -33,10 +33,6 @@ import ArchiveFormat
 /// ```
 ///
 /// ## Topics
-/// - ``Options``
-/// - ``Report``
-/// - ``AnonymizationKey``
-/// - ``DatePolicy``
 package struct Anonymizer: Sendable {
   /// What the anonymizer keeps and how it treats dates and data.
   package struct Options: Sendable {
@@ -84,7 +80,7 @@ package struct Anonymizer: Sendable {
 
   /// Reads one archive and anonymizes it.
   ///
-  /// - Throws: ``AnonymizationError``: the input is not a keyed archive, or a
+  /// - Throws: `AnonymizationError`: the input is not a keyed archive, or a
   ///   kept or scrubbed key path matches nothing in it.
   package func anonymize(_ bytes: [UInt8]) throws(AnonymizationError) -> Output {
     let archive: KeyedArchive
@@ -106,7 +102,7 @@ package struct Anonymizer: Sendable {
   ///
   /// - Parameter archives: The archives, in order.
   /// - Returns: One output per archive, in the same order.
-  /// - Throws: ``AnonymizationError`` when a kept or scrubbed key path matches
+  /// - Throws: `AnonymizationError` when a kept or scrubbed key path matches
   ///   no value in any of the archives.
   package func anonymize(_ archives: [KeyedArchive]) throws(AnonymizationError) -> [Output] {
     try checkPatternsMatch(in: archives)

@@ -60,7 +60,7 @@ struct ArchiveLeafWalk {
     var component: ArchiveKeyPath.Component?
     var topKey: String
     var depth: Int
-    /// The path's first components, at most ``ArchiveLeafWalk/prefixLength`` of them.
+    /// The path's first components, at most `ArchiveLeafWalk.prefixLength` of them.
     var prefix: [ArchiveKeyPath.Component]
     var holder: ValueLocation?
   }

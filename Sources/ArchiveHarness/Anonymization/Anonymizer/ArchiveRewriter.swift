@@ -137,7 +137,7 @@ struct ArchiveRewriter {
   }
 
   /// A dictionary key: kept as structure unless it looks like personal data, or its
-  /// dictionary is under ``Anonymizer/Options/pseudonymizedKeys``.
+  /// dictionary is under `Anonymizer.Options.pseudonymizedKeys`.
   private mutating func dictionaryKey(
     _ value: PropertyListValue, path: ArchiveKeyPath, isKept: Bool, isPseudonymized: Bool
   )

@@ -7,9 +7,9 @@ import ArchiveFormat
 /// options.dates = .truncate(.month)        // 2023-03-08T21:26:40Z becomes 2023-03-01T00:00:00Z
 /// let policy = try DatePolicy("truncate:day")
 /// ```
-public enum DatePolicy: Sendable, Hashable, CustomStringConvertible {
+package enum DatePolicy: Sendable, Hashable, CustomStringConvertible {
   /// The calendar unit a date is truncated to, in UTC.
-  public enum Unit: String, Sendable, Hashable, CaseIterable {
+  package enum Unit: String, Sendable, Hashable, CaseIterable {
     /// Midnight of the day.
     case day
     /// Midnight of the first of the month.
@@ -26,13 +26,13 @@ public enum DatePolicy: Sendable, Hashable, CustomStringConvertible {
   case keep
 
   /// Every value as the command line writes it.
-  public static let allArguments =
+  package static let allArguments =
     ["shift", "keep"] + Unit.allCases.map { "truncate:\($0.rawValue)" }
 
   /// Parses `shift`, `keep` or `truncate:day|month|year`, as the command line writes them.
   ///
-  /// - Throws: ``AnonymizationError`` for anything else.
-  public init(_ text: String) throws(AnonymizationError) {
+  /// - Throws: `AnonymizationError` for anything else.
+  package init(_ text: String) throws(AnonymizationError) {
     switch text {
     case "shift": self = .shift
     case "keep": self = .keep
@@ -50,7 +50,7 @@ public enum DatePolicy: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The policy as the command line writes it.
-  public var description: String {
+  package var description: String {
     switch self {
     case .shift: return "shift"
     case .keep: return "keep"

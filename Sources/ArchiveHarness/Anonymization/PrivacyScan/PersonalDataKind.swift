@@ -7,7 +7,7 @@
 /// let kind = PersonalDataKind(rawValue: "email")  // .email
 /// print(kind?.summary ?? "")                      // looks like an email address
 /// ```
-public enum PersonalDataKind: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum PersonalDataKind: String, Sendable, Hashable, CaseIterable, Comparable {
   /// An email address outside the reserved example domains.
   case email
   /// A phone number: international (`+49 30 …`), North American (`(212) 555-…`) or national (`030 …`).
@@ -28,13 +28,13 @@ public enum PersonalDataKind: String, Sendable, Hashable, CaseIterable, Comparab
   case token
 
   /// What a finding of this kind says, lowercase, without a period.
-  public var summary: String {
+  package var summary: String {
     switch self {
     case .email: return "looks like an email address"
     case .phone: return "looks like a phone number"
     case .iban: return "looks like an IBAN (its check digits are valid)"
     case .card: return "looks like a payment card number (it passes the Luhn check)"
-    case .ipv4: return "looks like a public IPv4 address"
+    case .ipv4: return "looks like a package IPv4 address"
     case .ipv6: return "looks like a global IPv6 address"
     case .jwt: return "looks like a JSON Web Token"
     case .bearer: return "looks like a bearer token"
@@ -43,7 +43,7 @@ public enum PersonalDataKind: String, Sendable, Hashable, CaseIterable, Comparab
   }
 
   /// Orders kinds as they are declared.
-  public static func < (lhs: PersonalDataKind, rhs: PersonalDataKind) -> Bool {
+  package static func < (lhs: PersonalDataKind, rhs: PersonalDataKind) -> Bool {
     let order = Self.allCases
     return (order.firstIndex(of: lhs) ?? 0) < (order.firstIndex(of: rhs) ?? 0)
   }

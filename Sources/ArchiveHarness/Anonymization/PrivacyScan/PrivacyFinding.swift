@@ -29,17 +29,17 @@ public struct PrivacyFinding: Sendable, Hashable, CustomStringConvertible {
   /// The file, as the caller named it.
   public var file: String
   /// The key path of the value, or nil for a file that is not a keyed archive.
-  public var keyPath: ArchiveKeyPath?
+  package var keyPath: ArchiveKeyPath?
   /// Where the value is: its key path as text, or `offset N` in a file that is not a keyed archive.
   public var place: String
   /// What it looks like.
-  public var kind: PersonalDataKind
+  package var kind: PersonalDataKind
   /// What holds it.
   public var holder: Holder
   /// The text found; keep it out of logs, and show ``masked`` instead.
   public var match: String
   /// The review in a manifest that covers this finding, if any.
-  public var review: ReviewedValue?
+  package var review: ReviewedValue?
 
   /// The text found with every letter shown as `x` or `X` and every digit as `#`, at most 60 characters.
   public var masked: String {

@@ -13,7 +13,7 @@ extension PrivacyScanReport {
   /// - Parameter revealingValues: Whether each finding carries the text found
   ///   (`value`) beside its masked form; off for CI logs.
   /// - Returns: The document.
-  public func json(revealingValues: Bool) -> JSONValue {
+  package func json(revealingValues: Bool) -> JSONValue {
     func finding(_ finding: PrivacyFinding) -> JSONValue {
       var members: [(String, JSONValue)] = [
         ("file", .string(finding.file)), ("place", .string(finding.place)),

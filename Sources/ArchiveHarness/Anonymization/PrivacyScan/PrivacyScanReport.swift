@@ -12,7 +12,7 @@ public struct PrivacyScanReport: Sendable {
     /// The archive path the review's entry names, relative to the archives folder.
     public var archivePath: String
     /// The review.
-    public var review: ReviewedValue
+    package var review: ReviewedValue
   }
 
   /// A file that could not be scanned.
@@ -27,7 +27,7 @@ public struct PrivacyScanReport: Sendable {
   public var filesScanned = 0
   /// The findings no review covers, in file order.
   public var findings: [PrivacyFinding] = []
-  /// The findings a manifest review covers (each with its ``PrivacyFinding/review``).
+  /// The findings a manifest review covers (each with its `PrivacyFinding.review`).
   public var reviewedFindings: [PrivacyFinding] = []
   /// The reviews that cover no finding.
   public var staleReviews: [StaleReview] = []

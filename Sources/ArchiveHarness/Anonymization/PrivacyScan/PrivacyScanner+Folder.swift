@@ -9,11 +9,20 @@ extension PrivacyScanner {
   /// symbolic links are not followed; a link, or a file over the input size
   /// limit, is reported as unreadable.
   ///
-  /// - Parameters:
-  ///   - folder: The archives folder.
-  ///   - reviews: The reviewed values of each manifest entry, by archive path relative to `folder`.
-  /// - Returns: The findings, the reviewed findings and the stale reviews.
-  public func scan(folder: String, reviews: [String: [ReviewedValue]] = [:]) -> PrivacyScanReport {
+  /// ```swift
+  /// let report = PrivacyScanner().scan(folder: "LegacyArchives")
+  /// #expect(report.findings.isEmpty)
+  /// ```
+  ///
+  /// - Parameter folder: The archives folder.
+  /// - Returns: The findings, and the files that could not be read.
+  public func scan(folder: String) -> PrivacyScanReport {
+    scan(folder: folder, reviews: [:])
+  }
+
+  /// Scans every file in a folder, applying the manifests' reviewed values: `reviews` gives
+  /// each manifest entry's, by archive path relative to `folder`.
+  package func scan(folder: String, reviews: [String: [ReviewedValue]]) -> PrivacyScanReport {
     var report = PrivacyScanReport()
     var reviewsByPath: [String: [ReviewedValue]] = [:]
     for (path, values) in reviews { reviewsByPath[Self.normalized(path), default: []] += values }
@@ -54,7 +63,7 @@ extension PrivacyScanner {
   }
 
   /// Splits findings into those no review covers and those one does, and lists the reviews that cover none.
-  public static func apply(_ reviews: [ReviewedValue], to findings: [PrivacyFinding]) -> (
+  package static func apply(_ reviews: [ReviewedValue], to findings: [PrivacyFinding]) -> (
     open: [PrivacyFinding], reviewed: [PrivacyFinding], stale: [ReviewedValue]
   ) {
     var open: [PrivacyFinding] = []
@@ -75,7 +84,7 @@ extension PrivacyScanner {
   }
 
   /// Whether a review covers a finding: the same detector (when it names one) and the same key path, `[*]` matching any step.
-  public static func covers(_ review: ReviewedValue, _ finding: PrivacyFinding) -> Bool {
+  package static func covers(_ review: ReviewedValue, _ finding: PrivacyFinding) -> Bool {
     if let detector = review.detector, detector != finding.kind.rawValue { return false }
     if let pattern = review.keyPath, let path = finding.keyPath,
       pattern.components.count == path.components.count,

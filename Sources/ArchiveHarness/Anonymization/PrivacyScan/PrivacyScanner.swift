@@ -19,7 +19,6 @@ import Foundation
 ///
 /// ## Topics
 /// - ``PrivacyFinding``
-/// - ``PersonalDataKind``
 /// - ``PrivacyScanReport``
 public struct PrivacyScanner: Sendable {
   /// The bounds used to read archives.

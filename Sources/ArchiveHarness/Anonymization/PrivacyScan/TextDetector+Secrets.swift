@@ -119,11 +119,11 @@ extension TextDetector {
 
   /// Token-like words: runs of letters, digits, `_`, `-` and `=`.
   ///
-  /// - A canonical UUID is a ``DetectedSpan/Kind/uuid`` and never reported.
+  /// - A canonical UUID is a `DetectedSpan.Kind.uuid` and never reported.
   /// - A hexadecimal word of 8 to 31 characters with a digit and a letter is a
-  ///   ``DetectedSpan/Kind/hexWord``, never reported.
+  ///   `DetectedSpan.Kind.hexWord`, never reported.
   /// - A hexadecimal word of 32 or more, or a word of 20 or more with a letter
-  ///   and a digit, is a ``DetectedSpan/Kind/token``, reported when it looks
+  ///   and a digit, is a `DetectedSpan.Kind.token`, reported when it looks
   ///   random (see ``looksRandom(_:)``), so `ProfilesApp20230308Backup` and
   ///   `_TtC11ProfilesApp7Address` are not.
   static func words(in text: [Unicode.Scalar]) -> [DetectedSpan] {

@@ -11,17 +11,17 @@ import ArchiveFormat
 /// let key = AnonymizationKey.random()
 /// let fixed = try AnonymizationKey(salt: Array(saltFileContents))
 /// ```
-public struct AnonymizationKey: Sendable {
+package struct AnonymizationKey: Sendable {
   /// The fewest salt bytes a key accepts.
-  public static let minimumSaltLength = 16
+  package static let minimumSaltLength = 16
 
   /// The HMAC keyed with the salt.
   let hmac: HMACSHA256
 
   /// Creates a key from a salt, such as the contents of a salt file.
   ///
-  /// - Throws: ``AnonymizationError`` when the salt is shorter than ``minimumSaltLength`` bytes.
-  public init(salt: [UInt8]) throws(AnonymizationError) {
+  /// - Throws: `AnonymizationError` when the salt is shorter than ``minimumSaltLength`` bytes.
+  package init(salt: [UInt8]) throws(AnonymizationError) {
     guard salt.count >= Self.minimumSaltLength else {
       throw AnonymizationError(
         .saltTooShort,
@@ -35,7 +35,7 @@ public struct AnonymizationKey: Sendable {
   }
 
   /// A key from 32 bytes of the system's secure random number generator.
-  public static func random() -> AnonymizationKey {
+  package static func random() -> AnonymizationKey {
     var generator = SystemRandomNumberGenerator()
     var salt: [UInt8] = []
     salt.reserveCapacity(32)

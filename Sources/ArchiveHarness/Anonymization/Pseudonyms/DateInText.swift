@@ -3,7 +3,7 @@ import ArchiveFormat
 /// A date written inside a text, such as `2023-03-08`, `2023-03-08T21:26:40` or `08.03.2023 21:26`.
 ///
 /// The anonymizer gives such a span a valid date under the run's
-/// ``DatePolicy`` (shifted by the run's offset, truncated, or kept) instead of
+/// `DatePolicy` (shifted by the run's offset, truncated, or kept) instead of
 /// random digits, so a `matches` expectation on a date format still holds and
 /// no impossible date (`2023-19-47`) appears. Two shapes are recognised, with
 /// two-digit fields and a four-digit year from 1000 to 9999:

@@ -14,13 +14,13 @@
 /// | phone number | the same separators, digits that start `000` (a number no country assigns) |
 /// | JWT, bearer token, long token | two letters per case and two digits (`abBa01…`): the same classes, no entropy |
 /// | UUID, hexadecimal word | hexadecimal digits of the same case |
-/// | date (`2023-03-08`, `08.03.2023 21:26`, see ``DateInText``) | a valid date by ``dates``: shifted by ``dateShift``, truncated or kept |
+/// | date (`2023-03-08`, `08.03.2023 21:26`, see `DateInText`) | a valid date by ``dates``: shifted by ``dateShift``, truncated or kept |
 struct PseudonymRenderer {
   /// What happens to dates written in text; the same policy as for date values.
   var dates: DatePolicy = .shift
-  /// The run's shift in seconds, for ``DatePolicy/shift``.
+  /// The run's shift in seconds, for `DatePolicy.shift`.
   var dateShift: Double = 0
-  /// The alphabets of letters from scripts ``ReplacementAlphabet`` does not know, by block and category.
+  /// The alphabets of letters from scripts `ReplacementAlphabet` does not know, by block and category.
   private var blockAlphabets: [UInt32: ReplacementAlphabet] = [:]
 
   /// How deep URLs may nest inside URLs before the rest is written as plain text.

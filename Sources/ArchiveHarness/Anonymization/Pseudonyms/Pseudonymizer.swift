@@ -42,7 +42,7 @@ struct Pseudonymizer {
     data.forbidden.formUnion(originalData)
   }
 
-  /// The pseudonym of a string (see ``PseudonymRenderer`` for its shape).
+  /// The pseudonym of a string (see `PseudonymRenderer` for its shape).
   mutating func string(_ text: String) -> String {
     if let known = strings.forward[text] { return known }
     let scalars = Array(text.unicodeScalars)

@@ -4,11 +4,11 @@ import ArchiveFormat
 ///
 /// A store with a known-bad record (one an old version wrote broken) would
 /// otherwise make every run exit 1. The manifest lists it with
-/// `<accepted key="user_17" category="truncated" reason="…"/>`; ``MigrationEngine``
-/// then plans that record as ``RecordPlan/Outcome/accepted(_:_:)`` while its
+/// `<accepted key="user_17" category="truncated" reason="…"/>`; `MigrationEngine`
+/// then plans that record as `RecordPlan.Outcome.accepted(_:_:)` while its
 /// refusal keeps that category. The record is never rewritten either way.
 ///
-/// The key is the record's ``RecordID/acceptanceKey``: the file's path relative
+/// The key is the record's `RecordID.acceptanceKey`: the file's path relative
 /// to a directory store, the key column's value of an SQLite row, or the key
 /// path of a property-list store's value.
 ///
@@ -19,16 +19,16 @@ import ArchiveFormat
 /// let engine = MigrationEngine(
 ///   store: store, migrator: migrator, writer: nil, acceptedRefusals: [accepted])
 /// ```
-public struct AcceptedRefusal: Sendable, Hashable {
+package struct AcceptedRefusal: Sendable, Hashable {
   /// The record's key: a directory store's relative path, an SQLite key column's value, or a
   /// property-list value's key path.
-  public var key: String
+  package var key: String
   /// The rejection category the record's refusal must have to be accepted.
-  public var category: RejectionCategory
+  package var category: RejectionCategory
   /// Why the refusal is accepted, as the manifest gives it.
-  public var reason: String
+  package var reason: String
   /// Where the acceptance is written, such as `manifest.xml:12:3`, for messages.
-  public var place: Place
+  package var place: Place
 
   /// Creates an accepted refusal.
   ///
@@ -37,7 +37,7 @@ public struct AcceptedRefusal: Sendable, Hashable {
   ///   - category: The category its refusal must have.
   ///   - reason: Why it is accepted.
   ///   - place: Where it is written.
-  public init(key: String, category: RejectionCategory, reason: String, place: Place) {
+  package init(key: String, category: RejectionCategory, reason: String, place: Place) {
     self.key = key
     self.category = category
     self.reason = reason
@@ -46,25 +46,25 @@ public struct AcceptedRefusal: Sendable, Hashable {
 
   /// An accepted refusal that did not happen in a run: the record now has another outcome, or
   /// the store holds no record with the key.
-  public struct NoLongerRefused: Sendable, Hashable {
+  package struct NoLongerRefused: Sendable, Hashable {
     /// The acceptance.
-    public var accepted: AcceptedRefusal
+    package var accepted: AcceptedRefusal
     /// The record's outcome in the run, or `nil` when no record has the key.
-    public var outcome: RecordPlan.Outcome?
+    package var outcome: RecordPlan.Outcome?
 
     /// Creates the finding.
-    public init(accepted: AcceptedRefusal, outcome: RecordPlan.Outcome?) {
+    package init(accepted: AcceptedRefusal, outcome: RecordPlan.Outcome?) {
       self.accepted = accepted
       self.outcome = outcome
     }
 
     /// What happens now, such as `now will-rewrite` or `no record has this key`.
-    public var now: String {
+    package var now: String {
       outcome.map { "now \($0.name)" } ?? "no record has this key"
     }
 
     /// The message reports print: `accepted refusal no longer happens; remove it (…)`.
-    public var message: String {
+    package var message: String {
       "accepted refusal of '\(accepted.key)' (\(accepted.category)) no longer happens; remove it "
         + "(\(now))"
     }
@@ -81,7 +81,7 @@ extension RecordID {
   /// ```swift
   /// RecordID.file(path: "/s/a/b.archive", relativePath: "a/b.archive").acceptanceKey  // "a/b.archive"
   /// ```
-  public var acceptanceKey: String? {
+  package var acceptanceKey: String? {
     switch kind {
     case .file(_, let relativePath):
       return relativePath

@@ -24,7 +24,7 @@ package struct ArchiveGraphComparator: Sendable {
   package var mapping: ClassNameMapping
   /// Whether `$classes` chains must match too (after mapping).
   package var comparesClassChains: Bool
-  /// How many levels of archives inside `Data` values compare as graphs (``NestedArchive``);
+  /// How many levels of archives inside `Data` values compare as graphs (`NestedArchive`);
   /// 0 compares every `Data` value byte for byte.
   package var nestedDepth: Int
 

@@ -8,13 +8,13 @@ import ArchiveFormat
 /// descriptions are all that refer to it; a string that something else refers to too (a field
 /// holding the same text) stays, and the new name is added as a new object that only the class
 /// descriptions' references name. The new bytes are then checked as any list is
-/// (``PropertyListReader/binaryView(_:)``), read as an archive, and compared with the original
+/// (`PropertyListReader.binaryView(_:)`), read as an archive, and compared with the original
 /// object for object: every object not written anew is the same bytes, every object of the
 /// archive is equal to the original's, class descriptions after the mapping.
 ///
 /// Any case it does not handle (an object the top does not reach, a class description that may
 /// repeat a key, one that something else refers to, too many objects for the reference width, a
-/// new list that does not check or compare) gives ``Outcome/notHandled(_:)``, and the caller
+/// new list that does not check or compare) gives `Outcome.notHandled(_:)`, and the caller
 /// renames through the graph instead.
 ///
 /// ```swift

@@ -1,20 +1,20 @@
 /// A mapping from archived class names to current ones (`ProfilesApp.UserProfile` → `ProfileKit.UserProfile`).
 ///
 /// Applied once, not transitively: `A → B` and `B → C` turn `A` into `B`.
-public struct ClassNameMapping: Hashable, Sendable {
+package struct ClassNameMapping: Hashable, Sendable {
   /// Archived name → new name.
-  public private(set) var names: [String: String]
+  package private(set) var names: [String: String]
 
   /// Creates a mapping.
-  public init(_ names: [String: String] = [:]) {
+  package init(_ names: [String: String] = [:]) {
     self.names = names
   }
 
   /// Parses `OLD=NEW` pairs, as `--class-map` gives them.
   ///
-  /// - Throws: ``MigrationError`` with code ``MigrationError/Code/invalidOptions``
+  /// - Throws: `MigrationError` with code `MigrationError.Code.invalidOptions`
   ///   for a pair without `=`, an empty side, or an old name mapped twice.
-  public init(pairs: [String]) throws(MigrationError) {
+  package init(pairs: [String]) throws(MigrationError) {
     var names: [String: String] = [:]
     for pair in pairs {
       let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -34,15 +34,15 @@ public struct ClassNameMapping: Hashable, Sendable {
   }
 
   /// The new name for an archived name, or the name itself when unmapped.
-  public func map(_ name: String) -> String {
+  package func map(_ name: String) -> String {
     names[name] ?? name
   }
 
   /// Whether the mapping is empty.
-  public var isEmpty: Bool { names.isEmpty }
+  package var isEmpty: Bool { names.isEmpty }
 
   /// This mapping with `other`'s entries added, `other` winning where both map a name.
-  public func merging(_ other: ClassNameMapping) -> ClassNameMapping {
+  package func merging(_ other: ClassNameMapping) -> ClassNameMapping {
     ClassNameMapping(names.merging(other.names) { _, new in new })
   }
 }

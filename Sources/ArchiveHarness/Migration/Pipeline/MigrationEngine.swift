@@ -13,34 +13,36 @@ import Foundation
 /// leaves the store and the journal at a batch boundary.
 ///
 /// `acceptedRefusals` are the refusals a store's manifest accepts: a refused
-/// record whose ``RecordID/acceptanceKey`` one names is planned as
-/// ``RecordPlan/Outcome/accepted(_:_:)`` when its refusal has the accepted
-/// category, and as ``RecordPlan/Outcome/categoryChanged(_:_:)`` otherwise.
+/// record whose `RecordID.acceptanceKey` one names is planned as
+/// `RecordPlan.Outcome.accepted(_:_:)` when its refusal has the accepted
+/// category, and as `RecordPlan.Outcome.categoryChanged(_:_:)` otherwise.
 /// Neither is written. An acceptance that matched no refused record is listed in
-/// ``MigrationSummary/acceptedNoLongerRefused`` at the end of a whole run.
+/// `MigrationSummary.acceptedNoLongerRefused` at the end of a whole run.
 ///
 /// ```swift
 /// let engine = MigrationEngine(store: store, migrator: migrator, writer: nil)
 /// let summary = try engine.run(onRecord: { plan in print(plan.outcome.name) })
 /// ```
-public final class MigrationEngine {
+package final class MigrationEngine {
   /// The store read.
-  public let store: any RecordStore
+  package let store: any RecordStore
   /// The per-record decision.
-  public let migrator: RecordMigrator
+  package let migrator: RecordMigrator
   /// The writer, or `nil` for a dry run.
-  public let writer: (any RecordWriter)?
+  package let writer: (any RecordWriter)?
   /// Records per batch (and per SQLite transaction).
-  public let batchSize: Int
+  package let batchSize: Int
   /// Threads that verify one batch.
-  public let workerCount: Int
+  package let workerCount: Int
   /// The refusals the store's manifest accepts.
-  public let acceptedRefusals: [AcceptedRefusal]
+  package let acceptedRefusals: [AcceptedRefusal]
   /// The acceptances by key; the first one written wins.
   private let acceptedByKey: [String: AcceptedRefusal]
 
   /// The default number of verifying threads: one per active processor.
-  public static var defaultWorkerCount: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+  package static var defaultWorkerCount: Int {
+    max(1, ProcessInfo.processInfo.activeProcessorCount)
+  }
 
   /// Creates an engine.
   ///
@@ -51,7 +53,7 @@ public final class MigrationEngine {
   ///   - batchSize: Records per batch (and per SQLite transaction).
   ///   - workerCount: Threads that verify one batch.
   ///   - acceptedRefusals: The refusals the store's manifest accepts, by key and category.
-  public init(
+  package init(
     store: any RecordStore, migrator: RecordMigrator, writer: (any RecordWriter)?,
     batchSize: Int = 512, workerCount: Int = MigrationEngine.defaultWorkerCount,
     acceptedRefusals: [AcceptedRefusal] = []
@@ -77,8 +79,8 @@ public final class MigrationEngine {
   ///   - onProgress: Called after each batch with the number of records done.
   ///   - shouldStop: Checked after each batch; `true` ends the run there.
   /// - Returns: The counts.
-  /// - Throws: ``MigrationError`` when the store cannot be read or written.
-  public func run(
+  /// - Throws: `MigrationError` when the store cannot be read or written.
+  package func run(
     onRecord: (RecordPlan) -> Void, onProgress: (Int) -> Void = { _ in },
     shouldStop: () -> Bool = { false }
   ) throws(MigrationError) -> MigrationSummary {

@@ -6,20 +6,20 @@ import ArchiveFormat
 /// when it does not read as a keyed archive, or when an object the original
 /// held at a `$top` key became nil: an empty read must never be saved over
 /// the original.
-public struct RecordMigrator: Sendable {
+package struct RecordMigrator: Sendable {
   /// The transform (rename-only or typed).
-  public var transform: any RecordTransform
+  package var transform: any RecordTransform
   /// The limits for reading records.
-  public var limits: ArchiveLimits
+  package var limits: ArchiveLimits
 
   /// Creates a migrator.
-  public init(transform: any RecordTransform, limits: ArchiveLimits = .default) {
+  package init(transform: any RecordTransform, limits: ArchiveLimits = .default) {
     self.transform = transform
     self.limits = limits
   }
 
   /// Plans one record.
-  public func plan(_ record: StoreRecord) -> RecordPlan {
+  package func plan(_ record: StoreRecord) -> RecordPlan {
     switch prepare(record) {
     case .decided(let plan):
       return plan
@@ -29,13 +29,13 @@ public struct RecordMigrator: Sendable {
     }
   }
 
-  /// Plans records; when the transform ``RecordTransform/prefersBatches``, every record that
-  /// reads as an archive goes to it at once (``RecordTransform/transform(batch:)``), so a
+  /// Plans records; when the transform `RecordTransform.prefersBatches`, every record that
+  /// reads as an archive goes to it at once (`RecordTransform.transform(batch:)`), so a
   /// transform that runs in a worker process makes one round trip per slice.
   ///
   /// - Parameter records: The records, in store order.
   /// - Returns: One plan per record, in the same order.
-  public func plan(_ records: [StoreRecord]) -> [RecordPlan] {
+  package func plan(_ records: [StoreRecord]) -> [RecordPlan] {
     guard transform.prefersBatches else { return records.map(plan) }
     var plans: [RecordPlan?] = []
     plans.reserveCapacity(records.count)

@@ -1,7 +1,7 @@
 /// What migration does, or did, with one record.
-public struct RecordPlan: Sendable {
+package struct RecordPlan: Sendable {
   /// The decision for a record.
-  public enum Outcome: Sendable, Hashable {
+  package enum Outcome: Sendable, Hashable {
     /// Verified; a `migrate` would replace it (dry run).
     case willRewrite(summary: String)
     /// Verified and replaced (`migrate`).
@@ -21,7 +21,7 @@ public struct RecordPlan: Sendable {
 
     /// The outcome's name as plans print it: `will-rewrite`, `rewritten`, `already-current`,
     /// `refused`, `skipped`, `accepted`, `category-changed`.
-    public var name: String {
+    package var name: String {
       switch self {
       case .willRewrite: "will-rewrite"
       case .rewritten: "rewritten"
@@ -34,7 +34,7 @@ public struct RecordPlan: Sendable {
     }
 
     /// The refusal of a refused, accepted or category-changed record.
-    public var refusal: RecordRefusal? {
+    package var refusal: RecordRefusal? {
       switch self {
       case .refused(let refusal), .accepted(let refusal, _), .categoryChanged(let refusal, _):
         refusal
@@ -45,7 +45,7 @@ public struct RecordPlan: Sendable {
 
     /// Whether the outcome fails a run: a refusal no manifest accepts, or one whose category
     /// changed.
-    public var fails: Bool {
+    package var fails: Bool {
       switch self {
       case .refused, .categoryChanged: true
       case .willRewrite, .rewritten, .alreadyCurrent, .skipped, .accepted: false
@@ -54,17 +54,17 @@ public struct RecordPlan: Sendable {
   }
 
   /// The record, with the bytes it was read with.
-  public var record: StoreRecord
+  package var record: StoreRecord
   /// The decision.
-  public var outcome: Outcome
-  /// The verified new bytes, for ``Outcome/willRewrite(summary:)``.
-  public var replacement: [UInt8]?
+  package var outcome: Outcome
+  /// The verified new bytes, for `Outcome.willRewrite(summary:)`.
+  package var replacement: [UInt8]?
   /// The journal's SHA-256 of the record's bytes and of ``replacement``, computed on the
   /// thread that verified the record when the run writes.
   package var checksums: RewriteChecksums?
 
   /// Creates a plan.
-  public init(record: StoreRecord, outcome: Outcome, replacement: [UInt8]? = nil) {
+  package init(record: StoreRecord, outcome: Outcome, replacement: [UInt8]? = nil) {
     self.record = record
     self.outcome = outcome
     self.replacement = replacement

@@ -2,18 +2,18 @@ import ArchiveFormat
 
 /// Turns a record's archive into its migrated form and verifies it, or refuses.
 ///
-/// Two implementations exist: ``RenameOnlyTransform`` (class names only, no
-/// user types) and ``TypedTransform`` (legacy decode with the class-name
+/// Two implementations exist: `RenameOnlyTransform` (class names only, no
+/// user types) and `TypedTransform` (legacy decode with the class-name
 /// mapping, secure re-encode, secure re-read with `allowedClasses`,
 /// field-by-field comparison). An
 /// implementation must:
-/// - return ``TransformResult/refused(_:)`` with the failing step when any
+/// - return `TransformResult.refused(_:)` with the failing step when any
 ///   step fails; a decode that yields nil or an empty object is a refusal at
 ///   step ``MigrationStep/decode``, never a value to encode;
-/// - return ``TransformResult/rewritten(_:summary:reread:)`` only after re-reading
+/// - return `TransformResult.rewritten(_:summary:reread:)` only after re-reading
 ///   and comparing the new bytes itself.
 ///
-/// ``RecordMigrator`` checks the result again whatever the transform says: it
+/// `RecordMigrator` checks the result again whatever the transform says: it
 /// refuses empty bytes, bytes that are not a keyed archive, and an archive
 /// whose root is nil.
 ///
@@ -28,7 +28,7 @@ import ArchiveFormat
 ///   }
 /// }
 /// ```
-public protocol RecordTransform: Sendable {
+package protocol RecordTransform: Sendable {
   /// The mode's name, as plans print it (`rename-only`, `typed`).
   var name: String { get }
 
@@ -42,17 +42,17 @@ public protocol RecordTransform: Sendable {
   /// app code in a worker process overrides it to send the slice at once.
   func transform(batch inputs: [TransformInput]) -> [TransformResult]
 
-  /// Whether ``RecordMigrator`` hands this transform a slice at a time rather than a record at
+  /// Whether `RecordMigrator` hands this transform a slice at a time rather than a record at
   /// a time; false by default, which keeps one record's archive in memory at a time.
   var prefersBatches: Bool { get }
 }
 
 extension RecordTransform {
   /// A record at a time.
-  public var prefersBatches: Bool { false }
+  package var prefersBatches: Bool { false }
 
   /// Calls ``transform(_:)`` for each input.
-  public func transform(batch inputs: [TransformInput]) -> [TransformResult] {
+  package func transform(batch inputs: [TransformInput]) -> [TransformResult] {
     inputs.map(transform)
   }
 }

@@ -8,36 +8,36 @@ import ArchiveFormat
 /// checked, read back and compared with the original object for object modulo the
 /// renames. Any other archive, and any case the byte level does not handle, is
 /// renamed through the graph: the new archive is written with the deterministic
-/// ``BinaryPropertyListWriter``, read back, and compared with the original graph
+/// `BinaryPropertyListWriter`, read back, and compared with the original graph
 /// by the graph comparator modulo the renames. Either way only an archive that
 /// matches is returned for writing. With `nested`, archives kept as `Data`
-/// values inside the record (``NestedArchive``) are renamed too, each written in
+/// values inside the record (`NestedArchive`) are renamed too, each written in
 /// its own format, and the comparison reads them back and compares their graphs
 /// (always through the graph).
 ///
 /// ```swift
 /// let transform = RenameOnlyTransform(mapping: ClassNameMapping(["ProfilesApp.Memo": "ProfileKit.Memo"]))
 /// ```
-public struct RenameOnlyTransform: RecordTransform {
+package struct RenameOnlyTransform: RecordTransform {
   /// The renames.
-  public var mapping: ClassNameMapping
+  package var mapping: ClassNameMapping
   /// The limits for re-reading the new bytes.
-  public var limits: ArchiveLimits
+  package var limits: ArchiveLimits
   /// Whether archives inside `Data` values are renamed too.
-  public var nested: Bool
+  package var nested: Bool
 
   /// Creates the transform.
-  public init(mapping: ClassNameMapping, limits: ArchiveLimits = .default, nested: Bool = false) {
+  package init(mapping: ClassNameMapping, limits: ArchiveLimits = .default, nested: Bool = false) {
     self.mapping = mapping
     self.limits = limits
     self.nested = nested
   }
 
   /// The transform's name in reports: `rename-only`.
-  public var name: String { "rename-only" }
+  package var name: String { "rename-only" }
 
   /// Renames the record's classes, then re-reads and compares the new archive, or refuses.
-  public func transform(_ input: TransformInput) -> TransformResult {
+  package func transform(_ input: TransformInput) -> TransformResult {
     if !nested, input.bytes.starts(with: Self.binaryMagic) {
       let renamed = renamedNames(input.archive)
       guard !renamed.isEmpty else { return .unchanged }

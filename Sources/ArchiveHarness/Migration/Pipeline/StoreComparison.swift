@@ -7,9 +7,9 @@ import ArchiveFormat
 /// let result = StoreComparison().compare(oldRecord, newRecord)
 /// if case .different(let differences) = result.outcome { differences.forEach { print($0) } }
 /// ```
-public struct RecordComparison: Sendable {
+package struct RecordComparison: Sendable {
   /// What the comparison found.
-  public enum Outcome: Sendable {
+  package enum Outcome: Sendable {
     /// The two values are equal graphs (or equal bytes).
     case same
     /// Both values are archives, and their graphs differ.
@@ -26,28 +26,28 @@ public struct RecordComparison: Sendable {
   }
 
   /// The record in the old store; `nil` when only the new one holds it.
-  public var old: RecordID?
+  package var old: RecordID?
   /// The record in the new store; `nil` when only the old one holds it.
-  public var new: RecordID?
+  package var new: RecordID?
   /// What the comparison found.
-  public var outcome: Outcome
+  package var outcome: Outcome
 
   /// Creates a record's result.
-  public init(old: RecordID?, new: RecordID?, outcome: Outcome) {
+  package init(old: RecordID?, new: RecordID?, outcome: Outcome) {
     self.old = old
     self.new = new
     self.outcome = outcome
   }
 
   /// Whether the two records differ in any way.
-  public var differs: Bool {
+  package var differs: Bool {
     if case .same = outcome { return false }
     return true
   }
 }
 
 /// Compares two copies of a store record by record, such as a backup and the store `migrate`
-/// wrote, each record's archives as graphs (``ArchiveComparison``).
+/// wrote, each record's archives as graphs (`ArchiveComparison`).
 ///
 /// Records pair by where they are in their store: a file's path relative to the folder, a
 /// row's key, a property list's key path. The two stores are read in step, a batch at a time,
@@ -63,13 +63,13 @@ public struct RecordComparison: Sendable {
 ///   if record.differs { print(record.new ?? record.old as Any) }
 /// }
 /// ```
-public struct StoreComparison: Sendable {
+package struct StoreComparison: Sendable {
   /// How each pair of archives is compared.
-  public var comparison: ArchiveComparison
+  package var comparison: ArchiveComparison
   /// The limits each archive is read within.
-  public var limits: ArchiveLimits
+  package var limits: ArchiveLimits
   /// How many records are read from each store at a time.
-  public var batchSize: Int
+  package var batchSize: Int
 
   /// Creates a store comparison.
   ///
@@ -77,7 +77,7 @@ public struct StoreComparison: Sendable {
   ///   - comparison: How each pair of archives is compared (its class map, its limits).
   ///   - limits: The limits each archive is read within.
   ///   - batchSize: How many records are read from each store at a time.
-  public init(
+  package init(
     comparison: ArchiveComparison = ArchiveComparison(), limits: ArchiveLimits = .default,
     batchSize: Int = 256
   ) {
@@ -93,9 +93,9 @@ public struct StoreComparison: Sendable {
   ///   - new: The store compared to (the migrated one).
   ///   - onRecord: Called for every record, the same ones too, in about the stores' order;
   ///     records only one store holds come last.
-  /// - Throws: ``MigrationError`` when a store cannot be read, or the two are not of one kind
+  /// - Throws: `MigrationError` when a store cannot be read, or the two are not of one kind
   ///   (a folder and an SQLite table).
-  public func compare(
+  package func compare(
     _ old: any RecordStore, _ new: any RecordStore, onRecord: (RecordComparison) -> Void
   ) throws(MigrationError) {
     guard type(of: old) == type(of: new) else {
@@ -145,7 +145,7 @@ public struct StoreComparison: Sendable {
   ///   - old: The record compared from.
   ///   - new: The record compared to.
   /// - Returns: The result, naming both records.
-  public func compare(_ old: StoreRecord, _ new: StoreRecord) -> RecordComparison {
+  package func compare(_ old: StoreRecord, _ new: StoreRecord) -> RecordComparison {
     func result(_ outcome: RecordComparison.Outcome) -> RecordComparison {
       RecordComparison(old: old.id, new: new.id, outcome: outcome)
     }

@@ -1,19 +1,19 @@
 import ArchiveFormat
 
 /// What a transform is given for one record: its place, its bytes, and the archive already read from them.
-public struct TransformInput: Sendable {
+package struct TransformInput: Sendable {
   /// The record's place, for messages.
-  public var id: RecordID
+  package var id: RecordID
   /// The record's bytes.
-  public var bytes: [UInt8]
+  package var bytes: [UInt8]
   /// The validated archive read from ``bytes``.
-  public var archive: KeyedArchive
+  package var archive: KeyedArchive
   /// The checked binary list ``bytes`` are, when the archive was read through one; a transform
   /// that works on the bytes uses it rather than checking them again.
   package var view: BinaryPropertyListView?
 
   /// Creates an input.
-  public init(id: RecordID, bytes: [UInt8], archive: KeyedArchive) {
+  package init(id: RecordID, bytes: [UInt8], archive: KeyedArchive) {
     self.id = id
     self.bytes = bytes
     self.archive = archive

@@ -75,7 +75,7 @@ package struct DiffReport: Sendable {
   }
 }
 
-/// Writes a ``DiffReport`` as text (nothing at all when nothing differs, as `diff` does),
+/// Writes a `DiffReport` as text (nothing at all when nothing differs, as `diff` does),
 /// JSON (`schemas/diff.schema.json`) or one self-contained HTML page, the old and the new
 /// values side by side.
 ///

@@ -14,51 +14,51 @@ import CHarnessSQLite
 /// let report = try StoreSurvey(path: "Books.sqlite").run()
 /// print(report.coreData?.entities.map(\.name) ?? [])  // ["Book", "Novel"]
 /// ```
-public struct CoreDataSchema: Hashable, Sendable {
+package struct CoreDataSchema: Hashable, Sendable {
   /// One entity: a row of `Z_PRIMARYKEY`.
-  public struct Entity: Hashable, Sendable {
+  package struct Entity: Hashable, Sendable {
     /// `Z_ENT`, the number rows of the entity carry in their `Z_ENT` column.
-    public var id: Int64
+    package var id: Int64
     /// `Z_NAME`, the entity's name in the model.
-    public var name: String
+    package var name: String
     /// `Z_SUPER`, the parent entity's number; `nil` for a root entity (`Z_SUPER` 0).
-    public var superID: Int64?
+    package var superID: Int64?
     /// The table that holds the entity's rows: `Z` + its root entity's name, uppercased.
-    public var table: String
+    package var table: String
   }
 
   /// Every entity, in `Z_ENT` order.
-  public var entities: [Entity]
+  package var entities: [Entity]
   /// `Z_METADATA.Z_VERSION`.
-  public var version: Int64?
+  package var version: Int64?
   /// `Z_METADATA.Z_UUID`, the store's identifier.
-  public var uuid: String?
+  package var uuid: String?
   /// `NSStoreModelVersionIdentifiers` of `Z_METADATA.Z_PLIST`: the model versions' identifiers.
-  public var versionIdentifiers: [String]
+  package var versionIdentifiers: [String]
   /// `NSStoreModelVersionHashesVersion` of `Z_METADATA.Z_PLIST`.
-  public var versionHashesVersion: Int64?
+  package var versionHashesVersion: Int64?
   /// Why `Z_METADATA` could not be read in full, if it could not.
-  public var metadataProblem: String?
+  package var metadataProblem: String?
 
   /// The entity with this `Z_ENT`.
-  public func entity(id: Int64) -> Entity? {
+  package func entity(id: Int64) -> Entity? {
     entities.first { $0.id == id }
   }
 
   /// The entity a name names: exactly, or else the one entity whose name differs only in case.
-  public func entity(named name: String) -> Entity? {
+  package func entity(named name: String) -> Entity? {
     if let exact = entities.first(where: { $0.name == name }) { return exact }
     let folded = entities.filter { $0.name.lowercased() == name.lowercased() }
     return folded.count == 1 ? folded.first : nil
   }
 
   /// The entities whose rows live in a table (matched as SQLite matches names, ignoring case).
-  public func entities(inTable table: String) -> [Entity] {
+  package func entities(inTable table: String) -> [Entity] {
     entities.filter { $0.table.lowercased() == table.lowercased() }
   }
 
   /// An entity's number and those of every entity below it.
-  public func subtree(of id: Int64) -> Set<Int64> {
+  package func subtree(of id: Int64) -> Set<Int64> {
     var result: Set<Int64> = [id]
     var grew = true
     while grew {
@@ -74,7 +74,7 @@ public struct CoreDataSchema: Hashable, Sendable {
   }
 
   /// An entity's chain of parents, itself first; bounded, so a cycle in `Z_SUPER` ends it.
-  public func ancestors(of id: Int64) -> [Int64] {
+  package func ancestors(of id: Int64) -> [Int64] {
     var chain: [Int64] = []
     var current: Int64? = id
     while let next = current, chain.count <= entities.count, !chain.contains(next) {
@@ -85,7 +85,7 @@ public struct CoreDataSchema: Hashable, Sendable {
   }
 
   /// The nearest entity that every one of `ids` is or descends from; `nil` when they share none.
-  public func commonAncestor(of ids: some Collection<Int64>) -> Entity? {
+  package func commonAncestor(of ids: some Collection<Int64>) -> Entity? {
     guard let first = ids.first else { return nil }
     var common = ancestors(of: first)
     for id in ids.dropFirst() {
@@ -97,7 +97,7 @@ public struct CoreDataSchema: Hashable, Sendable {
 
   /// The attribute a column holds: the column without its `Z`, lowercased; `nil` for Core Data's
   /// own columns (`Z_PK`, `Z_ENT`, `Z_OPT`, …) and columns that do not start with `Z`.
-  public static func attributeName(ofColumn column: String) -> String? {
+  package static func attributeName(ofColumn column: String) -> String? {
     guard column.count > 1, column.first == "Z" || column.first == "z",
       !column.hasPrefix("Z_"), !column.hasPrefix("z_")
     else { return nil }
@@ -105,7 +105,7 @@ public struct CoreDataSchema: Hashable, Sendable {
   }
 
   /// The column of an attribute: `Z` + its name, uppercased.
-  public static func columnName(ofAttribute attribute: String) -> String {
+  package static func columnName(ofAttribute attribute: String) -> String {
     "Z" + attribute.uppercased()
   }
 
@@ -119,7 +119,7 @@ extension CoreDataSchema {
   /// Reads the model from a store, or returns `nil` when the store has no `Z_PRIMARYKEY` and
   /// `Z_METADATA` tables (it is not a Core Data store).
   ///
-  /// - Throws: ``MigrationError`` when `Z_PRIMARYKEY` cannot be read; a `Z_METADATA` that cannot
+  /// - Throws: `MigrationError` when `Z_PRIMARYKEY` cannot be read; a `Z_METADATA` that cannot
   ///   be read is a ``metadataProblem``, not an error.
   static func read(_ database: SQLiteDatabase) throws(MigrationError) -> CoreDataSchema? {
     let lookup = try database.prepare(
@@ -215,7 +215,7 @@ extension CoreDataSchema {
 
   /// Resolves `--entity` and `--attribute` against `Z_PRIMARYKEY` and the table's columns.
   ///
-  /// - Throws: ``MigrationError`` with code ``MigrationError/Code/invalidIdentifier`` naming the
+  /// - Throws: `MigrationError` with code `MigrationError.Code.invalidIdentifier` naming the
   ///   entities, or the entity's attributes, that exist.
   func target(entity name: String, attribute: String, in database: SQLiteDatabase, path: String)
     throws(MigrationError) -> Target

@@ -16,23 +16,23 @@ import _ArchiveHarnessSystem
 ///
 /// Symbolic links are never followed, whether they lead out of the store or
 /// stay in it: a link to a file and a link to a folder are each one record,
-/// refused with the reason (``StoreRecord/Content/refused(_:)``), so the dry
+/// refused with the reason (`StoreRecord.Content.refused(_:)`), so the dry
 /// run and `migrate` both report them, and nothing they lead to is read or
 /// replaced. A FIFO, a device or a socket is skipped, never opened. Only the
 /// store path itself may be a link, as the user gave it.
-public final class DirectoryStore: RecordStore {
+package final class DirectoryStore: RecordStore {
   /// The folder, as given.
-  public let path: String
+  package let path: String
   /// The largest file read as a record; a larger one is reported, not read.
-  public let maximumFileSize: Int
+  package let maximumFileSize: Int
 
   private var pending: [(folder: String, relative: String, names: [String], next: Int)] = []
   private var started = false
 
   /// Opens a folder as a store.
   ///
-  /// - Throws: ``MigrationError`` when the path is not a readable folder.
-  public init(path: String, maximumFileSize: Int = 64 << 20) throws(MigrationError) {
+  /// - Throws: `MigrationError` when the path is not a readable folder.
+  package init(path: String, maximumFileSize: Int = 64 << 20) throws(MigrationError) {
     let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     guard DurableFile.kind(of: trimmed).isDirectory else {
       throw MigrationError(.storeNotFound, file: path, "not a folder")
@@ -42,7 +42,7 @@ public final class DirectoryStore: RecordStore {
   }
 
   /// The number of files the store holds.
-  public func recordCount() throws(MigrationError) -> Int? {
+  package func recordCount() throws(MigrationError) -> Int? {
     var count = 0
     var folders = [path]
     while let folder = folders.popLast() {
@@ -58,7 +58,7 @@ public final class DirectoryStore: RecordStore {
   }
 
   /// The next files, in path order, at most `maximumCount` of them; empty at the end.
-  public func nextBatch(maximumCount: Int) throws(MigrationError) -> [StoreRecord] {
+  package func nextBatch(maximumCount: Int) throws(MigrationError) -> [StoreRecord] {
     if !started {
       started = true
       pending = [(path, "", try Self.list(path, isStoreRoot: true).map(\.name), 0)]
@@ -152,7 +152,7 @@ public final class DirectoryStore: RecordStore {
   }
 
   /// Removes the temporary files a crashed `migrate` left in the store; returns their paths.
-  public func removeStaleTemporaryFiles() throws(MigrationError) -> [String] {
+  package func removeStaleTemporaryFiles() throws(MigrationError) -> [String] {
     var removed: [String] = []
     var folders = [path]
     while let folder = folders.popLast() {
@@ -176,7 +176,7 @@ public final class DirectoryStore: RecordStore {
   ///   - runDirectory: Where originals are copied and the journal goes; `nil` with `--no-backup`.
   ///   - journalPath: The journal file; by default `RUN/journal.jsonl`.
   /// - Returns: A writer that copies each original before replacing it.
-  public func makeWriter(runDirectory: String?, journalPath: String?) -> any RecordWriter {
+  package func makeWriter(runDirectory: String?, journalPath: String?) -> any RecordWriter {
     DirectoryRecordWriter(store: self, runDirectory: runDirectory, journalPath: journalPath)
   }
 

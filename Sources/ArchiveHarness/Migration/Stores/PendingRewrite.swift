@@ -1,19 +1,19 @@
 import ArchiveFormat
 
 /// One verified replacement to write: the record, the bytes it was read with, and the new bytes.
-public struct PendingRewrite: Sendable {
+package struct PendingRewrite: Sendable {
   /// The record.
-  public var record: StoreRecord
+  package var record: StoreRecord
   /// The bytes that were read and verified; a write happens only while the record still holds them.
-  public var original: [UInt8]
+  package var original: [UInt8]
   /// The verified new bytes.
-  public var replacement: [UInt8]
+  package var replacement: [UInt8]
   /// The SHA-256 of ``original`` and ``replacement`` for the journal, when they were computed
   /// where the record was verified, off the thread that writes.
   package var checksums: RewriteChecksums?
 
   /// Creates a pending rewrite.
-  public init(record: StoreRecord, original: [UInt8], replacement: [UInt8]) {
+  package init(record: StoreRecord, original: [UInt8], replacement: [UInt8]) {
     self.record = record
     self.original = original
     self.replacement = replacement

@@ -7,7 +7,7 @@ import _ArchiveHarnessSystem
   import Darwin
 #endif
 
-/// Reading, changing and rewriting one property-list file, for ``PropertyListStore``, its writer and rollback.
+/// Reading, changing and rewriting one property-list file, for `PropertyListStore`, its writer and rollback.
 ///
 /// A rewrite is the whole file: the tree, with some values replaced, written
 /// in the file's own format, read back from disk and compared with the tree
@@ -59,7 +59,7 @@ enum PropertyListFile {
 
   /// Reads a regular file (never through a symbolic link) and its property list.
   ///
-  /// - Throws: ``MigrationError`` naming the file, and the byte offset or
+  /// - Throws: `MigrationError` naming the file, and the byte offset or
   ///   `LINE:COLUMN` of a property list that does not read.
   static func load(_ path: String, maximumFileSize: Int) throws(MigrationError) -> Snapshot {
     let (bytes, identity) = try readBytes(path, maximumFileSize: maximumFileSize)
@@ -166,8 +166,8 @@ enum PropertyListFile {
   /// folder synced. At any moment the target is the old file or the verified
   /// new one.
   ///
-  /// - Returns: ``CommitOutcome/written``, or why the file was left as it is.
-  /// - Throws: ``MigrationError`` when the file system fails.
+  /// - Returns: `CommitOutcome.written`, or why the file was left as it is.
+  /// - Throws: `MigrationError` when the file system fails.
   static func commit(
     _ value: PropertyListValue, format: PropertyListFormat, over path: String,
     expecting identity: Identity, maximumFileSize: Int

@@ -14,9 +14,9 @@
 /// path.description  // "\"NSWindow Frame main.window\".recent[2]"
 /// PropertyListKeyPath(parsing: path.description) == path  // true
 /// ```
-public struct PropertyListKeyPath: Hashable, Sendable, CustomStringConvertible {
+package struct PropertyListKeyPath: Hashable, Sendable, CustomStringConvertible {
   /// One step from a container to a value in it.
-  public enum Component: Hashable, Sendable {
+  package enum Component: Hashable, Sendable {
     /// A dictionary's key.
     case key(String)
     /// An array's index, from 0.
@@ -24,12 +24,12 @@ public struct PropertyListKeyPath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The steps from the root, outermost first; empty for the root itself.
-  public var components: [Component]
+  package var components: [Component]
 
   /// Creates a key path from its steps.
   ///
   /// - Parameter components: The steps from the root, outermost first.
-  public init(_ components: [Component] = []) {
+  package init(_ components: [Component] = []) {
     self.components = components
   }
 
@@ -37,12 +37,12 @@ public struct PropertyListKeyPath: Hashable, Sendable, CustomStringConvertible {
   ///
   /// - Parameter component: The step into the value this path names.
   /// - Returns: The longer path.
-  public func appending(_ component: Component) -> PropertyListKeyPath {
+  package func appending(_ component: Component) -> PropertyListKeyPath {
     PropertyListKeyPath(components + [component])
   }
 
   /// The text form: `profile.current`, `recent[2]`, `"a.b"[0]`; empty for the root.
-  public var description: String {
+  package var description: String {
     var text = ""
     for component in components {
       switch component {
@@ -58,8 +58,8 @@ public struct PropertyListKeyPath: Hashable, Sendable, CustomStringConvertible {
 
   /// Reads the text form back; `nil` when the text is not one.
   ///
-  /// - Parameter text: A key path's ``description``.
-  public init?(parsing text: String) {
+  /// - Parameter text: A key path's `description`.
+  package init?(parsing text: String) {
     var components: [Component] = []
     for step in Self.steps(parsing: text, wildcards: false) ?? [nil] {
       guard let step else { return nil }
@@ -189,14 +189,14 @@ public struct PropertyListKeyPath: Hashable, Sendable, CustomStringConvertible {
 /// let pattern = PropertyListKeyPathPattern(parsing: "recent[*]")
 /// pattern?.matches(PropertyListKeyPath([.key("recent"), .index(7)]))  // true
 /// ```
-public struct PropertyListKeyPathPattern: Hashable, Sendable, CustomStringConvertible {
+package struct PropertyListKeyPathPattern: Hashable, Sendable, CustomStringConvertible {
   /// The steps, nil for `[*]`.
   private let steps: [PropertyListKeyPath.Component?]
   /// The text it was read from.
-  public let description: String
+  package let description: String
 
   /// Reads a pattern; `nil` when the text is not a key path with optional `[*]` steps.
-  public init?(parsing text: String) {
+  package init?(parsing text: String) {
     guard let steps = PropertyListKeyPath.steps(parsing: text, wildcards: true) else {
       return nil
     }
@@ -205,7 +205,7 @@ public struct PropertyListKeyPathPattern: Hashable, Sendable, CustomStringConver
   }
 
   /// Whether a key path is one the pattern names.
-  public func matches(_ path: PropertyListKeyPath) -> Bool {
+  package func matches(_ path: PropertyListKeyPath) -> Bool {
     guard path.components.count == steps.count else { return false }
     for (step, component) in zip(steps, path.components) {
       switch (step, component) {

@@ -4,7 +4,7 @@ import ArchiveFormat
 /// `Library/Preferences/<bundle id>.plist` (UserDefaults), binary or XML.
 ///
 /// Every `Data` value, at any depth of nested dictionaries and arrays, is a
-/// record, named by its key path (``PropertyListKeyPath``):
+/// record, named by its key path (`PropertyListKeyPath`):
 /// `com.example.app.plist:profile.current`, `…:recent[2]`. A `Data` value
 /// that is not a keyed archive is a record the plan reports as skipped, as
 /// an SQLite blob that is not one is; strings, numbers and the other values
@@ -25,13 +25,13 @@ import ArchiveFormat
 /// let store = try PropertyListStore(path: "Library/Preferences/com.example.app.plist")
 /// while case let batch = try store.nextBatch(maximumCount: 512), !batch.isEmpty { … }
 /// ```
-public final class PropertyListStore: RecordStore {
+package final class PropertyListStore: RecordStore {
   /// The file, as given.
-  public let path: String
+  package let path: String
   /// The file's format, which a rewrite keeps.
-  public let format: PropertyListFormat
+  package let format: PropertyListFormat
   /// The largest file read; a larger one is an error.
-  public let maximumFileSize: Int
+  package let maximumFileSize: Int
 
   private var records: [StoreRecord]
   private var next = 0
@@ -41,10 +41,10 @@ public final class PropertyListStore: RecordStore {
   /// - Parameters:
   ///   - path: The file: a regular file, not a symbolic link.
   ///   - maximumFileSize: The largest file read (64 MiB by default).
-  /// - Throws: ``MigrationError`` naming the file, with the byte offset (binary) or
+  /// - Throws: `MigrationError` naming the file, with the byte offset (binary) or
   ///   `LINE:COLUMN` (XML) of a property list that does not read; `not-a-store` for a
   ///   property list that is itself a keyed archive, or whose root is no container.
-  public init(path: String, maximumFileSize: Int = 64 << 20) throws(MigrationError) {
+  package init(path: String, maximumFileSize: Int = 64 << 20) throws(MigrationError) {
     let snapshot = try PropertyListFile.load(path, maximumFileSize: maximumFileSize)
     switch snapshot.value {
     case .dictionary(let top):
@@ -79,13 +79,13 @@ public final class PropertyListStore: RecordStore {
   ///
   /// - Parameter path: The file; a link is followed, as the user named it.
   /// - Returns: `false` for a folder, a file that cannot be read, or other contents.
-  public static func looksLikePropertyList(atPath path: String) -> Bool {
+  package static func looksLikePropertyList(atPath path: String) -> Bool {
     guard let prefix = try? DurableFile.readPrefix(path, count: 4096) else { return false }
     return RecordMigrator.looksLikePropertyList(prefix)
   }
 
   /// The number of `Data` values the file holds.
-  public func recordCount() -> Int? { records.count }
+  package func recordCount() -> Int? { records.count }
 
   /// Keeps only the records at key paths these patterns name (a manifest's `<store>` names
   /// them, `[*]` standing for every element of an array); every other value stays as it is,
@@ -94,7 +94,7 @@ public final class PropertyListStore: RecordStore {
   /// ```swift
   /// store.restrict(to: ["profile.current", "recent[*]"].compactMap(PropertyListKeyPathPattern.init))
   /// ```
-  public func restrict(to patterns: [PropertyListKeyPathPattern]) {
+  package func restrict(to patterns: [PropertyListKeyPathPattern]) {
     records = records.filter { record in
       guard case .propertyListValue(let keyPath) = record.id.kind else { return false }
       return patterns.contains { $0.matches(keyPath) }
@@ -102,14 +102,14 @@ public final class PropertyListStore: RecordStore {
   }
 
   /// The next `Data` values, in document order, at most `maximumCount` of them; empty at the end.
-  public func nextBatch(maximumCount: Int) -> [StoreRecord] {
+  package func nextBatch(maximumCount: Int) -> [StoreRecord] {
     let end = min(records.count, next + maximumCount)
     defer { next = end }
     return Array(records[next..<end])
   }
 
   /// Removes the temporary file an interrupted `migrate` left beside the file; returns its path.
-  public func removeStaleTemporaryFiles() -> [String] {
+  package func removeStaleTemporaryFiles() -> [String] {
     let temporary = PropertyListFile.temporaryPath(for: path)
     guard DurableFile.entryType(of: temporary) != nil else { return [] }
     DurableFile.removeRegularFile(temporary)
@@ -122,7 +122,7 @@ public final class PropertyListStore: RecordStore {
   ///   - runDirectory: Where the copy of the original file and the journal go; `nil` with `--no-backup`.
   ///   - journalPath: The journal file; by default `RUN/journal.jsonl`.
   /// - Returns: A writer that copies the file before its first change and rewrites it per batch.
-  public func makeWriter(runDirectory: String?, journalPath: String?) -> any RecordWriter {
+  package func makeWriter(runDirectory: String?, journalPath: String?) -> any RecordWriter {
     PropertyListRecordWriter(store: self, runDirectory: runDirectory, journalPath: journalPath)
   }
 }

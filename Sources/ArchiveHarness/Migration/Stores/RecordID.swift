@@ -3,8 +3,8 @@ import ArchiveFormat
 /// Where a record lives: a file in a directory store, a row in an SQLite store, or a value in a
 /// property-list store.
 ///
-/// Its ``description`` is what every message about the record prints:
-/// the file's path, `DATABASE:TABLE[KEY=VALUE]`, `FILE:KEYPATH` (``PropertyListKeyPath``), or,
+/// Its `description` is what every message about the record prints:
+/// the file's path, `DATABASE:TABLE[KEY=VALUE]`, `FILE:KEYPATH` (`PropertyListKeyPath`), or,
 /// for a store opened by Core Data entity, `DATABASE:ENTITY[Z_PK=VALUE].ATTRIBUTE`.
 ///
 /// ```swift
@@ -13,9 +13,9 @@ import ArchiveFormat
 ///   entity: RecordID.Entity(name: "Book", attribute: "cover"))
 /// print(id)  // Books.sqlite:Book[Z_PK=48].cover
 /// ```
-public struct RecordID: Hashable, Sendable, CustomStringConvertible {
+package struct RecordID: Hashable, Sendable, CustomStringConvertible {
   /// The two kinds of place.
-  public enum Kind: Hashable, Sendable {
+  package enum Kind: Hashable, Sendable {
     /// A file: its full path and its path relative to the store's folder.
     case file(path: String, relativePath: String)
     /// A row: the table, the key column's value and, for rowid tables, the rowid.
@@ -25,40 +25,40 @@ public struct RecordID: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// A Core Data entity's attribute, naming a row of its table.
-  public struct Entity: Hashable, Sendable {
+  package struct Entity: Hashable, Sendable {
     /// The row's entity, from `Z_PRIMARYKEY`.
-    public var name: String
+    package var name: String
     /// The attribute, as it was named.
-    public var attribute: String
+    package var attribute: String
 
     /// Names a row by its entity and attribute.
-    public init(name: String, attribute: String) {
+    package init(name: String, attribute: String) {
       self.name = name
       self.attribute = attribute
     }
   }
 
   /// The kind of place.
-  public var kind: Kind
+  package var kind: Kind
   /// The Core Data entity and attribute of a row, when the store was opened by entity.
-  public var entity: Entity?
+  package var entity: Entity?
   /// The place, as every message about the record names it.
-  public let place: Place
+  package let place: Place
   /// The keyed hash that names a row of an encrypted store instead of its key
-  /// (``RecordKeyNaming``); `nil` when the key itself is shown.
-  public var keyHash: String?
+  /// (`RecordKeyNaming`); `nil` when the key itself is shown.
+  package var keyHash: String?
 
   /// The place as messages print it.
-  public var description: String { place.description }
+  package var description: String { place.description }
 
   /// A file record.
-  public static func file(path: String, relativePath: String) -> RecordID {
+  package static func file(path: String, relativePath: String) -> RecordID {
     RecordID(kind: .file(path: path, relativePath: relativePath), place: Place(file: path))
   }
 
   /// A row record in the database at `database`; with `entity`, named by it; with a
   /// `naming` that hides keys, named by rowid and a keyed hash of its key.
-  public static func row(
+  package static func row(
     database: String, table: String, keyColumn: String, key: SQLiteValue, rowid: Int64?,
     entity: Entity? = nil, naming: RecordKeyNaming = .clear
   ) -> RecordID {
@@ -82,7 +82,7 @@ public struct RecordID: Hashable, Sendable, CustomStringConvertible {
   ///   file: "com.example.app.plist", keyPath: PropertyListKeyPath([.key("recent"), .index(2)])
   /// ).description  // "com.example.app.plist:recent[2]"
   /// ```
-  public static func propertyListValue(file: String, keyPath: PropertyListKeyPath) -> RecordID {
+  package static func propertyListValue(file: String, keyPath: PropertyListKeyPath) -> RecordID {
     RecordID(
       kind: .propertyListValue(keyPath: keyPath),
       place: Place(file: file, position: .keyPath(keyPath.description)))

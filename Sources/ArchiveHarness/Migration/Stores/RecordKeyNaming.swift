@@ -16,11 +16,11 @@ import ArchiveFormat
 /// print(naming.label(keyColumn: "email", key: .text("ada@example.com"), rowid: 42))
 /// // rowid=42 key#3fa9c1d2e4b5a6f7
 /// ```
-public struct RecordKeyNaming: Sendable {
+package struct RecordKeyNaming: Sendable {
   private let hmac: HMACSHA256?
 
   /// Rows named by their keys, as a store in the clear names them.
-  public static let clear = RecordKeyNaming(hmac: nil)
+  package static let clear = RecordKeyNaming(hmac: nil)
 
   private init(hmac: HMACSHA256?) {
     self.hmac = hmac
@@ -34,13 +34,13 @@ public struct RecordKeyNaming: Sendable {
   }
 
   /// Whether rows are named by a keyed hash rather than by their keys.
-  public var hidesKeys: Bool { hmac != nil }
+  package var hidesKeys: Bool { hmac != nil }
 
   /// The keyed hash of a key value: 16 hex digits, or `nil` when keys are shown.
   ///
   /// - Parameter key: The key column's value.
   /// - Returns: The hash, such as `3fa9c1d2e4b5a6f7`.
-  public func hash(_ key: SQLiteValue) -> String? {
+  package func hash(_ key: SQLiteValue) -> String? {
     guard let hmac else { return nil }
     return String(Hex.encode(hmac.authenticationCode(for: Self.canonicalBytes(key))).prefix(16))
   }
@@ -53,7 +53,7 @@ public struct RecordKeyNaming: Sendable {
   ///   - key: The key's value.
   ///   - rowid: The row's rowid, when the table has one.
   /// - Returns: The name.
-  public func label(keyColumn: String, key: SQLiteValue, rowid: Int64?) -> String {
+  package func label(keyColumn: String, key: SQLiteValue, rowid: Int64?) -> String {
     Self.label(keyColumn: keyColumn, key: key, rowid: rowid, hash: hash(key))
   }
 

@@ -4,11 +4,7 @@
 /// stable order, and an empty batch at the end. Stores are used from one thread.
 ///
 /// ## Topics
-/// - ``DirectoryStore``
-/// - ``SQLiteStore``
-/// - ``PropertyListStore``
-/// - ``RecordWriter``
-public protocol RecordStore: AnyObject {
+package protocol RecordStore: AnyObject {
   /// The store's path, as messages print it.
   var path: String { get }
 
@@ -17,7 +13,7 @@ public protocol RecordStore: AnyObject {
 
   /// Reads the next records, at most `maximumCount`; an empty array means the end.
   ///
-  /// - Throws: ``MigrationError`` when the store cannot be read at all; a
+  /// - Throws: `MigrationError` when the store cannot be read at all; a
   ///   record whose value is unusable comes back as a record, never as an error.
   func nextBatch(maximumCount: Int) throws(MigrationError) -> [StoreRecord]
 
@@ -26,7 +22,7 @@ public protocol RecordStore: AnyObject {
   /// `migrate` calls this before it makes a writer. A store whose writes leave
   /// nothing behind when they are interrupted returns an empty array.
   ///
-  /// - Throws: ``MigrationError`` when the store cannot be listed.
+  /// - Throws: `MigrationError` when the store cannot be listed.
   func removeStaleTemporaryFiles() throws(MigrationError) -> [String]
 
   /// Makes the writer that `migrate` uses for this store.
@@ -44,7 +40,7 @@ public protocol RecordStore: AnyObject {
   ///     journal go; `nil` with `--no-backup`.
   ///   - journalPath: The journal file; by default `RUN/journal.jsonl`.
   /// - Returns: A writer that keeps the originals before replacing them.
-  /// - Throws: ``MigrationError`` when the store cannot be written.
+  /// - Throws: `MigrationError` when the store cannot be written.
   func makeWriter(runDirectory: String?, journalPath: String?) throws(MigrationError)
     -> any RecordWriter
 }

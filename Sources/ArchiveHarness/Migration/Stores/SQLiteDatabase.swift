@@ -22,7 +22,7 @@ final class SQLiteDatabase {
   ///   - readOnly: Opens with `SQLITE_OPEN_READONLY`: nothing, not even a checkpoint, can change the file.
   ///   - create: Creates the file when it is missing (only with `readOnly` false).
   ///   - keys: An SQLCipher store's keys.
-  /// - Throws: ``MigrationError`` naming the file when SQLite cannot open it.
+  /// - Throws: `MigrationError` naming the file when SQLite cannot open it.
   init(path: String, readOnly: Bool, create: Bool = false, keys: SQLCipherKeys? = nil)
     throws(MigrationError)
   {

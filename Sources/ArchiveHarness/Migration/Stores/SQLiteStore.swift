@@ -14,25 +14,25 @@ import CHarnessSQLite
 /// let store = try SQLiteStore(path: "cache.sqlite", table: "cache", keyColumn: "key", valueColumn: "value", readOnly: true)
 /// while case let batch = try store.nextBatch(maximumCount: 500), !batch.isEmpty { … }
 /// ```
-public final class SQLiteStore: RecordStore {
+package final class SQLiteStore: RecordStore {
   /// The database file.
-  public let path: String
+  package let path: String
   /// The table, as it is spelled in the schema.
-  public let table: String
+  package let table: String
   /// The key column, as it is spelled in the schema.
-  public let keyColumn: String
+  package let keyColumn: String
   /// The value column, as it is spelled in the schema.
-  public let valueColumn: String
+  package let valueColumn: String
   /// Whether the table has rowids (it is not `WITHOUT ROWID`); pages and updates then use them.
-  public let hasRowid: Bool
+  package let hasRowid: Bool
   /// An encrypted store's keys and the settings that opened it; `nil` for a store in the clear.
-  public let keys: SQLCipherKeys?
+  package let keys: SQLCipherKeys?
   /// How rows are named in reports, messages and the journal: for an encrypted store by
-  /// rowid and a keyed hash of the key (``RecordKeyNaming``); set it to
-  /// ``RecordKeyNaming/clear`` to show keys (`--show-keys`).
-  public var recordNaming: RecordKeyNaming
+  /// rowid and a keyed hash of the key (`RecordKeyNaming`); set it to
+  /// `RecordKeyNaming.clear` to show keys (`--show-keys`).
+  package var recordNaming: RecordKeyNaming
   /// The Core Data entity and attribute the store was opened by, when it was.
-  public let entity: RecordID.Entity?
+  package let entity: RecordID.Entity?
 
   let database: SQLiteDatabase
   private let pageStatement: SQLiteStatement
@@ -51,12 +51,12 @@ public final class SQLiteStore: RecordStore {
   ///   - keyColumn: The column that identifies a record.
   ///   - valueColumn: The column holding the archive bytes.
   ///   - readOnly: Opens the database read-only, as a dry run does.
-  ///   - keys: An SQLCipher store's keys, from ``StoreEncryption/open(path:)``. The store
+  ///   - keys: An SQLCipher store's keys, from `StoreEncryption.open(path:)`. The store
   ///     is then checked whole before it is opened: every page, and every frame of its `-wal`.
-  /// - Throws: ``MigrationError`` naming the file, and the table or column
+  /// - Throws: `MigrationError` naming the file, and the table or column
   ///   that does not exist, with the ones that do; for an encrypted store,
-  ///   ``MigrationError/Code/damagedPage`` naming the file and the first page that fails.
-  public convenience init(
+  ///   `MigrationError.Code.damagedPage` naming the file and the first page that fails.
+  package convenience init(
     path: String, table: String, keyColumn: String, valueColumn: String, readOnly: Bool,
     keys: SQLCipherKeys? = nil
   ) throws(MigrationError) {
@@ -101,10 +101,10 @@ public final class SQLiteStore: RecordStore {
   ///   - entity: The entity's name (`Z_PRIMARYKEY.Z_NAME`).
   ///   - attribute: The attribute's name; its column is `Z` + the name, uppercased.
   ///   - readOnly: Opens the database read-only, as a dry run does.
-  ///   - keys: An SQLCipher store's keys, from ``StoreEncryption/open(path:)``.
-  /// - Throws: ``MigrationError``: the store is not a Core Data store, or the entity or the
+  ///   - keys: An SQLCipher store's keys, from `StoreEncryption.open(path:)`.
+  /// - Throws: `MigrationError`: the store is not a Core Data store, or the entity or the
   ///   attribute does not exist (naming the ones that do).
-  public convenience init(
+  package convenience init(
     path: String, entity: String, attribute: String, readOnly: Bool, keys: SQLCipherKeys? = nil
   ) throws(MigrationError) {
     try self.init(path: path, readOnly: readOnly, keys: keys, checkingPages: true) {
@@ -250,7 +250,7 @@ public final class SQLiteStore: RecordStore {
   }
 
   /// Checks an encrypted store whole before a run reads or writes any of it (see
-  /// ``SQLCipherKeys/verifyStore(at:)``), after a read-write open has let SQLite roll back a
+  /// `SQLCipherKeys.verifyStore(at:)`), after a read-write open has let SQLite roll back a
   /// write that was interrupted, as the next open of the store does in any case.
   private static func checkWhole(_ path: String, keys: SQLCipherKeys, readOnly: Bool)
     throws(MigrationError)
@@ -288,7 +288,7 @@ public final class SQLiteStore: RecordStore {
   }
 
   /// The number of rows in the table.
-  public func recordCount() throws(MigrationError) -> Int? {
+  package func recordCount() throws(MigrationError) -> Int? {
     let filter = entityFilter.isEmpty ? "" : " WHERE \(entityFilter)"
     let statement = try database.prepare(
       "SELECT count(*) FROM \(SQLiteDatabase.quote(table))\(filter)")
@@ -297,7 +297,7 @@ public final class SQLiteStore: RecordStore {
   }
 
   /// The next rows, in key order, at most `maximumCount` of them; empty at the end.
-  public func nextBatch(maximumCount: Int) throws(MigrationError) -> [StoreRecord] {
+  package func nextBatch(maximumCount: Int) throws(MigrationError) -> [StoreRecord] {
     do {
       return try readBatch(maximumCount: maximumCount)
     } catch {
@@ -357,7 +357,7 @@ public final class SQLiteStore: RecordStore {
   }
 
   /// Returns no paths: SQLite rolls an interrupted transaction back itself, so nothing is left over.
-  public func removeStaleTemporaryFiles() -> [String] { [] }
+  package func removeStaleTemporaryFiles() -> [String] { [] }
 
   /// Makes the writer that `migrate` uses.
   ///
@@ -366,7 +366,7 @@ public final class SQLiteStore: RecordStore {
   ///     `--no-backup` (then `journalPath` may still name a journal).
   ///   - journalPath: The journal file; by default `RUN/journal.jsonl`.
   /// - Returns: A writer that backs up the database before its first change.
-  public func makeWriter(runDirectory: String?, journalPath: String?) -> any RecordWriter {
+  package func makeWriter(runDirectory: String?, journalPath: String?) -> any RecordWriter {
     SQLiteRecordWriter(store: self, runDirectory: runDirectory, journalPath: journalPath)
   }
 }

@@ -1,7 +1,7 @@
 import ArchiveFormat
 
 /// A value of an SQLite column, as a row's key or a journal entry holds it.
-public enum SQLiteValue: Hashable, Sendable {
+package enum SQLiteValue: Hashable, Sendable {
   /// An INTEGER.
   case integer(Int64)
   /// A REAL.
@@ -14,7 +14,7 @@ public enum SQLiteValue: Hashable, Sendable {
   case null
 
   /// The value as messages print it: numbers bare, text quoted, blobs as `x'…'`.
-  public var displayText: String {
+  package var displayText: String {
     switch self {
     case .integer(let value): return String(value)
     case .real(let value): return String(value)

@@ -4,7 +4,7 @@ import CHarnessSQLite
 /// One record named on the command line: an archive file, a row of an SQLite table, a Core
 /// Data attribute of a row, or a `Data` value of a property list.
 ///
-/// The text forms are the ones reports print for records (``RecordID``), so a place can be
+/// The text forms are the ones reports print for records (`RecordID`), so a place can be
 /// copied from a report:
 ///
 /// | Text | Names |
@@ -25,9 +25,9 @@ import CHarnessSQLite
 /// let place = try StorePlace(parsing: "cache.sqlite:store[key='a-legacy']")
 /// let record = try place.read()  // the row's bytes, named cache.sqlite:store[key='a-legacy']
 /// ```
-public struct StorePlace: Hashable, Sendable, CustomStringConvertible {
+package struct StorePlace: Hashable, Sendable, CustomStringConvertible {
   /// What the place names.
-  public enum Kind: Hashable, Sendable {
+  package enum Kind: Hashable, Sendable {
     /// A file, as given.
     case file(path: String)
     /// A file of a folder store, by its path relative to the folder.
@@ -42,20 +42,20 @@ public struct StorePlace: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// What the place names.
-  public var kind: Kind
+  package var kind: Kind
   /// The place as it was written.
-  public var text: String
+  package var text: String
 
   /// The place as it was written.
-  public var description: String { text }
+  package var description: String { text }
 
   /// Reads a place's text, finding the store on disk: the longest-standing rule is that a
   /// path that exists as given is a file.
   ///
   /// - Parameter text: A file, or `STORE:POSITION` (the forms above).
-  /// - Throws: ``MigrationError``: `store-not-found` when no file or folder is named,
+  /// - Throws: `MigrationError`: `store-not-found` when no file or folder is named,
   ///   `invalid-place` when the position does not read or does not fit the store.
-  public init(parsing text: String) throws(MigrationError) {
+  package init(parsing text: String) throws(MigrationError) {
     self.text = text
     if DurableFile.kind(of: text).exists {
       kind = .file(path: text)
@@ -206,9 +206,9 @@ public struct StorePlace: Hashable, Sendable, CustomStringConvertible {
   ///
   /// - Parameter maximumSize: The largest file or value read (64 MiB by default).
   /// - Returns: The record, named as reports name it.
-  /// - Throws: ``MigrationError`` naming the store and the place: a missing file, table,
+  /// - Throws: `MigrationError` naming the store and the place: a missing file, table,
   ///   column, row or key path (`record-not-found`), a store that does not open.
-  public func read(maximumSize: Int = 64 << 20) throws(MigrationError) -> StoreRecord {
+  package func read(maximumSize: Int = 64 << 20) throws(MigrationError) -> StoreRecord {
     switch kind {
     case .file(let path):
       if DurableFile.kind(of: path).isDirectory {
@@ -339,9 +339,9 @@ public struct StorePlace: Hashable, Sendable, CustomStringConvertible {
 extension MigrationError.Code {
   /// A record named on the command line that does not exist: no such row, key path or file in
   /// the store.
-  public static let recordNotFound = MigrationError.Code("record-not-found")
+  package static let recordNotFound = MigrationError.Code("record-not-found")
   /// A place on the command line that does not read, or does not fit its store.
-  public static let invalidPlace = MigrationError.Code("invalid-place")
+  package static let invalidPlace = MigrationError.Code("invalid-place")
 }
 
 extension String {

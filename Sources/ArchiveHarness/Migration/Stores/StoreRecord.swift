@@ -1,7 +1,7 @@
 /// One record read from a store: where it lives and what it holds.
-public struct StoreRecord: Sendable {
+package struct StoreRecord: Sendable {
   /// What a record's value is.
-  public enum Content: Sendable, Hashable {
+  package enum Content: Sendable, Hashable {
     /// Bytes (a blob, a file's contents, or text stored in a TEXT column).
     case bytes([UInt8])
     /// SQL NULL.
@@ -14,21 +14,21 @@ public struct StoreRecord: Sendable {
   }
 
   /// The record's place.
-  public var id: RecordID
+  package var id: RecordID
   /// The record's value.
-  public var content: Content
+  package var content: Content
   /// Whether SQLite stored the value as TEXT rather than BLOB; a compare-and-swap binds it the same way.
-  public var storedAsText: Bool
+  package var storedAsText: Bool
 
   /// Creates a record.
-  public init(id: RecordID, content: Content, storedAsText: Bool = false) {
+  package init(id: RecordID, content: Content, storedAsText: Bool = false) {
     self.id = id
     self.content = content
     self.storedAsText = storedAsText
   }
 
   /// The bytes, when the content is bytes.
-  public var bytes: [UInt8]? {
+  package var bytes: [UInt8]? {
     if case .bytes(let bytes) = content { return bytes }
     return nil
   }

@@ -1,6 +1,6 @@
 /// Feeds a census every file of a folder and its subfolders, each folder's own files one place.
 ///
-/// The folder is read as ``DirectoryStore`` reads it for `migrate`: in path order, hidden
+/// The folder is read as `DirectoryStore` reads it for `migrate`: in path order, hidden
 /// entries left out, symbolic links never followed (each counted as a value that cannot hold
 /// bytes), FIFOs, devices and sockets never opened, and files over the size limit not read.
 struct DirectorySurveySource {
@@ -13,7 +13,7 @@ struct DirectorySurveySource {
 
   /// Opens a folder.
   ///
-  /// - Throws: ``MigrationError`` when the path is not a readable folder.
+  /// - Throws: `MigrationError` when the path is not a readable folder.
   init(path: String) throws(MigrationError) {
     store = try DirectoryStore(path: path)
     self.path = store.path

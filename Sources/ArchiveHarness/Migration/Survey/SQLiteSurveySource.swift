@@ -19,7 +19,7 @@ struct SQLiteSurveySource {
 
   /// Opens the database read-only.
   ///
-  /// - Throws: ``MigrationError`` when it is not an SQLite database, cannot be opened,
+  /// - Throws: `MigrationError` when it is not an SQLite database, cannot be opened,
   ///   holds a hot journal that only a read-write connection could roll back, or (encrypted)
   ///   has a page or a `-wal` frame that fails its check.
   init(path: String, keys: SQLCipherKeys?) throws(MigrationError) {
@@ -57,7 +57,7 @@ struct SQLiteSurveySource {
   /// Reads the whole database into the census.
   ///
   /// - Returns: The Core Data model, when the store has one.
-  /// - Throws: ``MigrationError`` when a table cannot be read.
+  /// - Throws: `MigrationError` when a table cannot be read.
   func run(into census: SurveyCensus, report: inout SurveyReport) throws(MigrationError)
     -> CoreDataSchema?
   {

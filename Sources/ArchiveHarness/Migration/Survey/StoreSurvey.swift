@@ -16,23 +16,23 @@ import ArchiveFormat
 ///   print(place.place, place.archives, place.dryRunArguments(store: report.store) ?? [])
 /// }
 /// ```
-public struct StoreSurvey: Sendable {
+package struct StoreSurvey: Sendable {
   /// The store: an SQLite database (in the clear, or encrypted with ``keys``), a folder, or
   /// one archive file.
-  public var path: String
-  /// An encrypted SQLite store's keys, from ``StoreEncryption/open(path:)``.
-  public var keys: SQLCipherKeys?
+  package var path: String
+  /// An encrypted SQLite store's keys, from `StoreEncryption.open(path:)`.
+  package var keys: SQLCipherKeys?
   /// Archives read per place for their classes, at most; `nil` (the default) reads every one.
   ///
-  /// The others are counted by their first bytes, as ``SurveyPlaceReport/notRead``.
-  public var sampleLimit: Int?
+  /// The others are counted by their first bytes, as `SurveyPlaceReport.notRead`.
+  package var sampleLimit: Int?
   /// Different class sets (and `$top` key sets) tracked per place; more are counted, not named.
-  public var setCapacity = 1000
+  package var setCapacity = 1000
   /// The readers' limits.
-  public var limits = ArchiveLimits.default
+  package var limits = ArchiveLimits.default
 
   /// Describes a survey of a store.
-  public init(path: String, keys: SQLCipherKeys? = nil, sampleLimit: Int? = nil) {
+  package init(path: String, keys: SQLCipherKeys? = nil, sampleLimit: Int? = nil) {
     self.path = path
     self.keys = keys
     self.sampleLimit = sampleLimit
@@ -41,11 +41,11 @@ public struct StoreSurvey: Sendable {
   /// Surveys the store.
   ///
   /// - Returns: Every place with its counts, in order.
-  /// - Throws: ``MigrationError``: the path is missing or unreadable; it is neither a folder, an
-  ///   SQLite database nor a keyed archive (``MigrationError/Code/storeNotFound``); it is a
-  ///   property list that is not a keyed archive (``MigrationError/Code/notSupported``); or
+  /// - Throws: `MigrationError`: the path is missing or unreadable; it is neither a folder, an
+  ///   SQLite database nor a keyed archive (`MigrationError.Code.storeNotFound`); it is a
+  ///   property list that is not a keyed archive (`MigrationError.Code.notSupported`); or
   ///   SQLite fails.
-  public func run() throws(MigrationError) -> SurveyReport {
+  package func run() throws(MigrationError) -> SurveyReport {
     let census = SurveyCensus(
       options: SurveyCensus.Options(
         sampleLimit: sampleLimit, setCapacity: setCapacity, limits: limits))

@@ -3,7 +3,7 @@ import Dispatch
 
 /// Counts what each place of a store holds, as sources of records feed it values.
 ///
-/// A source (``SQLiteSurveySource``, ``DirectorySurveySource``; a property-list store's key
+/// A source (`SQLiteSurveySource`, `DirectorySurveySource`; a property-list store's key
 /// paths later) names a place once, then hands over each value: NULL, a value that cannot hold
 /// bytes, or bytes. Bytes are recognised at once from their first bytes; those that start like
 /// a property list are copied and read in bunches, on every processor, with the project's
@@ -165,7 +165,7 @@ final class SurveyCensus {
     }
   }
 
-  /// Adds names to a place's set up to ``SurveyPlaceReport/maximumClassNames``; returns how
+  /// Adds names to a place's set up to `SurveyPlaceReport.maximumClassNames`; returns how
   /// many new names were left out.
   private static func merge(_ names: Set<String>, into set: inout Set<String>) -> Int {
     var leftOut = 0
@@ -225,7 +225,7 @@ private final class ResultSlots: @unchecked Sendable {
 /// Names a record for a damaged value's example: a row by its table and key, or a file.
 enum SurveyRecordName: CustomStringConvertible {
   /// A row: the database, the table, the key column and its value (or the rowid).
-  /// An encrypted store's row is named by a keyed hash of its key (``RecordKeyNaming``).
+  /// An encrypted store's row is named by a keyed hash of its key (`RecordKeyNaming`).
   case row(
     database: String, table: String, keyColumn: String, key: SQLiteValue, naming: RecordKeyNaming)
   /// A file, by its path.

@@ -6,13 +6,13 @@ enum SurveyExamination: Sendable {
   struct Archive: Sendable {
     /// The format it is written in.
     var format: PropertyListFormat
-    /// Its class set, bounded for a report (``SurveyExamination/bounded(_:)``).
+    /// Its class set, bounded for a report (`SurveyExamination.bounded(_:)`).
     var classes: [String]
     /// Its `$top` keys, bounded for a report.
     var topKeys: [String]
     /// Every archived class name of its instances, whole, for a manifest's class map.
     var classNames: Set<String>
-    /// The keyed archives held in its `Data` values, to ``NestedArchive/maximumDepth``.
+    /// The keyed archives held in its `Data` values, to `NestedArchive.maximumDepth`.
     var nestedArchives = 0
     /// The archived class names of the nested archives' instances.
     var nestedClassNames: Set<String> = []
@@ -72,7 +72,7 @@ enum SurveyExamination: Sendable {
   }
 
   /// Counts the keyed archives held in an archive's `Data` values, and theirs, to
-  /// ``NestedArchive/maximumDepth``, as `inspect` shows them.
+  /// `NestedArchive.maximumDepth`, as `inspect` shows them.
   private static func countNested(
     in archive: KeyedArchive, depth: Int, limits: ArchiveLimits, into facts: inout Archive
   ) {

@@ -9,38 +9,38 @@
 /// frequencies.add(["NSArray", "ProfileKit.UserProfile"])
 /// let (shown, more) = frequencies.mostFrequent(10)
 /// ```
-public struct SurveyFrequencies: Hashable, Sendable {
+package struct SurveyFrequencies: Hashable, Sendable {
   /// One set and the number of records that had it.
-  public struct Entry: Hashable, Sendable {
+  package struct Entry: Hashable, Sendable {
     /// The names, sorted by their UTF-8 bytes.
-    public var names: [String]
+    package var names: [String]
     /// The records that had exactly these names.
-    public var records: Int
+    package var records: Int
   }
 
   /// What a bounded list leaves out: so many more sets, holding so many records.
-  public struct Remainder: Hashable, Sendable {
+  package struct Remainder: Hashable, Sendable {
     /// Sets not listed; a lower bound when ``isLowerBound``.
-    public var sets: Int
+    package var sets: Int
     /// Records those sets hold.
-    public var records: Int
-    /// Whether some sets were never tracked, so that there may be more of them than ``sets``.
-    public var isLowerBound: Bool
+    package var records: Int
+    /// Whether some sets were never tracked, so that there may be more of them than `sets`.
+    package var isLowerBound: Bool
   }
 
   /// The most different sets tracked.
-  public let capacity: Int
+  package let capacity: Int
   private var counts: [[String]: Int] = [:]
   /// Records whose set arrived once ``capacity`` sets were tracked and was not one of them.
-  public private(set) var untrackedRecords = 0
+  package private(set) var untrackedRecords = 0
 
   /// Creates an empty tally that tracks at most `capacity` different sets.
-  public init(capacity: Int) {
+  package init(capacity: Int) {
     self.capacity = max(1, capacity)
   }
 
   /// Counts one record's set, or `count` records'.
-  public mutating func add(_ names: [String], count: Int = 1) {
+  package mutating func add(_ names: [String], count: Int = 1) {
     if let existing = counts[names] {
       counts[names] = existing + count
     } else if counts.count < capacity {
@@ -51,10 +51,10 @@ public struct SurveyFrequencies: Hashable, Sendable {
   }
 
   /// The number of records counted.
-  public var total: Int { counts.values.reduce(untrackedRecords, +) }
+  package var total: Int { counts.values.reduce(untrackedRecords, +) }
 
   /// The `limit` most frequent sets (ties by their names), and what the list leaves out.
-  public func mostFrequent(_ limit: Int) -> (shown: [Entry], remainder: Remainder?) {
+  package func mostFrequent(_ limit: Int) -> (shown: [Entry], remainder: Remainder?) {
     let sorted = counts.map { Entry(names: $0.key, records: $0.value) }.sorted { a, b in
       if a.records != b.records { return a.records > b.records }
       return a.names.lexicographicallyPrecedes(b.names) {

@@ -8,7 +8,7 @@
 /// let place = SurveyPlace.column(table: "ZBOOK", column: "ZCOVER")
 /// print(place)  // ZBOOK.ZCOVER
 /// ```
-public enum SurveyPlace: Hashable, Sendable, Comparable, CustomStringConvertible {
+package enum SurveyPlace: Hashable, Sendable, Comparable, CustomStringConvertible {
   /// A column of an SQLite table.
   case column(table: String, column: String)
   /// A folder's own files (not those of its subfolders), by its path relative to the store;
@@ -20,7 +20,7 @@ public enum SurveyPlace: Hashable, Sendable, Comparable, CustomStringConvertible
   case keyPath(String)
 
   /// `TABLE.COLUMN`, the folder's relative path, or the file's path.
-  public var description: String {
+  package var description: String {
     switch self {
     case .column(let table, let column): "\(table).\(column)"
     case .folder(let relativePath): relativePath
@@ -30,7 +30,7 @@ public enum SurveyPlace: Hashable, Sendable, Comparable, CustomStringConvertible
   }
 
   /// The kind's name, as JSON writes it: `column`, `folder` or `file`.
-  public var kindName: String {
+  package var kindName: String {
     switch self {
     case .column: "column"
     case .folder: "folder"
@@ -40,7 +40,7 @@ public enum SurveyPlace: Hashable, Sendable, Comparable, CustomStringConvertible
   }
 
   /// Orders places by kind, then by name (UTF-8 bytes), so reports are stable.
-  public static func < (lhs: SurveyPlace, rhs: SurveyPlace) -> Bool {
+  package static func < (lhs: SurveyPlace, rhs: SurveyPlace) -> Bool {
     switch (lhs, rhs) {
     case (.column(let a, let b), .column(let c, let d)):
       a == c ? b.utf8.lexicographicallyPrecedes(d.utf8) : a.utf8.lexicographicallyPrecedes(c.utf8)
@@ -59,9 +59,9 @@ public enum SurveyPlace: Hashable, Sendable, Comparable, CustomStringConvertible
 /// let key = SurveyKeyColumn(column: "Z_PK", kind: .integerPrimaryKey)
 /// print(key.kind.explanation)  // the INTEGER PRIMARY KEY (the rowid)
 /// ```
-public struct SurveyKeyColumn: Hashable, Sendable {
+package struct SurveyKeyColumn: Hashable, Sendable {
   /// How the key column was found, in the order a survey prefers them.
-  public enum Kind: String, Hashable, Sendable {
+  package enum Kind: String, Hashable, Sendable {
     /// An `INTEGER PRIMARY KEY`: the rowid under another name.
     case integerPrimaryKey = "integer-primary-key"
     /// A primary key of one column that is not the rowid (a `TEXT PRIMARY KEY`, say).
@@ -70,7 +70,7 @@ public struct SurveyKeyColumn: Hashable, Sendable {
     case uniqueText = "unique-text"
 
     /// What the kind means, for people.
-    public var explanation: String {
+    package var explanation: String {
       switch self {
       case .integerPrimaryKey: "the INTEGER PRIMARY KEY (the rowid)"
       case .primaryKey: "the single-column PRIMARY KEY"
@@ -80,12 +80,12 @@ public struct SurveyKeyColumn: Hashable, Sendable {
   }
 
   /// The column, as the schema spells it.
-  public var column: String
+  package var column: String
   /// How it was found.
-  public var kind: Kind
+  package var kind: Kind
 
   /// Names a key column.
-  public init(column: String, kind: Kind) {
+  package init(column: String, kind: Kind) {
     self.column = column
     self.kind = kind
   }
@@ -99,7 +99,7 @@ public struct SurveyKeyColumn: Hashable, Sendable {
 /// ```swift
 /// let kind = SurveyOtherKind.of(Array("{\"a\": 1}".utf8))  // .json
 /// ```
-public enum SurveyOtherKind: String, CaseIterable, Hashable, Sendable {
+package enum SurveyOtherKind: String, CaseIterable, Hashable, Sendable {
   /// No bytes.
   case empty
   /// A property list that is not a keyed archive (an array, or a dictionary without `$archiver`).
@@ -116,7 +116,7 @@ public enum SurveyOtherKind: String, CaseIterable, Hashable, Sendable {
   case binary
 
   /// The kind of bytes that are not a property list (the caller has checked that).
-  public static func of(_ bytes: [UInt8]) -> SurveyOtherKind {
+  package static func of(_ bytes: [UInt8]) -> SurveyOtherKind {
     bytes.withUnsafeBytes { SurveyRecognition.otherKind($0) }
   }
 }

@@ -9,9 +9,9 @@ import ArchiveFormat
 ///   print(place.place, place.archives, place.classSets.mostFrequent(3).shown)
 /// }
 /// ```
-public struct SurveyReport: Sendable {
+package struct SurveyReport: Sendable {
   /// What the store is.
-  public enum StoreKind: String, Hashable, Sendable {
+  package enum StoreKind: String, Hashable, Sendable {
     /// An SQLite database, in the clear or encrypted.
     case sqlite
     /// A folder of files, read recursively.
@@ -23,30 +23,30 @@ public struct SurveyReport: Sendable {
   }
 
   /// The store, as given.
-  public var store: String
+  package var store: String
   /// What the store is.
-  public var kind: StoreKind
+  package var kind: StoreKind
   /// The settings an encrypted store opened with; `nil` for one in the clear.
-  public var encryption: SQLCipherSettings?
+  package var encryption: SQLCipherSettings?
   /// The Core Data model, for a store with `Z_PRIMARYKEY` and `Z_METADATA`.
-  public var coreData: CoreDataSchema?
+  package var coreData: CoreDataSchema?
   /// Every place that held a value other than NULL or text without archives, in order.
-  public var places: [SurveyPlaceReport]
+  package var places: [SurveyPlaceReport]
   /// Tables read (SQLite).
-  public var tables = 0
+  package var tables = 0
   /// Columns read: those of text or blob affinity, the key column excepted (SQLite).
-  public var columns = 0
+  package var columns = 0
   /// Rows read (SQLite).
-  public var rows = 0
+  package var rows = 0
   /// Files read (folders).
-  public var files = 0
+  package var files = 0
   /// Tables not read, with the reason (virtual tables).
-  public var skippedTables: [(table: String, reason: String)] = []
+  package var skippedTables: [(table: String, reason: String)] = []
   /// At most this many archives per place were read for their classes; `nil` reads every one.
-  public var sampleLimit: Int?
+  package var sampleLimit: Int?
 
   /// The places that hold keyed archives, damaged ones included.
-  public var archivePlaces: [SurveyPlaceReport] { places.filter(\.holdsArchives) }
+  package var archivePlaces: [SurveyPlaceReport] { places.filter(\.holdsArchives) }
 }
 
 /// One place and what it holds.
@@ -57,67 +57,67 @@ public struct SurveyReport: Sendable {
 ///   print(cover.archives, cover.damagedArchives, cover.dryRunArguments(store: report.store) ?? [])
 /// }
 /// ```
-public struct SurveyPlaceReport: Sendable {
+package struct SurveyPlaceReport: Sendable {
   /// The place.
-  public var place: SurveyPlace
+  package var place: SurveyPlace
   /// The column `migrate --key-column` would use, for a column.
-  public var keyColumn: SurveyKeyColumn?
+  package var keyColumn: SurveyKeyColumn?
   /// Why a column's table has no key column `migrate` can use, if it has none.
-  public var keyProblem: String?
+  package var keyProblem: String?
   /// The Core Data entity the column belongs to: the nearest one that every row holding a value
   /// is or descends from (or the table's own entity when no row holds one).
-  public var entity: String?
+  package var entity: String?
   /// The Core Data attribute the column holds (its name without `Z`, lowercased).
-  public var attribute: String?
+  package var attribute: String?
   /// The Core Data entities of the rows that hold a value, by name.
-  public var entitiesSeen: [String] = []
+  package var entitiesSeen: [String] = []
 
   /// Values read: rows of the column, or files of the folder.
-  public var values = 0
+  package var values = 0
   /// Keyed archives that the bounded reader read and validated.
-  public var archives = 0
+  package var archives = 0
   /// Values that start like a property list but do not read, or claim to be keyed archives
   /// and are not valid ones; `migrate` refuses them at its read step.
-  public var damagedArchives = 0
+  package var damagedArchives = 0
   /// Values that start like a property list and were not read, past `--sample`.
-  public var notRead = 0
+  package var notRead = 0
   /// SQL NULLs.
-  public var nulls = 0
+  package var nulls = 0
   /// Values with bytes that are neither keyed archives nor damaged ones.
-  public var otherBlobs = 0
+  package var otherBlobs = 0
   /// Values that cannot hold bytes: SQL integers and reals; in a folder, links, devices, FIFOs,
   /// and files that cannot be read or are over the size limit.
-  public var nonBlobValues = 0
+  package var nonBlobValues = 0
   /// Archives (and values not read past `--sample`) by format.
-  public var formats: [PropertyListFormat: Int] = [:]
+  package var formats: [PropertyListFormat: Int] = [:]
   /// Other blobs by what they look like.
-  public var otherKinds: [SurveyOtherKind: Int] = [:]
+  package var otherKinds: [SurveyOtherKind: Int] = [:]
   /// The archives' class sets: the archived class names of each archive's objects.
-  public var classSets: SurveyFrequencies
+  package var classSets: SurveyFrequencies
   /// The archives' `$top` key sets.
-  public var topKeys: SurveyFrequencies
+  package var topKeys: SurveyFrequencies
   /// Every archived class name the archives' instances have, at most ``maximumClassNames``;
   /// what `survey --author` maps.
-  public var classNames: Set<String> = []
+  package var classNames: Set<String> = []
   /// Keyed archives held in the archives' `Data` values (a profile's `NSColor` archives), to
   /// `NestedArchive.maximumDepth`.
-  public var nestedArchives = 0
+  package var nestedArchives = 0
   /// The archived class names of the nested archives' instances, at most ``maximumClassNames``.
-  public var nestedClassNames: Set<String> = []
+  package var nestedClassNames: Set<String> = []
   /// Class names not kept in ``classNames`` or ``nestedClassNames`` once either was full.
-  public var classNamesLeftOut = 0
+  package var classNamesLeftOut = 0
   /// The first damaged values, each with the record and the reader's reason.
-  public var damagedExamples: [(record: String, reason: String)] = []
+  package var damagedExamples: [(record: String, reason: String)] = []
   /// Values stored as SQL BLOB (or files), as opposed to TEXT.
-  public var blobValues = 0
+  package var blobValues = 0
 
   /// The most damaged values a place keeps as examples.
-  public static let maximumExamples = 3
+  package static let maximumExamples = 3
   /// The most class names a place keeps in ``classNames``, and in ``nestedClassNames``.
-  public static let maximumClassNames = 4096
+  package static let maximumClassNames = 4096
 
   /// Creates an empty place.
-  public init(place: SurveyPlace, classSetCapacity: Int = 1000) {
+  package init(place: SurveyPlace, classSetCapacity: Int = 1000) {
     self.place = place
     classSets = SurveyFrequencies(capacity: classSetCapacity)
     topKeys = SurveyFrequencies(capacity: classSetCapacity)
@@ -125,17 +125,17 @@ public struct SurveyPlaceReport: Sendable {
 
   /// The place as people name it: `Entity.attribute` for a Core Data column, else the place
   /// itself (`TABLE.COLUMN`, a folder, a file, a key path).
-  public var name: String {
+  package var name: String {
     if let entity, let attribute { return "\(entity).\(attribute)" }
     return place.description
   }
 
   /// Whether the place holds keyed archives (read, damaged, or not read past `--sample`).
-  public var holdsArchives: Bool { archives + damagedArchives + notRead > 0 }
+  package var holdsArchives: Bool { archives + damagedArchives + notRead > 0 }
 
   /// Whether a report lists the place: it holds archives, blobs or files; a text column
   /// without archives is read but not listed.
-  public var isListed: Bool { holdsArchives || blobValues > 0 || (nonBlobValues > 0 && isFolder) }
+  package var isListed: Bool { holdsArchives || blobValues > 0 || (nonBlobValues > 0 && isFolder) }
 
   private var isFolder: Bool {
     if case .folder = place { return true }
@@ -150,7 +150,7 @@ public struct SurveyPlaceReport: Sendable {
   ///   - storeArguments: Arguments that open the store (the key's placeholder and cipher
   ///     settings for an encrypted one).
   /// - Returns: The arguments, with `--manifest MANIFEST.xml` standing for the store's manifest.
-  public func dryRunArguments(store: String, storeArguments: [String] = []) -> [String]? {
+  package func dryRunArguments(store: String, storeArguments: [String] = []) -> [String]? {
     guard holdsArchives else { return nil }
     var arguments = ["migrate-dry-run", "--store"]
     switch place {
@@ -174,7 +174,7 @@ public struct SurveyPlaceReport: Sendable {
   }
 
   /// Why ``dryRunArguments(store:storeArguments:)`` gives no command, when it gives none.
-  public var noCommandReason: String? {
+  package var noCommandReason: String? {
     guard holdsArchives else { return nil }
     switch place {
     case .file:

@@ -11,7 +11,7 @@ import Foundation
 ///    `allowedClasses`.
 /// 4. Compare the re-read object with the first decode, field by field.
 /// 5. Conserve: compare what the historical archive holds with the new archive, value by value
-///    at key paths, with no app code (``ConservationCheck``). The first decode came from the
+///    at key paths, with no app code (`ConservationCheck`). The first decode came from the
 ///    current code, so step 4 alone would compare that code with itself; a decoder that drops a
 ///    field agrees with itself. A value lost or changed, unless declared, refuses the record.
 ///

@@ -2,7 +2,7 @@ import ArchiveCoder
 import ArchiveFormat
 
 /// What the typed migration of one archive came to, in this process or in a decode worker.
-public enum TypedMigrationResult: Sendable, Hashable {
+package enum TypedMigrationResult: Sendable, Hashable {
   /// The app's secure read already succeeds on the archive as stored.
   case unchanged
   /// The verified new archive, and the class name of its re-read root.

@@ -8,21 +8,21 @@ import ArchiveFormat
 /// let transform = TypedTransform(
 ///   runner: pool, classMap: map, allowedClasses: ["ProfileKit.UserProfile"])
 /// ```
-public protocol TypedMigrationRunner: Sendable {
+package protocol TypedMigrationRunner: Sendable {
   /// Migrates archives, one result per archive, in order.
   ///
   /// - Parameters:
   ///   - archives: The archives' bytes.
   ///   - classMap: Archived name → current name, for the legacy decode.
   ///   - allowedClasses: The classes the app's secure read declares.
-  /// - Returns: One result per archive; an archive whose decode trapped is ``TypedMigrationResult/crashed(_:)``.
-  /// - Throws: ``WorkerProtocolError`` when the runner itself failed, and no archive was migrated.
+  /// - Returns: One result per archive; an archive whose decode trapped is `TypedMigrationResult.crashed(_:)`.
+  /// - Throws: `WorkerProtocolError` when the runner itself failed, and no archive was migrated.
   func migrate(_ archives: [[UInt8]], classMap: ClassNameMap, allowedClasses: [String])
     throws(WorkerProtocolError) -> [TypedMigrationResult]
 }
 
-/// The typed migration of records as a ``RecordTransform``: a `TypedMigration`, run by a
-/// ``TypedMigrationRunner`` (decode workers) or in this process.
+/// The typed migration of records as a `RecordTransform`: a `TypedMigration`, run by a
+/// `TypedMigrationRunner` (decode workers) or in this process.
 ///
 /// A record is already current when the app's own secure read succeeds on
 /// it as stored: the current classes, the declared `allowedClasses`, and no
@@ -47,7 +47,7 @@ public protocol TypedMigrationRunner: Sendable {
 ///   allowedClasses: ["ProfileKit.UserProfile", "ProfileKit.Address"])
 /// let plan = RecordMigrator(transform: transform).plan(record)
 /// ```
-public struct TypedTransform: RecordTransform {
+package struct TypedTransform: RecordTransform {
   /// Where the app's decoders run.
   private enum Runner: Sendable {
     case workers(any TypedMigrationRunner)
@@ -56,9 +56,9 @@ public struct TypedTransform: RecordTransform {
 
   private let runner: Runner
   /// Archived name → current name, for the legacy decode.
-  public let classMap: ClassNameMap
+  package let classMap: ClassNameMap
   /// The classes the app's secure read declares.
-  public let allowedClasses: [String]
+  package let allowedClasses: [String]
 
   /// A typed migration whose decoders run in decode workers.
   ///
@@ -66,7 +66,7 @@ public struct TypedTransform: RecordTransform {
   ///   - runner: The workers, such as a `SupervisorPool` with one per verifying thread.
   ///   - classMap: Archived name → current name, for the legacy decode.
   ///   - allowedClasses: The classes the app's secure read declares.
-  public init(
+  package init(
     runner: any TypedMigrationRunner, classMap: ClassNameMap, allowedClasses: [String]
   ) {
     self.runner = .workers(runner)
@@ -81,7 +81,7 @@ public struct TypedTransform: RecordTransform {
   ///   - classMap: Archived name → current name, for the legacy decode.
   ///   - allowedClasses: The classes the app's secure read declares.
   ///   - limits: The bounds on reading.
-  public init(
+  package init(
     registry: ClassRegistry, classMap: ClassNameMap, allowedClasses: [String],
     limits: ArchiveLimits = .default
   ) {
@@ -93,10 +93,10 @@ public struct TypedTransform: RecordTransform {
   }
 
   /// The transform's name in reports: `typed`.
-  public var name: String { "typed" }
+  package var name: String { "typed" }
 
   /// In workers, a slice at a time: one worker round trip per slice, not per record.
-  public var prefersBatches: Bool {
+  package var prefersBatches: Bool {
     if case .workers = runner { return true }
     return false
   }
@@ -104,8 +104,8 @@ public struct TypedTransform: RecordTransform {
   /// Leaves a record the app already reads, or rewrites it after a verified round trip.
   ///
   /// - Parameter input: The record's bytes and its parsed archive.
-  /// - Returns: ``TransformResult/unchanged``, the new bytes, or a refusal naming the step.
-  public func transform(_ input: TransformInput) -> TransformResult {
+  /// - Returns: `TransformResult.unchanged`, the new bytes, or a refusal naming the step.
+  package func transform(_ input: TransformInput) -> TransformResult {
     transform(batch: [input])[0]
   }
 
@@ -113,7 +113,7 @@ public struct TypedTransform: RecordTransform {
   ///
   /// - Parameter inputs: The records' bytes and parsed archives.
   /// - Returns: One result per input.
-  public func transform(batch inputs: [TransformInput]) -> [TransformResult] {
+  package func transform(batch inputs: [TransformInput]) -> [TransformResult] {
     guard !inputs.isEmpty else { return [] }
     let results: [TypedMigrationResult]
     switch runner {
@@ -137,7 +137,7 @@ public struct TypedTransform: RecordTransform {
   ///
   /// - Parameter result: What the migration made of one archive.
   /// - Returns: The transform's result; a crash is a refusal at the decode step.
-  public static func transformResult(_ result: TypedMigrationResult) -> TransformResult {
+  package static func transformResult(_ result: TypedMigrationResult) -> TransformResult {
     switch result {
     case .unchanged:
       return .unchanged

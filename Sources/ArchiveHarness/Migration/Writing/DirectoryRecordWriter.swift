@@ -13,7 +13,7 @@ import _ArchiveHarnessSystem
 /// into `RUN/originals/RELATIVE` and synced; the journal lines are appended and synced; then each file is
 /// replaced by writing `.NAME.PID-RANDOM.archive-harness-tmp` beside it, syncing it and
 /// swapping it with the original only while the original is still the file that
-/// was compared (``AtomicFile/swap(_:over:ifStill:)``); finally each touched folder is
+/// was compared (`AtomicFile.swap(_:over:ifStill:)`); finally each touched folder is
 /// synced. A file whose bytes changed since they were read, or that another
 /// writer replaced at any moment up to the swap, is not replaced.
 final class DirectoryRecordWriter: RecordWriter {

@@ -6,7 +6,7 @@
 
 /// File operations that either complete durably or throw an error naming the path.
 ///
-/// Every write goes through FileOutput's ``AtomicFile`` steps, the one place
+/// Every write goes through FileOutput's `AtomicFile` steps, the one place
 /// that implements the project's write rule.
 enum DurableFile {
   /// Reads a whole regular file, refusing one larger than `limit` bytes; `nil` and a reason for a too-large file.
@@ -51,7 +51,7 @@ enum DurableFile {
   /// Reads from an open descriptor until `buffer` is full or the file ends, retrying on `EINTR`.
   ///
   /// - Returns: How many bytes were read: `buffer.count`, or fewer at the end of the file.
-  /// - Throws: ``MigrationError`` naming `path` when a read fails.
+  /// - Throws: `MigrationError` naming `path` when a read fails.
   static func readFully(_ descriptor: Int32, into buffer: inout [UInt8], path: String)
     throws(MigrationError) -> Int
   {

@@ -141,11 +141,11 @@ package final class MigrationJournal {
   ///
   /// A line that is not JSON, or a header that is not a journal's, stops the
   /// read. A journal with no complete line has the problem
-  /// ``MigrationRollback/JournalProblem/noHeader`` and no header members. A torn last line, a broken checksum chain, a missing `end` line or an
+  /// `MigrationRollback.JournalProblem.noHeader` and no header members. A torn last line, a broken checksum chain, a missing `end` line or an
   /// `end` line whose count differs are returned as problems: every complete
   /// entry is still returned, since a rollback checks each record by its checksums.
   ///
-  /// - Throws: ``MigrationError`` with code ``MigrationError/Code/journal`` and
+  /// - Throws: `MigrationError` with code `MigrationError.Code.journal` and
   ///   `PATH:LINE` for a line that is not a JSON object or a wrong header.
   static func read(_ path: String) throws(MigrationError) -> (
     header: [String: Any], entries: [[String: Any]],

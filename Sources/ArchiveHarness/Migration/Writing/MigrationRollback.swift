@@ -17,9 +17,9 @@ import _ArchiveHarnessSystem
 ///   already undone; nothing to do;
 /// - anything else: someone changed the record since; it is left alone and
 ///   reported as a conflict.
-public enum MigrationRollback {
+package enum MigrationRollback {
   /// What happened to one journaled record.
-  public enum Outcome: Sendable, Hashable {
+  package enum Outcome: Sendable, Hashable {
     /// The original bytes are back.
     case restored
     /// The record already held its original bytes.
@@ -28,7 +28,7 @@ public enum MigrationRollback {
     case conflict(String)
 
     /// The outcome's name: `restored`, `already-original`, `conflict`.
-    public var name: String {
+    package var name: String {
       switch self {
       case .restored: "restored"
       case .alreadyOriginal: "already-original"
@@ -42,7 +42,7 @@ public enum MigrationRollback {
   /// ```swift
   /// for problem in summary.journalProblems { print("warning: \(problem)") }
   /// ```
-  public enum JournalProblem: Sendable, Hashable, CustomStringConvertible {
+  package enum JournalProblem: Sendable, Hashable, CustomStringConvertible {
     /// The last line has no newline: the run was killed while writing it, or the journal was cut.
     case tornLine(line: Int)
     /// A line's sum does not follow from the line before it: a line was changed, deleted or moved.
@@ -57,7 +57,7 @@ public enum MigrationRollback {
     case noHeader
 
     /// The problem in a sentence, for the rollback's report.
-    public var description: String {
+    package var description: String {
       switch self {
       case .tornLine(let line):
         "line \(line) is incomplete: the run was killed while writing it, or the journal was cut; a record it named may still hold the migrated bytes"
@@ -76,15 +76,15 @@ public enum MigrationRollback {
   }
 
   /// Counts of a rollback.
-  public struct Summary: Sendable, Hashable {
+  package struct Summary: Sendable, Hashable {
     /// What is wrong with the journal's lines; every entry that reads was still rolled back.
-    public var journalProblems: [JournalProblem] = []
+    package var journalProblems: [JournalProblem] = []
     /// Records restored.
-    public var restored = 0
+    package var restored = 0
     /// Records that already held their originals.
-    public var alreadyOriginal = 0
+    package var alreadyOriginal = 0
     /// Records left alone.
-    public var conflicts = 0
+    package var conflicts = 0
   }
 
   /// Rolls back the run a journal describes.
@@ -94,8 +94,8 @@ public enum MigrationRollback {
   ///   - key: An encrypted store's key (the journal records its settings, never the key).
   ///   - onRecord: Called with each record's place and outcome.
   /// - Returns: The counts.
-  /// - Throws: ``MigrationError`` when the journal, the store or the backup cannot be used.
-  public static func run(
+  /// - Throws: `MigrationError` when the journal, the store or the backup cannot be used.
+  package static func run(
     journalPath: String, key: StoreKey? = nil, onRecord: (String, Outcome) -> Void
   ) throws(MigrationError) -> Summary {
     let journal = try MigrationJournal.read(journalPath)
@@ -564,7 +564,7 @@ private final class BackupReader {
   /// Opens the backup; one that cannot be read (a damaged page 1, say) is kept as the reason
   /// every row that needs it gives.
   ///
-  /// - Throws: ``MigrationError`` when the backup is missing, is not a database, or holds a
+  /// - Throws: `MigrationError` when the backup is missing, is not a database, or holds a
   ///   hot journal: the rollback then stops before it writes anything, as it always has.
   init(path: String, table: String, keyColumn: String, valueColumn: String, keys: SQLCipherKeys?)
     throws(MigrationError)

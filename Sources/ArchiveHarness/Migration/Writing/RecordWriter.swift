@@ -1,5 +1,5 @@
 /// Writes verified replacements into a store, with a backup and a journal, crash-safely.
-public protocol RecordWriter: AnyObject {
+package protocol RecordWriter: AnyObject {
   /// Writes a batch; returns, per rewrite in order, `nil` when written or the reason it was not.
   ///
   /// A rewrite is refused (step `write`) when the record no longer holds the

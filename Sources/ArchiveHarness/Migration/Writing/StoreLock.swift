@@ -17,18 +17,18 @@
 /// let lock = try StoreLock(store: "/data/cache.sqlite")
 /// defer { lock.release() }
 /// ```
-public final class StoreLock {
+package final class StoreLock {
   /// The locked file: the lock file, or the store itself.
-  public let path: String
+  package let path: String
   private var descriptor: Int32
   private let ownsFile: Bool
 
   /// Takes the lock of a store, or refuses because another run holds it.
   ///
   /// - Parameter store: The store's path (a folder, a database or a property list).
-  /// - Throws: ``MigrationError`` with code ``MigrationError/Code/storeBusy`` naming the
-  ///   other run's process, or ``MigrationError/Code/writeFailed`` when no lock can be made.
-  public init(store: String) throws(MigrationError) {
+  /// - Throws: `MigrationError` with code `MigrationError.Code.storeBusy` naming the
+  ///   other run's process, or `MigrationError.Code.writeFailed` when no lock can be made.
+  package init(store: String) throws(MigrationError) {
     let trimmed = store.count > 1 && store.hasSuffix("/") ? String(store.dropLast()) : store
     let name = trimmed.split(separator: "/").last.map(String.init) ?? "store"
     let lockPath = DurableFile.directory(of: trimmed) + "/." + name + ".archive-harness-lock"
@@ -84,7 +84,7 @@ public final class StoreLock {
   }
 
   /// Releases the lock and removes its file; a second call does nothing.
-  public func release() {
+  package func release() {
     guard descriptor >= 0 else { return }
     // Removed while still held, so a run that opened it meanwhile sees it gone and retries.
     if ownsFile { unlink(path) }

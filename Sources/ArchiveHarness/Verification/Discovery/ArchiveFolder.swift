@@ -12,12 +12,12 @@ import Foundation
 /// let unlisted = ArchiveFolder.unlisted(
 ///   archives: "LegacyArchives", manifests: "manifests", listed: ["v1/note.archive"])
 /// ```
-public enum ArchiveFolder {
+package enum ArchiveFolder {
   /// The ignore file's name, in the manifests folder.
-  public static let ignoreFileName = ".archive-harness-ignore"
+  package static let ignoreFileName = ".archive-harness-ignore"
 
   /// Every archive below the folder, by path relative to it, sorted.
-  public static func archives(in folder: String) -> [String] {
+  package static func archives(in folder: String) -> [String] {
     guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return [] }
     var found: [String] = []
     while let path = enumerator.nextObject() as? String {
@@ -36,7 +36,7 @@ public enum ArchiveFolder {
   }
 
   /// The paths the manifests folder's ignore file names; empty when it has none.
-  public static func ignored(manifests folder: String) -> Set<String> {
+  package static func ignored(manifests folder: String) -> Set<String> {
     guard let data = FileManager.default.contents(atPath: folder + "/" + ignoreFileName) else {
       return []
     }
@@ -50,7 +50,7 @@ public enum ArchiveFolder {
   }
 
   /// The archives below `archives` that no manifest lists and the ignore file does not name.
-  public static func unlisted(archives: String, manifests: String, listed: Set<String>)
+  package static func unlisted(archives: String, manifests: String, listed: Set<String>)
     -> [String]
   {
     let ignored = Self.ignored(manifests: manifests)

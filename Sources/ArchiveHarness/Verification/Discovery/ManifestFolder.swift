@@ -11,27 +11,27 @@ import Foundation
 /// let location = try ManifestFolder.locate(from: here)
 /// print(location.manifests, location.archives)  // ../manifests ../LegacyArchives
 /// ```
-public enum ManifestFolder {
+package enum ManifestFolder {
   /// The manifests folder's name.
-  public static let manifestsFolder = "manifests"
+  package static let manifestsFolder = "manifests"
   /// The archives folder's name, beside the manifests folder.
-  public static let archivesFolder = "LegacyArchives"
+  package static let archivesFolder = "LegacyArchives"
 
   /// Where the manifests and archives are, as paths relative to the folder the search started from.
-  public struct Location: Equatable, Sendable {
+  package struct Location: Equatable, Sendable {
     /// The path of `manifests/`, such as `manifests` or `../../manifests`.
-    public var manifests: String
+    package var manifests: String
     /// The path of `LegacyArchives/` beside it.
-    public var archives: String
+    package var archives: String
 
     /// A location of both folders.
-    public init(manifests: String, archives: String) {
+    package init(manifests: String, archives: String) {
       self.manifests = manifests
       self.archives = archives
     }
 
     /// The location of a manifests folder given by path, with the archives beside it.
-    public init(manifests: String) {
+    package init(manifests: String) {
       let parent = (manifests as NSString).deletingLastPathComponent
       self.manifests = manifests
       archives = parent.isEmpty ? ManifestFolder.archivesFolder : parent + "/" + archivesFolder
@@ -39,12 +39,12 @@ public enum ManifestFolder {
   }
 
   /// No `manifests/` folder was found: every folder looked in, nearest first.
-  public struct NotFound: Error, Sendable, CustomStringConvertible {
+  package struct NotFound: Error, Sendable, CustomStringConvertible {
     /// The folders looked in.
-    public var searched: [String]
+    package var searched: [String]
 
     /// `no manifests folder here or above; looked in …`.
-    public var description: String {
+    package var description: String {
       "no \(manifestsFolder) folder here or above; looked in "
         + searched.joined(separator: ", ")
     }
@@ -54,8 +54,8 @@ public enum ManifestFolder {
   ///
   /// - Parameter start: The folder to start from, normally the current folder.
   /// - Returns: The nearest folder holding `manifests/`, with relative paths to it.
-  /// - Throws: ``NotFound`` naming every folder it looked in.
-  public static func locate(from start: URL) throws(NotFound) -> Location {
+  /// - Throws: `NotFound` naming every folder it looked in.
+  package static func locate(from start: URL) throws(NotFound) -> Location {
     var directory = start.standardizedFileURL
     var tried: [String] = []
     var prefix = ""

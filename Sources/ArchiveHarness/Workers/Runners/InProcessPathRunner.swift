@@ -33,7 +33,7 @@ package struct InProcessPathRunner: DecodePathRunner {
   ///   - classMap: The class-name map.
   ///   - topKeys: The `$top` keys the app reads.
   /// - Returns: What the app would see on that path.
-  /// - Throws: ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable`` for a
+  /// - Throws: `WorkerProtocolError` of kind `WorkerProtocolError.Kind.unavailable` for a
   ///   Foundation path, which runs only in a worker process.
   package func outcome(
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,

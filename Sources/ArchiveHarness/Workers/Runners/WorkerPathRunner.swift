@@ -32,7 +32,7 @@ package struct WorkerPathRunner: DecodePathRunner {
   }
 
   /// Runs one path in the worker; a Foundation path on an archive the harness's reader refuses
-  /// (``FoundationScreen``) is rejected here, without a worker.
+  /// (`FoundationScreen`) is rejected here, without a worker.
   ///
   /// - Parameters:
   ///   - bytes: The archive.
@@ -40,8 +40,8 @@ package struct WorkerPathRunner: DecodePathRunner {
   ///   - allowedClasses: Runtime names of the classes a secure read allows.
   ///   - classMap: The class-name map.
   ///   - topKeys: The `$top` keys the app reads.
-  /// - Returns: The outcome; ``DecodeOutcome/crashed(_:)`` when a signal ended the worker.
-  /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
+  /// - Returns: The outcome; `DecodeOutcome.crashed(_:)` when a signal ended the worker.
+  /// - Throws: `WorkerProtocolError` when no worker could be had or one misbehaved.
   package func outcome(
     _ bytes: [UInt8], path: DecodePath, allowedClasses: [String], classMap: ClassNameMap,
     topKeys: [String]
@@ -60,7 +60,7 @@ package struct WorkerPathRunner: DecodePathRunner {
   /// Each path's outcome is the one it gets alone. A crash ends the request: the paths after
   /// the one that crashed, and every path when the worker's server was lost before its first
   /// answer, run on their own in a fresh worker. The Foundation paths of an archive the
-  /// harness's reader refuses (``FoundationScreen``) are rejected without a worker.
+  /// harness's reader refuses (`FoundationScreen`) are rejected without a worker.
   ///
   /// - Parameters:
   ///   - bytes: The archive.
@@ -156,7 +156,7 @@ package struct WorkerPathRunner: DecodePathRunner {
   ///   - allowedClasses: Runtime names of the classes the secure read declares.
   ///   - classMap: The class-name map.
   /// - Returns: `DifferentialAdvice/message`, or why there is none.
-  /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
+  /// - Throws: `WorkerProtocolError` when no worker could be had or one misbehaved.
   package func advice(_ bytes: [UInt8], allowedClasses: [String], classMap: ClassNameMap)
     throws(WorkerProtocolError) -> String
   {

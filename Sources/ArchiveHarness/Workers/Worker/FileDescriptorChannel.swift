@@ -20,7 +20,7 @@ struct FileDescriptorChannel {
     case timedOut
     /// The other end is gone, as a callback observed.
     case peerExited
-    /// A frame announced more than ``FileDescriptorChannel/maximumFrameLength`` bytes.
+    /// A frame announced more than `FileDescriptorChannel.maximumFrameLength` bytes.
     case frameTooLarge(Int)
     /// A system call failed with `errno`.
     case system(Int32)
@@ -34,7 +34,7 @@ struct FileDescriptorChannel {
 
   /// Reads one frame, or returns `nil` at a clean end of input before any byte of a frame.
   ///
-  /// A frame longer than `maximumLength` is ``Failure/frameTooLarge(_:)``.
+  /// A frame longer than `maximumLength` is `Failure.frameTooLarge(_:)`.
   func readFrame(
     deadline: MonotonicInstant? = nil, maximumLength: Int = maximumFrameLength,
     isPeerAlive: () -> Bool = { true }

@@ -57,10 +57,10 @@ struct ForkServer {
   /// Handles one fork-server frame and answers it.
   ///
   /// - Parameters:
-  ///   - frame: The frame, starting with ``ForkServerRequest/marker``.
+  ///   - frame: The frame, starting with `ForkServerRequest.marker`.
   ///   - hasDecoded: Whether this process has decoded anything; such a process forks no more.
-  /// - Returns: ``Role/child(_:)`` in a freshly forked child, ``Role/server`` otherwise.
-  /// - Throws: ``WorkerProtocolError`` when the frame is malformed or the answer cannot be
+  /// - Returns: `Role.child(_:)` in a freshly forked child, `Role.server` otherwise.
+  /// - Throws: `WorkerProtocolError` when the frame is malformed or the answer cannot be
   ///   written; the server then ends.
   mutating func handle(_ frame: [UInt8], hasDecoded: Bool) throws(WorkerProtocolError) -> Role {
     let request = try ForkServerRequest(decoding: frame)

@@ -1,7 +1,7 @@
 import ArchiveCoder
 import Foundation
 
-/// A fork server's answer to a ``ForkServerRequest``.
+/// A fork server's answer to a `ForkServerRequest`.
 ///
 /// The answer to a fork that succeeded carries the child's socket as an `SCM_RIGHTS`
 /// attachment; a refused fork names why, and the server may then decode itself.

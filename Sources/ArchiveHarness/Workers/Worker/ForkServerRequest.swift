@@ -5,7 +5,7 @@ import Foundation
 ///
 /// The frame is the byte `F` (a JSON request starts with `{`, a migration batch with `M`),
 /// then the request as JSON. A supervisor sends one only to a worker whose handshake offered
-/// to serve forks (``WorkerHello/forkServer``).
+/// to serve forks (`WorkerHello.forkServer`).
 struct ForkServerRequest: Sendable, Hashable, Codable {
   /// The first byte of a fork-server frame.
   static let marker = UInt8(ascii: "F")

@@ -12,7 +12,7 @@ import _ArchiveHarnessSystem
 /// reaps it and says how it ended.
 ///
 /// The supervisor cannot wait for a grandchild, so each ending goes through the server: a
-/// ``ForkServerRequest/Action/reap`` request answers with the signal or exit status, which
+/// `ForkServerRequest.Action.reap` request answers with the signal or exit status, which
 /// becomes the same ``CrashReport`` a launched worker's death gives. The child writes its
 /// standard error to the server's log, so its last words are read from there.
 final class ForkedWorker: WorkerHandle {
@@ -44,7 +44,7 @@ final class ForkedWorker: WorkerHandle {
   ///   - server: A worker whose handshake offered to serve forks.
   ///   - deadline: When to give up waiting for the answer.
   /// - Returns: The child, or `nil` when the server refused (it may then decode itself).
-  /// - Throws: ``WorkerProtocolError`` when the server ended or answered nonsense.
+  /// - Throws: `WorkerProtocolError` when the server ended or answered nonsense.
   static func fork(from server: WorkerProcess, deadline: MonotonicInstant)
     throws(WorkerProtocolError) -> ForkedWorker?
   {

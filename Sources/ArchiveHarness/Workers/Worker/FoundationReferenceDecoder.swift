@@ -10,9 +10,9 @@ import Foundation
 /// make swift-corelibs-foundation trap; run this only inside a worker process.
 ///
 /// Two answers are Apple's rather than corelibs': a key whose value is `$null` decodes to nil
-/// (``DecodedValue/noObject``), and on Linux a secure read whose root, or an element of a
+/// (`DecodedValue.noObject`), and on Linux a secure read whose root, or an element of a
 /// Foundation collection the root holds, has a class the read does not allow is refused as
-/// `class-not-allowed` before corelibs runs (``CorelibsClassCheck``), where corelibs would trap.
+/// `class-not-allowed` before corelibs runs (`CorelibsClassCheck`), where corelibs would trap.
 struct FoundationReferenceDecoder {
   let registry: ClassRegistry
 

@@ -13,13 +13,13 @@ import _ArchiveHarnessSystem
 /// ``modeArgument``, reading requests on standard input and answering on standard output.
 ///
 /// The worker first writes a handshake frame naming itself and its registries; then each
-/// request is a length-prefixed binary ``WorkerRequest`` frame and each answer a
-/// ``WorkerResponse`` frame (no JSON: the archive's bytes and the decoded value go as they are).
-/// A ``WorkerDecodeBatch`` runs one archive on several paths and is answered path by path.
+/// request is a length-prefixed binary `WorkerRequest` frame and each answer a
+/// `WorkerResponse` frame (no JSON: the archive's bytes and the decoded value go as they are).
+/// A `WorkerDecodeBatch` runs one archive on several paths and is answered path by path.
 /// A batch of archives to migrate, typed, comes as one binary frame and is answered with one
-/// ``TypedMigrationResult`` frame per archive (see
-/// ``WorkerSupervisor/migrate(_:classMap:allowedClasses:)``).
-/// A decode that traps kills only the worker; ``WorkerSupervisor`` records the
+/// `TypedMigrationResult` frame per archive (see
+/// `WorkerSupervisor.migrate(_:classMap:allowedClasses:)`).
+/// A decode that traps kills only the worker; `WorkerSupervisor` records the
 /// signal and starts a fresh worker. Wire it into a `main.swift` like this:
 ///
 /// ```swift
@@ -47,7 +47,7 @@ package enum HarnessWorker {
   /// Standard output is kept for answers: anything user code prints goes to standard error.
   /// The `legacy` and `secure` paths run `HarnessDecoder`, so app code that traps in
   /// `init?(coder:)` is contained too. On Linux the process first limits its address space to
-  /// ``WorkerMemoryLimit/fromEnvironment`` (1 GiB unless `ARCHIVE_HARNESS_WORKER_MEMORY_MIB`
+  /// `WorkerMemoryLimit.fromEnvironment` (1 GiB unless `ARCHIVE_HARNESS_WORKER_MEMORY_MIB`
   /// says otherwise).
   ///
   /// - Parameter registries: Registries by the name requests give.
@@ -340,7 +340,7 @@ package enum HarnessWorker {
   }
 }
 
-/// The former name of ``HarnessWorker``, from when the worker ran only the Foundation paths.
+/// The former name of `HarnessWorker`, from when the worker ran only the Foundation paths.
 @available(*, deprecated, renamed: "HarnessWorker")
 package typealias FoundationReferenceWorker = HarnessWorker
 

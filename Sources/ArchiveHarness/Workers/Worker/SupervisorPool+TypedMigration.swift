@@ -8,7 +8,7 @@ extension SupervisorPool: TypedMigrationRunner {
   ///   - classMap: Archived name → current name, for the legacy decode.
   ///   - allowedClasses: The classes the app's secure read declares.
   /// - Returns: One result per archive.
-  /// - Throws: ``WorkerProtocolError`` when the worker machinery failed.
+  /// - Throws: `WorkerProtocolError` when the worker machinery failed.
   package func migrate(_ archives: [[UInt8]], classMap: ClassNameMap, allowedClasses: [String])
     throws(WorkerProtocolError) -> [TypedMigrationResult]
   {

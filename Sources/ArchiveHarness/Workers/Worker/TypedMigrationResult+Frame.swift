@@ -31,7 +31,7 @@ extension TypedMigrationResult {
 
   /// Reads a result a worker sent.
   ///
-  /// - Throws: ``WorkerProtocolError`` for a malformed answer.
+  /// - Throws: `WorkerProtocolError` for a malformed answer.
   package init(decoding frame: [UInt8]) throws(WorkerProtocolError) {
     var reader = WorkerFrameReader(frame)
     switch Tag(rawValue: try reader.byte()) {

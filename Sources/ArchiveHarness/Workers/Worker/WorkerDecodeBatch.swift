@@ -10,8 +10,8 @@ import ArchiveFormat
 /// One archive on several decode paths in one frame: the worker runs the paths in order and
 /// sends each answer as soon as it has it, so that a trap on one path costs that path alone.
 ///
-/// Each answer is an ``Answer`` frame: the length the worker's standard error had when the
-/// path was done, then the ``WorkerResponse``. The supervisor reads a crashed path's last
+/// Each answer is an `Answer` frame: the length the worker's standard error had when the
+/// path was done, then the `WorkerResponse`. The supervisor reads a crashed path's last
 /// words from the end of the path before it, as it does when each path is its own request.
 struct WorkerDecodeBatch: Sendable, Hashable {
   /// The first byte of a batch frame.
@@ -48,7 +48,7 @@ struct WorkerDecodeBatch: Sendable, Hashable {
   /// Reads a batch the supervisor sent.
   ///
   /// - Parameter frame: The frame, starting with ``marker``.
-  /// - Throws: ``WorkerProtocolError`` for a malformed batch.
+  /// - Throws: `WorkerProtocolError` for a malformed batch.
   init(decoding frame: [UInt8]) throws(WorkerProtocolError) {
     var reader = WorkerFrameReader(frame)
     guard try reader.byte() == Self.marker else {
@@ -88,7 +88,7 @@ struct WorkerDecodeBatch: Sendable, Hashable {
 
     /// Reads an answer a worker sent.
     ///
-    /// - Throws: ``WorkerProtocolError`` for a malformed answer.
+    /// - Throws: `WorkerProtocolError` for a malformed answer.
     init(decoding frame: [UInt8]) throws(WorkerProtocolError) {
       var reader = WorkerFrameReader(frame)
       let length = try reader.integer()

@@ -1,7 +1,7 @@
 import ArchiveCoder
 
-/// A decode worker the supervisor sends requests to: a launched process (``WorkerProcess``) or
-/// a child a fork server forked (``ForkedWorker``).
+/// A decode worker the supervisor sends requests to: a launched process (`WorkerProcess`) or
+/// a child a fork server forked (`ForkedWorker`).
 protocol WorkerHandle: AnyObject {
   /// The request and answer channel.
   var channel: FileDescriptorChannel { get }

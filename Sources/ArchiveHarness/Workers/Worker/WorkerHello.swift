@@ -10,7 +10,7 @@ struct WorkerHello: Sendable, Hashable, Codable {
   static let workerName = "archive-harness-decode-worker"
   /// The request and answer format this build speaks: 4 since an answer carries the secure
   /// path's strictness findings; 3 since an answer may carry a decode to nil
-  /// (``DecodedValue/noObject``); 2 made requests and answers binary frames (1 was JSON).
+  /// (`DecodedValue.noObject`); 2 made requests and answers binary frames (1 was JSON).
   static let currentProtocolVersion = 4
 
   /// Always ``workerName``.
@@ -19,7 +19,7 @@ struct WorkerHello: Sendable, Hashable, Codable {
   var protocolVersion: Int
   /// The names of the registries the worker serves, sorted.
   var registries: [String]
-  /// Whether the worker can serve forks (``ForkServerRequest``): `true` on Linux when its
+  /// Whether the worker can serve forks (`ForkServerRequest`): `true` on Linux when its
   /// channel is a Unix socket; absent (`nil`) otherwise, and from workers built before it.
   var forkServer: Bool?
 

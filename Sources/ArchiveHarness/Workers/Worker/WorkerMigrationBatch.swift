@@ -6,8 +6,8 @@ import Foundation
 /// The frame is the byte `M` (a JSON request starts with `{`), a JSON header
 /// (registry, class map, allowed classes, count, flush mode), then each archive
 /// as a length-prefixed field. The worker answers each archive with one
-/// ``TypedMigrationResult`` frame, in order: gathered and sent in bunches, or,
-/// with ``Header/flushEach``, each as soon as it is done, so that when the
+/// `TypedMigrationResult` frame, in order: gathered and sent in bunches, or,
+/// with `Header.flushEach`, each as soon as it is done, so that when the
 /// worker dies the supervisor knows which archive it was on.
 struct WorkerMigrationBatch {
   /// The first byte of a migration frame.

@@ -12,9 +12,9 @@ import _ArchiveHarnessSystem
 /// One running decode worker: the child process, its request channel, and its standard error.
 ///
 /// Requests and answers go over two pipes, or, for a worker that may serve forks
-/// (``ForkServerRequest``), over one Unix socket that is its standard input and output
+/// (`ForkServerRequest`), over one Unix socket that is its standard input and output
 /// both, so that it can pass its children's sockets back. The worker is started with
-/// `posix_spawn` and reaped with `waitpid` (``ChildProcess``); every wait for it is bounded.
+/// `posix_spawn` and reaped with `waitpid` (`ChildProcess`); every wait for it is bounded.
 final class WorkerProcess: WorkerHandle {
   let channel: FileDescriptorChannel
   private let child: ChildProcess
@@ -39,7 +39,7 @@ final class WorkerProcess: WorkerHandle {
   ///   - socket: Whether its standard input and output are one Unix socket (for a fork
   ///     server) rather than two pipes.
   ///   - memoryLimit: The address space the worker limits itself to (Linux).
-  /// - Throws: ``WorkerProtocolError`` of kind ``WorkerProtocolError/Kind/unavailable`` when
+  /// - Throws: `WorkerProtocolError` of kind `WorkerProtocolError.Kind.unavailable` when
   ///   the log, the socket or the process cannot be had.
   init(
     executableURL: URL, arguments: [String], socket: Bool = false,

@@ -42,7 +42,7 @@ extension WorkerRequest {
   /// Reads a request the supervisor sent.
   ///
   /// - Parameter frame: The frame, starting with ``marker``.
-  /// - Throws: ``WorkerProtocolError`` for a malformed request.
+  /// - Throws: `WorkerProtocolError` for a malformed request.
   init(decoding frame: [UInt8]) throws(WorkerProtocolError) {
     var reader = WorkerFrameReader(frame)
     guard try reader.byte() == Self.marker else {

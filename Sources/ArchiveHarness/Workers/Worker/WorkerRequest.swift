@@ -19,7 +19,7 @@ package struct WorkerRequest: Sendable, Hashable, Codable {
   /// Whether archived names that match no registered class are handed to Foundation as a
   /// placeholder class that fails to decode (the default), rather than looked up by Foundation.
   package var guardsUnmappedClasses: Bool
-  /// How a Foundation path calls the unarchiver; `nil` means ``FoundationReferenceVariant/standard``.
+  /// How a Foundation path calls the unarchiver; `nil` means `FoundationReferenceVariant.standard`.
   package var variant: FoundationReferenceVariant?
   /// Whether to answer with the harness paths' `DifferentialAdvice` (its message as the one
   /// note, the secure outcome as the outcome) instead of one path's outcome; `nil` means no.

@@ -57,7 +57,7 @@ extension WorkerResponse {
   /// Reads a response a worker sent.
   ///
   /// - Parameter frame: The frame.
-  /// - Throws: ``WorkerProtocolError`` for a malformed answer.
+  /// - Throws: `WorkerProtocolError` for a malformed answer.
   init(decoding frame: [UInt8]) throws(WorkerProtocolError) {
     var reader = WorkerFrameReader(frame)
     let id = Int(truncatingIfNeeded: try reader.integer())

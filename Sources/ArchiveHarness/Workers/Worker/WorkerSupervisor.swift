@@ -10,10 +10,10 @@ import _ArchiveHarnessSystem
 #endif
 
 /// Runs archives through decode workers in child processes and turns a dying worker into a
-/// ``DecodeOutcome/crashed(_:)`` outcome for that archive, then goes on with a fresh worker.
+/// `DecodeOutcome.crashed(_:)` outcome for that archive, then goes on with a fresh worker.
 ///
 /// The worker is the `archive-harness` binary (or any executable that calls
-/// ``HarnessWorker/run(registries:)`` for ``arguments``). Requests
+/// `HarnessWorker.run(registries:)` for ``arguments``). Requests
 /// are answered one at a time; an archive that takes longer than ``timeout`` has its worker
 /// killed and is recorded as crashed with ``CrashReport/timedOut`` set. Each worker also runs
 /// under ``memoryLimit`` of address space (Linux); a path whose worker dies of running out of
@@ -34,9 +34,9 @@ import _ArchiveHarnessSystem
 /// A worker is used only after it answers the handshake: its first frame names it a decode
 /// worker and lists its registries. An executable that exits, hangs or writes anything else
 /// first (a test runner re-executed, a program without the worker mode) is
-/// ``WorkerProtocolError/Kind/unavailable``, never a crash, and the supervisor remembers that
+/// `WorkerProtocolError.Kind.unavailable`, never a crash, and the supervisor remembers that
 /// and starts no further worker. A handshaken worker that exits with a status mid-request
-/// (rather than dying from a signal) is a ``WorkerProtocolError/Kind/protocolViolation``.
+/// (rather than dying from a signal) is a `WorkerProtocolError.Kind.protocolViolation`.
 ///
 /// ```swift
 /// let supervisor = WorkerSupervisor(executableURL: harnessURL)
@@ -58,7 +58,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
   /// Whether the launched worker is asked to fork the workers that decode (Linux only).
   package let forkServer: Bool
   /// The address space each worker may use (Linux), passed to it in
-  /// ``WorkerMemoryLimit/variable``.
+  /// `WorkerMemoryLimit.variable`.
   package let memoryLimit: WorkerMemoryLimit
 
   /// Whether this system can run fork servers: Linux.
@@ -173,8 +173,8 @@ package final class WorkerSupervisor: @unchecked Sendable {
   ///     placeholder (`true`) or are left for Foundation to look up (`false`).
   ///   - variant: How a Foundation path calls the unarchiver.
   ///   - topKeys: The `$top` keys the app reads, in order.
-  /// - Returns: The outcome; ``DecodeOutcome/crashed(_:)`` when the worker died or timed out.
-  /// - Throws: ``WorkerProtocolError`` when a worker cannot be started or answers nonsense.
+  /// - Returns: The outcome; `DecodeOutcome.crashed(_:)` when the worker died or timed out.
+  /// - Throws: `WorkerProtocolError` when a worker cannot be started or answers nonsense.
   package func decode(
     _ archive: [UInt8], path: DecodePath, allowedClasses: [String] = [],
     classMap: ClassNameMap = .empty, guardsUnmappedClasses: Bool = true,
@@ -198,7 +198,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
   ///   - variant: How a Foundation path calls the unarchiver.
   ///   - topKeys: The `$top` keys the app reads, in order.
   /// - Returns: The response; a crash has no notes.
-  /// - Throws: ``WorkerProtocolError`` when a worker cannot be started or answers nonsense.
+  /// - Throws: `WorkerProtocolError` when a worker cannot be started or answers nonsense.
   package func decodeWithNotes(
     _ archive: [UInt8], path: DecodePath, allowedClasses: [String] = [],
     classMap: ClassNameMap = .empty, guardsUnmappedClasses: Bool = true,
@@ -346,7 +346,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
   ///   - classMap: The class-name map.
   /// - Returns: `DifferentialAdvice/message`, or why there is none when the worker crashed
   ///   while trying class lists.
-  /// - Throws: ``WorkerProtocolError`` when no worker could be had or one misbehaved.
+  /// - Throws: `WorkerProtocolError` when no worker could be had or one misbehaved.
   package func advice(
     _ archive: [UInt8], allowedClasses: [String], classMap: ClassNameMap = .empty
   ) throws(WorkerProtocolError) -> String {
@@ -443,7 +443,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
   /// cheap. When the worker dies (a trap in `init?(coder:)`) or passes
   /// ``timeout`` on an archive, the unanswered archives go again to a fresh
   /// worker that answers each on its own: the archive it dies on then is
-  /// ``TypedMigrationResult/crashed(_:)`` with the signal, and the rest of the
+  /// `TypedMigrationResult.crashed(_:)` with the signal, and the rest of the
   /// batch goes on in another fresh worker.
   ///
   /// ```swift
@@ -456,7 +456,7 @@ package final class WorkerSupervisor: @unchecked Sendable {
   ///   - classMap: The map applied on the legacy decode.
   ///   - allowedClasses: The classes the app's secure read declares.
   /// - Returns: One result per archive, in order.
-  /// - Throws: ``WorkerProtocolError`` when a worker cannot be started or answers nonsense.
+  /// - Throws: `WorkerProtocolError` when a worker cannot be started or answers nonsense.
   package func migrate(
     _ archives: [[UInt8]], classMap: ClassNameMap, allowedClasses: [String]
   ) throws(WorkerProtocolError) -> [TypedMigrationResult] {
@@ -506,9 +506,9 @@ package final class WorkerSupervisor: @unchecked Sendable {
   /// Sends one migration frame and collects answers until the batch is done or the worker dies.
   ///
   /// In the fast mode the worker gathers answers and sends them in bunches
-  /// (at least every ``HarnessWorker/answerFlushInterval``); when it
+  /// (at least every `HarnessWorker.answerFlushInterval`); when it
   /// dies, the unanswered archives are sent again to a fresh worker with each
-  /// answer sent on its own (``WorkerMigrationBatch/Header/flushEach``), so
+  /// answer sent on its own (`WorkerMigrationBatch.Header.flushEach`), so
   /// that the archive it dies on is the next one unanswered, recorded as crashed.
   private func runMigration(
     _ batch: WorkerMigrationBatch, into results: inout [TypedMigrationResult]
@@ -783,6 +783,6 @@ package final class WorkerSupervisor: @unchecked Sendable {
   }
 }
 
-/// The former name of ``WorkerSupervisor``, from when its workers ran only the Foundation paths.
+/// The former name of `WorkerSupervisor`, from when its workers ran only the Foundation paths.
 @available(*, deprecated, renamed: "WorkerSupervisor")
 package typealias FoundationReferenceSupervisor = WorkerSupervisor

@@ -13,9 +13,9 @@ import Foundation
 /// var settings = SQLCipherSettings.defaults(compatibility: 3)
 /// settings.pageSize = 4096
 /// ```
-public struct SQLCipherSettings: Sendable, Hashable, CustomStringConvertible {
+package struct SQLCipherSettings: Sendable, Hashable, CustomStringConvertible {
   /// A hash function the key derivation or the page HMAC uses.
-  public enum Hash: String, Sendable, Hashable, CaseIterable {
+  package enum Hash: String, Sendable, Hashable, CaseIterable {
     /// SHA-1: key derivation and HMAC of versions 1 to 3.
     case sha1 = "SHA1"
     /// SHA-256.
@@ -27,7 +27,7 @@ public struct SQLCipherSettings: Sendable, Hashable, CustomStringConvertible {
     func pragmaName(kdf: Bool) -> String { (kdf ? "PBKDF2_HMAC_" : "HMAC_") + rawValue }
 
     /// Reads `SHA1`, `HMAC_SHA1` or `PBKDF2_HMAC_SHA1` (any case).
-    public init?(name: String) {
+    package init?(name: String) {
       var text = name.uppercased()
       for prefix in ["PBKDF2_HMAC_", "HMAC_"] where text.hasPrefix(prefix) {
         text.removeFirst(prefix.count)
@@ -54,22 +54,22 @@ public struct SQLCipherSettings: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The SQLCipher major version whose defaults these started from (1 to 4).
-  public var compatibility: Int
+  package var compatibility: Int
   /// The page size in bytes.
-  public var pageSize: Int
+  package var pageSize: Int
   /// PBKDF2 iterations over a passphrase.
-  public var kdfIterations: Int
+  package var kdfIterations: Int
   /// The hash of the key derivation.
-  public var kdfAlgorithm: Hash
+  package var kdfAlgorithm: Hash
   /// The hash of the page HMAC; `nil` for none (version 1).
-  public var hmacAlgorithm: Hash?
+  package var hmacAlgorithm: Hash?
   /// Bytes of page 1 kept in the clear (0, or a multiple of 16 such as 32); the salt is then given separately.
-  public var plaintextHeaderSize: Int
+  package var plaintextHeaderSize: Int
   /// The salt, for a database with a plaintext header; otherwise it is read from the file.
-  public var salt: [UInt8]?
+  package var salt: [UInt8]?
 
   /// Creates settings.
-  public init(
+  package init(
     compatibility: Int, pageSize: Int, kdfIterations: Int, kdfAlgorithm: Hash,
     hmacAlgorithm: Hash?, plaintextHeaderSize: Int = 0, salt: [UInt8]? = nil
   ) {
@@ -83,7 +83,7 @@ public struct SQLCipherSettings: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The defaults of an SQLCipher major version, 1 to 4 (others get version 4's).
-  public static func defaults(compatibility: Int) -> SQLCipherSettings {
+  package static func defaults(compatibility: Int) -> SQLCipherSettings {
     switch compatibility {
     case 1:
       SQLCipherSettings(
@@ -105,14 +105,14 @@ public struct SQLCipherSettings: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether these are exactly a version's defaults (no plaintext header).
-  public var isDefault: Bool {
+  package var isDefault: Bool {
     var plain = self
     plain.salt = nil
     return plain == Self.defaults(compatibility: compatibility)
   }
 
   /// `SQLCipher 4 defaults`, or the version and what differs: `SQLCipher 3 defaults, page size 4096`.
-  public var description: String {
+  package var description: String {
     let base = Self.defaults(compatibility: compatibility)
     var differences: [String] = []
     if pageSize != base.pageSize { differences.append("page size \(pageSize)") }

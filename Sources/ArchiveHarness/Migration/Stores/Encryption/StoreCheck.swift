@@ -11,7 +11,7 @@ extension SQLCipherKeys {
   /// could otherwise be met halfway through a run, or never.
   ///
   /// - Parameter path: The database file.
-  /// - Throws: ``MigrationError`` with code ``MigrationError/Code/damagedPage`` naming the
+  /// - Throws: `MigrationError` with code `MigrationError.Code.damagedPage` naming the
   ///   file and the first page that fails.
   func verifyStore(at path: String) throws(MigrationError) {
     let frames = try verifyWriteAheadLog(of: path)
@@ -28,11 +28,11 @@ extension SQLCipherKeys {
   ///
   /// - Parameter path: The database file (not its `-wal`).
   /// - Returns: The number of pages checked.
-  /// - Throws: ``MigrationError`` with code ``MigrationError/Code/damagedPage``
+  /// - Throws: `MigrationError` with code `MigrationError.Code.damagedPage`
   ///   naming the first page that fails (a page cut short is the last page), or when the file
   ///   cannot be read.
   @discardableResult
-  public func verifyPages(of path: String) throws(MigrationError) -> Int {
+  package func verifyPages(of path: String) throws(MigrationError) -> Int {
     try verifyPages(of: path, walFrames: 0)
   }
 
@@ -97,7 +97,7 @@ extension SQLCipherKeys {
   ///
   /// - Parameter path: The database file; its `-wal` is `PATH-wal`.
   /// - Returns: The number of current frames checked (0 without a `-wal`).
-  /// - Throws: ``MigrationError`` with code ``MigrationError/Code/damagedPage`` naming the
+  /// - Throws: `MigrationError` with code `MigrationError.Code.damagedPage` naming the
   ///   `-wal` and the page of the first frame that fails.
   @discardableResult
   func verifyWriteAheadLog(of path: String) throws(MigrationError) -> Int {

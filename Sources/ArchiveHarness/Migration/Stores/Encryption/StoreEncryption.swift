@@ -15,26 +15,26 @@ import _ArchiveHarnessSystem
 /// let cipher = try encryption.open(path: "profiles.db")
 /// print(cipher.settings)  // SQLCipher 4 defaults
 /// ```
-public struct StoreEncryption: Sendable {
+package struct StoreEncryption: Sendable {
   /// The key.
-  public var key: StoreKey
+  package var key: StoreKey
   /// The SQLCipher major version whose defaults to start from; `nil` tries 4, 3, 2 and 1.
-  public var compatibility: Int?
+  package var compatibility: Int?
   /// The page size; `nil` tries the version's, then every other.
-  public var pageSize: Int?
+  package var pageSize: Int?
   /// PBKDF2 iterations.
-  public var kdfIterations: Int?
+  package var kdfIterations: Int?
   /// The key derivation's hash.
-  public var kdfAlgorithm: SQLCipherSettings.Hash?
+  package var kdfAlgorithm: SQLCipherSettings.Hash?
   /// The page HMAC's hash.
-  public var hmacAlgorithm: SQLCipherSettings.Hash?
+  package var hmacAlgorithm: SQLCipherSettings.Hash?
   /// The plaintext header's size (SQLCipher 4's `cipher_plaintext_header_size`).
-  public var plaintextHeaderSize: Int?
+  package var plaintextHeaderSize: Int?
   /// The salt, which a plaintext header keeps out of the file (16 bytes).
-  public var salt: [UInt8]?
+  package var salt: [UInt8]?
 
   /// Describes an encrypted store by its key, and by the settings the user states.
-  public init(
+  package init(
     key: StoreKey, compatibility: Int? = nil, pageSize: Int? = nil, kdfIterations: Int? = nil,
     kdfAlgorithm: SQLCipherSettings.Hash? = nil, hmacAlgorithm: SQLCipherSettings.Hash? = nil,
     plaintextHeaderSize: Int? = nil, salt: [UInt8]? = nil
@@ -50,7 +50,7 @@ public struct StoreEncryption: Sendable {
   }
 
   /// Describes a store whose settings are known exactly, as a migration journal records them.
-  public init(key: StoreKey, settings: SQLCipherSettings) {
+  package init(key: StoreKey, settings: SQLCipherSettings) {
     self.init(
       key: key, compatibility: settings.compatibility, pageSize: settings.pageSize,
       kdfIterations: settings.kdfIterations, kdfAlgorithm: settings.kdfAlgorithm,
@@ -91,14 +91,14 @@ public struct StoreEncryption: Sendable {
   ///
   /// - Parameter path: The database file.
   /// - Returns: The keys and the settings that matched page 1.
-  /// - Throws: ``MigrationError``: ``MigrationError/Code/notEncrypted`` for a
-  ///   plain SQLite file; ``MigrationError/Code/damagedPage`` at page 1 when page 1
+  /// - Throws: `MigrationError`: `MigrationError.Code.notEncrypted` for a
+  ///   plain SQLite file; `MigrationError.Code.damagedPage` at page 1 when page 1
   ///   fails its HMAC check but another page verifies with the key (so the key is right
   ///   and page 1 is damaged), or when a raw key decrypts page 1's header but the salt
-  ///   fails every HMAC; ``MigrationError/Code/wrongKey`` naming what was tried when
+  ///   fails every HMAC; `MigrationError.Code.wrongKey` naming what was tried when
   ///   nothing matched (a wrong key, other settings, not SQLCipher, or a damaged page 1
   ///   that no other page could tell from a wrong key).
-  public func open(path: String) throws(MigrationError) -> SQLCipherKeys {
+  package func open(path: String) throws(MigrationError) -> SQLCipherKeys {
     let read: [UInt8]?
     do {
       // Page 1, and the pages after it that can show the key is right when page 1 fails.
@@ -237,12 +237,12 @@ public struct StoreEncryption: Sendable {
 ///
 /// It holds the keys in memory for the run and clears them when released; it
 /// never prints them. ``settings`` are what a journal records.
-public final class SQLCipherKeys: Sendable {
+package final class SQLCipherKeys: Sendable {
   /// The settings page 1 verified with (the salt only for a plaintext header).
-  public let settings: SQLCipherSettings
+  package let settings: SQLCipherSettings
   let codec: SQLCipherCodec
   /// How the store's rows are named in reports and the journal: by rowid and a keyed hash.
-  public let recordNaming: RecordKeyNaming
+  package let recordNaming: RecordKeyNaming
 
   init(codec: SQLCipherCodec, settings: SQLCipherSettings, recordNaming: RecordKeyNaming) {
     self.codec = codec

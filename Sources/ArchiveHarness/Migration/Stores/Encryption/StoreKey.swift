@@ -15,9 +15,9 @@ import Foundation
 ///   path: "profiles.db", table: "store", keyColumn: "key", valueColumn: "value",
 ///   readOnly: true, encryption: StoreEncryption(key: key))
 /// ```
-public final class StoreKey: @unchecked Sendable {
+package final class StoreKey: @unchecked Sendable {
   /// What the key's bytes are.
-  public enum Kind: Sendable, Hashable {
+  package enum Kind: Sendable, Hashable {
     /// A passphrase, put through PBKDF2 with the database's salt.
     case passphrase
     /// A 32-byte key used as it is.
@@ -25,9 +25,9 @@ public final class StoreKey: @unchecked Sendable {
   }
 
   /// Whether the key is a passphrase or a raw key.
-  public let kind: Kind
+  package let kind: Kind
   /// The salt a 96-digit raw key carries, else `nil`.
-  public let salt: [UInt8]?
+  package let salt: [UInt8]?
   private let storage: UnsafeMutableBufferPointer<UInt8>
 
   /// Makes a key from the text of a key file or variable, as described above.
@@ -35,9 +35,9 @@ public final class StoreKey: @unchecked Sendable {
   /// - Parameters:
   ///   - bytes: The text; it is copied, and the caller clears its own copy.
   ///   - source: Where it came from, for errors: a path or `$VARIABLE`.
-  /// - Throws: ``MigrationError`` with code ``MigrationError/Code/invalidKey`` for an
+  /// - Throws: `MigrationError` with code `MigrationError.Code.invalidKey` for an
   ///   empty key, or an `x'…'` key that is not 64 or 96 hex digits.
-  public init(bytes: [UInt8], source: String) throws(MigrationError) {
+  package init(bytes: [UInt8], source: String) throws(MigrationError) {
     var text = bytes[...]
     if text.last == UInt8(ascii: "\n") {
       text = text.dropLast()
@@ -70,11 +70,11 @@ public final class StoreKey: @unchecked Sendable {
     }
   }
 
-  /// Reads a key file (see ``StoreKey`` for how its text is read).
+  /// Reads a key file (see `StoreKey` for how its text is read).
   ///
-  /// - Throws: ``MigrationError`` naming the file when it cannot be read, is not a
+  /// - Throws: `MigrationError` naming the file when it cannot be read, is not a
   ///   regular file, is larger than 64 KiB, or holds no usable key.
-  public convenience init(contentsOfFile path: String) throws(MigrationError) {
+  package convenience init(contentsOfFile path: String) throws(MigrationError) {
     var status = stat()
     guard stat(path, &status) == 0 else {
       // What was given is not echoed: a passphrase passed by mistake as the file's path would
@@ -100,10 +100,10 @@ public final class StoreKey: @unchecked Sendable {
     try self.init(bytes: bytes, source: path)
   }
 
-  /// Reads a key from an environment variable (see ``StoreKey`` for how its text is read).
+  /// Reads a key from an environment variable (see `StoreKey` for how its text is read).
   ///
-  /// - Throws: ``MigrationError`` naming `$NAME` when it is unset or empty.
-  public convenience init(environmentVariable name: String) throws(MigrationError) {
+  /// - Throws: `MigrationError` naming `$NAME` when it is unset or empty.
+  package convenience init(environmentVariable name: String) throws(MigrationError) {
     guard let value = getenv(name) else {
       throw MigrationError(.invalidKey, file: "$\(name)", "the environment variable is not set")
     }
