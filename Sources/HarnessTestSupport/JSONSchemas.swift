@@ -29,6 +29,8 @@ public enum JSONSchemas {
     case privacyScan = "privacy-scan"
     /// `survey --format json`.
     case survey
+    /// `coredata preflight --format json`.
+    case coreDataPreflight = "coredata-preflight"
 
     /// The schema file's path: `schemas/NAME.schema.json` in the package.
     public var path: String {

@@ -22,6 +22,8 @@ package struct TransformerPreflightReportWriter {
 
   /// The JSON format's version.
   package static let serializationVersion: Int64 = 1
+  /// The most lost rows text output lists per attribute.
+  static let textListedRows = 20
 
   /// The format.
   package var format: Format
@@ -57,12 +59,12 @@ package struct TransformerPreflightReportWriter {
         + "Transformer"
     }
     let className = identifier(transformerName)
-    let classes = attribute.minimalAllowedClasses.isEmpty
-      ? ["NSNull"] : attribute.minimalAllowedClasses
-    let lines = classes.map { name -> String in
+    var lines = attribute.minimalAllowedClasses.map { name -> String in
       let swiftName = swiftClassName(name)
-      return swiftName == name ? "    \(swiftName).self," : "    \(swiftName).self,  // archived as \(name)"
+      return swiftName == name
+        ? "      \(swiftName).self," : "      \(swiftName).self,  // archived as \(name)"
     }
+    if lines.isEmpty { lines = ["      // no row holds an archive: list the classes the app stores"] }
     return """
       @objc(\(className))
       final class \(className): NSSecureUnarchiveFromDataTransformer {
@@ -128,12 +130,14 @@ package struct TransformerPreflightReportWriter {
         out += "  no row would be lost\n"
       } else {
         out += "  rows that would become nil: \(attribute.lostRowCount)\n"
-        for row in attribute.lostRows {
+        for row in attribute.lostRows.prefix(Self.textListedRows) {
           out +=
             "    lost  \(row.entity)[Z_PK=\(row.primaryKey)].\(declared.attribute)  [\(row.kind.rawValue)] \(row.message)\n"
         }
-        if attribute.lostRowCount > attribute.lostRows.count {
-          out += "    … and \(attribute.lostRowCount - attribute.lostRows.count) more\n"
+        let shown = min(attribute.lostRows.count, Self.textListedRows)
+        if attribute.lostRowCount > shown {
+          out +=
+            "    … and \(attribute.lostRowCount - shown) more (--format json or html lists up to \(TransformerPreflight.maximumListedRows))\n"
         }
       }
       out += "  transformer that reads every row:\n"
