@@ -7,8 +7,10 @@ import HarnessTestSupport
 /// and stores the preflight tests build from them.
 enum CoreDataPreflightFixtures {
   /// `Tests/Fixtures/CoreData/CoreDataPlus`.
-  static let folder = Corpus.packageRoot.appendingPathComponent("Tests/Fixtures/CoreData/CoreDataPlus")
-    .path
+  static let folder = Corpus.packageRoot.appendingPathComponent(
+    "Tests/Fixtures/CoreData/CoreDataPlus"
+  )
+  .path
 
   /// A fixture's path.
   static func path(_ relative: String) -> String { folder + "/" + relative }

@@ -63,7 +63,9 @@ struct CoreDataPreflightTests {
     }
   }
 
-  @Test("The real SampleModel2 store's 5022 archives: a custom transformer's unknown list proposes the defaults, which lose every row")
+  @Test(
+    "The real SampleModel2 store's 5022 archives: a custom transformer's unknown list proposes the defaults, which lose every row"
+  )
   func realArchivesProposedDefaults() throws {
     let run = try preflight([
       Fixtures.path("SampleModel2_V1.sqlite"), "--model",
@@ -91,7 +93,9 @@ struct CoreDataPreflightTests {
     #expect(text(content["swift"]).contains("Content.self"))
   }
 
-  @Test("With the custom transformers' lists given, every real archive row reads, and the snippet registers the transformer")
+  @Test(
+    "With the custom transformers' lists given, every real archive row reads, and the snippet registers the transformer"
+  )
   func realArchivesWithLists() throws {
     let run = try preflight([
       Fixtures.path("SampleModel2_V1.sqlite"), "--model",
@@ -108,7 +112,9 @@ struct CoreDataPreflightTests {
     #expect(run.stdout.contains("summary: 2 transformable attributes, 0 rows would become nil"))
   }
 
-  @Test("The declared NSSecureUnarchiveFromData drops row 3: the report names its Z_PK, the class and the key path, and writes nothing")
+  @Test(
+    "The declared NSSecureUnarchiveFromData drops row 3: the report names its Z_PK, the class and the key path, and writes nothing"
+  )
   func declaredSecureDropsRow() throws {
     let (folder, store) = try Fixtures.makeDroppingStore()
     defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -144,7 +150,8 @@ struct CoreDataPreflightTests {
       Issue.record("no minimal list")
       return
     }
-    for name in ["NSArray", "NSDictionary", "NSURL", "NSUUID", "NSNull", "ProfilesApp.UserProfile"] {
+    for name in ["NSArray", "NSDictionary", "NSURL", "NSUUID", "NSNull", "ProfilesApp.UserProfile"]
+    {
       #expect(minimal.contains(.string(name)), "\(name) missing from \(minimal)")
     }
     #expect(!minimal.contains(.string("NSSet")))
@@ -162,7 +169,9 @@ struct CoreDataPreflightTests {
       encoding: .utf8
     ).replacingOccurrences(
       of: #"valueTransformerName="NSSecureUnarchiveFromData""#,
-      with: #"valueTransformerName="NSSecureUnarchiveFromData" customClassName="&lt;script&gt;x&lt;/script&gt;""#)
+      with:
+        #"valueTransformerName="NSSecureUnarchiveFromData" customClassName="&lt;script&gt;x&lt;/script&gt;""#
+    )
     let model = try Fixtures.writeModel(contents, in: folder, name: "Escaped")
     let run = try preflight([store, "--model", model, "--format", "html"])
     #expect(run.status == 1, "\(run.stderr)")
@@ -226,7 +235,9 @@ struct CoreDataPreflightTests {
     #expect(run.stderr.contains("not an NSManagedObjectModel"))
   }
 
-  @Test("A model attribute with no column: exit 2, naming the table, the attribute and the model's place")
+  @Test(
+    "A model attribute with no column: exit 2, naming the table, the attribute and the model's place"
+  )
   func modelNamesMissingColumn() throws {
     let folder = try MigrationFixtures.temporaryFolder()
     defer { try? FileManager.default.removeItem(atPath: folder) }

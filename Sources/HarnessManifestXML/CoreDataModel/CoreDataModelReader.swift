@@ -90,7 +90,8 @@ package enum CoreDataModelReader {
       }
       guard !name.contains("/"), !name.hasPrefix(".") else {
         throw CoreDataModelError(
-          place: Place(file: plistPath), "the current version '\(name)' is not a name in the folder")
+          place: Place(file: plistPath), "the current version '\(name)' is not a name in the folder"
+        )
       }
       return name
     }
@@ -146,7 +147,8 @@ package enum CoreDataModelReader {
       guard let name = entity[attribute: "name"], !name.isEmpty else {
         throw CoreDataModelError(place: entity.location, "<entity> has no name")
       }
-      model.entities.append(CoreDataModel.Entity(name: name, parent: entity[attribute: "parentEntity"]))
+      model.entities.append(
+        CoreDataModel.Entity(name: name, parent: entity[attribute: "parentEntity"]))
       for attribute in entity.children(named: "attribute")
       where attribute[attribute: "attributeType"] == "Transformable" {
         guard let attributeName = attribute[attribute: "name"], !attributeName.isEmpty else {
@@ -178,7 +180,9 @@ package enum CoreDataModelReader {
     for entity in model.entities {
       if let parent = entity.parent, !names.contains(parent) {
         throw CoreDataModelError(
-          place: place, "the entity '\(entity.name)' names the parent '\(parent)', which the model does not declare")
+          place: place,
+          "the entity '\(entity.name)' names the parent '\(parent)', which the model does not declare"
+        )
       }
     }
   }

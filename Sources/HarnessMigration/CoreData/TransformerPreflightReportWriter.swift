@@ -55,7 +55,8 @@ package struct TransformerPreflightReportWriter {
       transformerName = name
     } else {
       transformerName =
-        identifier(attribute.attribute.entity) + identifier(attribute.attribute.attribute).capitalizedFirst
+        identifier(attribute.attribute.entity)
+        + identifier(attribute.attribute.attribute).capitalizedFirst
         + "Transformer"
     }
     let className = identifier(transformerName)
@@ -64,7 +65,9 @@ package struct TransformerPreflightReportWriter {
       return swiftName == name
         ? "      \(swiftName).self," : "      \(swiftName).self,  // archived as \(name)"
     }
-    if lines.isEmpty { lines = ["      // no row holds an archive: list the classes the app stores"] }
+    if lines.isEmpty {
+      lines = ["      // no row holds an archive: list the classes the app stores"]
+    }
     return """
       @objc(\(className))
       final class \(className): NSSecureUnarchiveFromDataTransformer {
@@ -111,7 +114,8 @@ package struct TransformerPreflightReportWriter {
         continue
       }
       out += "  column: \(attribute.table).\(attribute.column)\n"
-      out += "  checked against (\(attribute.basis.rawValue)): \(attribute.checkedClasses.joined(separator: ", "))\n"
+      out +=
+        "  checked against (\(attribute.basis.rawValue)): \(attribute.checkedClasses.joined(separator: ", "))\n"
       out +=
         "  rows: \(attribute.rows) (\(attribute.archiveRows) archives, \(attribute.nullRows) NULL, \(attribute.otherRows) other)\n"
       out +=
@@ -141,10 +145,12 @@ package struct TransformerPreflightReportWriter {
         }
       }
       out += "  transformer that reads every row:\n"
-      out += Self.swiftSnippet(for: attribute).split(separator: "\n", omittingEmptySubsequences: false)
+      out +=
+        Self.swiftSnippet(for: attribute).split(separator: "\n", omittingEmptySubsequences: false)
         .map { "    " + $0 }.joined(separator: "\n") + "\n"
     }
-    out += "\nsummary: \(report.attributes.count) transformable attributes, \(report.lostRowCount) rows would become nil\n"
+    out +=
+      "\nsummary: \(report.attributes.count) transformable attributes, \(report.lostRowCount) rows would become nil\n"
     return out
   }
 
@@ -192,7 +198,8 @@ package struct TransformerPreflightReportWriter {
     ])
   }
 
-  private static func attributeJSON(_ attribute: TransformerPreflight.AttributeReport) -> JSONValue {
+  private static func attributeJSON(_ attribute: TransformerPreflight.AttributeReport) -> JSONValue
+  {
     let declared = attribute.attribute
     var members: [(String, JSONValue)] = [
       ("entity", .string(declared.entity)),
@@ -265,7 +272,8 @@ package struct TransformerPreflightReportWriter {
     let e = XMLText.escaped
     var page = HTMLPage.opening(
       title: "\(toolName) coredata preflight",
-      style: HTMLPage.baseStyle + "pre{background:#f4f4f4;padding:.5rem;overflow:auto}\n.lost{color:#a00}\n")
+      style: HTMLPage.baseStyle
+        + "pre{background:#f4f4f4;padding:.5rem;overflow:auto}\n.lost{color:#a00}\n")
     page += "<dl><dt>Store</dt><dd>\(e(report.store))</dd><dt>Model</dt><dd>\(e(report.model))</dd>"
     page += "<dt>Rows that would become nil</dt><dd>\(report.lostRowCount)</dd></dl>\n"
     for attribute in report.attributes {
@@ -299,7 +307,8 @@ package struct TransformerPreflightReportWriter {
         }
         page += "</tbody></table>\n"
       }
-      page += "<h3>Transformer that reads every row</h3>\n<pre>\(e(Self.swiftSnippet(for: attribute)))</pre>\n</section>\n"
+      page +=
+        "<h3>Transformer that reads every row</h3>\n<pre>\(e(Self.swiftSnippet(for: attribute)))</pre>\n</section>\n"
     }
     return page + HTMLPage.closing(script: "")
   }
