@@ -52,7 +52,12 @@ public enum ArchiveHarnessCommand {
             name: "report", abstract: "Work with verify reports.",
             entries: [.command(ReportMergeCommand.command)])),
         .command(AnonymizeCommand.command), .command(PrivacyScanCommand.command),
-        .command(SurveyCommand.command), .command(MigrateDryRunCommand.command),
+        .command(SurveyCommand.command),
+        .group(
+          CommandGroup(
+            name: "coredata", abstract: "Check a Core Data store against its model.",
+            entries: [.command(CoreDataPreflightCommand.command)])),
+        .command(MigrateDryRunCommand.command),
         .command(MigrateCommand.command), .command(HelpCommand.command),
       ])
 

@@ -29,6 +29,8 @@ package enum JSONSchemas {
     case privacyScan = "privacy-scan"
     /// `survey --format json`.
     case survey
+    /// `coredata preflight --format json`.
+    case coreDataPreflight = "coredata-preflight"
 
     /// The schema file's path: `schemas/NAME.schema.json` in the package.
     package var path: String {

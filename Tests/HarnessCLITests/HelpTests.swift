@@ -26,7 +26,8 @@ struct HelpTests {
     #expect(
       Self.paths == [
         "inspect", "decode", "diff", "verify", "manifest", "manifest validate", "manifest author",
-        "report", "report merge", "anonymize", "privacy-scan", "survey", "migrate-dry-run",
+        "report", "report merge", "anonymize", "privacy-scan", "survey", "coredata",
+        "coredata preflight", "migrate-dry-run",
         "migrate",
         "help",
       ])
