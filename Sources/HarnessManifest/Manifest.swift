@@ -256,6 +256,8 @@ public struct Manifest: Sendable {
   public var migration: MigrationAllowance
   /// Where the store's archives are, if the manifest says.
   public var store: StoreShape?
+  /// The new app version's Keychain queries (`<keychainQuery>`), in document order.
+  public var keychainQueries: [KeychainQuery] = []
   /// The refused records the manifest accepts, in document order.
   public var acceptedRefusals: [AcceptedRefusal]
   /// The archive entries, in document order.

@@ -1,0 +1,107 @@
+import HarnessVocabulary
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A Keychain snapshot (``KeychainSnapshot``) as a store: each item's data is a record, named
+/// `FILE:CLASS.SERVICE.ACCOUNT` (a key path of three keys, quoted where a key holds a dot:
+/// `keychain.json:genericPassword."com.example.auth".alice`).
+///
+/// The file is read once, when the store is opened, so a dry run reads nothing else. `migrate`
+/// never changes the snapshot: it writes a new one at ``newSnapshotPath``, with the journal and
+/// the copy of the original that `migrate --rollback` needs. On Apple platforms
+/// ``appliesToKeychain`` makes `migrate` update the items themselves, in place, with
+/// `SecItemUpdate` (the snapshot is then the backup).
+///
+/// ```swift
+/// let store = try KeychainSnapshotStore(path: "keychain.json")
+/// store.newSnapshotPath = "keychain-migrated.json"
+/// let writer = try store.makeWriter(runDirectory: "Backups/run-1", journalPath: nil)
+/// ```
+public final class KeychainSnapshotStore: RecordStore {
+  /// The snapshot file, as given.
+  public let path: String
+  /// The snapshot as read.
+  public let snapshot: KeychainSnapshot
+  /// The bytes read, which the backup copies.
+  let bytes: [UInt8]
+  /// Where `migrate` writes the new snapshot; it must not exist.
+  public var newSnapshotPath: String?
+  /// Whether `migrate` updates the Keychain's items in place instead (Apple platforms).
+  public var appliesToKeychain = false
+
+  private var next = 0
+
+  /// Opens a snapshot as a store.
+  ///
+  /// - Parameters:
+  ///   - path: The file: a regular file, not a symbolic link.
+  ///   - maximumFileSize: The largest file read (64 MiB by default).
+  /// - Throws: ``MigrationError`` naming the file and the place of the first problem.
+  public init(path: String, maximumFileSize: Int = 64 << 20) throws(MigrationError) {
+    let loaded = try KeychainSnapshot.load(path, maximumFileSize: maximumFileSize)
+    self.path = path
+    self.snapshot = loaded.snapshot
+    self.bytes = loaded.bytes
+  }
+
+  /// The number of items.
+  public func recordCount() -> Int? { snapshot.items.count }
+
+  /// The next items' data, in the file's order, at most `maximumCount`; empty at the end.
+  public func nextBatch(maximumCount: Int) -> [StoreRecord] {
+    let end = min(snapshot.items.count, next + maximumCount)
+    defer { next = end }
+    return snapshot.items[next..<end].map { item in
+      StoreRecord(
+        id: .propertyListValue(file: path, keyPath: item.keyPath), content: .bytes(item.data))
+    }
+  }
+
+  /// Removes the temporary file an interrupted `migrate` left beside the new snapshot.
+  public func removeStaleTemporaryFiles() -> [String] { [] }
+
+  /// Makes the writer `migrate` uses: a new snapshot at ``newSnapshotPath``, or (on Apple
+  /// platforms, with ``appliesToKeychain``) the Keychain's items updated in place.
+  ///
+  /// - Throws: ``MigrationError`` (`invalid-options`) when no new snapshot is named, or
+  ///   something already exists at its path; `not-supported` for the Keychain where Security
+  ///   is not available.
+  public func makeWriter(runDirectory: String?, journalPath: String?) throws(MigrationError)
+    -> any RecordWriter
+  {
+    if appliesToKeychain {
+      #if canImport(Security)
+        guard runDirectory != nil else {
+          throw MigrationError(
+            .invalidOptions, file: path,
+            "updating the Keychain in place needs --backup: the snapshot copy there is the rollback"
+          )
+        }
+        return KeychainItemWriter(store: self, runDirectory: runDirectory, journalPath: journalPath)
+      #else
+        throw MigrationError(
+          .notSupported, file: path,
+          "--apply-to-keychain updates items with Security's SecItemUpdate, which this platform does not have; write a new snapshot with --new-snapshot"
+        )
+      #endif
+    }
+    guard let target = newSnapshotPath else {
+      throw MigrationError(
+        .invalidOptions, file: path,
+        "migrate writes a new snapshot and never changes this one: name it with --new-snapshot FILE"
+      )
+    }
+    if let type = DurableFile.entryType(of: target) {
+      throw MigrationError(
+        .invalidOptions, file: target,
+        "\(type & S_IFMT == S_IFREG ? "a file" : DirectoryStore.kindName(type)) already exists at the new snapshot's path; it is never replaced"
+      )
+    }
+    return KeychainSnapshotWriter(
+      store: self, target: target, runDirectory: runDirectory, journalPath: journalPath)
+  }
+}
