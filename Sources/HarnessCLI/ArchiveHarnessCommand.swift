@@ -55,6 +55,11 @@ public enum ArchiveHarnessCommand {
             entries: [.command(ReportMergeCommand.command)])),
         .command(AnonymizeCommand.command), .command(PrivacyScanCommand.command),
         .command(SurveyCommand.command), .command(MigrateDryRunCommand.command),
+        .group(
+          CommandGroup(
+            name: "keychain",
+            abstract: "Keychain snapshots: check them against a manifest's queries, export them.",
+            entries: [.command(KeychainCheckCommand.command), .command(KeychainExportCommand.command)])),
         .command(MigrateCommand.command), .command(HelpCommand.command),
       ])
 

@@ -48,7 +48,7 @@ struct MigrateOptions {
   static let store = Option<String>.required(
     "store", valueName: "PATH",
     help:
-      "The store: a folder of archive files, an SQLite database file, or a property list (a preferences file) whose Data values hold archives."
+      "The store: a folder of archive files, an SQLite database file, a property list (a preferences file) whose Data values hold archives, or a Keychain snapshot (JSON)."
   )
   static let manifest = Option<String?>.optional(
     "manifest", valueName: "FILE",
@@ -164,6 +164,7 @@ struct MigrateOptions {
         }
         return try DirectoryStore(path: storePath)
       }
+      if let snapshot = try openKeychainSnapshot() { return snapshot }
       if PropertyListStore.looksLikePropertyList(atPath: storePath) {
         if table != nil || coreData != nil || encryption.isGiven {
           throw CommandFailure(
