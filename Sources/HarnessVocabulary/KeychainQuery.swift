@@ -83,7 +83,7 @@ public struct KeychainQuery: Sendable, Hashable {
   /// A shell-style glob over Unicode scalars: `*` any run, `?` one scalar; no other syntax.
   ///
   /// Iterative, with one point to go back to, so a pattern of many stars takes linear time.
-  static func glob(_ pattern: String, matches text: String) -> Bool {
+  package static func glob(_ pattern: String, matches text: String) -> Bool {
     let pattern = Array(pattern.unicodeScalars)
     let text = Array(text.unicodeScalars)
     var p = 0
