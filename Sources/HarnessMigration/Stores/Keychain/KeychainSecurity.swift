@@ -6,23 +6,22 @@
   import Security
 
   extension KeychainAccessibility {
+    /// The Security constants, with the deprecated `kSecAttrAccessibleAlways` and
+    /// `…AlwaysThisDeviceOnly` by their values, "dk" and "dku", which items written long ago
+    /// still hold.
+    private static let securityValues: [(String, KeychainAccessibility)] = [
+      (kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly as String, .whenPasscodeSetThisDeviceOnly),
+      (kSecAttrAccessibleWhenUnlocked as String, .whenUnlocked),
+      (kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String, .whenUnlockedThisDeviceOnly),
+      (kSecAttrAccessibleAfterFirstUnlock as String, .afterFirstUnlock),
+      (kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String, .afterFirstUnlockThisDeviceOnly),
+      ("dk", .always), ("dku", .alwaysThisDeviceOnly),
+    ]
+
     /// The accessibility a `kSecAttrAccessible` value names, or `nil` for one this type lacks.
     init?(securityValue value: String) {
-      switch value {
-      case kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly as String:
-        self = .whenPasscodeSetThisDeviceOnly
-      case kSecAttrAccessibleWhenUnlocked as String: self = .whenUnlocked
-      case kSecAttrAccessibleWhenUnlockedThisDeviceOnly as String:
-        self = .whenUnlockedThisDeviceOnly
-      case kSecAttrAccessibleAfterFirstUnlock as String: self = .afterFirstUnlock
-      case kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly as String:
-        self = .afterFirstUnlockThisDeviceOnly
-      // kSecAttrAccessibleAlways and …AlwaysThisDeviceOnly are deprecated; their values are
-      // "dk" and "dku", which items written long ago still hold.
-      case "dk": self = .always
-      case "dku": self = .alwaysThisDeviceOnly
-      default: return nil
-      }
+      guard let found = Self.securityValues.first(where: { $0.0 == value }) else { return nil }
+      self = found.1
     }
   }
 
