@@ -59,7 +59,9 @@ public enum ArchiveHarnessCommand {
           CommandGroup(
             name: "keychain",
             abstract: "Keychain snapshots: check them against a manifest's queries, export them.",
-            entries: [.command(KeychainCheckCommand.command), .command(KeychainExportCommand.command)])),
+            entries: [
+              .command(KeychainCheckCommand.command), .command(KeychainExportCommand.command),
+            ])),
         .command(MigrateCommand.command), .command(HelpCommand.command),
       ])
 

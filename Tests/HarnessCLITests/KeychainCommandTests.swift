@@ -97,7 +97,10 @@ struct KeychainCommandTests {
       result.stderr.contains(
         "\(snapshot):internetPassword.\"api.example.com\".token: error: the item is kSecAttrAccessibleAfterFirstUnlock, which can leave the device"
       ))
-    #expect(result.stderr.contains("queries.xml:6:3: warning: the query genericPassword service=com.example.widget finds no item"))
+    #expect(
+      result.stderr.contains(
+        "queries.xml:6:3: warning: the query genericPassword service=com.example.widget finds no item"
+      ))
     #expect(result.stdout.contains("3 items, 3 queries: 2 errors, 1 warnings"))
     let data = try Self.shipped("profile-valid.archive")
     #expect(!result.stderr.contains(Data(data).base64EncodedString().prefix(16)))
@@ -140,14 +143,22 @@ struct KeychainCommandTests {
       "migrate-dry-run", "--store", snapshot, "--manifest", Self.manifest,
     ])
     #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-    #expect(result.stdout.contains("will-rewrite     \(snapshot):genericPassword.\"com.example.auth\".alice  "))
-    #expect(result.stdout.contains("refused          \(snapshot):internetPassword.\"api.example.com\".token  [read]"))
+    #expect(
+      result.stdout.contains(
+        "will-rewrite     \(snapshot):genericPassword.\"com.example.auth\".alice  "))
+    #expect(
+      result.stdout.contains(
+        "refused          \(snapshot):internetPassword.\"api.example.com\".token  [read]"))
     #expect(result.stdout.contains("summary: 2 will-rewrite, 0 already-current, 1 refused"))
     #expect(try contents(snapshot) == before)
-    #expect(Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == ["keychain.json", "queries.xml"])
+    #expect(
+      Set(try FileManager.default.contentsOfDirectory(atPath: folder)) == [
+        "keychain.json", "queries.xml",
+      ])
   }
 
-  @Test("Migrate writes a new snapshot (schema-valid), leaves the old one untouched, and rolls back")
+  @Test(
+    "Migrate writes a new snapshot (schema-valid), leaves the old one untouched, and rolls back")
   func migrateAndRollBack() throws {
     let (folder, snapshot) = try workspace()
     defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -170,8 +181,11 @@ struct KeychainCommandTests {
     #expect(items.map(\.keyPath) == (try Self.items()).map(\.keyPath))
     #expect(items[0].data != (try Self.items())[0].data)
 
-    let check = try CommandRunner.run(["migrate-dry-run", "--store", migrated, "--manifest", Self.manifest])
-    #expect(check.stdout.contains("0 will-rewrite, 2 already-current, 1 refused"), "\(check.stdout)")
+    let check = try CommandRunner.run([
+      "migrate-dry-run", "--store", migrated, "--manifest", Self.manifest,
+    ])
+    #expect(
+      check.stdout.contains("0 will-rewrite, 2 already-current, 1 refused"), "\(check.stdout)")
 
     guard case .string(let journal)? = report["summary"]?["journal"] else {
       Issue.record("the report names no journal: \(result.stdout)")
@@ -192,7 +206,8 @@ struct KeychainCommandTests {
       "migrate", "--store", snapshot, "--manifest", Self.manifest, "--backup", folder + "/backup",
     ])
     #expect(result.status == 2)
-    #expect(result.stderr.contains("\(snapshot): error: [invalid-options] migrate writes a new snapshot"))
+    #expect(
+      result.stderr.contains("\(snapshot): error: [invalid-options] migrate writes a new snapshot"))
     #expect(!FileManager.default.fileExists(atPath: folder + "/backup"))
   }
 
@@ -207,7 +222,10 @@ struct KeychainCommandTests {
       "--new-snapshot", folder + "/new.json",
     ])
     #expect(result.status == 2)
-    #expect(result.stderr.contains("\(folder)/new.json: error: [invalid-options] a symbolic link already exists"), "\(result.stderr)")
+    #expect(
+      result.stderr.contains(
+        "\(folder)/new.json: error: [invalid-options] a symbolic link already exists"),
+      "\(result.stderr)")
     #expect(!FileManager.default.fileExists(atPath: folder + "/target.json"))
     #expect(!FileManager.default.fileExists(atPath: folder + "/backup"))
   }
@@ -237,14 +255,17 @@ struct KeychainCommandTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "keychain-cli-\(getpid())-\(UUID().uuidString)"
     ).path
-    try FileManager.default.createDirectory(atPath: folder + "/store", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: folder + "/store", withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let result = try CommandRunner.run([
       "migrate", "--store", folder + "/store", "--manifest", Self.manifest, "--no-backup",
       "--new-snapshot", folder + "/new.json",
     ])
     #expect(result.status == 2)
-    #expect(result.stderr.contains("--new-snapshot and --apply-to-keychain apply to Keychain snapshot stores"))
+    #expect(
+      result.stderr.contains(
+        "--new-snapshot and --apply-to-keychain apply to Keychain snapshot stores"))
   }
 
   #if !canImport(Security)

@@ -5,8 +5,9 @@
 
   @testable import HarnessMigration
 
-  /// The Security paths against the Mac's login keychain: export, `SecItemUpdate` in place, and
-  /// the rollback. Opt in with `ARCHIVE_HARNESS_KEYCHAIN_TESTS=1` (the Keychain may ask to allow
+  /// The Security paths against the Mac's login keychain.
+  ///
+  /// Export, `SecItemUpdate` in place, and the rollback. Opt in with `ARCHIVE_HARNESS_KEYCHAIN_TESTS=1` (the Keychain may ask to allow
   /// access); the item the test adds is deleted at the end.
   @Suite(
     "Keychain snapshots against the login keychain (macOS, opt-in)",
@@ -52,7 +53,8 @@
       let item = try #require(store.snapshot.items.first)
       let migrated = try #require(try keychainData(for: item))
       #expect(migrated != original)
-      let rolled = try MigrationRollback.run(journalPath: try #require(writer.journalPath)) { _, _ in
+      let rolled = try MigrationRollback.run(journalPath: try #require(writer.journalPath)) {
+        _, _ in
       }
       #expect(rolled.restored == 1)
       #expect(try keychainData(for: item) == original)

@@ -122,6 +122,8 @@ struct KeychainQueryTests {
     #expect(KeychainAccessibility.always.isLooser(than: .afterFirstUnlock))
     #expect(KeychainAccessibility.afterFirstUnlock.isLooser(than: .afterFirstUnlockThisDeviceOnly))
     #expect(!KeychainAccessibility.whenUnlockedThisDeviceOnly.isLooser(than: .afterFirstUnlock))
-    #expect(KeychainAccessibility.alwaysThisDeviceOnly.constantName == "kSecAttrAccessibleAlwaysThisDeviceOnly")
+    #expect(
+      KeychainAccessibility.alwaysThisDeviceOnly.constantName
+        == "kSecAttrAccessibleAlwaysThisDeviceOnly")
   }
 }

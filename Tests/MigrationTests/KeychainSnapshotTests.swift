@@ -62,7 +62,8 @@ struct KeychainSnapshotTests {
   func badBase64() throws {
     let (error, path) = try failure(
       KeychainFixtures.snapshotJSON([
-        KeychainFixtures.itemJSON(), KeychainFixtures.itemJSON(["account": "\"bob\"", "data": "\"Y@==\""]),
+        KeychainFixtures.itemJSON(),
+        KeychainFixtures.itemJSON(["account": "\"bob\"", "data": "\"Y@==\""]),
       ]))
     #expect(error.place == Place(file: path, position: .keyPath("items[1].data")), "\(error)")
     #expect(error.message.contains("not base64"))
@@ -71,7 +72,9 @@ struct KeychainSnapshotTests {
   @Test("An unknown accessibility is an error naming the item's accessible")
   func unknownAccessibility() throws {
     let (error, path) = try failure(
-      KeychainFixtures.snapshotJSON([KeychainFixtures.itemJSON(["accessible": "\"kSecAttrAccessibleAlways\""])]))
+      KeychainFixtures.snapshotJSON([
+        KeychainFixtures.itemJSON(["accessible": "\"kSecAttrAccessibleAlways\""])
+      ]))
     #expect(error.place == Place(file: path, position: .keyPath("items[0].accessible")))
     #expect(error.message.contains("unknown accessibility 'kSecAttrAccessibleAlways'"))
   }
@@ -132,15 +135,18 @@ struct KeychainSnapshotTests {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/bad.json"
     try Data([0x7B, 0xFF, 0x7D]).write(to: URL(fileURLWithPath: path))
-    let error = try #require(throws: MigrationError.self) { _ = try KeychainSnapshotStore(path: path) }
+    let error = try #require(throws: MigrationError.self) {
+      _ = try KeychainSnapshotStore(path: path)
+    }
     #expect(error.place == Place(file: path))
   }
 
   @Test("A snapshot nested deeper than the reader's limit is an error, not a crash")
   func deepNesting() throws {
     let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-    let (error, _) = try failure(#"{"format": "archive-harness-keychain-snapshot", "version": 1, "items": "#
-      + deep + "}")
+    let (error, _) = try failure(
+      #"{"format": "archive-harness-keychain-snapshot", "version": 1, "items": "#
+        + deep + "}")
     #expect(error.message.contains("nesting deeper"), "\(error)")
   }
 

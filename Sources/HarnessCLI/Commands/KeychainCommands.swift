@@ -174,8 +174,9 @@ enum KeychainMigrateOptions {
 }
 
 extension MigrateOptions {
-  /// Opens a Keychain snapshot store, when the store's file starts as JSON does; `nil` for
-  /// any other store. The SQLite options do not apply to it.
+  /// Opens a Keychain snapshot store when the store's file starts as JSON does.
+  ///
+  /// Returns `nil` for any other store. The SQLite options do not apply to it.
   func openKeychainSnapshot() throws -> (any RecordStore)? {
     guard !storeIsDirectory, KeychainSnapshot.looksLikeSnapshot(atPath: storePath) else {
       return nil

@@ -91,7 +91,7 @@
       return KeychainSnapshot(items: items)
     }
 
-    /// Writes a snapshot of the items to a new file (``KeychainSnapshot/writeNew(to:)``).
+    /// Writes a snapshot of the items to a new file (`KeychainSnapshot.writeNew(to:)`).
     ///
     /// ```swift
     /// let count = try KeychainSnapshotExporter.export(services: ["com.example.auth"], to: path)

@@ -48,7 +48,7 @@ public struct KeychainItem: Sendable, Hashable {
 }
 
 /// A snapshot of Keychain items: the JSON file `keychain export` and
-/// ``KeychainSnapshotExporter`` write, and the store ``KeychainSnapshotStore`` reads.
+/// `KeychainSnapshotExporter` write, and the store ``KeychainSnapshotStore`` reads.
 ///
 /// The format is `schemas/keychain-snapshot.schema.json` (the Keychain Snapshots article):
 ///
