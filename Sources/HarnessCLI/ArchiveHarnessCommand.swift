@@ -55,6 +55,7 @@ public enum ArchiveHarnessCommand {
             entries: [.command(ReportMergeCommand.command)])),
         .command(AnonymizeCommand.command), .command(PrivacyScanCommand.command),
         .command(SurveyCommand.command), .command(MigrateDryRunCommand.command),
+        .command(MigrateCommand.command),
         .group(
           CommandGroup(
             name: "keychain",
@@ -62,7 +63,7 @@ public enum ArchiveHarnessCommand {
             entries: [
               .command(KeychainCheckCommand.command), .command(KeychainExportCommand.command),
             ])),
-        .command(MigrateCommand.command), .command(HelpCommand.command),
+        .command(HelpCommand.command),
       ])
 
   /// Runs the process's command line and exits with its status: the whole of a harness

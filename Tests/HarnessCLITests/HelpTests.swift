@@ -28,7 +28,7 @@ struct HelpTests {
         "inspect", "decode", "diff", "verify", "manifest", "manifest validate", "manifest author",
         "manifest reference",
         "report", "report merge", "anonymize", "privacy-scan", "survey", "migrate-dry-run",
-        "migrate",
+        "migrate", "keychain", "keychain check", "keychain export",
         "help",
       ])
   }

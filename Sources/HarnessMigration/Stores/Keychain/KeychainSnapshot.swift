@@ -118,14 +118,18 @@ public struct KeychainSnapshot: Sendable, Hashable {
     return (try KeychainSnapshot(parsing: bytes, file: path), bytes, read.identity)
   }
 
-  /// Whether a file's first bytes are a JSON object's (after white space), as a snapshot's are.
+  /// Whether a file is a snapshot by its first 4 KiB: a JSON object (after white space)
+  /// that names the snapshot format, as the `format` member every snapshot opens with does.
   ///
   /// ```swift
   /// if KeychainSnapshot.looksLikeSnapshot(atPath: path) { … }
   /// ```
   public static func looksLikeSnapshot(atPath path: String) -> Bool {
-    guard let prefix = try? DurableFile.readPrefix(path, count: 64) else { return false }
-    return prefix.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "{")
+    guard let prefix = try? DurableFile.readPrefix(path, count: 4096),
+      prefix.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
+    else { return false }
+    let marker = Array("\"\(formatName)\"".utf8)
+    return prefix.indices.contains { prefix[$0...].starts(with: marker) }
   }
 
   /// The snapshot as JSON text: members in a fixed order, one item a line, data in base64.
