@@ -81,6 +81,22 @@ struct KeychainCommandTests {
     #expect(text.stdout.contains("next: profiles-harness migrate-dry-run --store \(snapshot)"))
   }
 
+  @Test("survey --author writes a manifest whose key paths the dry run reads the items by")
+  func surveyAuthor() throws {
+    let (folder, snapshot) = try workspace()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let authored = folder + "/authored.xml"
+    let survey = try CommandRunner.run(["survey", snapshot, "--author", authored])
+    #expect(survey.status == 0, "\(survey.stderr)")
+    let manifest = String(decoding: try contents(authored), as: UTF8.self)
+    #expect(
+      manifest.contains("<keyPath>genericPassword.&quot;com.example.auth&quot;.alice</keyPath>"))
+    let dryRun = try CommandRunner.run([
+      "migrate-dry-run", "--store", snapshot, "--manifest", authored,
+    ])
+    #expect(dryRun.stdout.contains("2 will-rewrite"), "\(dryRun.stdout)\(dryRun.stderr)")
+  }
+
   @Test("keychain check names the item a new query misses and the accessibility it rejects")
   func check() throws {
     let (folder, snapshot) = try workspace()

@@ -60,6 +60,20 @@ struct KeychainSnapshotStoreTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == ["keychain.json"])
   }
 
+  @Test("A manifest's key paths (survey --author writes them) narrow the items a run reads")
+  func restrict() throws {
+    let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let store = try KeychainSnapshotStore(path: try KeychainFixtures.write(in: folder))
+    store.restrict(
+      to: [#"genericPassword."com.example.legacy".bob"#].compactMap(
+        PropertyListKeyPathPattern.init(parsing:)))
+    #expect(store.recordCount() == 1)
+    let batch = store.nextBatch(maximumCount: 10)
+    #expect(
+      batch.map(\.id.description) == [store.path + #":genericPassword."com.example.legacy".bob"#])
+  }
+
   @Test("Migrate writes a new snapshot, leaves the old one untouched, and rolls back")
   func migrateAndRollBack() throws {
     let folder = try MigrationFixtures.temporaryFolder()

@@ -224,10 +224,10 @@ struct MigrateOptions {
     }
   }
 
-  /// A property-list store limited to the manifest's `<keyPath>`s, when it lists any.
+  /// A property-list store (or a Keychain snapshot) limited to the manifest's `<keyPath>`s, when it lists any.
   func restrict(_ store: any RecordStore, to shape: Manifest.StoreShape?) throws {
     guard let shape, shape.kind == .propertyList, !shape.keyPaths.isEmpty,
-      let store = store as? PropertyListStore
+      store is PropertyListStore || store is KeychainSnapshotStore
     else { return }
     var patterns: [PropertyListKeyPathPattern] = []
     for text in shape.keyPaths {
@@ -239,7 +239,9 @@ struct MigrateOptions {
       }
       patterns.append(pattern)
     }
-    store.restrict(to: patterns)
+    (store as? PropertyListStore)?.restrict(to: patterns)
+    // A Keychain snapshot's items are named by key paths too (`survey --author` lists them).
+    (store as? KeychainSnapshotStore)?.restrict(to: patterns)
   }
 
   /// Loads `--manifest`, if given; semantic errors count only where they concern `<accepted>`.

@@ -48,14 +48,31 @@ public final class KeychainSnapshotStore: RecordStore {
     self.bytes = loaded.bytes
   }
 
-  /// The number of items.
-  public func recordCount() -> Int? { snapshot.items.count }
+  /// The items read as records, in the file's order; ``restrict(to:)`` narrows them.
+  private var selected: [KeychainItem]?
+
+  /// The items the run reads.
+  private var records: [KeychainItem] { selected ?? snapshot.items }
+
+  /// The number of items the run reads.
+  public func recordCount() -> Int? { records.count }
+
+  /// Keeps only the items whose key path (`CLASS.SERVICE.ACCOUNT`) these patterns match, as a
+  /// manifest's `<store>` written by `survey --author` lists them; the others are not read.
+  ///
+  /// ```swift
+  /// store.restrict(to: [#"genericPassword."com.example.auth".alice"#].compactMap(PropertyListKeyPathPattern.init))
+  /// ```
+  public func restrict(to patterns: [PropertyListKeyPathPattern]) {
+    selected = records.filter { item in patterns.contains { $0.matches(item.keyPath) } }
+  }
 
   /// The next items' data, in the file's order, at most `maximumCount`; empty at the end.
   public func nextBatch(maximumCount: Int) -> [StoreRecord] {
-    let end = min(snapshot.items.count, next + maximumCount)
+    let records = records
+    let end = min(records.count, next + maximumCount)
     defer { next = end }
-    return snapshot.items[next..<end].map { item in
+    return records[next..<end].map { item in
       StoreRecord(
         id: .propertyListValue(file: path, keyPath: item.keyPath), content: .bytes(item.data))
     }
