@@ -132,6 +132,25 @@ struct KeychainSnapshotStoreTests {
     #expect(try KeychainSnapshotStore(path: folder + "/migrated.json").snapshot.items == items)
   }
 
+  @Test("The temporary files an interrupted run left beside the new snapshot are removed")
+  func staleTemporaryFiles() throws {
+    let folder = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let store = try KeychainSnapshotStore(path: try KeychainFixtures.write(in: folder))
+    #expect(store.removeStaleTemporaryFiles().isEmpty)
+    store.newSnapshotPath = folder + "/migrated.json"
+    let stale = folder + "/.migrated.json.77-1234.archive-harness-tmp"
+    try Data("{".utf8).write(to: URL(fileURLWithPath: stale))
+    try FileManager.default.createSymbolicLink(
+      atPath: folder + "/.migrated.json.78-1.archive-harness-tmp", withDestinationPath: stale)
+    #expect(store.removeStaleTemporaryFiles() == [stale])
+    #expect(!FileManager.default.fileExists(atPath: stale))
+    #expect(
+      (try? FileManager.default.destinationOfSymbolicLink(
+        atPath: folder + "/.migrated.json.78-1.archive-harness-tmp")) != nil,
+      "a link is never removed")
+  }
+
   @Test("Migrate without --new-snapshot is an error naming the store, and writes nothing")
   func noNewSnapshot() throws {
     let folder = try MigrationFixtures.temporaryFolder()

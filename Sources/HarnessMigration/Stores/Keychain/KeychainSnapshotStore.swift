@@ -78,8 +78,27 @@ public final class KeychainSnapshotStore: RecordStore {
     }
   }
 
-  /// Removes the temporary file an interrupted `migrate` left beside the new snapshot.
-  public func removeStaleTemporaryFiles() -> [String] { [] }
+  /// Removes the temporary files an interrupted `migrate` left beside the new snapshot
+  /// (`.NAME.PID-RANDOM.archive-harness-tmp`, regular files only); returns their paths.
+  public func removeStaleTemporaryFiles() -> [String] {
+    guard let target = newSnapshotPath else { return [] }
+    let folder = DurableFile.directory(of: target)
+    let name = target.split(separator: "/").last.map(String.init) ?? target
+    guard let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    var removed: [String] = []
+    while let entry = readdir(directory) {
+      let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard entryName.hasPrefix("." + name + "."), entryName.hasSuffix(DurableFile.temporarySuffix)
+      else { continue }
+      let full = folder + "/" + entryName
+      guard let type = DurableFile.entryType(of: full), type & S_IFMT == S_IFREG else { continue }
+      if unlink(full) == 0 { removed.append(full) }
+    }
+    return removed
+  }
 
   /// Makes the writer `migrate` uses: a new snapshot at ``newSnapshotPath``, or (on Apple
   /// platforms, with ``appliesToKeychain``) the Keychain's items updated in place.
