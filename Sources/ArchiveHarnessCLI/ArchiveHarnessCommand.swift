@@ -58,7 +58,15 @@ public enum ArchiveHarnessCommand {
             name: "coredata", abstract: "Check a Core Data store against its model.",
             entries: [.command(CoreDataPreflightCommand.command)])),
         .command(MigrateDryRunCommand.command),
-        .command(MigrateCommand.command), .command(HelpCommand.command),
+        .command(MigrateCommand.command),
+        .group(
+          CommandGroup(
+            name: "keychain",
+            abstract: "Keychain snapshots: check them against a manifest's queries, export them.",
+            entries: [
+              .command(KeychainCheckCommand.command), .command(KeychainExportCommand.command),
+            ])),
+        .command(HelpCommand.command),
       ])
 
   /// Runs the process's command line and exits with its status: the whole of a harness

@@ -27,8 +27,8 @@ struct HelpTests {
       Self.paths == [
         "inspect", "decode", "diff", "verify", "manifest", "manifest validate", "manifest author",
         "report", "report merge", "anonymize", "privacy-scan", "survey", "coredata",
-        "coredata preflight", "migrate-dry-run",
-        "migrate",
+        "coredata preflight", "migrate-dry-run", "migrate", "keychain", "keychain check",
+        "keychain export",
         "help",
       ])
   }

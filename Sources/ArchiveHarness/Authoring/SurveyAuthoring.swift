@@ -70,7 +70,8 @@ extension ManifestAuthor.StoreFindings {
       throw .singleFile
     case .folder:
       shape = Manifest.StoreShape(kind: .folder, location: location)
-    case .propertyList:
+    case .propertyList, .keychainSnapshot:
+      // A Keychain snapshot's items are named by key paths too (CLASS.SERVICE.ACCOUNT).
       // An array's elements are one place, whatever their number on this device: `recent[*]`.
       var keyPaths: [String] = []
       for text in chosen.map(\.place.description) {

@@ -19,15 +19,21 @@ enum MigrateCommand {
         and the key order kept, read back and compared before it is renamed over
         the old one. In each case a journal
         (BACKUP/RUN/journal.jsonl) records every change; 'migrate --rollback
-        JOURNAL' restores the originals. Ctrl-C stops after the current batch.
+        JOURNAL' restores the originals. A Keychain snapshot: each item's data is
+        a record (keychain.json:genericPassword."com.example.auth".alice); the
+        snapshot is never changed, the migrated items go to --new-snapshot FILE,
+        a new file, or on Apple platforms --apply-to-keychain updates the items
+        in place with SecItemUpdate. Ctrl-C stops after the current batch.
         Running migrate again after it finished changes nothing and says so.
         A refusal the manifest accepts (<accepted>) is reported as accepted, is
         never rewritten, and does not fail the run while its category is the
         one listed.
         Text output may change between versions; --format json is stable.
       """,
-    options: MigrateOptions.commonOptions + [backup, journal, rollback],
-    flags: MigrateOptions.commonFlags + [noBackup],
+    options: MigrateOptions.commonOptions + [
+      backup, journal, rollback, KeychainMigrateOptions.newSnapshot,
+    ],
+    flags: MigrateOptions.commonFlags + [noBackup, KeychainMigrateOptions.applyToKeychain],
     exactlyOneOf: [[backup.name, noBackup.name]],
     exitStatus: """
         0  every record was rewritten, is already current, is not an archive, or is refused as the manifest accepts (rollback: all restored)
@@ -65,6 +71,7 @@ enum MigrateCommand {
     options.adopt(setup.store)
     let store = try options.openStore(readOnly: false, console: context.console)
     try options.restrict(store, to: setup.store)
+    try KeychainMigrateOptions.configure(store, arguments)
     let runDirectory = try backup.map { try makeRunDirectoryPath(backup: $0, store: store) }
     let journalPath = arguments[journal]
     let writer: any RecordWriter
@@ -101,6 +108,9 @@ enum MigrateCommand {
             "unchanged: nothing to migrate (\(summary.alreadyCurrent) already current, \(summary.refused) refused, \(summary.skipped) skipped"
               + (summary.accepted > 0 ? ", \(summary.accepted) accepted)" : ")")
           ))
+      }
+      if let snapshot = (store as? KeychainSnapshotStore)?.newSnapshotPath {
+        notes.append(("newSnapshot", snapshot))
       }
       if let backupPath = writer.backupPath { notes.append(("backup", backupPath)) }
       if let journal = writer.journalPath {

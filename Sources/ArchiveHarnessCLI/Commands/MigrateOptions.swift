@@ -46,7 +46,7 @@ struct MigrateOptions {
   static let store = Option<String>.required(
     "store", valueName: "PATH",
     help:
-      "The store: a folder of archive files, an SQLite database file, or a property list (a preferences file) whose Data values hold archives."
+      "The store: a folder of archive files, an SQLite database file, a property list (a preferences file) whose Data values hold archives, or a Keychain snapshot (JSON)."
   )
   static let manifest = Option<String?>.optional(
     "manifest", valueName: "FILE",
@@ -162,6 +162,7 @@ struct MigrateOptions {
         }
         return try DirectoryStore(path: storePath)
       }
+      if let snapshot = try openKeychainSnapshot() { return snapshot }
       if PropertyListStore.looksLikePropertyList(atPath: storePath) {
         if table != nil || coreData != nil || encryption.isGiven {
           throw CommandFailure(
@@ -221,10 +222,10 @@ struct MigrateOptions {
     }
   }
 
-  /// A property-list store limited to the manifest's `<keyPath>`s, when it lists any.
+  /// A property-list store (or a Keychain snapshot) limited to the manifest's `<keyPath>`s, when it lists any.
   func restrict(_ store: any RecordStore, to shape: Manifest.StoreShape?) throws {
     guard let shape, shape.kind == .propertyList, !shape.keyPaths.isEmpty,
-      let store = store as? PropertyListStore
+      store is PropertyListStore || store is KeychainSnapshotStore
     else { return }
     var patterns: [PropertyListKeyPathPattern] = []
     for text in shape.keyPaths {
@@ -236,7 +237,9 @@ struct MigrateOptions {
       }
       patterns.append(pattern)
     }
-    store.restrict(to: patterns)
+    (store as? PropertyListStore)?.restrict(to: patterns)
+    // A Keychain snapshot's items are named by key paths too (`survey --author` lists them).
+    (store as? KeychainSnapshotStore)?.restrict(to: patterns)
   }
 
   /// Loads `--manifest`, if given; semantic errors count only where they concern `<accepted>`.

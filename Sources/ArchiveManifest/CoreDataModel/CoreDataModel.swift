@@ -4,7 +4,7 @@ import ArchiveFormat
 /// attributes, each with the place in the model file that declares it.
 ///
 /// Read from an Xcode model (`.xcdatamodeld`, `.xcdatamodel`, or its `contents` XML) or a
-/// compiled one (`.momd`, `.mom`, itself a keyed archive) by ``CoreDataModelReader``.
+/// compiled one (`.momd`, `.mom`, itself a keyed archive) by `CoreDataModelReader`.
 ///
 /// ```swift
 /// let model = try CoreDataModelReader.read(path: "Books.xcdatamodeld")

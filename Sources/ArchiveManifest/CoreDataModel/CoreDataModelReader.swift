@@ -26,7 +26,7 @@ package enum CoreDataModelReader {
 
   /// Reads the model at `path`.
   ///
-  /// - Throws: ``CoreDataModelError`` naming the file and place of the first problem.
+  /// - Throws: `CoreDataModelError` naming the file and place of the first problem.
   package static func read(path: String) throws(CoreDataModelError) -> CoreDataModel {
     let file = try resolve(path)
     let bytes = try contents(of: file)

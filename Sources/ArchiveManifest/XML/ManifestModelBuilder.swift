@@ -52,6 +52,9 @@ package struct ManifestModelBuilder {
       acceptedRefusals: root.children(named: "accepted").compactMap { acceptedRefusal($0) },
       archives: root.children(named: "archive").map { archive($0) },
       location: root.location)
+    manifest.keychainQueries = root.children(named: "keychainQuery").compactMap {
+      keychainQuery($0)
+    }
     // The schema admits only the Strictness enumeration's values.
     if let text = root[attribute: "strictness"],
       let strictness = Strictness(rawValue: text.trimmingXMLWhitespace())
@@ -389,7 +392,7 @@ package struct ManifestModelBuilder {
     }
   }
 
-  private mutating func error(at location: Place, _ message: String) {
+  mutating func error(at location: Place, _ message: String) {
     diagnostics.append(ManifestDiagnostic(.error, .semantic, at: location, message))
   }
 }

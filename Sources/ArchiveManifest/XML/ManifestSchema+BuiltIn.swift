@@ -201,6 +201,22 @@ extension ManifestSchema {
           </xs:appinfo>
         </xs:annotation>
       </xs:element>
+      <xs:element name="keychainQuery" type="m:KeychainQuery" minOccurs="0" maxOccurs="unbounded">
+        <xs:annotation>
+          <xs:documentation>
+            A Keychain query the new app version makes, and the accessibility it
+            requires of the items it finds. `keychain check SNAPSHOT --manifest
+            MANIFEST` reports each item of a Keychain snapshot that no query
+            finds (a changed service, account or access group logs the user
+            out), each item readable more often than its query requires, or not
+            ThisDeviceOnly where the query requires it, and each query that finds
+            nothing.
+          </xs:documentation>
+          <xs:appinfo>
+            <example><![CDATA[<keychainQuery class="genericPassword" service="com.example.auth" accountPattern="user-*" accessible="afterFirstUnlock" thisDeviceOnly="true"/>]]></example>
+          </xs:appinfo>
+        </xs:annotation>
+      </xs:element>
       <xs:element name="accepted" type="m:AcceptedRefusal" minOccurs="0" maxOccurs="unbounded">
         <xs:annotation>
           <xs:documentation>
@@ -615,6 +631,94 @@ extension ManifestSchema {
       </xs:annotation>
     </xs:attribute>
   </xs:complexType>
+
+  <xs:complexType name="KeychainQuery">
+    <xs:annotation>
+      <xs:documentation>
+        A Keychain query, such as &lt;keychainQuery class="genericPassword"
+        service="com.example.auth" account="session"/&gt;. Each attribute it
+        gives must equal the item's; an attribute it leaves out matches any.
+      </xs:documentation>
+    </xs:annotation>
+    <xs:attribute name="class" type="m:KeychainItemClass" use="required">
+      <xs:annotation>
+        <xs:documentation>The item class (kSecClass).</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="service" type="m:NonEmptyString">
+      <xs:annotation>
+        <xs:documentation>The service (kSecAttrService; kSecAttrServer for an internet password).</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="account" type="m:NonEmptyString">
+      <xs:annotation>
+        <xs:documentation>The account (kSecAttrAccount); not with accountPattern.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="accountPattern" type="m:NonEmptyString">
+      <xs:annotation>
+        <xs:documentation>A glob the account matches (* any text, ? one character); not with account.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="accessGroup" type="m:NonEmptyString">
+      <xs:annotation>
+        <xs:documentation>The access group (kSecAttrAccessGroup).</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="accessible" type="m:KeychainAccessibility">
+      <xs:annotation>
+        <xs:documentation>The loosest accessibility (kSecAttrAccessible) the app accepts for the items it finds.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="thisDeviceOnly" type="xs:boolean" default="false">
+      <xs:annotation>
+        <xs:documentation>Whether the items must be ThisDeviceOnly (never in a backup restored elsewhere, never synced).</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+  </xs:complexType>
+
+  <xs:simpleType name="KeychainItemClass">
+    <xs:annotation>
+      <xs:documentation>The Keychain item classes a query can name.</xs:documentation>
+    </xs:annotation>
+    <xs:restriction base="xs:token">
+      <xs:enumeration value="genericPassword">
+        <xs:annotation><xs:documentation>kSecClassGenericPassword.</xs:documentation></xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="internetPassword">
+        <xs:annotation><xs:documentation>kSecClassInternetPassword.</xs:documentation></xs:annotation>
+      </xs:enumeration>
+    </xs:restriction>
+  </xs:simpleType>
+
+  <xs:simpleType name="KeychainAccessibility">
+    <xs:annotation>
+      <xs:documentation>A kSecAttrAccessible value, named without its kSecAttrAccessible prefix.</xs:documentation>
+    </xs:annotation>
+    <xs:restriction base="xs:token">
+      <xs:enumeration value="whenPasscodeSetThisDeviceOnly">
+        <xs:annotation><xs:documentation>kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly.</xs:documentation></xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="whenUnlocked">
+        <xs:annotation><xs:documentation>kSecAttrAccessibleWhenUnlocked.</xs:documentation></xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="whenUnlockedThisDeviceOnly">
+        <xs:annotation><xs:documentation>kSecAttrAccessibleWhenUnlockedThisDeviceOnly.</xs:documentation></xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="afterFirstUnlock">
+        <xs:annotation><xs:documentation>kSecAttrAccessibleAfterFirstUnlock.</xs:documentation></xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="afterFirstUnlockThisDeviceOnly">
+        <xs:annotation><xs:documentation>kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly.</xs:documentation></xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="always">
+        <xs:annotation><xs:documentation>kSecAttrAccessibleAlways (deprecated).</xs:documentation></xs:annotation>
+      </xs:enumeration>
+      <xs:enumeration value="alwaysThisDeviceOnly">
+        <xs:annotation><xs:documentation>kSecAttrAccessibleAlwaysThisDeviceOnly (deprecated).</xs:documentation></xs:annotation>
+      </xs:enumeration>
+    </xs:restriction>
+  </xs:simpleType>
 
   <xs:simpleType name="StoreKind">
     <xs:annotation>

@@ -6,7 +6,7 @@ import CHarnessSQLite
 /// way the attribute's value transformer would, and names the rows it would turn into `nil`.
 ///
 /// For each attribute the preflight decides which allowed-classes list to check against (the
-/// ``Basis``): the declared transformer's (`NSSecureUnarchiveFromData`'s default top-level
+/// `Basis`): the declared transformer's (`NSSecureUnarchiveFromData`'s default top-level
 /// classes, or a custom subclass's list given with `--allowed-classes`), or, for the deprecated
 /// default (`NSKeyedUnarchiveFromData`) and for a custom transformer whose list is not given,
 /// the proposed `NSSecureUnarchiveFromData` defaults. Each row is then:
@@ -223,7 +223,7 @@ package struct TransformerPreflight {
   ///   - attributes: The model's transformable attributes.
   ///   - model: The model, as given, for the report.
   /// - Returns: Each attribute's rows, lists and lost rows.
-  /// - Throws: ``MigrationError``: the store cannot be opened, is not a Core Data store, or lacks
+  /// - Throws: `MigrationError`: the store cannot be opened, is not a Core Data store, or lacks
   ///   an attribute's entity, table or column (the error names the model's place too).
   package func run(_ attributes: [Attribute], model: String = "") throws(MigrationError) -> Report {
     let database = try SQLiteDatabase(path: storePath, readOnly: true)

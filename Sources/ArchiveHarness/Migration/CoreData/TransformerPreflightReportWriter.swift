@@ -1,6 +1,6 @@
 import ArchiveFormat
 
-/// Writes a ``TransformerPreflight/Report`` as text, JSON (`schemas/coredata-preflight.schema.json`)
+/// Writes a `TransformerPreflight.Report` as text, JSON (`schemas/coredata-preflight.schema.json`)
 /// or a self-contained HTML page, each with the transformer subclass to register.
 ///
 /// ```swift

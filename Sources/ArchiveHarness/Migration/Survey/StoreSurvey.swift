@@ -71,6 +71,10 @@ package struct StoreSurvey: Sendable {
       report.encryption = keys?.settings
       report.coreData = try SQLiteSurveySource(path: path, keys: keys).run(
         into: census, report: &report)
+    } else if KeychainSnapshot.looksLikeSnapshot(atPath: path) {
+      report.kind = .keychainSnapshot
+      report.files = 1
+      try surveyKeychainSnapshot(into: census)
     } else {
       report.kind = try surveyFile(into: census)
       report.files = 1

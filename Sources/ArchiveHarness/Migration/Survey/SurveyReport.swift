@@ -20,6 +20,8 @@ package struct SurveyReport: Sendable {
     case file
     /// A property list (UserDefaults) whose Data values hold archives.
     case propertyList = "property-list"
+    /// A Keychain snapshot whose items' data hold archives.
+    case keychainSnapshot = "keychain-snapshot"
   }
 
   /// The store, as given.

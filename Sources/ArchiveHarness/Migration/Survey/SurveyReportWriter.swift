@@ -112,6 +112,7 @@ package struct SurveyReportWriter: Sendable {
     case .folder: out += "a folder"
     case .file: out += "one archive file"
     case .propertyList: out += "a property list"
+    case .keychainSnapshot: out += "a Keychain snapshot"
     }
     out += "\n"
     if let sample = report.sampleLimit {
@@ -144,7 +145,7 @@ package struct SurveyReportWriter: Sendable {
     case .sqlite:
       out +=
         "\(plural(report.tables, "table")), \(plural(report.columns, "column")), \(plural(report.rows, "row"))\n"
-    case .folder, .file, .propertyList:
+    case .folder, .file, .propertyList, .keychainSnapshot:
       out += "\(plural(report.files, "file"))\n"
     }
     return out
@@ -295,7 +296,7 @@ package struct SurveyReportWriter: Sendable {
         ("tables", .integer(Int64(report.tables))), ("columns", .integer(Int64(report.columns))),
         ("rows", .integer(Int64(report.rows))),
       ]
-    case .folder, .file, .propertyList:
+    case .folder, .file, .propertyList, .keychainSnapshot:
       read = [("files", .integer(Int64(report.files)))]
     }
     members.append(("read", .object(read)))

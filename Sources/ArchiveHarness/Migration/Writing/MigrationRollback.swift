@@ -156,6 +156,10 @@ package enum MigrationRollback {
       return try rollBackPropertyList(
         store: store, backup: backup, entries: journal.entries, journalPath: journalPath,
         onRecord: onRecord)
+    case "keychain-snapshot", "keychain":
+      return try rollBackKeychain(
+        kind: kind, store: store, backup: backup, entries: journal.entries,
+        journalPath: journalPath, onRecord: onRecord)
     default:
       throw MigrationError(
         .journal, place: Place(file: journalPath, line: 1, column: 0),

@@ -1,0 +1,143 @@
+import ArchiveFormat
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A Keychain snapshot (``KeychainSnapshot``) as a store: each item's data is a record, named
+/// `FILE:CLASS.SERVICE.ACCOUNT` (a key path of three keys, quoted where a key holds a dot:
+/// `keychain.json:genericPassword."com.example.auth".alice`).
+///
+/// The file is read once, when the store is opened, so a dry run reads nothing else. `migrate`
+/// never changes the snapshot: it writes a new one at ``newSnapshotPath``, with the journal and
+/// the copy of the original that `migrate --rollback` needs. On Apple platforms
+/// ``appliesToKeychain`` makes `migrate` update the items themselves, in place, with
+/// `SecItemUpdate` (the snapshot is then the backup).
+///
+/// ```swift
+/// let store = try KeychainSnapshotStore(path: "keychain.json")
+/// store.newSnapshotPath = "keychain-migrated.json"
+/// let writer = try store.makeWriter(runDirectory: "Backups/run-1", journalPath: nil)
+/// ```
+package final class KeychainSnapshotStore: RecordStore {
+  /// The snapshot file, as given.
+  package let path: String
+  /// The snapshot as read.
+  package let snapshot: KeychainSnapshot
+  /// The bytes read, which the backup copies.
+  let bytes: [UInt8]
+  /// Where `migrate` writes the new snapshot; it must not exist.
+  package var newSnapshotPath: String?
+  /// Whether `migrate` updates the Keychain's items in place instead (Apple platforms).
+  package var appliesToKeychain = false
+
+  private var next = 0
+
+  /// Opens a snapshot as a store.
+  ///
+  /// - Parameters:
+  ///   - path: The file: a regular file, not a symbolic link.
+  ///   - maximumFileSize: The largest file read (64 MiB by default).
+  /// - Throws: `MigrationError` naming the file and the place of the first problem.
+  package init(path: String, maximumFileSize: Int = 64 << 20) throws(MigrationError) {
+    let loaded = try KeychainSnapshot.load(path, maximumFileSize: maximumFileSize)
+    self.path = path
+    self.snapshot = loaded.snapshot
+    self.bytes = loaded.bytes
+  }
+
+  /// The items read as records, in the file's order; ``restrict(to:)`` narrows them.
+  private var selected: [KeychainItem]?
+
+  /// The items the run reads.
+  private var records: [KeychainItem] { selected ?? snapshot.items }
+
+  /// The number of items the run reads.
+  package func recordCount() -> Int? { records.count }
+
+  /// Keeps only the items whose key path (`CLASS.SERVICE.ACCOUNT`) these patterns match, as a
+  /// manifest's `<store>` written by `survey --author` lists them; the others are not read.
+  ///
+  /// ```swift
+  /// store.restrict(to: [#"genericPassword."com.example.auth".alice"#].compactMap(PropertyListKeyPathPattern.init))
+  /// ```
+  package func restrict(to patterns: [PropertyListKeyPathPattern]) {
+    selected = records.filter { item in patterns.contains { $0.matches(item.keyPath) } }
+  }
+
+  /// The next items' data, in the file's order, at most `maximumCount`; empty at the end.
+  package func nextBatch(maximumCount: Int) -> [StoreRecord] {
+    let records = records
+    let end = min(records.count, next + maximumCount)
+    defer { next = end }
+    return records[next..<end].map { item in
+      StoreRecord(
+        id: .propertyListValue(file: path, keyPath: item.keyPath), content: .bytes(item.data))
+    }
+  }
+
+  /// Removes the temporary files an interrupted `migrate` left beside the new snapshot
+  /// (`.NAME.PID-RANDOM.archive-harness-tmp`, regular files only); returns their paths.
+  package func removeStaleTemporaryFiles() -> [String] {
+    guard let target = newSnapshotPath else { return [] }
+    let folder = DurableFile.directory(of: target)
+    let name = target.split(separator: "/").last.map(String.init) ?? target
+    guard let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    var removed: [String] = []
+    while let entry = readdir(directory) {
+      let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      guard entryName.hasPrefix("." + name + "."), entryName.hasSuffix(DurableFile.temporarySuffix)
+      else { continue }
+      let full = folder + "/" + entryName
+      guard let type = DurableFile.entryType(of: full), type & S_IFMT == S_IFREG else { continue }
+      if unlink(full) == 0 { removed.append(full) }
+    }
+    return removed
+  }
+
+  /// Makes the writer `migrate` uses: a new snapshot at ``newSnapshotPath``, or (on Apple
+  /// platforms, with ``appliesToKeychain``) the Keychain's items updated in place.
+  ///
+  /// - Throws: `MigrationError` (`invalid-options`) when no new snapshot is named, or
+  ///   something already exists at its path; `not-supported` for the Keychain where Security
+  ///   is not available.
+  package func makeWriter(runDirectory: String?, journalPath: String?) throws(MigrationError)
+    -> any RecordWriter
+  {
+    if appliesToKeychain {
+      #if canImport(Security)
+        guard runDirectory != nil else {
+          throw MigrationError(
+            .invalidOptions, file: path,
+            "updating the Keychain in place needs --backup: the snapshot copy there is the rollback"
+          )
+        }
+        return KeychainItemWriter(store: self, runDirectory: runDirectory, journalPath: journalPath)
+      #else
+        throw MigrationError(
+          .notSupported, file: path,
+          "--apply-to-keychain updates items with Security's SecItemUpdate, which this platform does not have; write a new snapshot with --new-snapshot"
+        )
+      #endif
+    }
+    guard let target = newSnapshotPath else {
+      throw MigrationError(
+        .invalidOptions, file: path,
+        "migrate writes a new snapshot and never changes this one: name it with --new-snapshot FILE"
+      )
+    }
+    if let type = DurableFile.entryType(of: target) {
+      throw MigrationError(
+        .invalidOptions, file: target,
+        "\(type & S_IFMT == S_IFREG ? "a file" : DirectoryStore.kindName(type)) already exists at the new snapshot's path; it is never replaced"
+      )
+    }
+    return KeychainSnapshotWriter(
+      store: self, target: target, runDirectory: runDirectory, journalPath: journalPath)
+  }
+}
