@@ -90,7 +90,7 @@ struct RewriteChecksumTests {
       content: .bytes([1, 2, 3]))
     let rewrite = PendingRewrite(record: record, original: [1, 2, 3], replacement: [4, 5])
     #expect(rewrite.checksums == nil)
-    let members = MigrationRun.changeMembers("update", record: ("key", .string("a")), rewrite)
+    let members = JournalSession.changeMembers("update", record: ("key", .string("a")), rewrite)
     let old = members.first { $0.0 == "old" }?.1
     let new = members.first { $0.0 == "new" }?.1
     #expect(old == .string(SHA256Checksum.hex([1, 2, 3])))

@@ -129,17 +129,23 @@ struct EncryptionOptions {
   /// The key, when one was given.
   func key() throws -> StoreKey? {
     do throws(MigrationError) {
-      if let keyFile { return try StoreKey(contentsOfFile: keyFile) }
-      if let keyEnvironment {
-        let key = try StoreKey(environmentVariable: keyEnvironment)
-        // Decode workers run app code: the key never reaches their environment.
-        WorkerEnvironment.withhold(keyEnvironment)
-        return key
-      }
-      return nil
+      return try MigrationRun.key(file: keyFile, environmentVariable: keyEnvironment)
     } catch {
       throw CommandFailure(error)
     }
+  }
+
+  /// Gives a migration run the key's source and the cipher settings.
+  func apply(to options: inout MigrationRun.Options) {
+    options.keyFile = keyFile
+    options.keyEnvironmentVariable = keyEnvironment
+    options.cipher.compatibility = compatibility
+    options.cipher.pageSize = pageSize
+    options.cipher.kdfIterations = kdfIterations
+    options.cipher.kdfAlgorithm = kdfAlgorithm
+    options.cipher.hmacAlgorithm = hmacAlgorithm
+    options.cipher.plaintextHeaderSize = plaintextHeaderSize
+    options.cipher.salt = salt
   }
 
   /// Opens an encrypted store's keys, printing which settings matched; nil without a key.

@@ -151,46 +151,4 @@ enum KeychainMigrateOptions {
     help:
       "For a Keychain snapshot store, on Apple platforms: update the Keychain's items in place with SecItemUpdate (the snapshot, copied under --backup, is the rollback)."
   )
-
-  /// Gives a Keychain snapshot store where `migrate` writes; any other store refuses the options.
-  static func configure(_ store: any RecordStore, _ arguments: ParsedArguments) throws {
-    let target = arguments[newSnapshot]
-    let apply = arguments[applyToKeychain]
-    guard let snapshot = store as? KeychainSnapshotStore else {
-      if target != nil || apply {
-        throw CommandFailure(
-          file: store.path, category: .invalidOptions,
-          message: "--new-snapshot and --apply-to-keychain apply to Keychain snapshot stores")
-      }
-      return
-    }
-    if target != nil, apply {
-      throw UsageError(message: "--new-snapshot and --apply-to-keychain exclude each other")
-    }
-    snapshot.newSnapshotPath = target
-    snapshot.appliesToKeychain = apply
-  }
-}
-
-extension MigrateOptions {
-  /// Opens a Keychain snapshot store when the store's file starts as JSON does.
-  ///
-  /// Returns `nil` for any other store. The SQLite options do not apply to it.
-  func openKeychainSnapshot() throws -> (any RecordStore)? {
-    guard !storeIsDirectory, KeychainSnapshot.looksLikeSnapshot(atPath: storePath) else {
-      return nil
-    }
-    if table != nil || coreData != nil || encryption.isGiven {
-      throw CommandFailure(
-        file: storePath, category: .invalidOptions,
-        message:
-          "--table, --entity, --key-file and --key-env apply to SQLite stores; this store is a Keychain snapshot"
-      )
-    }
-    do throws(MigrationError) {
-      return try KeychainSnapshotStore(path: storePath)
-    } catch {
-      throw CommandFailure(error)
-    }
-  }
 }

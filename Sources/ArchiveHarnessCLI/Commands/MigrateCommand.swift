@@ -66,32 +66,24 @@ enum MigrateCommand {
     }
     var options = try MigrateOptions(arguments)
     options.toolName = context.toolName
-    let backup = arguments[MigrateCommand.backup]
-    let setup = try options.makeSetup(context: context)
-    options.adopt(setup.store)
-    let store = try options.openStore(readOnly: false, console: context.console)
-    try options.restrict(store, to: setup.store)
-    try KeychainMigrateOptions.configure(store, arguments)
-    let runDirectory = try backup.map { try makeRunDirectoryPath(backup: $0, store: store) }
-    let journalPath = arguments[journal]
-    let writer: any RecordWriter
-    let lock: StoreLock
-    do throws(MigrationError) {
-      // One run per store: a second migrate or rollback refuses while this one writes.
-      lock = try StoreLock(store: store.path)
-      for removed in try store.removeStaleTemporaryFiles() {
-        context.console.diagnose(
-          .note, file: removed, category: nil,
-          "removed a temporary file left by an interrupted migrate")
-      }
-      writer = try store.makeWriter(runDirectory: runDirectory, journalPath: journalPath)
-    } catch {
-      throw CommandFailure(error)
+    options.run.backup = arguments[MigrateCommand.backup]
+    options.run.noBackup = arguments[MigrateCommand.noBackup]
+    options.run.journal = arguments[journal]
+    options.run.newSnapshot = arguments[KeychainMigrateOptions.newSnapshot]
+    options.run.applyToKeychain = arguments[KeychainMigrateOptions.applyToKeychain]
+    if options.run.newSnapshot != nil, options.run.applyToKeychain {
+      throw UsageError(message: "--new-snapshot and --apply-to-keychain exclude each other")
     }
-    defer { lock.release() }
+    let migration = try options.open(.migrate, context: context)
+    // The run holds the store's lock until it goes away: at the end of the command.
+    defer { withExtendedLifetime(migration) {} }
+    let store = migration.store
+    guard let writer = migration.writer else {
+      throw CommandFailure(
+        file: store.path, category: .internal, message: "a migrate run opened without a writer")
+    }
     let summary = try options.runEngine(
-      store: store, setup: setup, writer: writer, operation: .migrate,
-      console: context.console,
+      migration, operation: .migrate, console: context.console,
       onFailure: { _ in
         if let journal = writer.journalPath {
           context.console.diagnose(
@@ -124,25 +116,6 @@ enum MigrateCommand {
       return notes
     }
     return summary.hasFailures || summary.interrupted ? .findings : .success
-  }
-
-  /// `BACKUP/STORENAME-YYYYMMDDTHHMMSSZ-PID`, checked to lie outside the store.
-  private static func makeRunDirectoryPath(backup: String, store: any RecordStore) throws -> String
-  {
-    let storeRoot = URL(fileURLWithPath: store.path).standardizedFileURL.resolvingSymlinksInPath()
-      .path
-    let backupRoot = URL(fileURLWithPath: backup).standardizedFileURL.resolvingSymlinksInPath().path
-    if store is DirectoryStore, backupRoot == storeRoot || backupRoot.hasPrefix(storeRoot + "/") {
-      throw CommandFailure(
-        file: backup, category: .invalidOptions,
-        message: "the backup folder is inside the store \(store.path); choose a folder outside it")
-    }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-    let name = URL(fileURLWithPath: store.path).lastPathComponent
-    return backup + "/" + name + "-" + formatter.string(from: Date()) + "-\(getpid())"
   }
 
   private static func runRollback(_ journal: String, key: StoreKey?, context: CommandContext)

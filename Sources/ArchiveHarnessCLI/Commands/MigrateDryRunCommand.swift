@@ -30,13 +30,9 @@ enum MigrateDryRunCommand {
   static let command = Command(spec: spec) { arguments, context in
     var options = try MigrateOptions(arguments)
     options.toolName = context.toolName
-    let setup = try options.makeSetup(context: context)
-    options.adopt(setup.store)
-    let store = try options.openStore(readOnly: true, console: context.console)
-    try options.restrict(store, to: setup.store)
+    let migration = try options.open(.dryRun, context: context)
     let summary = try options.runEngine(
-      store: store, setup: setup, writer: nil, operation: .dryRun,
-      console: context.console
+      migration, operation: .dryRun, console: context.console
     ) { summary in
       var notes: [(String, String)] = [("store", "unchanged (dry run)")]
       if summary.interrupted {

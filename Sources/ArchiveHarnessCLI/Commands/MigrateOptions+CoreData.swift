@@ -40,14 +40,4 @@ extension MigrateOptions {
   }
 
   /// Opens a Core Data entity's attribute as an SQLite store.
-  func openEntityStore(_ selection: CoreDataSelection, readOnly: Bool, console: Console) throws
-    -> any RecordStore
-  {
-    let keys = try encryption.open(storePath, console: console)
-    let store = try SQLiteStore(
-      path: storePath, entity: selection.entity, attribute: selection.attribute,
-      readOnly: readOnly, keys: keys)
-    if showKeys { store.recordNaming = .clear }
-    return store
-  }
 }

@@ -20,13 +20,13 @@ final class DirectoryRecordWriter: RecordWriter {
   private let store: DirectoryStore
   /// The store's canonical path, which every rewritten file's folder must resolve under.
   private let storeRoot: String
-  private let run: MigrationRun
+  private let run: JournalSession
   private(set) var backupPath: String?
 
   init(store: DirectoryStore, runDirectory: String?, journalPath: String?) {
     self.store = store
     self.storeRoot = DurableFile.canonical(store.path)
-    self.run = MigrationRun(runDirectory: runDirectory, journalPath: journalPath)
+    self.run = JournalSession(runDirectory: runDirectory, journalPath: journalPath)
   }
 
   var journalPath: String? { run.journalPath }
@@ -86,7 +86,7 @@ final class DirectoryRecordWriter: RecordWriter {
         continue
       }
       identities[index] = current.identity
-      var members = MigrationRun.changeMembers(
+      var members = JournalSession.changeMembers(
         "replace", record: ("path", .string(relative)), rewrite)
       if let backupPath {
         let target = backupPath + "/" + relative

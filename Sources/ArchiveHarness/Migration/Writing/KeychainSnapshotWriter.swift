@@ -14,7 +14,7 @@ import _ArchiveHarnessSystem
 final class KeychainSnapshotWriter: RecordWriter {
   private let store: KeychainSnapshotStore
   private let target: String
-  private let run: MigrationRun
+  private let run: JournalSession
   private var items: [KeychainItem]
   private var indexByKeyPath: [PropertyListKeyPath: Int] = [:]
   /// The identity of the new snapshot this run wrote last, once it has written one.
@@ -24,7 +24,7 @@ final class KeychainSnapshotWriter: RecordWriter {
   init(store: KeychainSnapshotStore, target: String, runDirectory: String?, journalPath: String?) {
     self.store = store
     self.target = target
-    self.run = MigrationRun(runDirectory: runDirectory, journalPath: journalPath)
+    self.run = JournalSession(runDirectory: runDirectory, journalPath: journalPath)
     items = store.snapshot.items
     for (index, item) in items.enumerated() { indexByKeyPath[item.keyPath] = index }
   }
@@ -84,7 +84,7 @@ final class KeychainSnapshotWriter: RecordWriter {
       applied.append(index)
       lines.append(
         .object(
-          MigrationRun.changeMembers(
+          JournalSession.changeMembers(
             "replace", record: ("keyPath", MigrationJournal.json(keyPath)), rewrite)))
     }
     guard !applied.isEmpty else { return results }

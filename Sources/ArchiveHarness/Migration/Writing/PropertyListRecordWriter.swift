@@ -19,12 +19,12 @@ import ArchiveFormat
 /// archives, one batch; `--batch-size` bounds how often a large one is rewritten.
 final class PropertyListRecordWriter: RecordWriter {
   private let store: PropertyListStore
-  private let run: MigrationRun
+  private let run: JournalSession
   private(set) var backupPath: String?
 
   init(store: PropertyListStore, runDirectory: String?, journalPath: String?) {
     self.store = store
-    self.run = MigrationRun(runDirectory: runDirectory, journalPath: journalPath)
+    self.run = JournalSession(runDirectory: runDirectory, journalPath: journalPath)
   }
 
   var journalPath: String? { run.journalPath }
@@ -85,7 +85,7 @@ final class PropertyListRecordWriter: RecordWriter {
       applied.append(index)
       lines.append(
         .object(
-          MigrationRun.changeMembers(
+          JournalSession.changeMembers(
             "replace", record: ("keyPath", MigrationJournal.json(keyPath)), rewrite)))
     }
     guard !applied.isEmpty else { return results }

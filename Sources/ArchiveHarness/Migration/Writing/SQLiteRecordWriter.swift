@@ -9,13 +9,13 @@ import ArchiveFormat
 /// that a concurrent writer changed is left with its newer value and reported.
 final class SQLiteRecordWriter: RecordWriter {
   private let store: SQLiteStore
-  private let run: MigrationRun
+  private let run: JournalSession
   private var update: SQLiteStatement?
   private(set) var backupPath: String?
 
   init(store: SQLiteStore, runDirectory: String?, journalPath: String?) {
     self.store = store
-    self.run = MigrationRun(runDirectory: runDirectory, journalPath: journalPath)
+    self.run = JournalSession(runDirectory: runDirectory, journalPath: journalPath)
   }
 
   var journalPath: String? { run.journalPath }
@@ -107,7 +107,7 @@ final class SQLiteRecordWriter: RecordWriter {
         } else {
           ("key", MigrationJournal.json(key))
         }
-      var members = MigrationRun.changeMembers("update", record: record, rewrite)
+      var members = JournalSession.changeMembers("update", record: record, rewrite)
       if let rowid { members.append(("rowid", .integer(rowid))) }
       lines.append(.object(members))
     }

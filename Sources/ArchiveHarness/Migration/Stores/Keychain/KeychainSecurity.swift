@@ -192,13 +192,13 @@
   /// only while it still holds the bytes the snapshot read.
   final class KeychainItemWriter: RecordWriter {
     private let store: KeychainSnapshotStore
-    private let run: MigrationRun
+    private let run: JournalSession
     private var itemByKeyPath: [PropertyListKeyPath: KeychainItem] = [:]
     private(set) var backupPath: String?
 
     init(store: KeychainSnapshotStore, runDirectory: String?, journalPath: String?) {
       self.store = store
-      self.run = MigrationRun(runDirectory: runDirectory, journalPath: journalPath)
+      self.run = JournalSession(runDirectory: runDirectory, journalPath: journalPath)
       for item in store.snapshot.items { itemByKeyPath[item.keyPath] = item }
     }
 
@@ -242,7 +242,7 @@
         pending.append((index, item, rewrite))
         lines.append(
           .object(
-            MigrationRun.changeMembers(
+            JournalSession.changeMembers(
               "replace", record: ("keyPath", MigrationJournal.json(keyPath)), rewrite)))
       }
       guard !pending.isEmpty else { return results }

@@ -6,7 +6,7 @@ import ArchiveFormat
 /// `RUN/journal.jsonl`, and only once something is about to change), open each
 /// change line with the record and the digests of its old and new bytes, and close
 /// the journal with the same `end` line.
-final class MigrationRun {
+final class JournalSession {
   /// Where originals and the journal go; `nil` with `--no-backup`.
   let runDirectory: String?
   private let requestedJournalPath: String?
