@@ -304,6 +304,7 @@ public final class MigrationRun {
   ///   - onProgress: The records done so far.
   ///   - shouldStop: Asked between batches; true stops the run after the batch in hand.
   /// - Returns: The engine's summary.
+  /// - Throws: `MigrationError` when the run cannot go on; the journal lists what changed.
   package func runEngine(
     onRecord: (RecordPlan) -> Void, onProgress: (Int) -> Void,
     shouldStop: () -> Bool
