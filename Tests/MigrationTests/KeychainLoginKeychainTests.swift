@@ -40,7 +40,7 @@
       defer { try? FileManager.default.removeItem(atPath: folder) }
       let path = folder + "/keychain.json"
       let count = try KeychainSnapshotExporter.export(
-        services: [service], classes: [.genericPassword], to: path)
+        services: [service], classes: [.genericPassword], accessGroup: nil, to: path)
       #expect(count == 1)
       let store = try KeychainSnapshotStore(path: path)
       #expect(store.snapshot.items.first?.accessible == .afterFirstUnlock)

@@ -56,7 +56,59 @@
   /// try KeychainSnapshotExporter.export(
   ///   services: ["com.example.auth"], to: NSTemporaryDirectory() + "keychain.json")
   /// ```
-  package enum KeychainSnapshotExporter {
+  public enum KeychainSnapshotExporter {
+    /// Reads every item of every class (of the given services and access group), with its
+    /// attributes and data.
+    ///
+    /// ```swift
+    /// let snapshot = try KeychainSnapshotExporter.snapshot(services: ["com.example.auth"])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - services: The services (servers, for internet passwords) to read; empty for every one.
+    ///   - accessGroup: Only items of this access group, when given.
+    /// - Returns: The items, ordered by class, service and account.
+    /// - Throws: ``MigrationRun/Problem`` when Security fails, or an item has an accessibility
+    ///   this tool does not know.
+    public static func snapshot(services: [String] = [], accessGroup: String? = nil)
+      throws(MigrationRun.Problem) -> KeychainSnapshot
+    {
+      do throws(MigrationError) {
+        return try snapshot(
+          services: services, classes: KeychainItemClass.allCases, accessGroup: accessGroup)
+      } catch {
+        throw MigrationRun.Problem(error)
+      }
+    }
+
+    /// Writes a snapshot of every item of every class (of the given services and access group)
+    /// to a new file; an existing file, link or FIFO at `path` is refused.
+    ///
+    /// ```swift
+    /// // In a test host's setUp, or behind a debug menu:
+    /// try KeychainSnapshotExporter.export(
+    ///   services: ["com.example.auth"], to: NSTemporaryDirectory() + "keychain.json")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - services: The services to read; empty for every one.
+    ///   - accessGroup: Only items of this access group, when given.
+    ///   - path: The new snapshot file.
+    /// - Returns: The number of items written.
+    /// - Throws: ``MigrationRun/Problem`` when Security fails or the file cannot be written.
+    @discardableResult
+    public static func export(
+      services: [String] = [], accessGroup: String? = nil, to path: String
+    ) throws(MigrationRun.Problem) -> Int {
+      do throws(MigrationError) {
+        return try export(
+          services: services, classes: KeychainItemClass.allCases, accessGroup: accessGroup,
+          to: path)
+      } catch {
+        throw MigrationRun.Problem(error)
+      }
+    }
+
     /// Reads the items of the given classes (and services, and access group) with their
     /// attributes and data: `kSecReturnAttributes`, `kSecReturnData`, `kSecMatchLimitAll`,
     /// synchronizable or not.
@@ -73,8 +125,7 @@
     /// - Throws: `MigrationError` when Security fails, or an item has an accessibility
     ///   this tool does not know.
     package static func snapshot(
-      services: [String] = [], classes: [KeychainItemClass] = KeychainItemClass.allCases,
-      accessGroup: String? = nil
+      services: [String], classes: [KeychainItemClass], accessGroup: String?
     ) throws(MigrationError) -> KeychainSnapshot {
       var items: [KeychainItem] = []
       for itemClass in classes {
@@ -99,8 +150,7 @@
     /// - Throws: `MigrationError` when Security fails or the file cannot be written.
     @discardableResult
     package static func export(
-      services: [String] = [], classes: [KeychainItemClass] = KeychainItemClass.allCases,
-      accessGroup: String? = nil, to path: String
+      services: [String], classes: [KeychainItemClass], accessGroup: String?, to path: String
     ) throws(MigrationError) -> Int {
       let snapshot = try snapshot(services: services, classes: classes, accessGroup: accessGroup)
       try snapshot.writeNew(to: path)
