@@ -219,9 +219,9 @@ struct PropertyListStoreTests {
     #expect(backup == folder + "/backup/run/com.example.app.plist")
     #expect(try PrefsFixtures.contents(backup) == original)
     let journal = try MigrationJournal.read(try #require(result.writer.journalPath))
-    #expect(journal.header["kind"] as? String == "plist")
-    #expect(journal.header["format"] as? String == "binary")
-    let keyPaths = journal.entries.filter { $0["op"] as? String == "replace" }.compactMap {
+    #expect(journal.header["kind"] == .string("plist"))
+    #expect(journal.header["format"] == .string("binary"))
+    let keyPaths = journal.entries.filter { $0["op"] == .string("replace") }.compactMap {
       MigrationJournal.keyPath($0["keyPath"])?.description
     }
     #expect(keyPaths == PrefsFixtures.rewritten)

@@ -181,14 +181,17 @@ struct JSONDocumentParser {
     guard integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else {
       throw failure("a number with a leading zero")
     }
+    var isIntegerLiteral = true
     if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
       position += 1
+      isIntegerLiteral = false
       guard digits() > 0 else { throw failure("a fraction without digits") }
     }
     if position < bytes.count,
       bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")
     {
       position += 1
+      isIntegerLiteral = false
       if position < bytes.count,
         bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")
       {
@@ -196,7 +199,17 @@ struct JSONDocumentParser {
       }
       guard digits() > 0 else { throw failure("an exponent without digits") }
     }
-    guard let value = Double(String(decoding: bytes[start..<position], as: UTF8.self)) else {
+    let text = String(decoding: bytes[start..<position], as: UTF8.self)
+    if isIntegerLiteral {
+      // Exact or refused, never rounded through a double: a rowid or a key above 2^53 must
+      // come back as the value written. `-0` is the integer 0.
+      if let value = Int64(text) { return .integer(value) }
+      if let value = UInt64(text) { return .unsignedInteger(value) }
+      throw JSONDocumentError(
+        offset: start,
+        message: "an integer outside the 64-bit range (\(Int64.min) to \(UInt64.max))")
+    }
+    guard let value = Double(text), value.isFinite else {
       throw JSONDocumentError(offset: start, message: "a number that does not fit a double")
     }
     return .number(value)

@@ -32,16 +32,17 @@ package struct ShardReportMerger: Sendable {
     var cases: [JSONDocument] = []
     var notes: [String] = []
     for report in reports {
-      guard case .number(let version)? = report.document["serializationVersion"],
-        Int64(version) == JSONReportWriter.serializationVersion
+      guard
+        report.document["serializationVersion"]?.int64Value
+          == JSONReportWriter.serializationVersion
       else {
         throw ShardMergeError("\(report.file): not a verify --format json report of this version")
       }
       guard case .string(let manifests)? = report.document["manifestsDigest"] else {
         throw ShardMergeError("\(report.file): the report names no manifestsDigest")
       }
-      guard case .number(let index)? = report.document["shard"]?["index"],
-        case .number(let total)? = report.document["shard"]?["count"],
+      guard let index = report.document["shard"]?["index"]?.int64Value,
+        let total = report.document["shard"]?["count"]?.int64Value,
         let shardIndex = Int(exactly: index), let shardCount = Int(exactly: total)
       else {
         throw ShardMergeError("\(report.file): not a shard report (no shard K/N)")
@@ -120,16 +121,16 @@ package struct ShardReportMerger: Sendable {
     return key
   }
 
-  /// A parsed value as a value to write: integral numbers stay integers.
+  /// A parsed value as a value to write: integers stay exact integers, doubles stay doubles.
   private static func value(_ document: JSONDocument) -> JSONValue {
     switch document {
     case .object(let members):
       return .object(members.sorted { $0.key < $1.key }.map { ($0.key, value($0.value)) })
     case .array(let elements): return .array(elements.map(value))
     case .string(let text): return .string(text)
-    case .number(let number):
-      if let integer = Int64(exactly: number) { return .integer(integer) }
-      return .number(number)
+    case .integer(let number): return .integer(number)
+    case .unsignedInteger(let number): return .unsignedInteger(number)
+    case .number(let number): return .number(number)
     case .bool(let flag): return .bool(flag)
     case .null: return .null
     }

@@ -12,8 +12,8 @@ import _ArchiveHarnessSystem
 /// expectations, notes, producers, the run's parameters and each decoded
 /// object. Bytes the JSON gives only by length and SHA-256 come back as
 /// equivalent values (a data expectation as its digest, observed data as that
-/// many bytes). `JSONDocument` reads numbers as doubles, so an integer beyond
-/// 2^53 comes back as the nearest double's value (`UInt64.max` exactly).
+/// many bytes). `JSONDocument` reads integers exactly, so an integer of any
+/// 64-bit value comes back as written, and a double (`3.0`) stays a double.
 /// Anything else is refused with the place in the document.
 ///
 /// ```swift
@@ -334,9 +334,10 @@ package struct VerificationReportReader: Sendable {
     case .null: return .null
     case .bool(let flag): return .bool(flag)
     case .string(let text): return .string(text)
-    case .number(let number):
-      if let integer = Int64(exactly: number) { return .integer(integer) }
-      return .double(number)
+    case .integer(let number): return .integer(number)
+    // Decoded integers are Int64; one above Int64.max was never written, and reads as a double.
+    case .unsignedInteger(let number): return .double(Double(number))
+    case .number(let number): return .double(number)
     case .array(let elements):
       var values: [DecodedValue] = []
       for (index, element) in elements.enumerated() {
@@ -379,7 +380,7 @@ package struct VerificationReportReader: Sendable {
       return .opaque(className: name)
     }
     if names == ["$shared", "ordinal"], case .string(let name)? = members["$shared"],
-      case .number(let ordinal)? = members["ordinal"], let number = Int(exactly: ordinal)
+      let ordinal = members["ordinal"]?.int64Value, let number = Int(exactly: ordinal)
     {
       return .sharedReference(className: name, ordinal: number)
     }
@@ -455,7 +456,7 @@ private struct Node {
   }
 
   func integer() throws(VerificationReportReadError) -> Int {
-    guard case .number(let number) = document, let value = Int(exactly: number) else {
+    guard let number = document.int64Value, let value = Int(exactly: number) else {
       throw error("not an integer")
     }
     return value
@@ -465,12 +466,8 @@ private struct Node {
   func digits() throws(VerificationReportReadError) -> String {
     switch document {
     case .string(let text) where !text.isEmpty: return text
-    case .number(let number):
-      if let value = Int64(exactly: number) { return String(value) }
-      if let value = UInt64(exactly: number) { return String(value) }
-      // UInt64.max rounds up to 2^64 as a double; nothing larger is written.
-      if number == 0x1p64 { return String(UInt64.max) }
-      throw error("not an integer")
+    case .integer(let number): return String(number)
+    case .unsignedInteger(let number): return String(number)
     default: throw error("not an integer")
     }
   }
@@ -478,7 +475,9 @@ private struct Node {
   /// A real: a number, or `"nan"`, `"inf"` or `"-inf"`.
   func real() throws(VerificationReportReadError) -> Double {
     switch document {
-    case .number(let number): return number
+    case .integer, .unsignedInteger, .number:
+      guard let number = document.doubleValue else { throw error("not a real") }
+      return number
     case .string("nan"): return .nan
     case .string("inf"): return .infinity
     case .string("-inf"): return -.infinity

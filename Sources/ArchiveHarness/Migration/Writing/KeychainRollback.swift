@@ -16,16 +16,17 @@ extension MigrationRollback {
   }
 
   /// The `replace` entries of a Keychain journal, last first.
-  static func keychainChanges(_ entries: [[String: Any]], journalPath: String)
+  static func keychainChanges(_ entries: [MigrationJournal.Entry], journalPath: String)
     throws(MigrationError) -> [KeychainChange]
   {
     var changes: [KeychainChange] = []
-    for entry in entries.reversed() where entry["op"] as? String == "replace" {
+    for entry in entries.reversed() where entry["op"]?.stringValue == "replace" {
       guard let keyPath = MigrationJournal.keyPath(entry["keyPath"]),
         keyPath.components.count == 3,
-        let old = entry["old"] as? String, let new = entry["new"] as? String
+        let old = entry["old"]?.stringValue, let new = entry["new"]?.stringValue
       else {
-        throw MigrationError(.journal, file: journalPath, "a replace entry is malformed")
+        throw MigrationError(
+          .journal, place: entry.place(in: journalPath), "a replace entry is malformed")
       }
       changes.append(KeychainChange(keyPath: keyPath, old: old, new: new))
     }
@@ -41,7 +42,7 @@ extension MigrationRollback {
   /// the rollback found it is kept as `RUN/rolled-back/NAME`. A link, FIFO or device put at
   /// its path is never followed or replaced.
   static func rollBackKeychainSnapshot(
-    store: String, backup: String, entries: [[String: Any]], journalPath: String,
+    store: String, backup: String, entries: [MigrationJournal.Entry], journalPath: String,
     onRecord: (String, Outcome) -> Void
   ) throws(MigrationError) -> Summary {
     let changes = try keychainChanges(entries, journalPath: journalPath)
@@ -112,7 +113,8 @@ extension MigrationRollback {
   /// A Keychain journal's rollback: a new snapshot's (`keychain-snapshot`) or, on Apple
   /// platforms, the Keychain's own items (`keychain`, by `SecItemUpdate`).
   static func rollBackKeychain(
-    kind: String, store: String, backup: String, entries: [[String: Any]], journalPath: String,
+    kind: String, store: String, backup: String, entries: [MigrationJournal.Entry],
+    journalPath: String,
     onRecord: (String, Outcome) -> Void
   ) throws(MigrationError) -> Summary {
     if kind == "keychain-snapshot" {

@@ -1,5 +1,4 @@
 import ArchiveFormat
-import Foundation
 import _ArchiveHarnessSystem
 
 #if canImport(Glibc)
@@ -137,18 +136,43 @@ package final class MigrationJournal {
     return (Array(line.dropLast(suffixLength)) + [0x7D], sum)
   }
 
+  /// A change line of a journal, with its line number for errors that name it.
+  ///
+  /// ```swift
+  /// for entry in try MigrationJournal.read(path).entries where entry["op"]?.stringValue == "update" {
+  ///   print(entry.line, entry["rowid"]?.int64Value ?? -1)
+  /// }
+  /// ```
+  struct Entry: Sendable {
+    /// The 1-based line of the journal the entry is on.
+    var line: Int
+    /// The line's members, its `sum` among them.
+    var members: [String: JSONDocument]
+
+    /// The member with the given name, or `nil`.
+    subscript(name: String) -> JSONDocument? { members[name] }
+
+    /// The entry's place in the journal: `PATH:LINE`.
+    func place(in journalPath: String) -> Place {
+      Place(file: journalPath, line: line, column: 0)
+    }
+  }
+
   /// Reads a journal: its header, its entries, and what is wrong with its lines.
   ///
-  /// A line that is not JSON, or a header that is not a journal's, stops the
+  /// Lines are read by `JSONDocument`, so integers (a rowid, an index, a key) come back
+  /// exactly, beyond 2^53 too, and `true` is never `1`. A line that is not JSON, or a header
+  /// that is not a journal's, stops the
   /// read. A journal with no complete line has the problem
   /// `MigrationRollback.JournalProblem.noHeader` and no header members. A torn last line, a broken checksum chain, a missing `end` line or an
   /// `end` line whose count differs are returned as problems: every complete
   /// entry is still returned, since a rollback checks each record by its checksums.
   ///
   /// - Throws: `MigrationError` with code `MigrationError.Code.journal` and
-  ///   `PATH:LINE` for a line that is not a JSON object or a wrong header.
+  ///   `PATH:LINE` for a line that is not a JSON object or a wrong header; `PATH:LINE:COLUMN`,
+  ///   the column counted in bytes, for a line that is not JSON.
   static func read(_ path: String) throws(MigrationError) -> (
-    header: [String: Any], entries: [[String: Any]],
+    header: [String: JSONDocument], entries: [Entry],
     problems: [MigrationRollback.JournalProblem]
   ) {
     let read: [UInt8]?
@@ -166,33 +190,29 @@ package final class MigrationJournal {
     if let last = lines.popLast(), !last.isEmpty {
       problems.append(.tornLine(line: lines.count + 1))
     }
-    var header: [String: Any]?
-    var entries: [[String: Any]] = []
+    var header: [String: JSONDocument]?
+    var entries: [Entry] = []
     var sealed = true
     var previousSum = ""
     var end: (line: Int, changes: Int?)?
     for (index, line) in lines.enumerated() where !line.isEmpty {
       let number = index + 1
       let place = Place(file: path, line: number, column: 0)
-      guard
-        let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
-      else {
-        throw MigrationError(.journal, place: place, "the line is not a JSON object")
-      }
+      let object = try Self.object(line, path: path, number: number)
       if header == nil {
-        guard object["journal"] as? String == formatName else {
+        guard object["journal"]?.stringValue == formatName else {
           throw MigrationError(
             .journal, place: place,
             "not an archive-harness migrate journal (no \"journal\": \"\(formatName)\" header)")
         }
-        sealed = (object["version"] as? NSNumber)?.int64Value ?? 1 >= 2
+        sealed = (object["version"]?.int64Value ?? 1) >= 2
         if !sealed { problems.append(.unsealed) }
         header = object
-      } else if object["op"] as? String == "end" {
-        end = (number, (object["changes"] as? NSNumber)?.intValue)
+      } else if object["op"]?.stringValue == "end" {
+        end = (number, object["changes"]?.int64Value.flatMap { Int(exactly: $0) })
       } else {
         if end != nil { problems.append(.brokenChain(line: number)) }
-        entries.append(object)
+        entries.append(Entry(line: number, members: object))
       }
       if sealed {
         if let (body, sum) = unseal(line), chainSum(body, after: previousSum) == sum {
@@ -221,6 +241,31 @@ package final class MigrationJournal {
     return (header, entries, problems)
   }
 
+  /// A journal line's members, read by `JSONDocument`.
+  ///
+  /// - Throws: `MigrationError` (`journal`) at `PATH:LINE` for a line that is not UTF-8 or not
+  ///   an object, and at `PATH:LINE:COLUMN` (a byte column) for one that is not JSON.
+  private static func object(_ line: ArraySlice<UInt8>, path: String, number: Int)
+    throws(MigrationError) -> [String: JSONDocument]
+  {
+    let place = Place(file: path, line: number, column: 0)
+    guard let text = String(validating: line, as: UTF8.self) else {
+      throw MigrationError(.journal, place: place, "the line is not UTF-8 text")
+    }
+    let document: JSONDocument
+    do {
+      document = try JSONDocument(parsing: text)
+    } catch {
+      throw MigrationError(
+        .journal, place: Place(file: path, line: number, column: error.offset + 1),
+        "the line is not JSON: \(error.message)")
+    }
+    guard case .object(let members) = document else {
+      throw MigrationError(.journal, place: place, "the line is not a JSON object")
+    }
+    return members
+  }
+
   /// A key column's value as the journal stores it: `{"integer": 42}`, `{"text": "a"}`, `{"blob": "hex"}`.
   static func json(_ value: SQLiteValue) -> JSONValue {
     switch value {
@@ -244,15 +289,16 @@ package final class MigrationJournal {
   }
 
   /// The property-list key path a journal entry stores, or `nil` when the entry is malformed.
-  static func keyPath(_ object: Any?) -> PropertyListKeyPath? {
-    guard let array = object as? [Any] else { return nil }
+  ///
+  /// An index is a non-negative integer written as one: `true`, `1.5` or `1e0` where an index
+  /// should be makes the entry malformed.
+  static func keyPath(_ value: JSONDocument?) -> PropertyListKeyPath? {
+    guard case .array(let elements)? = value else { return nil }
     var components: [PropertyListKeyPath.Component] = []
-    for element in array {
-      if let key = element as? String {
+    for element in elements {
+      if let key = element.stringValue {
         components.append(.key(key))
-      } else if let number = element as? NSNumber, let index = Int(exactly: number.doubleValue),
-        index >= 0
-      {
+      } else if let number = element.int64Value, let index = Int(exactly: number), index >= 0 {
         components.append(.index(index))
       } else {
         return nil
@@ -262,12 +308,19 @@ package final class MigrationJournal {
   }
 
   /// The key column's value that a journal entry stores, or `nil` when the entry is malformed.
-  static func sqliteValue(_ object: Any?) -> SQLiteValue? {
-    guard let object = object as? [String: Any] else { return nil }
-    if let number = object["integer"] as? NSNumber { return .integer(number.int64Value) }
-    if let number = object["real"] as? NSNumber { return .real(number.doubleValue) }
-    if let text = object["text"] as? String { return .text(text) }
-    if let hex = object["blob"] as? String, let bytes = Hex.decode(hex) { return .blob(bytes) }
+  ///
+  /// An `integer` is read exactly (`{"integer": 9007199254740993}` is that key, not the
+  /// double next to it); `true` or `1.5` there makes the entry malformed. A `real` is any number.
+  static func sqliteValue(_ value: JSONDocument?) -> SQLiteValue? {
+    guard case .object(let object)? = value else { return nil }
+    if let member = object["integer"] {
+      return member.int64Value.map(SQLiteValue.integer)
+    }
+    if let member = object["real"] { return member.doubleValue.map(SQLiteValue.real) }
+    if let member = object["text"] { return member.stringValue.map(SQLiteValue.text) }
+    if let member = object["blob"] {
+      return member.stringValue.flatMap(Hex.decode).map(SQLiteValue.blob)
+    }
     if object["null"] != nil { return .null }
     return nil
   }

@@ -111,17 +111,19 @@ package enum MigrationRollback {
   }
 
   private static func rollBack(
-    journal: (header: [String: Any], entries: [[String: Any]], problems: [JournalProblem]),
+    journal: (
+      header: [String: JSONDocument], entries: [MigrationJournal.Entry], problems: [JournalProblem]
+    ),
     journalPath: String, key: StoreKey?, onRecord: (String, Outcome) -> Void
   ) throws(MigrationError) -> Summary {
-    guard let store = journal.header["store"] as? String,
-      let kind = journal.header["kind"] as? String
+    guard let store = journal.header["store"]?.stringValue,
+      let kind = journal.header["kind"]?.stringValue
     else {
       throw MigrationError(
         .journal, place: Place(file: journalPath, line: 1, column: 0),
         "the header names no store or kind")
     }
-    guard let backup = journal.header["backup"] as? String else {
+    guard let backup = journal.header["backup"]?.stringValue else {
       throw MigrationError(
         .journal, place: Place(file: journalPath, line: 1, column: 0),
         "the run was made with --no-backup; there are no originals to restore")
@@ -136,8 +138,10 @@ package enum MigrationRollback {
         onRecord: onRecord)
     case "sqlite":
       var keys: SQLCipherKeys?
-      if let cipher = journal.header["cipher"] as? [String: Any] {
-        guard let settings = SQLCipherSettings(journalValue: cipher) else {
+      if let cipherValue = journal.header["cipher"] {
+        guard case .object(let cipher) = cipherValue,
+          let settings = SQLCipherSettings(journalValue: cipher)
+        else {
           throw MigrationError(
             .journal, place: Place(file: journalPath, line: 1, column: 0),
             "the header's cipher settings are malformed")
@@ -168,11 +172,11 @@ package enum MigrationRollback {
   }
 
   private static func rollBackDirectory(
-    store: String, backup: String, entries: [[String: Any]], journalPath: String,
+    store: String, backup: String, entries: [MigrationJournal.Entry], journalPath: String,
     onRecord: (String, Outcome) -> Void
   ) throws(MigrationError) -> Summary {
     var summary = Summary()
-    let replaces = entries.reversed().filter { $0["op"] as? String == "replace" }
+    let replaces = entries.reversed().filter { $0["op"]?.stringValue == "replace" }
     let batched = DurableFile.canSyncFileSystem
     let storeRoot = DurableFile.canonical(store)
     let backupRoot = DurableFile.canonical(backup)
@@ -184,10 +188,11 @@ package enum MigrationRollback {
       var decided: [(path: String, outcome: Outcome, temporary: String?, identity: FileIdentity?)] =
         []
       for entry in chunk {
-        guard let relative = entry["path"] as? String, let old = entry["old"] as? String,
-          let new = entry["new"] as? String, let backupName = entry["backup"] as? String
+        guard let relative = entry["path"]?.stringValue, let old = entry["old"]?.stringValue,
+          let new = entry["new"]?.stringValue, let backupName = entry["backup"]?.stringValue
         else {
-          throw MigrationError(.journal, file: journalPath, "a replace entry is malformed")
+          throw MigrationError(
+            .journal, place: entry.place(in: journalPath), "a replace entry is malformed")
         }
         // The journal is untrusted: its paths stay inside the store and the backup folder.
         guard isConfined(relative), isConfined(backupName),
@@ -321,15 +326,16 @@ package enum MigrationRollback {
   /// back and compared before it replaces the file. The file as the rollback
   /// found it is kept as `RUN/rolled-back/NAME`.
   private static func rollBackPropertyList(
-    store: String, backup: String, entries: [[String: Any]], journalPath: String,
+    store: String, backup: String, entries: [MigrationJournal.Entry], journalPath: String,
     onRecord: (String, Outcome) -> Void
   ) throws(MigrationError) -> Summary {
     var changes: [(keyPath: PropertyListKeyPath, old: String, new: String)] = []
-    for entry in entries.reversed() where entry["op"] as? String == "replace" {
+    for entry in entries.reversed() where entry["op"]?.stringValue == "replace" {
       guard let keyPath = MigrationJournal.keyPath(entry["keyPath"]),
-        let old = entry["old"] as? String, let new = entry["new"] as? String
+        let old = entry["old"]?.stringValue, let new = entry["new"]?.stringValue
       else {
-        throw MigrationError(.journal, file: journalPath, "a replace entry is malformed")
+        throw MigrationError(
+          .journal, place: entry.place(in: journalPath), "a replace entry is malformed")
       }
       changes.append((keyPath, old, new))
     }
@@ -401,11 +407,13 @@ package enum MigrationRollback {
   /// instead: a page of it that fails its check costs the rows that need that page, each
   /// reported as a conflict that names the page, and every other row is restored.
   private static func rollBackSQLite(
-    store: String, backup: String, header: [String: Any], entries: [[String: Any]],
-    journalPath: String, keys: SQLCipherKeys?, onRecord: (String, Outcome) -> Void
+    store: String, backup: String, header: [String: JSONDocument],
+    entries: [MigrationJournal.Entry], journalPath: String, keys: SQLCipherKeys?,
+    onRecord: (String, Outcome) -> Void
   ) throws(MigrationError) -> Summary {
-    guard let table = header["table"] as? String, let keyColumn = header["keyColumn"] as? String,
-      let valueColumn = header["valueColumn"] as? String
+    guard let table = header["table"]?.stringValue,
+      let keyColumn = header["keyColumn"]?.stringValue,
+      let valueColumn = header["valueColumn"]?.stringValue
     else {
       throw MigrationError(
         .journal, place: Place(file: journalPath, line: 1, column: 0),
@@ -432,9 +440,11 @@ package enum MigrationRollback {
       ? try target.database.prepare("SELECT \(quotedKey) FROM \(quotedTable) WHERE rowid = ?1")
       : nil
     var keysByHash: [String: SQLiteValue]?
-    func key(of entry: [String: Any], rowid: Int64?) throws(MigrationError) -> SQLiteValue? {
+    func key(of entry: MigrationJournal.Entry, rowid: Int64?) throws(MigrationError)
+      -> SQLiteValue?
+    {
       if let key = MigrationJournal.sqliteValue(entry["key"]) { return key }
-      guard let hash = entry["keyHash"] as? String else { return nil }
+      guard let hash = entry["keyHash"]?.stringValue else { return nil }
       if let rowid, let keyByRowid {
         try keyByRowid.bind(.integer(rowid), at: 1)
         defer { keyByRowid.reset() }
@@ -457,13 +467,21 @@ package enum MigrationRollback {
     var pending = 0
     try target.database.execute("BEGIN IMMEDIATE")
     do throws(MigrationError) {
-      for entry in entries.reversed() where entry["op"] as? String == "update" {
-        let rowid = (entry["rowid"] as? NSNumber)?.int64Value
-        guard entry["key"] != nil || entry["keyHash"] is String,
-          let old = entry["old"] as? String,
-          let new = entry["new"] as? String
+      for entry in entries.reversed() where entry["op"]?.stringValue == "update" {
+        // The rowid is read exactly (9007199254740993 is that row, not its neighbour); one
+        // that is not an integer (`true` is not rowid 1, `1e3` is not rowid 1000) is malformed.
+        let rowid = entry["rowid"]?.int64Value
+        guard entry["rowid"] == nil || rowid != nil else {
+          throw MigrationError(
+            .journal, place: entry.place(in: journalPath),
+            "an update entry's rowid is not an integer: \(entry["rowid"]?.description ?? "")")
+        }
+        guard entry["key"] != nil || entry["keyHash"]?.stringValue != nil,
+          let old = entry["old"]?.stringValue,
+          let new = entry["new"]?.stringValue
         else {
-          throw MigrationError(.journal, file: journalPath, "an update entry is malformed")
+          throw MigrationError(
+            .journal, place: entry.place(in: journalPath), "an update entry is malformed")
         }
         guard let key = try key(of: entry, rowid: rowid) else {
           let place = Place(
@@ -472,7 +490,7 @@ package enum MigrationRollback {
               table: target.table,
               key: RecordKeyNaming.label(
                 keyColumn: target.keyColumn, key: nil, rowid: rowid,
-                hash: entry["keyHash"] as? String),
+                hash: entry["keyHash"]?.stringValue),
               column: nil))
           let outcome = Outcome.conflict("no row has this key any more; left as it is")
           summary.count(outcome)

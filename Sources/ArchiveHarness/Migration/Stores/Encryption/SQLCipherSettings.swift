@@ -150,23 +150,33 @@ extension SQLCipherSettings {
     ])
   }
 
-  /// Reads the settings back from a journal header's `cipher` member.
-  init?(journalValue object: [String: Any]) {
-    guard let compatibility = (object["compatibility"] as? NSNumber)?.intValue,
-      let pageSize = (object["pageSize"] as? NSNumber)?.intValue,
-      let iterations = (object["kdfIterations"] as? NSNumber)?.intValue,
-      let kdf = (object["kdfAlgorithm"] as? String).flatMap(Hash.init(name:))
+  /// Reads the settings back from a journal header's `cipher` member; `nil` when a member is
+  /// missing, of another type (`true` is not `1`) or out of SQLCipher's ranges.
+  init?(journalValue object: [String: JSONDocument]) {
+    func integer(_ name: String) -> Int? {
+      object[name]?.int64Value.flatMap { Int(exactly: $0) }
+    }
+    guard let compatibility = integer("compatibility"), let pageSize = integer("pageSize"),
+      let iterations = integer("kdfIterations"),
+      let kdf = object["kdfAlgorithm"]?.stringValue.flatMap(Hash.init(name:))
     else { return nil }
     // A journal is read back from disk: settings out of SQLCipher's ranges (a key derivation
     // that would run for hours, a page size SQLite never uses) make it malformed.
     guard (1...10_000_000).contains(iterations), (512...65536).contains(pageSize),
       pageSize & (pageSize - 1) == 0, (1...4).contains(compatibility)
     else { return nil }
-    let hmac = (object["hmacAlgorithm"] as? String).flatMap(Hash.init(name:))
-    if object["hmacAlgorithm"] is String, hmac == nil { return nil }
-    let header = (object["plaintextHeaderSize"] as? NSNumber)?.intValue ?? 0
+    let hmacName = object["hmacAlgorithm"]?.stringValue
+    let hmac = hmacName.flatMap(Hash.init(name:))
+    if hmacName != nil, hmac == nil { return nil }
+    let header: Int
+    switch object["plaintextHeaderSize"] {
+    case nil: header = 0
+    case let value?:
+      guard let size = value.int64Value.flatMap({ Int(exactly: $0) }) else { return nil }
+      header = size
+    }
     guard (0...1024).contains(header), header % 16 == 0 else { return nil }
-    let salt = (object["salt"] as? String).flatMap(Hex.decode)
+    let salt = object["salt"]?.stringValue.flatMap(Hex.decode)
     self.init(
       compatibility: compatibility, pageSize: pageSize, kdfIterations: iterations,
       kdfAlgorithm: kdf, hmacAlgorithm: hmac, plaintextHeaderSize: header, salt: salt)

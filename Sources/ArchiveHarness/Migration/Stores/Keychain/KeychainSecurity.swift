@@ -318,7 +318,7 @@
     /// Puts back, with `SecItemUpdate`, the data the snapshot copy holds for each journaled
     /// item that still holds what the run wrote.
     static func rollBackKeychainItems(
-      backup: String, entries: [[String: Any]], journalPath: String,
+      backup: String, entries: [MigrationJournal.Entry], journalPath: String,
       onRecord: (String, Outcome) -> Void
     ) throws(MigrationError) -> Summary {
       let changes = try keychainChanges(entries, journalPath: journalPath)

@@ -238,8 +238,7 @@ private struct Reader {
         "format", "'\(format)' is not a Keychain snapshot's format '\(KeychainSnapshot.formatName)'"
       )
     }
-    guard case .number(let version)? = top["version"], version == Double(KeychainSnapshot.version)
-    else {
+    guard top["version"] == .integer(Int64(KeychainSnapshot.version)) else {
       throw failure(
         "version",
         "\(top["version"]?.description ?? "nothing") is not a version this tool reads "
