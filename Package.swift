@@ -64,8 +64,9 @@ let package = Package(
   // (DecodeWorker.inProcess), the Foundation paths do not run.
   platforms: [.macOS(.v12), .iOS(.v15)],
   // What app teams depend on, each product named for the module a team imports.
-  // `ArchiveHarness` is the library a team's code calls (it re-exports the pipeline modules);
-  // `HarnessCLI` is the command line of a team's own harness executable (it re-exports
+  // `ArchiveHarness` is the library a team's code calls (its curated API, with the public types of
+  // the modules below it); `ArchiveHarnessCLI` is the command line of a team's own harness
+  // executable (it re-exports
   // ArchiveHarness); `ArchiveHarnessTesting` is the `swift test` support, and
   // `ArchiveHarnessXCTest` adds XCTest's, in a module of its own so that a Swift Testing target
   // never links XCTest. Every other module is an implementation detail, reachable only through
@@ -106,8 +107,8 @@ let package = Package(
     // What the decode worker's fork server needs from C on Linux (fork, the parent-death
     // signal, wait statuses, passing a socket): static inline functions in one header.
     .target(name: "CHarnessWorkerProcess"),
-    // The system edge, `package` API only: every file written by one rule (FileOutput), files
-    // read whole and bounded (FileInput), child processes started with posix_spawn and reaped
+    // The system edge, `package` API only: every file written by one rule (FileOutput),
+    // child processes started with posix_spawn and reaped
     // with every wait bounded (ChildProcesses), the lock type and time spans (Concurrency). The
     // one home of the C library shims for processes.
     .target(
@@ -244,7 +245,7 @@ let package = Package(
     .testTarget(
       name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport", "ArchiveFormat"],
       swiftSettings: strictSettings),
-    // The module map in CONTRIBUTING.md against every module's imports.
+    // The layer table in this file's header against every module's imports.
     .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
     .testTarget(
       name: "SystemLibraryTests",

@@ -43,7 +43,7 @@ public enum ArchiveHarnessCommand {
         .group(
           CommandGroup(
             name: "manifest",
-            abstract: "Validate manifests, write them for archives, and document their format.",
+            abstract: "Validate manifests, and write them for archives.",
             entries: [
               .command(ManifestValidateCommand.command), .command(ManifestAuthorCommand.command),
             ])),

@@ -1,13 +1,8 @@
+// `import ArchiveHarness` is the one import a team's code needs: the curated public types of
+// the modules below it (ArchiveFormat: archives, property lists, the vocabulary, SHA-256;
+// ArchiveCoder: the class registry and maps, what a decode gives; ArchiveManifest: the schema
+// and its diagnostics) come with it. The DocC root page lists every public type.
+// _ArchiveHarnessSystem is `package` only and is not re-exported.
 @_exported import ArchiveCoder
-// The modules a team's code uses, re-exported so that `import ArchiveHarness` is the one import:
-// reading (PropertyList, KeyedArchive), decoding (Decoding), manifests (the model in Manifest, its XML in ManifestXML, writing them
-// from archives in ManifestAuthoring), verification
-// (Verification), migration, typed migration included (Migration), and anonymizing archives
-// before they are committed (Anonymization); the vocabulary they share
-// (HarnessVocabulary: decode paths, outcomes, categories, steps, severities) and SHA-256
-// (Checksum), which manifests pin archives with. JSONOutput's value type appears in the report
-// writers' API, and `TimeSpan` (_ArchiveHarnessSystem) its timeouts and measured times. Every
-// other module is internal to the package.
 @_exported import ArchiveFormat
 @_exported import ArchiveManifest
-@_exported import _ArchiveHarnessSystem

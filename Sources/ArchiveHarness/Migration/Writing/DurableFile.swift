@@ -1,3 +1,5 @@
+import _ArchiveHarnessSystem
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
