@@ -53,9 +53,9 @@ package enum CyclicProfileArchive {
 
   /// Writes the archive into `directory/name` and returns the bytes.
   @discardableResult
-  package static func write(to directory: String, name: String = "alice.archive", city: String = "Berlin")
-    throws -> [UInt8]
-  {
+  package static func write(
+    to directory: String, name: String = "alice.archive", city: String = "Berlin"
+  ) throws -> [UInt8] {
     let bytes = bytes(city: city)
     let url = URL(fileURLWithPath: directory).appendingPathComponent(name)
     try FileManager.default.createDirectory(

@@ -5,11 +5,6 @@ import HarnessTestSupport
 import ProfileKit
 import Testing
 
-
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Every rule of the harness coder, one named test each, over archives from the project's writer.
 @Suite("Harness coder rules")
 struct HarnessUnarchiverTests {
@@ -207,7 +202,8 @@ struct HarnessUnarchiverTests {
   @Test("Bytes decode through the platform's bytes call (withDecodedUnsafeBytes on corelibs)")
   func bytesDecode() throws {
     var archive = TestArchive()
-    let root = archive.object(["ArchiveCoderTests.ByteReader", "NSObject"], [("blob", .data([7, 8]))])
+    let root = archive.object(
+      ["ArchiveCoderTests.ByteReader", "NSObject"], [("blob", .data([7, 8]))])
     let result = decoder.decode(
       archive.bytes(root: root), secure: true, allowedClasses: ["ArchiveCoderTests.ByteReader"])
     #expect((result.object as? ByteReader)?.bytes == [7, 8])
@@ -251,7 +247,8 @@ struct HarnessUnarchiverTests {
   func nestedClassOutsideCallSet() throws {
     var archive = TestArchive()
     let address = SampleArchives.address(&archive)
-    let holder = archive.object(["ArchiveCoderTests.StrictHolder", "NSObject"], [("address", address)])
+    let holder = archive.object(
+      ["ArchiveCoderTests.StrictHolder", "NSObject"], [("address", address)])
     let rejection = try self.rejection(
       archive.bytes(root: holder), secure: true, allowed: ["ArchiveCoderTests.StrictHolder"])
     #expect(rejection.category == .classNotAllowed)
@@ -304,7 +301,8 @@ struct HarnessUnarchiverTests {
     let note = archive.object(
       ["ArchiveCoderTests.PlainNote", "NSObject"], [("text", archive.string("t"))])
     let bytes = archive.bytes(root: note)
-    let rejection = try self.rejection(bytes, secure: true, allowed: ["ArchiveCoderTests.PlainNote"])
+    let rejection = try self.rejection(
+      bytes, secure: true, allowed: ["ArchiveCoderTests.PlainNote"])
     #expect(rejection.category == .notSecureCoding)
     #expect(decoder.decode(bytes, secure: false).outcome.decodedValue != nil)
   }

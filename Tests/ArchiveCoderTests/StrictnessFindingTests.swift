@@ -4,7 +4,6 @@ import Foundation
 import HarnessTestSupport
 import Testing
 
-
 /// What the harness coder records on the secure path that Apple's platforms only log today:
 /// one named test per rule, with the class, the key path and the list to write.
 @Suite("Apple's future strictness: what the harness coder records")
@@ -105,7 +104,8 @@ struct StrictnessFindingTests {
     let note = archive.object(
       ["ArchiveCoderTests.SloppySecureNote", "NSObject"], [("text", archive.string("t"))])
     let result = decoder.decode(
-      archive.bytes(root: note), secure: true, allowedClasses: ["ArchiveCoderTests.SloppySecureNote"])
+      archive.bytes(root: note), secure: true,
+      allowedClasses: ["ArchiveCoderTests.SloppySecureNote"])
     // The harness coder refuses the call, as before; the finding says what to write instead.
     #expect(result.outcome.rejection?.category == .notSecureCoding)
     #expect(result.strictnessFindings.count == 1)
@@ -129,7 +129,8 @@ struct StrictnessFindingTests {
     let tags = archive.array([archive.string("a"), .uid(archive.add(.integer(1)))])
     let note = archive.object(["ArchiveCoderTests.SloppySecureNote", "NSObject"], [("text", tags)])
     let result = decoder.decode(
-      archive.bytes(root: note), secure: true, allowedClasses: ["ArchiveCoderTests.SloppySecureNote"])
+      archive.bytes(root: note), secure: true,
+      allowedClasses: ["ArchiveCoderTests.SloppySecureNote"])
     #expect(result.strictnessFindings.first?.fix == ["NSArray", "NSString", "NSNumber"])
   }
 
@@ -138,7 +139,8 @@ struct StrictnessFindingTests {
     var archive = TestArchive()
     let note = archive.object(["ArchiveCoderTests.SloppySecureNote", "NSObject"], [])
     let result = decoder.decode(
-      archive.bytes(root: note), secure: true, allowedClasses: ["ArchiveCoderTests.SloppySecureNote"])
+      archive.bytes(root: note), secure: true,
+      allowedClasses: ["ArchiveCoderTests.SloppySecureNote"])
     let finding = try #require(result.strictnessFindings.first)
     #expect(finding.fix.isEmpty)
     #expect(

@@ -24,7 +24,8 @@ struct CorelibsBehaviourTests {
 
   init() throws {
     supervisor = WorkerSupervisor(
-      executableURL: try #require(CommandRunner.executable, "build the archive-harness product first"))
+      executableURL: try #require(
+        CommandRunner.executable, "build the archive-harness product first"))
   }
 
   private static func isTrap(_ outcome: DecodeOutcome) -> Bool {
