@@ -222,40 +222,49 @@ let package = Package(
       ],
       swiftSettings: strictSettings
     ),
+    // One test target per library module, each with its module's concepts as folders (the
+    // test targets these were before: ChildProcesses/, FileOutput/, PropertyList/, Decoding/…).
     .testTarget(
-      name: "ChildProcessesTests",
+      name: "ArchiveHarnessSystemTests",
       dependencies: ["_ArchiveHarnessSystem", "CHarnessWorkerProcess"],
       swiftSettings: strictSettings),
     .testTarget(
-      name: "FileOutputTests",
-      dependencies: ["_ArchiveHarnessSystem"],
+      name: "ArchiveFormatTests", dependencies: ["ArchiveFormat", "HarnessTestSupport"],
+      swiftSettings: strictSettings),
+    // The harness coder alone; where a decode needs a worker, its test is ArchiveHarnessTests'.
+    .testTarget(
+      name: "ArchiveCoderTests",
+      dependencies: [
+        "ArchiveCoder", "ArchiveFormat", "_ArchiveHarnessSystem", "HarnessTestSupport",
+        "ProfileKit", "ProfilesApp",
+      ],
+      swiftSettings: strictSettings),
+    // Manifests alone; authoring them is the engine's, and its tests ArchiveHarnessTests'.
+    .testTarget(
+      name: "ArchiveManifestTests",
+      dependencies: [
+        "ArchiveManifest", "ArchiveFormat", "_ArchiveHarnessSystem", "HarnessTestSupport",
+      ],
+      swiftSettings: strictSettings),
+    // The engine: Verification/, Migration/, Anonymization/, Decoding/ (in workers), Manifest/
+    // (authoring), and Adversarial/, issue 7's catalogue, with the fuzzers' regression inputs
+    // (Adversarial/Regressions/ holds input files, found through #filePath).
+    .testTarget(
+      name: "ArchiveHarnessTests",
+      dependencies: [
+        "ArchiveHarness", "ArchiveCoder", "ArchiveManifest", "ArchiveFormat",
+        "_ArchiveHarnessSystem", "HarnessTestSupport", "ProfileKit", "CHarnessSQLite",
+      ],
+      exclude: ["Adversarial/Regressions"],
+      swiftSettings: strictSettings),
+    .testTarget(
+      name: "ArchiveHarnessCLITests",
+      dependencies: [
+        "ArchiveHarnessCLI", "ArchiveHarness", "ArchiveFormat", "_ArchiveHarnessSystem",
+        "HarnessTestSupport", "ProfileKit", "ProfilesApp",
+      ],
       swiftSettings: strictSettings
     ),
-    .testTarget(
-      name: "ArchiveHarnessSystemTests", dependencies: ["_ArchiveHarnessSystem"],
-      swiftSettings: strictSettings),
-    .testTarget(
-      name: "TextOutputTests", dependencies: ["ArchiveFormat"],
-      swiftSettings: strictSettings),
-    .testTarget(
-      name: "ChecksumTests", dependencies: ["ArchiveFormat", "HarnessTestSupport"],
-      swiftSettings: strictSettings),
-    .testTarget(
-      name: "JSONOutputTests", dependencies: ["ArchiveFormat"], swiftSettings: strictSettings),
-    .testTarget(
-      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport", "ArchiveFormat"],
-      swiftSettings: strictSettings),
-    // The layer table in this file's header against every module's imports.
-    .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
-    .testTarget(
-      name: "SystemLibraryTests",
-      dependencies: ["CHarnessXMLBridge", "CHarnessSQLite"],
-      swiftSettings: strictSettings
-    ),
-    // The maintainers' reference generator, and docs/ManifestFormat.md against it.
-    .testTarget(
-      name: "ManifestReferenceTests", dependencies: ["manifest-reference", "ArchiveManifest"],
-      swiftSettings: strictSettings),
     .testTarget(
       name: "ArchiveHarnessTestingTests",
       dependencies: [
@@ -270,70 +279,18 @@ let package = Package(
       swiftSettings: strictSettings
     ),
     .testTarget(
-      name: "HarnessCLITests",
-      dependencies: [
-        "ArchiveHarnessCLI", "HarnessTestSupport", "ArchiveFormat", "ProfileKit", "ProfilesApp",
-        "ArchiveHarness", "_ArchiveHarnessSystem",
-      ],
-      swiftSettings: strictSettings
-    ),
+      name: "HarnessTestSupportTests", dependencies: ["HarnessTestSupport", "ArchiveFormat"],
+      swiftSettings: strictSettings),
+    // The layer table in this file's header against every module's imports.
+    .testTarget(name: "ArchitectureTests", swiftSettings: strictSettings),
     .testTarget(
-      name: "VerificationTests",
-      dependencies: [
-        "ArchiveHarness", "ArchiveCoder", "ArchiveManifest", "ArchiveFormat", "ProfileKit",
-        "HarnessTestSupport", "_ArchiveHarnessSystem",
-      ],
+      name: "SystemLibraryTests",
+      dependencies: ["CHarnessXMLBridge", "CHarnessSQLite"],
       swiftSettings: strictSettings
     ),
+    // The maintainers' reference generator, and docs/ManifestFormat.md against it.
     .testTarget(
-      name: "PropertyListTests",
-      dependencies: ["ArchiveFormat", "HarnessTestSupport"],
-      swiftSettings: strictSettings
-    ),
-    .testTarget(
-      name: "MigrationTests",
-      dependencies: [
-        "ArchiveHarness", "ArchiveManifest", "ArchiveFormat", "HarnessTestSupport",
-        "CHarnessSQLite", "_ArchiveHarnessSystem",
-      ],
-      swiftSettings: strictSettings
-    ),
-    .testTarget(
-      name: "KeyedArchiveTests",
-      dependencies: ["ArchiveFormat", "HarnessTestSupport"],
-      swiftSettings: strictSettings
-    ),
-    .testTarget(
-      name: "DecodingTests",
-      dependencies: [
-        "ArchiveHarness", "ArchiveCoder", "ArchiveFormat", "ProfileKit", "ProfilesApp",
-        "HarnessTestSupport", "_ArchiveHarnessSystem",
-      ],
-      swiftSettings: strictSettings
-    ),
-    .testTarget(
-      name: "AnonymizationTests",
-      dependencies: ["ArchiveHarness", "ArchiveManifest", "ArchiveFormat", "HarnessTestSupport"],
-      swiftSettings: strictSettings
-    ),
-    .testTarget(
-      name: "ManifestTests",
-      dependencies: [
-        "_ArchiveHarnessSystem", "ArchiveManifest", "ArchiveHarness", "ArchiveFormat",
-        "HarnessTestSupport",
-      ],
-      swiftSettings: strictSettings
-    ),
-    // Issue 7's adversarial catalogue and the fuzzers' regression inputs
-    // (Regressions/ holds input files, found through #filePath).
-    .testTarget(
-      name: "AdversarialTests",
-      dependencies: [
-        "_ArchiveHarnessSystem", "ArchiveHarness", "ArchiveFormat", "HarnessTestSupport",
-        "ArchiveCoder", "ProfileKit", "ArchiveManifest",
-      ],
-      exclude: ["Regressions"],
-      swiftSettings: strictSettings
-    ),
+      name: "ManifestReferenceTests", dependencies: ["manifest-reference", "ArchiveManifest"],
+      swiftSettings: strictSettings),
   ]
 )

@@ -6,9 +6,20 @@ import Foundation
 /// `SOURCES.tsv` there gives each folder's origin, commit and licence, `INVENTORY.tsv` the format
 /// and classes of each file, and `NOTICE` and `LICENSES/` the notices those licences require.
 package enum Corpus {
-  /// The package's root folder, found from this file's path.
-  package static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  /// The package's root folder: the nearest folder above this file that holds `Package.swift`.
+  ///
+  /// Tests find the package's files through this, never by counting folders up from their own
+  /// path, so that a test file can move between folders.
+  package static let packageRoot: URL = {
+    let start = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    var folder = start
+    while folder.path != "/" {
+      let manifest = folder.appendingPathComponent("Package.swift").path
+      if FileManager.default.fileExists(atPath: manifest) { return folder }
+      folder.deleteLastPathComponent()
+    }
+    return start
+  }()
 
   /// The corpus folder inside this repository.
   package static let directory: URL = packageRoot.appendingPathComponent(relativePath)

@@ -6,7 +6,7 @@ import ArchiveFormat
 /// for the email detector, digits and separators for phone and card numbers,
 /// `eyJ` for JSON Web Tokens, a keyword for bearer tokens, and so on. The
 /// anonymizer's tests run each bait through the scan and the anonymizer
-/// (`Tests/AnonymizationTests/HostileArchiveTests.swift`); `scripts/check-hostile-text`
+/// (`Tests/ArchiveHarnessTests/Anonymization/HostileArchiveTests.swift`); `scripts/check-hostile-text`
 /// times them in a release build at two lengths and fails when the time grows
 /// faster than the length.
 package enum HostileText {
