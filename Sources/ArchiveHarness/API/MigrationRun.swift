@@ -9,7 +9,7 @@ import _ArchiveHarnessSystem
 /// migrated, re-read and compared before anything is written.
 ///
 /// `archive-harness migrate` and `migrate-dry-run` are adapters over this type: they turn
-/// arguments into ``Options``, print what ``run(shouldStop:)`` reports, and map its result to
+/// arguments into `Options`, print what ``run(shouldStop:)`` reports, and map its result to
 /// an exit status. A team migrates a store from its own code or tests the same way:
 ///
 /// ```swift
@@ -23,7 +23,7 @@ import _ArchiveHarnessSystem
 /// print(summary.rollbackJournal ?? "nothing changed")
 /// ```
 ///
-/// A run of mode ``Mode/migrate`` holds the store's lock (a second run on the same store
+/// A run of mode `Mode.migrate` holds the store's lock (a second run on the same store
 /// refuses at once) until the run is released, when it goes away.
 public final class MigrationRun {
   /// What to migrate, and how.
@@ -214,7 +214,7 @@ public final class MigrationRun {
   package private(set) var notes: [Note] = []
   private let lock: StoreLock?
 
-  /// Opens the store and reads the manifest; for ``Mode/migrate``, takes the store's lock and
+  /// Opens the store and reads the manifest; for `Mode.migrate`, takes the store's lock and
   /// opens the backup and journal (created when the first record changes).
   ///
   /// - Parameters:
@@ -222,7 +222,7 @@ public final class MigrationRun {
   ///     with the registered classes in workers.
   ///   - options: The store and how to migrate it.
   ///   - mode: Whether to write.
-  /// - Throws: ``Problem`` when the store, the manifest or the options cannot be used.
+  /// - Throws: `Problem` when the store, the manifest or the options cannot be used.
   public init(configuration: HarnessConfiguration, options: Options, mode: Mode) throws(Problem) {
     var options = options
     self.mode = mode
@@ -315,7 +315,7 @@ public final class MigrationRun {
     return try engine.run(onRecord: onRecord, onProgress: onProgress, shouldStop: shouldStop)
   }
 
-  /// Reads, migrates, re-reads and compares every record, and for ``Mode/migrate`` rewrites
+  /// Reads, migrates, re-reads and compares every record, and for `Mode.migrate` rewrites
   /// each one that passed.
   ///
   /// ```swift
@@ -324,7 +324,7 @@ public final class MigrationRun {
   ///
   /// - Parameter shouldStop: Asked between batches; true stops the run after the batch in hand.
   /// - Returns: The counts, and where the journal and backup are.
-  /// - Throws: ``Problem`` when the run cannot go on (a write failed, the store went away);
+  /// - Throws: `Problem` when the run cannot go on (a write failed, the store went away);
   ///   the journal then lists every change made so far.
   public func run(shouldStop: () -> Bool = { false }) throws(Problem) -> Summary {
     let summary: MigrationSummary

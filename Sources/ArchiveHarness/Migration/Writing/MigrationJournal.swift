@@ -3,6 +3,8 @@ import _ArchiveHarnessSystem
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// An append-only journal of one `migrate` run, as JSON lines, synced before the changes it names.
@@ -249,7 +251,8 @@ package final class MigrationJournal {
     throws(MigrationError) -> [String: JSONDocument]
   {
     let place = Place(file: path, line: number, column: 0)
-    guard let text = String(validating: line, as: UTF8.self) else {
+    // The project's one strict UTF-8 check (String(validating:as:) needs iOS 18).
+    guard let text = String(validUTF8: line) else {
       throw MigrationError(.journal, place: place, "the line is not UTF-8 text")
     }
     let document: JSONDocument

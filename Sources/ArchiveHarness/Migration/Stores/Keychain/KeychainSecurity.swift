@@ -57,30 +57,6 @@
   ///   services: ["com.example.auth"], to: NSTemporaryDirectory() + "keychain.json")
   /// ```
   public enum KeychainSnapshotExporter {
-    /// Reads every item of every class (of the given services and access group), with its
-    /// attributes and data.
-    ///
-    /// ```swift
-    /// let snapshot = try KeychainSnapshotExporter.snapshot(services: ["com.example.auth"])
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - services: The services (servers, for internet passwords) to read; empty for every one.
-    ///   - accessGroup: Only items of this access group, when given.
-    /// - Returns: The items, ordered by class, service and account.
-    /// - Throws: ``MigrationRun/Problem`` when Security fails, or an item has an accessibility
-    ///   this tool does not know.
-    public static func snapshot(services: [String] = [], accessGroup: String? = nil)
-      throws(MigrationRun.Problem) -> KeychainSnapshot
-    {
-      do throws(MigrationError) {
-        return try snapshot(
-          services: services, classes: KeychainItemClass.allCases, accessGroup: accessGroup)
-      } catch {
-        throw MigrationRun.Problem(error)
-      }
-    }
-
     /// Writes a snapshot of every item of every class (of the given services and access group)
     /// to a new file; an existing file, link or FIFO at `path` is refused.
     ///

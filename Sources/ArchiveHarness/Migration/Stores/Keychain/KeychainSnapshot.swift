@@ -65,11 +65,11 @@ package struct KeychainItem: Sendable, Hashable {
 /// let snapshot = try KeychainSnapshot(parsing: bytes, file: "keychain.json")
 /// let text = snapshot.encoded()  // the same items, written back
 /// ```
-public struct KeychainSnapshot: Sendable, Hashable {
+package struct KeychainSnapshot: Sendable, Hashable {
   /// The value of the `format` member.
-  public static let formatName = "archive-harness-keychain-snapshot"
+  package static let formatName = "archive-harness-keychain-snapshot"
   /// The only `version` written and read.
-  public static let version = 1
+  package static let version = 1
 
   /// The items, in the file's order.
   package var items: [KeychainItem]
@@ -123,7 +123,7 @@ public struct KeychainSnapshot: Sendable, Hashable {
   /// ```swift
   /// if KeychainSnapshot.looksLikeSnapshot(atPath: path) { … }
   /// ```
-  public static func looksLikeSnapshot(atPath path: String) -> Bool {
+  package static func looksLikeSnapshot(atPath path: String) -> Bool {
     guard let prefix = try? DurableFile.readPrefix(path, count: 4096),
       prefix.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
     else { return false }
@@ -132,7 +132,7 @@ public struct KeychainSnapshot: Sendable, Hashable {
   }
 
   /// The snapshot as JSON text: members in a fixed order, one item a line, data in base64.
-  public func encoded() -> [UInt8] {
+  package func encoded() -> [UInt8] {
     var text = "{\n  \"format\": \"\(Self.formatName)\",\n  \"version\": \(Self.version),\n"
     text += "  \"items\": ["
     for (index, item) in items.enumerated() {

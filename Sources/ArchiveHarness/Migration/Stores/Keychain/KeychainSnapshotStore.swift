@@ -6,7 +6,7 @@ import ArchiveFormat
   import Darwin
 #endif
 
-/// A Keychain snapshot (``KeychainSnapshot``) as a store: each item's data is a record, named
+/// A Keychain snapshot (`KeychainSnapshot`) as a store: each item's data is a record, named
 /// `FILE:CLASS.SERVICE.ACCOUNT` (a key path of three keys, quoted where a key holds a dot:
 /// `keychain.json:genericPassword."com.example.auth".alice`).
 ///
