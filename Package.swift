@@ -12,8 +12,8 @@
 // module-layers:
 // | 4 | `ArchiveHarnessXCTest`, `archive-harness`, `profiles-harness`, `crash-test-harness` |
 // | 3 | `ArchiveHarnessCLI`, `ArchiveHarnessTesting`, `harness-bench`, `store-generator` |
-// | 2 | `ArchiveHarness`, `manifest-reference` |
-// | 1 | `ArchiveCoder`, `ArchiveManifest`, `HarnessTestSupport`, `make-legacy-archives` |
+// | 2 | `ArchiveHarness`, `HarnessTestSupport`, `manifest-reference` |
+// | 1 | `ArchiveCoder`, `ArchiveManifest`, `make-legacy-archives` |
 // | 0 | `_ArchiveHarnessSystem`, `ArchiveFormat`, `ProfilesApp`, `ProfileKit` |
 // /module-layers
 //
@@ -107,10 +107,10 @@ let package = Package(
     // What the decode worker's fork server needs from C on Linux (fork, the parent-death
     // signal, wait statuses, passing a socket): static inline functions in one header.
     .target(name: "CHarnessWorkerProcess"),
-    // The system edge, `package` API only: every file written by one rule (FileOutput),
-    // child processes started with posix_spawn and reaped
-    // with every wait bounded (ChildProcesses), the lock type and time spans (Concurrency). The
-    // one home of the C library shims for processes.
+    // The system edge, `package` API only: every file written by one rule (FileOutput) and read
+    // by one rule (FileInput), child processes started with posix_spawn and reaped with every
+    // wait bounded (ChildProcesses), the lock type and time spans (Concurrency). The one home of
+    // the C library shims for processes.
     .target(
       name: "_ArchiveHarnessSystem", dependencies: ["CHarnessWorkerProcess"],
       swiftSettings: strictSettings),
@@ -218,7 +218,7 @@ let package = Package(
     .target(
       name: "HarnessTestSupport",
       dependencies: [
-        "_ArchiveHarnessSystem", "ArchiveFormat", "CHarnessWorkerProcess",
+        "_ArchiveHarnessSystem", "ArchiveFormat", "ArchiveManifest", "CHarnessWorkerProcess",
       ],
       swiftSettings: strictSettings
     ),

@@ -1,6 +1,7 @@
 import ArchiveFormat
 import ArchiveManifest
 import Foundation
+import HarnessTestSupport
 import Testing
 
 /// `<accepted key category reason/>`: the refusals a store manifest accepts, in the XSD and the model.

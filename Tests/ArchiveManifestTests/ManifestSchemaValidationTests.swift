@@ -1,5 +1,6 @@
 import ArchiveManifest
 import Foundation
+import HarnessTestSupport
 import Testing
 
 @Suite("Manifest schema validation")

@@ -1,5 +1,6 @@
 import ArchiveManifest
 import Foundation
+import HarnessTestSupport
 import Testing
 import _ArchiveHarnessSystem
 

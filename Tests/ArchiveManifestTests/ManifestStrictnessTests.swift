@@ -1,5 +1,6 @@
 import ArchiveFormat
 import ArchiveManifest
+import HarnessTestSupport
 import Testing
 
 /// The manifest's `strictness` attribute: read into the model, absent means `current`, and a

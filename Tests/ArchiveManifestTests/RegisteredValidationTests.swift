@@ -1,6 +1,7 @@
 import ArchiveFormat
 import ArchiveManifest
 import Foundation
+import HarnessTestSupport
 import Testing
 
 @Suite("Validation against registered classes")

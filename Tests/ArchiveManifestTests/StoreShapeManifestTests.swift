@@ -1,6 +1,7 @@
 import ArchiveFormat
 import ArchiveManifest
 import Foundation
+import HarnessTestSupport
 import Testing
 
 /// `<store kind … />`: where a store manifest's archives are, in the XSD and the model.

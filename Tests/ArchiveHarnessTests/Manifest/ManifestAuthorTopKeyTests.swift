@@ -2,6 +2,7 @@ import ArchiveFormat
 import ArchiveHarness
 import ArchiveManifest
 import Foundation
+import HarnessTestSupport
 import Testing
 
 @Suite("Manifest authoring of archives without a root")

@@ -2,6 +2,7 @@ import ArchiveFormat
 import ArchiveHarness
 import ArchiveManifest
 import Foundation
+import HarnessTestSupport
 import Testing
 
 /// The manifest's part in anonymization: `<reviewed>` elements, and sha256 updates after an archive is rewritten.

@@ -1,6 +1,7 @@
 import ArchiveHarness
 import ArchiveManifest
 import Foundation
+import HarnessTestSupport
 import Testing
 
 @Suite("Manifest references stay inside the manifests folder")

@@ -2,6 +2,7 @@ import ArchiveFormat
 import ArchiveHarness
 import ArchiveManifest
 import Foundation
+import HarnessTestSupport
 import Testing
 
 /// Archives for authoring with registered classes: notes and attachments under chosen names.

@@ -11,43 +11,21 @@ import _ArchiveHarnessSystem
 /// Every write goes through FileOutput's `AtomicFile` steps, the one place
 /// that implements the project's write rule.
 enum DurableFile {
-  /// Reads a whole regular file, refusing one larger than `limit` bytes; `nil` and a reason for a too-large file.
+  /// Reads a whole regular file by FileInput's rule for store files; `nil` bytes and the size
+  /// for a file larger than `limit`.
   ///
-  /// A symbolic link is not followed (`O_NOFOLLOW`), and a FIFO or device is
-  /// not waited on (`O_NONBLOCK`) nor read: only a regular file is.
-  /// The identity is the file's when it was opened: a writer compares it right
+  /// A symbolic link is not followed, and a FIFO or device is not waited on nor read: only a
+  /// regular file is. The identity is the file's when it was opened: a writer compares it right
   /// before replacing the file (``swap(_:over:ifStill:)``).
   static func readFile(_ path: String, limit: Int) throws(MigrationError) -> (
     bytes: [UInt8]?, size: Int, identity: FileIdentity
   ) {
-    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      let reason = errno == ELOOP ? "it is a symbolic link" : MigrationError.systemMessage()
-      throw MigrationError(.unreadable, file: path, "cannot open: \(reason)")
+    do throws(FileInputError) {
+      let file = try FileInput.readStoreFile(path, limit: limit)
+      return (file.bytes, file.size, file.identity)
+    } catch {
+      throw MigrationError(.unreadable, file: path, error.message)
     }
-    defer { close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else {
-      throw MigrationError(
-        .unreadable, file: path, "cannot stat: \(MigrationError.systemMessage())")
-    }
-    guard status.st_mode & S_IFMT == S_IFREG else {
-      throw MigrationError(.unreadable, file: path, "cannot read: not a regular file")
-    }
-    let size = Int(status.st_size)
-    let identity = FileIdentity(status)
-    guard size <= limit else { return (nil, size, identity) }
-    var bytes = [UInt8](repeating: 0, count: size)
-    let offset = try readFully(descriptor, into: &bytes, path: path)
-    if offset < size { bytes.removeLast(size - offset) }
-    // A file that grew or shrank while it was read is not the file whose identity was taken.
-    guard offset == size, let after = try? FileIdentity.of(descriptor: descriptor, path: path),
-      after == identity
-    else {
-      throw MigrationError(
-        .unreadable, file: path, "the file changed while it was read; read it again later")
-    }
-    return (bytes, size, identity)
   }
 
   /// Reads from an open descriptor until `buffer` is full or the file ends, retrying on `EINTR`.
