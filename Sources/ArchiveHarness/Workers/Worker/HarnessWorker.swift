@@ -340,10 +340,6 @@ package enum HarnessWorker {
   }
 }
 
-/// The former name of `HarnessWorker`, from when the worker ran only the Foundation paths.
-@available(*, deprecated, renamed: "HarnessWorker")
-package typealias FoundationReferenceWorker = HarnessWorker
-
 /// A value a thread leaves for the one waiting on it; the semaphore orders the write and read.
 private final class ResultBox<Value>: @unchecked Sendable {
   var value: Value?

@@ -782,7 +782,3 @@ package final class WorkerSupervisor: @unchecked Sendable {
     return report
   }
 }
-
-/// The former name of `WorkerSupervisor`, from when its workers ran only the Foundation paths.
-@available(*, deprecated, renamed: "WorkerSupervisor")
-package typealias FoundationReferenceSupervisor = WorkerSupervisor
