@@ -31,7 +31,7 @@ import Testing
 /// The worker is a required choice: from `swift test` it is the team's harness executable,
 /// ``DecodeWorker/buildProduct(named:)``; the running executable is a test runner and can
 /// never be one. With ``DecodeWorker/inProcess`` (the choice on iOS) the harness paths run in
-/// the test process, the Foundation paths are not run, and ``containment`` is off:
+/// the test process, the Foundation paths are not run, and containment is off:
 /// ``report()`` and every failure say `containment: off (in process: a trap ends the test
 /// host)`. The simulator finds the package from `#filePath` as the Mac does; on a device,
 /// give `root:` a bundle's resources (see ``DecodeWorker/inProcess``).
@@ -61,7 +61,6 @@ import Testing
 /// - ``strictness``
 /// - ``verify(_:)``
 /// - ``report()``
-/// - ``containment``
 public final class HarnessProject: Sendable {
   /// The package's root folder; nil when no folder above the caller holds `Package.swift`.
   public let root: URL?
@@ -247,10 +246,10 @@ public final class HarnessProject: Sendable {
   public var mergeChecks: MergeChecks { MergeChecks(project: self) }
 
   /// Whether a trap while decoding is contained: off for ``DecodeWorker/inProcess``.
-  public var containment: Containment { verifier.containment }
+  package var containment: Containment { verifier.containment }
 
   /// Every entry of every manifest that loaded, verified into one report that records
-  /// ``containment``.
+  /// containment.
   ///
   /// ```swift
   /// let report = project.report()

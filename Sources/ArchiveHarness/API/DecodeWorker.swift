@@ -74,7 +74,7 @@ public struct DecodeWorker: Sendable, Hashable, CustomStringConvertible {
   ///
   /// For model code the caller trusts, and the only choice on iOS, where no child process
   /// can be started. Containment is off: an `init?(coder:)` that traps ends the process (the
-  /// test host), and reports say so with ``Containment/inProcess``. The Foundation paths are
+  /// test host), and reports say so with `Containment.inProcess`. The Foundation paths are
   /// reported as not run.
   ///
   /// ```swift
@@ -95,7 +95,7 @@ public struct DecodeWorker: Sendable, Hashable, CustomStringConvertible {
   public static let inProcess = DecodeWorker(.inProcess)
 
   /// Whether this worker choice decodes in a child process: every choice but ``inProcess``.
-  public var containment: Containment {
+  package var containment: Containment {
     kind == .inProcess ? .inProcess : .workerProcess
   }
 

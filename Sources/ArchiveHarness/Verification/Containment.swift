@@ -14,17 +14,17 @@
 ///   // containment: off (in process: a trap ends the test host)
 /// }
 /// ```
-public enum Containment: Sendable, Hashable, CaseIterable, CustomStringConvertible {
+package enum Containment: Sendable, Hashable, CaseIterable, CustomStringConvertible {
   /// Every path decodes in a worker process: a trap there is that archive's `crashed` outcome.
   case workerProcess
   /// The paths decode in this process: a trap ends it, and the run with it.
   case inProcess
 
   /// Whether a trap while decoding is contained.
-  public var isOn: Bool { self == .workerProcess }
+  package var isOn: Bool { self == .workerProcess }
 
   /// The value of the JSON report's `containment` member: `worker-process` or `off`.
-  public var reportValue: String {
+  package var reportValue: String {
     switch self {
     case .workerProcess: "worker-process"
     case .inProcess: "off"
@@ -34,7 +34,7 @@ public enum Containment: Sendable, Hashable, CaseIterable, CustomStringConvertib
   /// The containment a JSON report's `containment` value names.
   ///
   /// - Parameter reportValue: `worker-process` or `off`.
-  public init?(reportValue: String) {
+  package init?(reportValue: String) {
     guard let known = Self.allCases.first(where: { $0.reportValue == reportValue }) else {
       return nil
     }
@@ -42,7 +42,7 @@ public enum Containment: Sendable, Hashable, CaseIterable, CustomStringConvertib
   }
 
   /// The line a text report prints, such as `containment: off (in process: a trap ends the test host)`.
-  public var reportLine: String {
+  package var reportLine: String {
     switch self {
     case .workerProcess:
       "containment: worker process (a trap is the archive's crashed outcome)"
@@ -52,5 +52,5 @@ public enum Containment: Sendable, Hashable, CaseIterable, CustomStringConvertib
   }
 
   /// ``reportLine``.
-  public var description: String { reportLine }
+  package var description: String { reportLine }
 }

@@ -17,7 +17,7 @@ public struct VerificationReport: Sendable, Hashable {
   ///
   /// Callers record `Verifier.containment`. The text report states it when it is off;
   /// the JSON report carries it as `containment`.
-  public var containment: Containment?
+  package var containment: Containment?
 
   /// Creates a report.
   ///

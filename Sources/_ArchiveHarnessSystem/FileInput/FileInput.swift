@@ -6,7 +6,7 @@
 
 /// Every file the project reads goes through this one rule, beside FileOutput's for writing:
 /// read whole into one array, bounded before a byte beyond the limit is kept, every `read(2)`
-/// retried on `EINTR`, and every failure a ``FileInputError`` naming the file.
+/// retried on `EINTR`, and every failure a `FileInputError` naming the file.
 ///
 /// Two kinds of file, two ways in:
 /// - ``readInput(_:limit:)``: what a command is pointed at (an archive, a manifest, a key
@@ -34,7 +34,7 @@ package enum FileInput {
   /// Reads a command's input whole: a file, a link to one, a pipe or a device, up to `limit`
   /// bytes.
   ///
-  /// - Throws: ``FileInputError`` when the path names nothing, a folder, or a file larger than
+  /// - Throws: `FileInputError` when the path names nothing, a folder, or a file larger than
   ///   `limit`, or a read fails.
   package static func readInput(_ path: String, limit: Int) throws(FileInputError) -> [UInt8] {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -80,7 +80,7 @@ package enum FileInput {
   /// Reads a store's regular file whole, with its identity; a file over `limit` gives its size
   /// and identity, and no bytes.
   ///
-  /// - Throws: ``FileInputError`` for a link, a FIFO, a device or a folder, a failed read, or
+  /// - Throws: `FileInputError` for a link, a FIFO, a device or a folder, a failed read, or
   ///   a file that changed while it was read.
   package static func readStoreFile(_ path: String, limit: Int) throws(FileInputError)
     -> StoreFile
