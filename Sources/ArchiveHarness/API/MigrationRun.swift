@@ -534,20 +534,34 @@ public final class MigrationRun {
     -> SQLCipherKeys?
   {
     guard
-      let key = try key(file: options.keyFile, environmentVariable: options.keyEnvironmentVariable)
+      let keys = try openKeys(
+        path: options.store, keyFile: options.keyFile,
+        environmentVariable: options.keyEnvironmentVariable, cipher: options.cipher)
     else { return nil }
-    let cipher = options.cipher
+    notes.append(Note(place: Place(file: options.store), message: verifiedNote(keys)))
+    return keys
+  }
+
+  /// Opens an encrypted store's keys from a key file or variable; nil when no key was given.
+  ///
+  /// The settings not given are found. `survey` and `diff` open their stores with it too.
+  package static func openKeys(
+    path: String, keyFile: String?, environmentVariable: String?, cipher: CipherOptions
+  ) throws(MigrationError) -> SQLCipherKeys? {
+    guard let key = try key(file: keyFile, environmentVariable: environmentVariable) else {
+      return nil
+    }
     let encryption = StoreEncryption(
       key: key, compatibility: cipher.compatibility, pageSize: cipher.pageSize,
       kdfIterations: cipher.kdfIterations, kdfAlgorithm: cipher.kdfAlgorithm,
       hmacAlgorithm: cipher.hmacAlgorithm, plaintextHeaderSize: cipher.plaintextHeaderSize,
       salt: cipher.salt)
-    let keys = try encryption.open(path: options.store)
-    notes.append(
-      Note(
-        place: Place(file: options.store),
-        message: "encrypted: page 1 verified with \(keys.settings)"))
-    return keys
+    return try encryption.open(path: path)
+  }
+
+  /// The note that says which settings opened an encrypted store.
+  package static func verifiedNote(_ keys: SQLCipherKeys) -> String {
+    "encrypted: page 1 verified with \(keys.settings)"
   }
 
   /// A property-list store (or a Keychain snapshot) limited to the manifest's `<keyPath>`s.

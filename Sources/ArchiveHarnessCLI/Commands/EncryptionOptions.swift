@@ -135,34 +135,38 @@ struct EncryptionOptions {
     }
   }
 
+  /// The cipher settings given on the command line; the rest are found.
+  var cipher: MigrationRun.CipherOptions {
+    var cipher = MigrationRun.CipherOptions()
+    cipher.compatibility = compatibility
+    cipher.pageSize = pageSize
+    cipher.kdfIterations = kdfIterations
+    cipher.kdfAlgorithm = kdfAlgorithm
+    cipher.hmacAlgorithm = hmacAlgorithm
+    cipher.plaintextHeaderSize = plaintextHeaderSize
+    cipher.salt = salt
+    return cipher
+  }
+
   /// Gives a migration run the key's source and the cipher settings.
   func apply(to options: inout MigrationRun.Options) {
     options.keyFile = keyFile
     options.keyEnvironmentVariable = keyEnvironment
-    options.cipher.compatibility = compatibility
-    options.cipher.pageSize = pageSize
-    options.cipher.kdfIterations = kdfIterations
-    options.cipher.kdfAlgorithm = kdfAlgorithm
-    options.cipher.hmacAlgorithm = hmacAlgorithm
-    options.cipher.plaintextHeaderSize = plaintextHeaderSize
-    options.cipher.salt = salt
+    options.cipher = cipher
   }
 
   /// Opens an encrypted store's keys, printing which settings matched; nil without a key.
   func open(_ path: String, console: Console) throws -> SQLCipherKeys? {
-    guard let key = try key() else { return nil }
-    let encryption = StoreEncryption(
-      key: key, compatibility: compatibility, pageSize: pageSize, kdfIterations: kdfIterations,
-      kdfAlgorithm: kdfAlgorithm, hmacAlgorithm: hmacAlgorithm,
-      plaintextHeaderSize: plaintextHeaderSize, salt: salt)
     do throws(MigrationError) {
-      let keys = try encryption.open(path: path)
-      console.diagnose(
-        .note, file: path, category: nil,
-        "encrypted: page 1 verified with \(keys.settings)")
+      guard
+        let keys = try MigrationRun.openKeys(
+          path: path, keyFile: keyFile, environmentVariable: keyEnvironment, cipher: cipher)
+      else { return nil }
+      console.diagnose(.note, file: path, category: nil, MigrationRun.verifiedNote(keys))
       return keys
     } catch {
       throw CommandFailure(error)
     }
   }
+
 }
