@@ -53,7 +53,8 @@ extension ManifestAuthor {
     var update = ChecksumUpdate(text: "", diagnostics: read.diagnostics)
     var listed: Set<String> = []
     var edits: [(range: Range<Int>, text: String)] = []
-    for entry in tree.children(named: "archive") {
+    // An entry of a Keychain item pins the item's data, not the snapshot file's bytes.
+    for entry in tree.children(named: "archive") where entry[attribute: "keychainItem"] == nil {
       let path = Self.normalized(entry[attribute: "path"] ?? "")
       guard let (givenPath, digest) = wanted[path], !listed.contains(path) else { continue }
       listed.insert(path)

@@ -75,9 +75,7 @@ extension ManifestAuthor {
     }
     for index in drafts.indices {
       guard let entry = entries[Self.normalized(drafts[index].item.input.path)] else { continue }
-      let checked = verifier.verify(
-        entry, of: manifest, bytes: drafts[index].item.input.bytes,
-        archivesDirectory: options.archivesDirectory)
+      let checked = verifier.verify(entry, of: manifest, bytes: drafts[index].item.input.bytes)
       drafts[index].observe(checked, entry: entry)
       for loss in drafts[index].losses {
         diagnostics.append(
@@ -114,8 +112,7 @@ extension ManifestAuthor {
           Self.normalized($0.path) == Self.normalized(input.path)
         })
       else { continue }
-      let checked = verifier.verify(
-        entry, of: manifest, bytes: input.bytes, archivesDirectory: options.archivesDirectory)
+      let checked = verifier.verify(entry, of: manifest, bytes: input.bytes)
       var changes: [String] = []
       for result in checked.paths where !result.matches {
         let expected = result.expected.map { "\($0)" } ?? "nothing"

@@ -319,38 +319,48 @@ package struct Verifier: Sendable {
   private func untimedVerify(
     _ entry: ArchiveEntry, of manifest: Manifest, archivesDirectory: String
   ) -> VerificationCase {
-    let location = entry.location
+    if let item = entry.keychainItem {
+      return verifyKeychainItem(
+        entry, item: item, of: manifest, archivesDirectory: archivesDirectory)
+    }
     let filePath = (archivesDirectory as NSString).appendingPathComponent(entry.path)
     guard let data = FileManager.default.contents(atPath: filePath) else {
-      return VerificationCase(
-        manifest: manifest.file, archive: entry.path, location: location,
-        paths: [
-          PathResult(
-            path: .structure, outcome: .rejected, category: .unreadable,
-            message: "\(filePath): cannot read the archive", matches: false)
-        ], expectations: [], producer: Self.producer(of: manifest))
+      return Self.unreadable(entry, of: manifest, "\(filePath): cannot read the archive")
     }
-    return verify(
-      entry, of: manifest, bytes: data.withUnsafeBytes { [UInt8]($0) },
-      archivesDirectory: archivesDirectory)
+    return verify(entry, of: manifest, bytes: data.withUnsafeBytes { [UInt8]($0) })
+  }
+
+  /// The case of an entry whose bytes could not be had: the structure is `unreadable`.
+  static func unreadable(_ entry: ArchiveEntry, of manifest: Manifest, _ message: String)
+    -> VerificationCase
+  {
+    VerificationCase(
+      manifest: manifest.file, archive: entry.path, location: entry.location,
+      paths: [
+        PathResult(
+          path: .structure, outcome: .rejected, category: .unreadable, message: message,
+          matches: false)
+      ], expectations: [], producer: producer(of: manifest))
   }
 
   /// Verifies one entry against bytes in memory, such as an archive being authored.
   ///
   /// ```swift
-  /// let checked = verifier.verify(entry, of: manifest, bytes: bytes, archivesDirectory: "LegacyArchives")
+  /// let checked = verifier.verify(entry, of: manifest, bytes: bytes)
   /// print(checked.status)  // passed
   /// ```
+  ///
+  /// Every check reads these bytes, the expectations on an archive that does not read too;
+  /// nothing is read from the archives folder.
   ///
   /// - Parameters:
   ///   - entry: The entry, of `manifest`.
   ///   - manifest: The manifest that lists it.
   ///   - bytes: The archive's bytes, in place of the file the entry names.
-  ///   - archivesDirectory: The archives folder, for expectations on an archive that does not read.
   /// - Returns: The case, as ``verify(_:of:archivesDirectory:)`` gives it.
-  package func verify(
-    _ entry: ArchiveEntry, of manifest: Manifest, bytes: [UInt8], archivesDirectory: String
-  ) -> VerificationCase {
+  package func verify(_ entry: ArchiveEntry, of manifest: Manifest, bytes: [UInt8])
+    -> VerificationCase
+  {
     let location = entry.location
     if let name = entry.registry, namedRegistries[name] == nil {
       // Loading refuses such an entry; one verified directly did not run.
@@ -454,7 +464,7 @@ package struct Verifier: Sendable {
       if let archive {
         findings = engine.evaluate(entry, in: archive)
       } else {
-        findings = engine.evaluate(entry, archivesDirectory: archivesDirectory)
+        findings = engine.evaluate(entry, bytes: bytes)
       }
       expectations = findings.map {
         ExpectationResult(

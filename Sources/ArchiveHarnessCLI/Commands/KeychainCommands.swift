@@ -57,21 +57,20 @@ enum KeychainCheckCommand {
         file: manifestPath, category: .invalidManifest,
         message: "the manifest declares no <keychainQuery>")
     }
-    let store: KeychainSnapshotStore
+    let checked: (snapshot: KeychainSnapshot, findings: [KeychainQueryFinding])
     do throws(MigrationError) {
-      store = try KeychainSnapshotStore(path: path)
+      checked = try KeychainQueryFinding.check(snapshotAt: path, queries: loaded.keychainQueries)
     } catch {
       throw CommandFailure(error)
     }
-    let findings = KeychainQueryFinding.check(
-      store.snapshot, file: path, queries: loaded.keychainQueries)
+    let findings = checked.findings
     for finding in findings {
       context.console.diagnose(
         finding.severity, place: finding.place, category: nil, finding.message)
     }
     let errorCount = findings.filter { $0.severity == .error }.count
     context.console.output(
-      "\(path): \(store.snapshot.items.count) items, \(loaded.keychainQueries.count) queries: "
+      "\(path): \(checked.snapshot.items.count) items, \(loaded.keychainQueries.count) queries: "
         + "\(errorCount) errors, \(findings.count - errorCount) warnings\n")
     return findings.isEmpty ? .success : .findings
   }

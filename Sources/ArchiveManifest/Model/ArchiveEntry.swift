@@ -33,6 +33,12 @@ package struct ArchiveEntry: Sendable {
   package var pathLocation: Place
   /// Where the `sha256` attribute was written.
   package var sha256Location: Place
+  /// The Keychain item whose data is the archive, when ``path`` is a Keychain snapshot: its
+  /// key path as written (`genericPassword."com.example.auth".alice`); `nil` for a file entry.
+  /// ``sha256`` is then the item's data's.
+  package var keychainItem: String?
+  /// Where the `keychainItem` attribute was written.
+  package var keychainItemLocation: Place
 
   /// Creates an entry.
   package init(
@@ -42,8 +48,11 @@ package struct ArchiveEntry: Sendable {
     outcomes: [OutcomeExpectation] = [], expectations: [FieldExpectation] = [],
     reviewed: [ReviewedValue] = [], location: Place,
     pathLocation: Place? = nil,
-    sha256Location: Place? = nil, registry: String? = nil
+    sha256Location: Place? = nil, registry: String? = nil, keychainItem: String? = nil,
+    keychainItemLocation: Place? = nil
   ) {
+    self.keychainItem = keychainItem
+    self.keychainItemLocation = keychainItemLocation ?? location
     self.registry = registry
     self.path = path
     self.sha256 = sha256

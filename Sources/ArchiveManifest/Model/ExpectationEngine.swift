@@ -54,6 +54,18 @@ package struct ExpectationEngine: Sendable {
     guard let bytes = ArchiveFile.read(path) else {
       return failAll(entry, actual: .unreadableArchive)
     }
+    return evaluate(entry, bytes: bytes)
+  }
+
+  /// Evaluates an entry's expectations against its archive's bytes, such as a Keychain item's
+  /// data or an archive being authored: an oversized or malformed archive fails every
+  /// expectation, with the reason as the actual value.
+  ///
+  /// - Parameters:
+  ///   - entry: The archive entry.
+  ///   - bytes: The archive's bytes.
+  /// - Returns: One finding per expectation, in manifest order.
+  package func evaluate(_ entry: ArchiveEntry, bytes: [UInt8]) -> [ExpectationFinding] {
     if let maxSize = entry.maxSize, bytes.count > maxSize {
       return failAll(entry, actual: .oversizedArchive(size: bytes.count, maxSize: maxSize))
     }

@@ -254,6 +254,9 @@ package struct Manifest: Sendable {
   package var store: StoreShape?
   /// The new app version's Keychain queries (`<keychainQuery>`), in document order.
   package var keychainQueries: [KeychainQuery] = []
+  /// The Keychain snapshots (`<keychainSnapshot>`) `verify` runs the queries against, in
+  /// document order.
+  package var keychainSnapshots: [KeychainSnapshotReference] = []
   /// The refused records the manifest accepts, in document order.
   package var acceptedRefusals: [AcceptedRefusal]
   /// The archive entries, in document order.
@@ -287,6 +290,12 @@ package struct Manifest: Sendable {
     self.migration = migration
     self.archives = archives
     self.location = location
+  }
+
+  /// The files the manifest lists, relative to the archives folder: its archive entries' and
+  /// its Keychain snapshots'. An archive of the folder that is none of them is unlisted.
+  package var listedFiles: Set<String> {
+    Set(archives.map(\.path)).union(keychainSnapshots.map(\.path))
   }
 
   /// Returns the current class name for an archived class name, if a mapping names it.

@@ -23,4 +23,13 @@ extension ManifestModelBuilder {
       accessible: value("accessible").flatMap(KeychainAccessibility.init(rawValue:)),
       thisDeviceOnly: thisDeviceOnly, place: element.location)
   }
+
+  /// A `keychainSnapshot` element; the semantic check finds its file and compares its checksum.
+  func keychainSnapshot(_ element: XMLTree) -> KeychainSnapshotReference {
+    KeychainSnapshotReference(
+      path: element[attribute: "path"] ?? "",
+      sha256: (element[attribute: "sha256"] ?? "").lowercased(), location: element.location,
+      pathLocation: element.location(ofAttribute: "path"),
+      sha256Location: element.location(ofAttribute: "sha256"))
+  }
 }

@@ -55,6 +55,7 @@ package struct ManifestModelBuilder {
     manifest.keychainQueries = root.children(named: "keychainQuery").compactMap {
       keychainQuery($0)
     }
+    manifest.keychainSnapshots = root.children(named: "keychainSnapshot").map(keychainSnapshot)
     // The schema admits only the Strictness enumeration's values.
     if let text = root[attribute: "strictness"],
       let strictness = Strictness(rawValue: text.trimmingXMLWhitespace())
@@ -231,7 +232,8 @@ package struct ManifestModelBuilder {
       reviewed: reviewed, location: element.location,
       pathLocation: element.location(ofAttribute: "path"),
       sha256Location: element.location(ofAttribute: "sha256"),
-      registry: element[attribute: "registry"])
+      registry: element[attribute: "registry"], keychainItem: element[attribute: "keychainItem"],
+      keychainItemLocation: element.location(ofAttribute: "keychainItem"))
   }
 
   private mutating func outcome(_ element: XMLTree, path: DecodePath) -> OutcomeExpectation? {

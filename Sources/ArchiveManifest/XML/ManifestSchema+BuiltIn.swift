@@ -217,6 +217,23 @@ extension ManifestSchema {
           </xs:appinfo>
         </xs:annotation>
       </xs:element>
+      <xs:element name="keychainSnapshot" type="m:KeychainSnapshot" minOccurs="0" maxOccurs="unbounded">
+        <xs:annotation>
+          <xs:documentation>
+            A Keychain snapshot of archived items (`keychain export`), relative to
+            the archives folder and checked by its SHA-256 as an archive file is.
+            `verify` runs the manifest's `keychainQuery` elements against its items,
+            as `keychain check` does: each item no query finds, each item readable
+            more often than its query requires, and each query that finds nothing
+            is a finding of the snapshot's case. A snapshot in a manifest with no
+            `keychainQuery` is a warning. An `archive` entry with `keychainItem`
+            reads its bytes from one of the snapshot's items.
+          </xs:documentation>
+          <xs:appinfo>
+            <example><![CDATA[<keychainSnapshot path="Keychain/app-v1.json" sha256="…"/>]]></example>
+          </xs:appinfo>
+        </xs:annotation>
+      </xs:element>
       <xs:element name="accepted" type="m:AcceptedRefusal" minOccurs="0" maxOccurs="unbounded">
         <xs:annotation>
           <xs:documentation>
@@ -632,6 +649,32 @@ extension ManifestSchema {
     </xs:attribute>
   </xs:complexType>
 
+  <xs:complexType name="KeychainSnapshot">
+    <xs:annotation>
+      <xs:documentation>
+        A Keychain snapshot file, such as &lt;keychainSnapshot
+        path="Keychain/app-v1.json" sha256="…"/&gt;: what `verify` runs the
+        manifest's Keychain queries against.
+      </xs:documentation>
+    </xs:annotation>
+    <xs:attribute name="path" type="m:RelativePath" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The snapshot file, relative to the archives folder (`--archives`): no
+          `..`, no absolute path, no symbolic link leading out; each snapshot is
+          listed once.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="sha256" type="m:SHA256" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The snapshot file's SHA-256; a file that no longer matches is an error.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+  </xs:complexType>
+
   <xs:complexType name="KeychainQuery">
     <xs:annotation>
       <xs:documentation>
@@ -928,15 +971,16 @@ extension ManifestSchema {
       <xs:annotation>
         <xs:documentation>
           The archive file, relative to the archives folder (`--archives`): no `..`,
-          no absolute path, no symbolic link leading out; each file is listed once.
+          no absolute path, no symbolic link leading out; each file is listed once
+          (each Keychain item once, with `keychainItem`).
         </xs:documentation>
       </xs:annotation>
     </xs:attribute>
     <xs:attribute name="sha256" type="m:SHA256" use="required">
       <xs:annotation>
         <xs:documentation>
-          The file's SHA-256; a file that no longer matches is an error, so a
-          changed fixture cannot pass unnoticed.
+          The file's SHA-256 (with `keychainItem`, the item's data's); a file that
+          no longer matches is an error, so a changed fixture cannot pass unnoticed.
         </xs:documentation>
       </xs:annotation>
     </xs:attribute>
@@ -963,6 +1007,20 @@ extension ManifestSchema {
           The $top key that expectation key paths start from unless they
           begin with $top.NAME: the first of decodeKeys when absent, else root.
         </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="keychainItem" type="m:NonEmptyString">
+      <xs:annotation>
+        <xs:documentation>
+          The Keychain item whose data is the archive, when `path` is a
+          `keychainSnapshot` of the manifest: the item's key path
+          `CLASS.SERVICE.ACCOUNT`, as `survey` and `migrate` name snapshot records
+          (a key holding a dot is written in double quotes). `sha256` is then the
+          SHA-256 of the item's data, and the entry is verified on every path as
+          a file entry is. An item the snapshot does not hold, or data that no
+          longer matches, fails the case; the data is never printed.
+        </xs:documentation>
+        <xs:appinfo><example><![CDATA[<archive path="Keychain/app-v1.json" keychainItem='genericPassword."com.example.auth".user-1' sha256="…"/>]]></example></xs:appinfo>
       </xs:annotation>
     </xs:attribute>
     <xs:attribute name="registry" type="m:NonEmptyToken">

@@ -7,8 +7,8 @@ import Foundation
   import Darwin
 #endif
 
-/// Checks what the XSD cannot: archive files, checksums, paths, duplicates (archives and
-/// accepted keys) and class names.
+/// Checks what the XSD cannot: archive files and Keychain snapshots, checksums, paths,
+/// duplicates (archives, Keychain items and accepted keys) and class names.
 package struct ManifestSemanticChecker {
   let manifest: Manifest
   let archivesDirectory: String
@@ -156,83 +156,137 @@ package struct ManifestSemanticChecker {
 
   private mutating func checkArchives() {
     let root = ManifestReference.realPath(archivesDirectory)
-    if root == nil, !manifest.archives.isEmpty {
+    if root == nil, !manifest.archives.isEmpty || !manifest.keychainSnapshots.isEmpty {
       error(
         at: manifest.location,
         "the archives folder '\(archivesDirectory)' does not exist")
     }
+    let snapshots = checkKeychainSnapshots(root: root)
     var seen: [String: ArchiveEntry] = [:]
     for entry in manifest.archives {
       var keys: Set<String> = []
       for key in entry.decodeKeys where !keys.insert(key).inserted {
         error(at: entry.location, "decodeKeys names '\(key)' more than once")
       }
-      guard let normalized = normalizedRelativePath(entry) else { continue }
-      if let first = seen[normalized] {
+      guard
+        let normalized = normalizedRelativePath(
+          entry.path, at: entry.pathLocation, noun: "archive")
+      else { continue }
+      // An entry of a Keychain item is one item of a declared snapshot, whose file the
+      // snapshot's own check reads; the item and its data's checksum are checked by verify.
+      let key = entry.keychainItem.map { "\(normalized)\u{0}\($0)" } ?? normalized
+      if let first = seen[key] {
         error(
           at: entry.pathLocation,
-          "archive '\(entry.path)' is already listed at \(first.location)")
+          entry.keychainItem.map {
+            "Keychain item '\($0)' of '\(entry.path)' is already listed at \(first.location)"
+          } ?? "archive '\(entry.path)' is already listed at \(first.location)")
         continue
       }
-      seen[normalized] = entry
-      if let root { checkFile(entry, relativePath: normalized, root: root) }
+      seen[key] = entry
+      if let item = entry.keychainItem {
+        if !snapshots.contains(normalized) {
+          error(
+            at: entry.keychainItemLocation,
+            "archive '\(entry.path)' names Keychain item '\(item)', but '\(entry.path)' is no "
+              + "<keychainSnapshot> of the manifest; declare it with its sha256")
+        }
+        continue
+      }
+      if let root {
+        checkFile(
+          entry.path, relativePath: normalized, at: entry.pathLocation, sha256: entry.sha256,
+          at: entry.sha256Location, noun: "archive", root: root)
+      }
     }
   }
 
-  /// Returns the entry's path without `.` components, or nil (with an error) when it may escape.
-  private mutating func normalizedRelativePath(_ entry: ArchiveEntry) -> String? {
-    if entry.path.hasPrefix("/") || entry.path.hasPrefix("~") {
+  /// Checks each Keychain snapshot's path, file and checksum as an archive file's; returns the
+  /// normalized paths of those declared.
+  private mutating func checkKeychainSnapshots(root: String?) -> Set<String> {
+    var seen: [String: KeychainSnapshotReference] = [:]
+    for snapshot in manifest.keychainSnapshots {
+      guard
+        let normalized = normalizedRelativePath(
+          snapshot.path, at: snapshot.pathLocation, noun: "Keychain snapshot")
+      else { continue }
+      if let first = seen[normalized] {
+        error(
+          at: snapshot.pathLocation,
+          "Keychain snapshot '\(snapshot.path)' is already listed at \(first.location)")
+        continue
+      }
+      seen[normalized] = snapshot
+      if let root {
+        checkFile(
+          snapshot.path, relativePath: normalized, at: snapshot.pathLocation,
+          sha256: snapshot.sha256, at: snapshot.sha256Location, noun: "Keychain snapshot",
+          root: root)
+      }
+    }
+    return Set(seen.keys)
+  }
+
+  /// Returns a path without `.` components, or nil (with an error) when it may escape.
+  private mutating func normalizedRelativePath(_ path: String, at location: Place, noun: String)
+    -> String?
+  {
+    if path.hasPrefix("/") || path.hasPrefix("~") {
       error(
-        at: entry.pathLocation,
-        "archive path '\(entry.path)' is absolute; write it relative to the archives folder")
+        at: location,
+        "\(noun) path '\(path)' is absolute; write it relative to the archives folder")
       return nil
     }
-    let components = entry.path.split(separator: "/", omittingEmptySubsequences: true)
+    let components = path.split(separator: "/", omittingEmptySubsequences: true)
     if components.contains("..") {
       error(
-        at: entry.pathLocation,
-        "archive path '\(entry.path)' uses '..'; paths must stay inside the archives folder")
+        at: location,
+        "\(noun) path '\(path)' uses '..'; paths must stay inside the archives folder")
       return nil
     }
     let kept = components.filter { $0 != "." }
     if kept.isEmpty {
-      error(at: entry.pathLocation, "archive path '\(entry.path)' names no file")
+      error(at: location, "\(noun) path '\(path)' names no file")
       return nil
     }
     return kept.joined(separator: "/")
   }
 
-  private mutating func checkFile(_ entry: ArchiveEntry, relativePath: String, root: String) {
+  /// Checks that a listed file exists inside the archives folder and has its checksum.
+  private mutating func checkFile(
+    _ listedPath: String, relativePath: String, at pathLocation: Place, sha256: String,
+    at sha256Location: Place, noun: String, root: String
+  ) {
     let path = "\(archivesDirectory)/\(relativePath)"
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       error(
-        at: entry.pathLocation,
-        "archive '\(entry.path)' does not exist in '\(archivesDirectory)' (tried '\(path)'; "
-          + "archive paths are relative to the archives folder, which --archives sets)")
+        at: pathLocation,
+        "\(noun) '\(listedPath)' does not exist in '\(archivesDirectory)' (tried '\(path)'; "
+          + "\(noun) paths are relative to the archives folder, which --archives sets)")
       return
     }
     guard let resolved = ManifestReference.realPath(path),
       resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     else {
       error(
-        at: entry.pathLocation,
-        "archive '\(entry.path)' resolves outside the archives folder (through a symbolic link)")
+        at: pathLocation,
+        "\(noun) '\(listedPath)' resolves outside the archives folder (through a symbolic link)")
       return
     }
     if isDirectory.boolValue {
-      error(at: entry.pathLocation, "archive '\(entry.path)' is a folder, not a file")
+      error(at: pathLocation, "\(noun) '\(listedPath)' is a folder, not a file")
       return
     }
     guard let data = FileManager.default.contents(atPath: resolved) else {
-      error(at: entry.pathLocation, "archive '\(entry.path)' cannot be read")
+      error(at: pathLocation, "\(noun) '\(listedPath)' cannot be read")
       return
     }
     let actual = SHA256Checksum.hash(data).hexadecimal
-    if actual != entry.sha256 {
+    if actual != sha256 {
       error(
-        at: entry.sha256Location,
-        "archive '\(entry.path)' has sha256 \(actual), but the manifest expects \(entry.sha256); "
+        at: sha256Location,
+        "\(noun) '\(listedPath)' has sha256 \(actual), but the manifest expects \(sha256); "
           + "a fixture changed")
     }
   }

@@ -49,7 +49,7 @@ struct StrictnessVerificationTests {
       registry: registry, runner: InProcessPathRunner(registry: registry),
       paths: [.legacy, .secure])
     verifier.strictness = run
-    return verifier.verify(entry, of: manifest, bytes: bytes, archivesDirectory: "")
+    return verifier.verify(entry, of: manifest, bytes: bytes)
   }
 
   @Test("apple-future fails NSObject in allowedClasses; without it the finding is a warning")

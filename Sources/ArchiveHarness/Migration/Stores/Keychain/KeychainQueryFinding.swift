@@ -33,6 +33,26 @@ package struct KeychainQueryFinding: Sendable, Hashable {
   /// The finding in a sentence.
   package var message: String
 
+  /// Reads a snapshot file and checks every item against the queries: the one check
+  /// `keychain check` and `verify` (a manifest's `<keychainSnapshot>`) both run.
+  ///
+  /// ```swift
+  /// let checked = try KeychainQueryFinding.check(snapshotAt: "keychain.json", queries: queries)
+  /// print(checked.snapshot.items.count, checked.findings.count)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - path: The snapshot file, which names each item's place.
+  ///   - queries: The new app's queries.
+  /// - Returns: The snapshot read and its findings, as ``check(_:file:queries:)`` gives them.
+  /// - Throws: `MigrationError` naming the file and the place of its first problem.
+  package static func check(snapshotAt path: String, queries: [KeychainQuery])
+    throws(MigrationError) -> (snapshot: KeychainSnapshot, findings: [KeychainQueryFinding])
+  {
+    let snapshot = try KeychainSnapshotStore(path: path).snapshot
+    return (snapshot, check(snapshot, file: path, queries: queries))
+  }
+
   /// Checks every item of a snapshot against the queries.
   ///
   /// - Parameters:

@@ -1,0 +1,106 @@
+import ArchiveFormat
+import ArchiveManifest
+import Foundation
+
+extension Verifier {
+  /// Verifies an entry whose archive is a Keychain item's data (`keychainItem="…"`): the item is
+  /// read from the snapshot the entry's path names and its data checked against the entry's
+  /// `sha256`, then verified on every path as a file's bytes are.
+  ///
+  /// The case is named `SNAPSHOT:CLASS.SERVICE.ACCOUNT`. An item the snapshot does not hold, a
+  /// snapshot that does not read, or data whose checksum differs is a structural failure
+  /// naming the snapshot and the item; the item's data is never put in a message.
+  ///
+  /// - Parameters:
+  ///   - entry: The entry, of `manifest`, with its `keychainItem`.
+  ///   - item: The entry's `keychainItem`, as written.
+  ///   - manifest: The manifest that lists it.
+  ///   - archivesDirectory: The folder the snapshot's path is relative to.
+  /// - Returns: The case.
+  func verifyKeychainItem(
+    _ entry: ArchiveEntry, item: String, of manifest: Manifest, archivesDirectory: String
+  ) -> VerificationCase {
+    let file = (archivesDirectory as NSString).appendingPathComponent(entry.path)
+    let name = "\(entry.path):\(item)"
+    var failure: String
+    if let keyPath = PropertyListKeyPath(parsing: item) {
+      do throws(MigrationError) {
+        let snapshot = try KeychainSnapshotStore(path: file).snapshot
+        if let found = snapshot.items.first(where: { $0.keyPath == keyPath }) {
+          let actual = SHA256Checksum.hex(found.data)
+          if actual == entry.sha256 {
+            var checked = verify(entry, of: manifest, bytes: found.data)
+            checked.archive = name
+            return checked
+          }
+          failure =
+            "\(file):\(item): the item's data has sha256 \(actual), but the manifest expects "
+            + "\(entry.sha256); the snapshot's item changed"
+        } else {
+          failure = "\(file): the snapshot holds no item \(item)" + Self.nearest(item, in: snapshot)
+        }
+      } catch {
+        failure = "\(error.place): cannot read the Keychain snapshot: \(error.message)"
+      }
+    } else {
+      failure =
+        "\(file): '\(item)' is not an item's key path CLASS.SERVICE.ACCOUNT (a key holding a "
+        + "dot in double quotes)"
+    }
+    var unread = Self.unreadable(entry, of: manifest, failure)
+    unread.archive = name
+    return unread
+  }
+
+  /// A hint naming the item a key path written without quotes means, if one does.
+  private static func nearest(_ text: String, in snapshot: KeychainSnapshot) -> String {
+    let unquoted = snapshot.items.filter {
+      [$0.itemClass.rawValue, $0.service, $0.account].joined(separator: ".") == text
+    }
+    guard unquoted.count == 1, let item = unquoted.first else {
+      return " (items are named CLASS.SERVICE.ACCOUNT, as survey lists them)"
+    }
+    return "; did you mean \(item.keyPath), with the dotted key in double quotes?"
+  }
+
+  /// The case of a manifest's Keychain snapshot: the manifest's queries run against its items,
+  /// as `keychain check` runs them; one warning when the manifest declares no query.
+  ///
+  /// ```swift
+  /// let item = verifier.verifyKeychainSnapshot(
+  ///   manifest.keychainSnapshots[0], of: manifest, archivesDirectory: "LegacyArchives")
+  /// for finding in item.storeFindings { print("\(finding.place): \(finding.message)") }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - snapshot: One of the manifest's `<keychainSnapshot>`s.
+  ///   - manifest: The manifest, whose `keychainQueries` run.
+  ///   - archivesDirectory: The folder the snapshot's path is relative to.
+  /// - Returns: A case with no decode paths whose store findings are the query findings.
+  package func verifyKeychainSnapshot(
+    _ snapshot: KeychainSnapshotReference, of manifest: Manifest, archivesDirectory: String
+  ) -> VerificationCase {
+    let file = (archivesDirectory as NSString).appendingPathComponent(snapshot.path)
+    var findings: [StoreFinding] = []
+    if manifest.keychainQueries.isEmpty {
+      findings.append(
+        StoreFinding(
+          .keychainQuery, .warning, at: snapshot.location,
+          "the manifest declares no <keychainQuery>, so no query runs against the Keychain "
+            + "snapshot '\(snapshot.path)'"))
+    } else {
+      do throws(MigrationError) {
+        findings = try KeychainQueryFinding.check(snapshotAt: file, queries: manifest.keychainQueries)
+          .findings.map { StoreFinding(.keychainQuery, $0.severity, at: $0.place, $0.message) }
+      } catch {
+        findings.append(
+          StoreFinding(
+            .keychainQuery, .error, at: error.place,
+            "cannot read the Keychain snapshot: \(error.message)"))
+      }
+    }
+    return VerificationCase(
+      manifest: manifest.file, archive: snapshot.path, location: snapshot.location, paths: [],
+      expectations: [], producer: Self.producer(of: manifest), storeFindings: findings)
+  }
+}
