@@ -5,14 +5,21 @@ extension Verifier {
   /// A store a manifest declares a check of, verified as one case of its own after the
   /// manifest's archive entries.
   package enum StoreCheck: Sendable {
+    /// A Keychain snapshot (`<keychainSnapshot>`) against the manifest's `<keychainQuery>`s.
+    case keychainSnapshot(KeychainSnapshotReference)
+
     /// The case's archive column and the shard key: the store's path as written.
     package var path: String {
-      switch self {}
+      switch self {
+      case .keychainSnapshot(let snapshot): snapshot.path
+      }
     }
 
     /// Where the manifest declares the check.
     package var location: Place {
-      switch self {}
+      switch self {
+      case .keychainSnapshot(let snapshot): snapshot.location
+      }
     }
   }
 
@@ -22,7 +29,7 @@ extension Verifier {
   /// for check in Verifier.storeChecks(of: manifest) { print(check.path, check.location) }
   /// ```
   package static func storeChecks(of manifest: Manifest) -> [StoreCheck] {
-    []
+    manifest.keychainSnapshots.map(StoreCheck.keychainSnapshot)
   }
 
   /// Runs one store check; its findings are the case's ``VerificationCase/storeFindings``.
@@ -35,6 +42,9 @@ extension Verifier {
   package func verify(_ check: StoreCheck, of manifest: Manifest, archivesDirectory: String)
     -> VerificationCase
   {
-    switch check {}
+    switch check {
+    case .keychainSnapshot(let snapshot):
+      verifyKeychainSnapshot(snapshot, of: manifest, archivesDirectory: archivesDirectory)
+    }
   }
 }
