@@ -21,7 +21,7 @@ extension Verifier {
     _ entry: ArchiveEntry, item: String, of manifest: Manifest, archivesDirectory: String
   ) -> VerificationCase {
     let file = (archivesDirectory as NSString).appendingPathComponent(entry.path)
-    let name = "\(entry.path):\(item)"
+    let name = entry.caseName
     var failure: String
     if let keyPath = PropertyListKeyPath(parsing: item) {
       do throws(MigrationError) {

@@ -290,7 +290,7 @@ package struct Verifier: Sendable {
     var selected: [(work: VerificationWork, manifest: Manifest)] = []
     for manifest in manifests {
       for entry in manifest.archives
-      where shard?.contains(manifest: manifest.file, archive: entry.path) ?? true {
+      where shard?.contains(manifest: manifest.file, archive: entry.caseName) ?? true {
         selected.append((.entry(entry), manifest))
       }
       for check in Self.storeChecks(of: manifest)

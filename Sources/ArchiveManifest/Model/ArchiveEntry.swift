@@ -69,6 +69,12 @@ package struct ArchiveEntry: Sendable {
     self.sha256Location = sha256Location ?? location
   }
 
+  /// What reports name the entry's case by, and the shard key: ``path``, or
+  /// `SNAPSHOT:CLASS.SERVICE.ACCOUNT` for a Keychain item's entry.
+  package var caseName: String {
+    keychainItem.map { "\(path):\($0)" } ?? path
+  }
+
   /// Returns the expected outcome for a decode path, if the entry names one.
   ///
   /// A manifest can name ``DecodePath/legacy``, ``DecodePath/secure`` and, by
