@@ -9,60 +9,22 @@ import Testing
 /// untouched) and migrate --rollback.
 @Suite("archive-harness on Keychain snapshots, run as a user would")
 struct KeychainCommandTests {
-  private static let manifest = Corpus.packageRoot.appendingPathComponent(
-    "manifests/ProfilesApp-1.0.xml"
-  ).path
+  private static var manifest: String { KeychainCLIFixtures.manifest }
 
   private static func shipped(_ name: String) throws -> [UInt8] {
-    Array(
-      try Data(
-        contentsOf: Corpus.packageRoot.appendingPathComponent(
-          "LegacyArchives/ProfilesApp-1.0/\(name)")))
+    try KeychainCLIFixtures.shipped(name)
   }
 
-  /// The snapshot: v1 profiles in two generic passwords (one under an old service, `always`
-  /// accessible), a truncated memo in an internet password that can leave the device.
-  private static func items() throws -> [KeychainItem] {
-    [
-      KeychainItem(
-        itemClass: .genericPassword, service: "com.example.auth", account: "alice",
-        accessible: .afterFirstUnlockThisDeviceOnly, data: try shipped("profile-valid.archive")),
-      KeychainItem(
-        itemClass: .genericPassword, service: "com.example.legacy-auth", account: "bob",
-        accessible: .always, data: try shipped("profile-valid.archive")),
-      KeychainItem(
-        itemClass: .internetPassword, service: "api.example.com", account: "token",
-        accessGroup: "ABCDE12345.com.example.shared", accessible: .afterFirstUnlock,
-        synchronizable: true, data: try shipped("memo-truncated.archive")),
-    ]
-  }
+  private static func items() throws -> [KeychainItem] { try KeychainCLIFixtures.items() }
 
-  /// The new version's queries: the auth service by any account, ThisDeviceOnly; the API token.
-  private static let queries = """
-    <?xml version="1.0" encoding="UTF-8"?>
-    <manifest xmlns="urn:archive-harness:manifest:1" schemaVersion="1">
-      <producer app="ProfilesApp" version="2.0" platform="iOS 17" produced="2024-03-04"/>
-      <keychainQuery class="genericPassword" service="com.example.auth" accountPattern="*" accessible="afterFirstUnlock" thisDeviceOnly="true"/>
-      <keychainQuery class="internetPassword" service="api.example.com" account="token" accessGroup="ABCDE12345.com.example.shared" thisDeviceOnly="true"/>
-      <keychainQuery class="genericPassword" service="com.example.widget"/>
-    </manifest>
-    """
+  private static var queries: String { KeychainCLIFixtures.queries }
 
-  /// A folder with `keychain.json` and `queries.xml`; returns the folder and the snapshot.
   private func workspace() throws -> (folder: String, snapshot: String) {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "keychain-cli-\(getpid())-\(UUID().uuidString)"
-    ).path
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let snapshot = folder + "/keychain.json"
-    try Data(KeychainSnapshot(items: try Self.items()).encoded())
-      .write(to: URL(fileURLWithPath: snapshot))
-    try Data(Self.queries.utf8).write(to: URL(fileURLWithPath: folder + "/queries.xml"))
-    return (folder, snapshot)
+    try KeychainCLIFixtures.workspace()
   }
 
   private func contents(_ path: String) throws -> [UInt8] {
-    Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    try KeychainCLIFixtures.contents(path)
   }
 
   @Test("survey names every item holding an archive, in JSON that follows the survey schema")
