@@ -211,4 +211,16 @@ struct KeychainVerifyCommandTests {
     #expect(entry["status"] == .string("passed"))
     #expect(try !Self.printsItemData(result))
   }
+
+  @Test("verify --privacy scans an item entry's data, never the snapshot file itself")
+  func privacyScansItemData() throws {
+    let workspace = try Workspace()
+    defer { try? FileManager.default.removeItem(atPath: workspace.folder) }
+    try workspace.writeManifest(queries: Self.findingEvery, entries: try Self.aliceEntry())
+    let result = try workspace.verify(["--privacy"])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(
+      result.stdout.contains("privacy scan: 1 archive, 0 findings, 0 reviewed"),
+      "\(result.stdout)")
+  }
 }

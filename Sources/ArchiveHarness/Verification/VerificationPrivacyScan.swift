@@ -34,8 +34,10 @@ package struct VerificationPrivacyScan {
     }
   }
 
-  /// The reviews of each entry that has any, by manifest and archive path.
+  /// The reviews of each entry that has any, by manifest and case name.
   private var reviews: [String: [ReviewedValue]]
+  /// The entries whose archive is a Keychain item's data, by manifest and case name.
+  private var keychainItems: [String: ArchiveEntry] = [:]
   private let archivesDirectory: String
   private let scanner: PrivacyScanner
   /// What the scan covered so far.
@@ -65,8 +67,11 @@ package struct VerificationPrivacyScan {
   ///
   /// - Parameter manifest: A manifest whose cases the scan will see.
   package mutating func add(_ manifest: Manifest) {
-    for entry in manifest.archives where !entry.reviewed.isEmpty {
-      reviews[Self.key(manifest.file, entry.path), default: []] += entry.reviewed
+    for entry in manifest.archives {
+      if !entry.reviewed.isEmpty {
+        reviews[Self.key(manifest.file, entry.caseName), default: []] += entry.reviewed
+      }
+      if entry.keychainItem != nil { keychainItems[Self.key(manifest.file, entry.caseName)] = entry }
     }
   }
 
@@ -75,11 +80,8 @@ package struct VerificationPrivacyScan {
   ///
   /// - Parameter item: The case, as the verifier gave it.
   package mutating func scan(_ item: inout VerificationCase) {
-    let path = (archivesDirectory as NSString).appendingPathComponent(item.archive)
-    // An archive that cannot be read, or is over the reader's limit, already fails its
-    // structure part.
-    guard let bytes = Self.read(path, limit: scanner.limits.propertyList.maximumInputSize)
-    else { return }
+    // A store check's case has no archive of its own.
+    guard !item.paths.isEmpty, let bytes = archiveBytes(of: item) else { return }
     summary.archives += 1
     let applied = PrivacyScanner.apply(
       reviews[Self.key(item.manifest, item.archive)] ?? [],
@@ -103,6 +105,23 @@ package struct VerificationPrivacyScan {
         message: (count == 1 ? "1 value looks" : "\(count) values look")
           + " like personal data: " + lines.joined(separator: "; "),
         matches: false))
+  }
+
+  /// The bytes a case verified: a Keychain item's data, or the archive file's; nil when they
+  /// cannot be read or are over the reader's limit, which already fails the structure part.
+  private func archiveBytes(of item: VerificationCase) -> [UInt8]? {
+    let limit = scanner.limits.propertyList.maximumInputSize
+    if let entry = keychainItems[Self.key(item.manifest, item.archive)],
+      let name = entry.keychainItem
+    {
+      guard
+        case .success(let data) = Verifier.keychainItemData(
+          entry, item: name, archivesDirectory: archivesDirectory), data.count <= limit
+      else { return nil }
+      return data
+    }
+    return Self.read(
+      (archivesDirectory as NSString).appendingPathComponent(item.archive), limit: limit)
   }
 
   /// A regular file's bytes, when it is at most `limit` bytes long; a link is followed, as the

@@ -20,36 +20,62 @@ extension Verifier {
   func verifyKeychainItem(
     _ entry: ArchiveEntry, item: String, of manifest: Manifest, archivesDirectory: String
   ) -> VerificationCase {
-    let file = (archivesDirectory as NSString).appendingPathComponent(entry.path)
-    let name = entry.caseName
-    var failure: String
-    if let keyPath = PropertyListKeyPath(parsing: item) {
-      do throws(MigrationError) {
-        let snapshot = try KeychainSnapshotStore(path: file).snapshot
-        if let found = snapshot.items.first(where: { $0.keyPath == keyPath }) {
-          let actual = SHA256Checksum.hex(found.data)
-          if actual == entry.sha256 {
-            var checked = verify(entry, of: manifest, bytes: found.data)
-            checked.archive = name
-            return checked
-          }
-          failure =
-            "\(file):\(item): the item's data has sha256 \(actual), but the manifest expects "
-            + "\(entry.sha256); the snapshot's item changed"
-        } else {
-          failure = "\(file): the snapshot holds no item \(item)" + Self.nearest(item, in: snapshot)
-        }
-      } catch {
-        failure = "\(error.place): cannot read the Keychain snapshot: \(error.message)"
-      }
-    } else {
-      failure =
-        "\(file): '\(item)' is not an item's key path CLASS.SERVICE.ACCOUNT (a key holding a "
-        + "dot in double quotes)"
+    var checked: VerificationCase
+    switch Self.keychainItemData(entry, item: item, archivesDirectory: archivesDirectory) {
+    case .success(let data): checked = verify(entry, of: manifest, bytes: data)
+    case .failure(let failure): checked = Self.unreadable(entry, of: manifest, failure.message)
     }
-    var unread = Self.unreadable(entry, of: manifest, failure)
-    unread.archive = name
-    return unread
+    checked.archive = entry.caseName
+    return checked
+  }
+
+  /// Why a Keychain item entry's data could not be had, in a sentence naming the snapshot and
+  /// the item, never the data.
+  struct KeychainItemUnavailable: Error {
+    /// The sentence.
+    var message: String
+  }
+
+  /// The data of the Keychain item a `keychainItem` entry names, read from its snapshot and
+  /// checked against the entry's `sha256`.
+  ///
+  /// - Parameters:
+  ///   - entry: The entry.
+  ///   - item: Its `keychainItem`, as written.
+  ///   - archivesDirectory: The folder the snapshot's path is relative to.
+  /// - Returns: The data, or why it cannot be had: the snapshot does not read, holds no such
+  ///   item, or the item's data has another checksum.
+  static func keychainItemData(_ entry: ArchiveEntry, item: String, archivesDirectory: String)
+    -> Result<[UInt8], KeychainItemUnavailable>
+  {
+    let file = (archivesDirectory as NSString).appendingPathComponent(entry.path)
+    guard let keyPath = PropertyListKeyPath(parsing: item) else {
+      return .failure(
+        KeychainItemUnavailable(
+          message: "\(file): '\(item)' is not an item's key path CLASS.SERVICE.ACCOUNT (a key "
+            + "holding a dot in double quotes)"))
+    }
+    let snapshot: KeychainSnapshot
+    do throws(MigrationError) {
+      snapshot = try KeychainSnapshotStore(path: file).snapshot
+    } catch {
+      return .failure(
+        KeychainItemUnavailable(
+          message: "\(error.place): cannot read the Keychain snapshot: \(error.message)"))
+    }
+    guard let found = snapshot.items.first(where: { $0.keyPath == keyPath }) else {
+      return .failure(
+        KeychainItemUnavailable(
+          message: "\(file): the snapshot holds no item \(item)" + nearest(item, in: snapshot)))
+    }
+    let actual = SHA256Checksum.hex(found.data)
+    guard actual == entry.sha256 else {
+      return .failure(
+        KeychainItemUnavailable(
+          message: "\(file):\(item): the item's data has sha256 \(actual), but the manifest "
+            + "expects \(entry.sha256); the snapshot's item changed"))
+    }
+    return .success(found.data)
   }
 
   /// A hint naming the item a key path written without quotes means, if one does.
