@@ -4,8 +4,9 @@ import Foundation
 import HarnessTestSupport
 import Testing
 
-/// One Keychain snapshot of archived items, some of which the new version's queries miss,
-/// taken through every step a team runs: `survey`, `verify`, `migrate-dry-run`,
+/// One Keychain snapshot of archived items, some of which the new version's queries miss.
+///
+/// It is taken through every step a team runs: `survey`, `verify`, `migrate-dry-run`,
 /// `migrate --new-snapshot` and `migrate --rollback`. Each step is a test of its own, running
 /// the steps before it on a snapshot of its own.
 @Suite("A Keychain snapshot through survey, verify, the dry run, migrate and rollback")
@@ -93,7 +94,8 @@ struct KeychainPipelineTests {
       #expect(result.stdout.contains("key path \(item)\n  1 value: 1 archive"), "\(result.stdout)")
     }
     #expect(
-      result.stdout.contains(#"key path internetPassword."api.example.com".token\#n  1 value: 1 damaged"#))
+      result.stdout.contains(
+        #"key path internetPassword."api.example.com".token\#n  1 value: 1 damaged"#))
   }
 
   @Test("verify passes alice's item on every path and fails the snapshot for bob's, exit 1")

@@ -70,7 +70,8 @@ struct KeychainVerifyCommandTests {
   static func aliceEntry(sha256: String? = nil, item: String = KeychainCLIFixtures.alice) throws
     -> String
   {
-    let digest = try sha256 ?? SHA256Checksum.hex(KeychainCLIFixtures.shipped("profile-valid.archive"))
+    let digest =
+      try sha256 ?? SHA256Checksum.hex(KeychainCLIFixtures.shipped("profile-valid.archive"))
     return """
         <archive path="Keychain/app-v1.json" keychainItem='\(item)' sha256="\(digest)">
           <rootClass name="ProfileKit.UserProfile"/>
@@ -122,7 +123,8 @@ struct KeychainVerifyCommandTests {
       result.stdout.contains(
         "\(workspace.snapshot):\(KeychainCLIFixtures.alice): the item is "
           + "kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly, looser than the "
-          + "kSecAttrAccessibleWhenUnlocked the query at \(workspace.manifest):"), "\(result.stdout)")
+          + "kSecAttrAccessibleWhenUnlocked the query at \(workspace.manifest):"),
+      "\(result.stdout)")
   }
 
   @Test("A snapshot whose every item a query finds and accepts passes, exit 0, in valid JSON")
@@ -162,7 +164,8 @@ struct KeychainVerifyCommandTests {
     let workspace = try Workspace()
     defer { try? FileManager.default.removeItem(atPath: workspace.folder) }
     let carol = #"genericPassword."com.example.auth".carol"#
-    try workspace.writeManifest(queries: Self.findingEvery, entries: try Self.aliceEntry(item: carol))
+    try workspace.writeManifest(
+      queries: Self.findingEvery, entries: try Self.aliceEntry(item: carol))
     let result = try workspace.verify()
     #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
     #expect(

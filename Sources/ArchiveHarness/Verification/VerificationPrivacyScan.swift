@@ -71,7 +71,9 @@ package struct VerificationPrivacyScan {
       if !entry.reviewed.isEmpty {
         reviews[Self.key(manifest.file, entry.caseName), default: []] += entry.reviewed
       }
-      if entry.keychainItem != nil { keychainItems[Self.key(manifest.file, entry.caseName)] = entry }
+      if entry.keychainItem != nil {
+        keychainItems[Self.key(manifest.file, entry.caseName)] = entry
+      }
     }
   }
 

@@ -116,8 +116,10 @@ extension Verifier {
             + "snapshot '\(snapshot.path)'"))
     } else {
       do throws(MigrationError) {
-        findings = try KeychainQueryFinding.check(snapshotAt: file, queries: manifest.keychainQueries)
-          .findings.map { StoreFinding(.keychainQuery, $0.severity, at: $0.place, $0.message) }
+        findings = try KeychainQueryFinding.check(
+          snapshotAt: file, queries: manifest.keychainQueries
+        )
+        .findings.map { StoreFinding(.keychainQuery, $0.severity, at: $0.place, $0.message) }
       } catch {
         findings.append(
           StoreFinding(

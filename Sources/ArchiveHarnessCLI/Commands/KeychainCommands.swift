@@ -21,7 +21,8 @@ enum KeychainCheckCommand {
         Each finding names the item (SNAPSHOT:CLASS.SERVICE.ACCOUNT) or the
         query's line. The items' data, which holds keys and tokens, is never
         printed. The archives in the items are read by migrate-dry-run --store
-        SNAPSHOT.
+        SNAPSHOT. verify runs the same check for each <keychainSnapshot> a
+        manifest declares.
       """,
     arguments: [snapshot], options: [manifest, SchemaOption.option],
     exitStatus: """

@@ -23,15 +23,22 @@ enum VerifyCommand {
         list does not name, decodeObject(forKey:) on a secure coder) is a
         warning naming the class, the key path and the list to write; with
         --strictness apple-future, or a manifest's strictness="apple-future",
-        it is an error that fails the case.
+        it is an error that fails the case. A manifest's Keychain snapshot
+        (<keychainSnapshot>) is a case of its own: the manifest's
+        <keychainQuery>s run against its items as keychain check runs them, and
+        an item no query finds, or readable more often than its query requires,
+        fails it. An <archive keychainItem="CLASS.SERVICE.ACCOUNT"> entry reads
+        its bytes from that item of the snapshot and is verified on every path;
+        the items' data is never printed.
       """,
     options: [manifests, archives, SchemaOption.option, format, output, shard, strictness],
     flags: [privacy, verbose],
     exitStatus: """
         0  every outcome and expectation is as the manifests say
         1  an outcome or expectation differs, an archive expected to be rejected
-           decodes, with --privacy a value looks like personal data, or under
-           apple-future strictness a secure read breaks a rule Apple only logs today
+           decodes, with --privacy a value looks like personal data, under
+           apple-future strictness a secure read breaks a rule Apple only logs
+           today, or a Keychain query would lose an item or accepts it too loosely
         2  the run could not proceed (bad arguments, an invalid manifest, unreadable input)
       """)
 

@@ -33,9 +33,10 @@ package struct ArchiveEntry: Sendable {
   package var pathLocation: Place
   /// Where the `sha256` attribute was written.
   package var sha256Location: Place
-  /// The Keychain item whose data is the archive, when ``path`` is a Keychain snapshot: its
-  /// key path as written (`genericPassword."com.example.auth".alice`); `nil` for a file entry.
-  /// ``sha256`` is then the item's data's.
+  /// The Keychain item whose data is the archive, when ``path`` is a Keychain snapshot.
+  ///
+  /// Its key path as written (`genericPassword."com.example.auth".alice`); `nil` for a file
+  /// entry. ``sha256`` is then the item's data's.
   package var keychainItem: String?
   /// Where the `keychainItem` attribute was written.
   package var keychainItemLocation: Place

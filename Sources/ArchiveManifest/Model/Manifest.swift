@@ -292,8 +292,10 @@ package struct Manifest: Sendable {
     self.location = location
   }
 
-  /// The files the manifest lists, relative to the archives folder: its archive entries' and
-  /// its Keychain snapshots'. An archive of the folder that is none of them is unlisted.
+  /// The files the manifest lists, relative to the archives folder.
+  ///
+  /// Its archive entries' and its Keychain snapshots': an archive of the folder that is none
+  /// of them is unlisted.
   package var listedFiles: Set<String> {
     Set(archives.map(\.path)).union(keychainSnapshots.map(\.path))
   }

@@ -52,7 +52,8 @@ extension ManifestSchema {
   validation: files exist and match their sha256, paths stay inside the
   archives folder, key paths are well formed, entries are unique, a rejected
   outcome names a category, allowed classes are mapped or registered, an
-  accepted key is listed once and its reason is not only white space.
+  accepted key is listed once and its reason is not only white space, an
+  archive's keychainItem names a declared keychainSnapshot.
 
   Documentation. Every named xs:element, xs:attribute, xs:complexType and
   xs:simpleType carries an xs:annotation/xs:documentation saying what it
@@ -210,7 +211,7 @@ extension ManifestSchema {
             finds (a changed service, account or access group logs the user
             out), each item readable more often than its query requires, or not
             ThisDeviceOnly where the query requires it, and each query that finds
-            nothing.
+            nothing; `verify` runs the same check against each `keychainSnapshot`.
           </xs:documentation>
           <xs:appinfo>
             <example><![CDATA[<keychainQuery class="genericPassword" service="com.example.auth" accountPattern="user-*" accessible="afterFirstUnlock" thisDeviceOnly="true"/>]]></example>
@@ -251,8 +252,8 @@ extension ManifestSchema {
       <xs:element name="archive" type="m:Archive" minOccurs="0" maxOccurs="unbounded">
         <xs:annotation>
           <xs:documentation>
-            One archive file and what must hold for it; each file may be listed
-            once.
+            One archive file, or one Keychain item of a declared snapshot
+            (`keychainItem`), and what must hold for it; each may be listed once.
           </xs:documentation>
           <xs:appinfo>
             <example><![CDATA[

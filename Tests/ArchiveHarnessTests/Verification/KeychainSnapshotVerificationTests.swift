@@ -6,9 +6,11 @@ import Testing
 
 @testable import ArchiveHarness
 
-/// A manifest's Keychain snapshot in `verify`: its `<keychainQuery>`s run against the items as
-/// a store check, and `<archive keychainItem>` entries read their bytes from an item and are
-/// verified on every path as a file's are. The snapshot is `KeychainFixtures`'.
+/// A manifest's Keychain snapshot in `verify`.
+///
+/// Its `<keychainQuery>`s run against the items as a store check, and `<archive keychainItem>`
+/// entries read their bytes from an item and are verified on every path as a file's are. The
+/// snapshot is `KeychainFixtures`'.
 @Suite("Keychain snapshots in verify")
 struct KeychainSnapshotVerificationTests {
   /// Queries that find every fixture item and accept its accessibility.
@@ -132,10 +134,10 @@ struct KeychainSnapshotVerificationTests {
     try workspace.writeManifest(
       snapshot: try workspace.snapshotChecksum(),
       queries: """
-        <keychainQuery class="genericPassword" service="com.example.auth"/>
-        <keychainQuery class="genericPassword" service="com.example.session"/>
-        <keychainQuery class="internetPassword"/>
-      """)
+          <keychainQuery class="genericPassword" service="com.example.auth"/>
+          <keychainQuery class="genericPassword" service="com.example.session"/>
+          <keychainQuery class="internetPassword"/>
+        """)
     let checked = try Self.storeCase(try workspace.verify())
     #expect(checked.status == .failed)
     #expect(checked.archive == "keychain.json")
@@ -243,7 +245,8 @@ struct KeychainSnapshotVerificationTests {
     let loaded = workspace.load()
     #expect(
       loaded.diagnostics.contains {
-        $0.message == "Keychain snapshot path '../keychain.json' uses '..'; paths must stay inside the archives folder"
+        $0.message
+          == "Keychain snapshot path '../keychain.json' uses '..'; paths must stay inside the archives folder"
       }, "\(loaded.diagnostics.map(\.description))")
   }
 
@@ -255,10 +258,10 @@ struct KeychainSnapshotVerificationTests {
       snapshot: try workspace.snapshotChecksum(), queries: Self.findingEvery,
       entries: Self.aliceEntry(
         expectations: """
-                <integer key="id">1</integer>
-                <string key="name">Ada</string>
-                <string key="address.city">Springfield</string>
-            """))
+              <integer key="id">1</integer>
+              <string key="name">Ada</string>
+              <string key="address.city">Springfield</string>
+          """))
     let report = try workspace.verify()
     #expect(report.cases.count == 2)
     let entry = try #require(report.cases.first { !$0.paths.isEmpty })
