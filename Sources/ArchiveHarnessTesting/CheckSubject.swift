@@ -25,9 +25,14 @@ struct CheckSubject {
   /// The manifest's class map, as the decoders take it.
   var classMap: ClassNameMap { Verifier.classMap(of: manifest) }
 
-  /// The entry's archive as a migration record, by its path.
+  /// The entry's archive as a migration record: by its path, or a Keychain item's by the
+  /// snapshot's path and the item's key path.
   var recordID: RecordID {
-    .file(
+    if let keyPath = entry.keychainItem.flatMap(PropertyListKeyPath.init(parsing:)) {
+      return .propertyListValue(
+        file: project.archivesFolder.appendingPathComponent(entry.path).path, keyPath: keyPath)
+    }
+    return .file(
       path: project.archivesFolder.appendingPathComponent(entry.path).path,
       relativePath: entry.path)
   }

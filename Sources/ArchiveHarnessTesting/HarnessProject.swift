@@ -227,7 +227,7 @@ public final class HarnessProject: Sendable {
       for entryIndex in manifest.archives.indices {
         cases.append(
           HarnessCase(
-            manifest: manifestName(file), archive: manifest.archives[entryIndex].path,
+            manifest: manifestName(file), archive: manifest.archives[entryIndex].caseName,
             manifestIndex: manifestIndex, entryIndex: entryIndex, project: self))
       }
       for (checkIndex, check) in Verifier.storeChecks(of: manifest).enumerated() {

@@ -276,14 +276,27 @@ public struct MergeChecks: Sendable {
       throw HarnessFailure(subject: name, findings: ["the entry is gone"])
     }
     let file = project.archivesFolder.appendingPathComponent(entry.path)
-    guard let data = FileManager.default.contents(atPath: file.path) else {
+    let bytes: [UInt8]
+    if let item = entry.keychainItem {
+      // A Keychain item's data, read as verify reads it.
+      switch Verifier.keychainItemData(
+        entry, item: item, archivesDirectory: project.archivesFolder.path)
+      {
+      case .success(let data): bytes = data
+      case .failure(let failure):
+        throw HarnessFailure(
+          subject: name, findings: [project.finding(failure.message, at: Place(file: file.path))])
+      }
+    } else if let data = FileManager.default.contents(atPath: file.path) {
+      bytes = [UInt8](data)
+    } else {
       throw HarnessFailure(
         subject: name,
         findings: [project.finding("cannot read the archive", at: Place(file: file.path))])
     }
     return CheckSubject(
       name: name, harnessCase: harnessCase, manifest: manifest, entry: entry, result: result,
-      bytes: [UInt8](data), project: project)
+      bytes: bytes, project: project)
   }
 
   /// The field expectations, evaluated on the migrated archive, and archived names left in it.

@@ -31,9 +31,9 @@ extension Verifier {
 
   /// Why a Keychain item entry's data could not be had, in a sentence naming the snapshot and
   /// the item, never the data.
-  struct KeychainItemUnavailable: Error {
+  package struct KeychainItemUnavailable: Error {
     /// The sentence.
-    var message: String
+    package var message: String
   }
 
   /// The data of the Keychain item a `keychainItem` entry names, read from its snapshot and
@@ -45,7 +45,9 @@ extension Verifier {
   ///   - archivesDirectory: The folder the snapshot's path is relative to.
   /// - Returns: The data, or why it cannot be had: the snapshot does not read, holds no such
   ///   item, or the item's data has another checksum.
-  static func keychainItemData(_ entry: ArchiveEntry, item: String, archivesDirectory: String)
+  package static func keychainItemData(
+    _ entry: ArchiveEntry, item: String, archivesDirectory: String
+  )
     -> Result<[UInt8], KeychainItemUnavailable>
   {
     let file = (archivesDirectory as NSString).appendingPathComponent(entry.path)
