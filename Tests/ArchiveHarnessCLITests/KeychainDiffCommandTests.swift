@@ -104,8 +104,10 @@ struct KeychainDiffCommandTests {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let path = folder + "/keychain.json"
     let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
-    try Data(text.replacingOccurrences(of: #""synchronizable":false"#, with: #""synchronizable":0"#).utf8)
-      .write(to: URL(fileURLWithPath: path))
+    try Data(
+      text.replacingOccurrences(of: #""synchronizable":false"#, with: #""synchronizable":0"#).utf8
+    )
+    .write(to: URL(fileURLWithPath: path))
     let result = try DiffCommandTests.diff(
       [
         "keychain.json:genericPassword.com.example.auth.v1",
@@ -181,7 +183,10 @@ struct KeychainDiffCommandTests {
     let violations = try JSONSchemas.violations(of: json.stdout, against: .diff)
     #expect(violations.isEmpty, "\(violations)")
     let mapped = try DiffCommandTests.diff(
-      ["--store", "keychain.json", "keychain-2.0.json", "--class-map", "ProfilesApp.*=ProfileKit.*"],
+      [
+        "--store", "keychain.json", "keychain-2.0.json", "--class-map",
+        "ProfilesApp.*=ProfileKit.*",
+      ],
       in: folder)
     #expect(mapped.status == 0, "\(mapped.stdout)\(mapped.stderr)")
     #expect(mapped.stdout.isEmpty)

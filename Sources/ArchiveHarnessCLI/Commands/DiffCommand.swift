@@ -31,11 +31,11 @@ enum DiffCommand {
         and the migrated store: folders, property lists, Keychain snapshots (a snapshot
         and the one migrate --new-snapshot wrote), or SQLite databases read with
         --table (or --entity and --attribute). Records pair by their place in the store.
-        Only the decoded values that differ are printed (data as a byte count), never
-        a record's bytes.
 
         Text output prints nothing when nothing differs; --format json is stable
-        (schemas/diff.schema.json); --format html sets old and new side by side.
+        (schemas/diff.schema.json); --format html sets old and new side by side. Each
+        prints the decoded values that differ (data as a byte count), never the bytes
+        of an archive or a Keychain item.
       """,
     arguments: [old, new],
     options: [
@@ -196,7 +196,8 @@ enum DiffCommand {
   ) throws(MigrationError) {
     if let given = storeOptions.first(where: arguments.isGiven) {
       throw MigrationError(
-        .invalidOptions, file: path, "--\(given) applies to SQLite stores; this store is \(storeKind)")
+        .invalidOptions, file: path,
+        "--\(given) applies to SQLite stores; this store is \(storeKind)")
     }
   }
 }
