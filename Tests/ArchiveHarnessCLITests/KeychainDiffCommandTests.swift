@@ -49,17 +49,7 @@ struct KeychainDiffCommandTests {
     let old = #"keychain.json:genericPassword."com.example.auth".v1"#
     let new = "keychain.json:genericPassword.com.example.auth.v2"
     let result = try DiffCommandTests.diff([old, new], in: folder)
-    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-    var lines = result.stdout.split(separator: "\n").map(String.init)
-    #expect(lines.prefix(2) == ["--- \(old)", "+++ \(new)"], "\(result.stdout)")
-    #expect(lines.last == "3 differences: 1 removed, 2 changed in type", "\(result.stdout)")
-    lines = Array(lines.dropFirst(2).dropLast())
-    #expect(
-      Set(lines) == [
-        "type-changed root: an instance of ProfilesApp.UserProfile → an instance of ProfileKit.UserProfile",
-        "removed isActive: true (bool)",
-        "type-changed address: an instance of ProfilesApp.Address → an instance of ProfileKit.Address",
-      ], "\(result.stdout)")
+    DiffCommandTests.expectVersionOneToTwo(result, old: old, new: new)
     #expect(!Self.showsData(result.stdout + result.stderr, Self.items()))
   }
 
