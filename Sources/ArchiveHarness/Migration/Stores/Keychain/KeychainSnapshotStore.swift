@@ -108,9 +108,9 @@ package final class KeychainSnapshotStore: RecordStore {
     if dotted.count > 1 {
       throw MigrationError(
         .invalidPlace, place: place,
-        "\(dotted.count) items are named '\(name)' once the dots are read: "
+        "'\(name)' names \(dotted.count) items when its dots are read unquoted: "
           + dotted.map(\.keyPath.description).joined(separator: ", ")
-          + "; write the one meant as a report names it, a key with a dot in quotes")
+          + "; write the one meant as reports name it, a key with a dot in quotes")
     }
     if let item = dotted.first { return record(item) }
     throw MigrationError(
