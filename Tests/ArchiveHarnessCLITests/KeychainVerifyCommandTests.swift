@@ -169,7 +169,8 @@ struct KeychainVerifyCommandTests {
     let result = try workspace.verify()
     #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
     #expect(
-      result.stdout.contains("\(workspace.snapshot): the snapshot holds no item \(carol)"),
+      result.stdout.contains(
+        "\(workspace.snapshot):\(carol): the snapshot holds no item '\(carol)'"),
       "\(result.stdout)")
   }
 

@@ -39,6 +39,9 @@ extension Verifier {
   /// The data of the Keychain item a `keychainItem` entry names, read from its snapshot and
   /// checked against the entry's `sha256`.
   ///
+  /// The item is found as `KeychainSnapshotStore.record(named:)` finds it: by the key path
+  /// reports print, or by class, service and account joined by dots when one item has them.
+  ///
   /// - Parameters:
   ///   - entry: The entry.
   ///   - item: Its `keychainItem`, as written.
@@ -47,48 +50,33 @@ extension Verifier {
   ///   item, or the item's data has another checksum.
   package static func keychainItemData(
     _ entry: ArchiveEntry, item: String, archivesDirectory: String
-  )
-    -> Result<[UInt8], KeychainItemUnavailable>
-  {
+  ) -> Result<[UInt8], KeychainItemUnavailable> {
     let file = (archivesDirectory as NSString).appendingPathComponent(entry.path)
-    guard let keyPath = PropertyListKeyPath(parsing: item) else {
-      return .failure(
-        KeychainItemUnavailable(
-          message: "\(file): '\(item)' is not an item's key path CLASS.SERVICE.ACCOUNT (a key "
-            + "holding a dot in double quotes)"))
-    }
-    let snapshot: KeychainSnapshot
+    let store: KeychainSnapshotStore
     do throws(MigrationError) {
-      snapshot = try KeychainSnapshotStore(path: file).snapshot
+      store = try KeychainSnapshotStore(path: file)
     } catch {
       return .failure(
         KeychainItemUnavailable(
           message: "\(error.place): cannot read the Keychain snapshot: \(error.message)"))
     }
-    guard let found = snapshot.items.first(where: { $0.keyPath == keyPath }) else {
-      return .failure(
-        KeychainItemUnavailable(
-          message: "\(file): the snapshot holds no item \(item)" + nearest(item, in: snapshot)))
+    let record: StoreRecord
+    do throws(MigrationError) {
+      record = try store.record(named: item)
+    } catch {
+      return .failure(KeychainItemUnavailable(message: "\(error.place): \(error.message)"))
     }
-    let actual = SHA256Checksum.hex(found.data)
+    guard case .bytes(let data) = record.content else {
+      return .failure(KeychainItemUnavailable(message: "\(record.id): the item holds no data"))
+    }
+    let actual = SHA256Checksum.hex(data)
     guard actual == entry.sha256 else {
       return .failure(
         KeychainItemUnavailable(
-          message: "\(file):\(item): the item's data has sha256 \(actual), but the manifest "
+          message: "\(record.id): the item's data has sha256 \(actual), but the manifest "
             + "expects \(entry.sha256); the snapshot's item changed"))
     }
-    return .success(found.data)
-  }
-
-  /// A hint naming the item a key path written without quotes means, if one does.
-  private static func nearest(_ text: String, in snapshot: KeychainSnapshot) -> String {
-    let unquoted = snapshot.items.filter {
-      [$0.itemClass.rawValue, $0.service, $0.account].joined(separator: ".") == text
-    }
-    guard unquoted.count == 1, let item = unquoted.first else {
-      return " (items are named CLASS.SERVICE.ACCOUNT, as survey lists them)"
-    }
-    return "; did you mean \(item.keyPath), with the dotted key in double quotes?"
+    return .success(data)
   }
 
   /// The case of a manifest's Keychain snapshot: the manifest's queries run against its items,

@@ -1016,7 +1016,8 @@ extension ManifestSchema {
           The Keychain item whose data is the archive, when `path` is a
           `keychainSnapshot` of the manifest: the item's key path
           `CLASS.SERVICE.ACCOUNT`, as `survey` and `migrate` name snapshot records
-          (a key holding a dot is written in double quotes). `sha256` is then the
+          (a key holding a dot is written in double quotes), or class, service and
+          account joined by dots as they are when one item has them. `sha256` is then the
           SHA-256 of the item's data, and the entry is verified on every path as
           a file entry is. An item the snapshot does not hold, or data that no
           longer matches, fails the case; the data is never printed.
