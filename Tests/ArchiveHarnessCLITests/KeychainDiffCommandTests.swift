@@ -224,4 +224,87 @@ struct KeychainDiffCommandTests {
         == "Store: error: [invalid-options] 'keychain.json' is a Keychain snapshot and 'Store' is "
         + "a folder; two copies of one store are compared\n", "\(result.stderr)")
   }
+
+  /// Two items whose archives hold an OAuth-like session: its tokens changed, its expiry too.
+  private static func sessionItems() -> [KeychainItem] {
+    func session(_ token: String, refresh: String, expires: Int) -> [UInt8] {
+      let root = NSMutableDictionary()
+      root["accessToken"] = NSString(string: token)
+      root["refreshToken"] = NSString(string: refresh)
+      root["expiresIn"] = NSNumber(value: expires)
+      return Array(DiffCommandTests.foundationArchive(root))
+    }
+    return [
+      KeychainItem(
+        itemClass: .genericPassword, service: "com.example.auth", account: "session-old",
+        accessible: .afterFirstUnlockThisDeviceOnly,
+        data: session("eyJhbGciOiJIUzI1NiJ9.old-access", refresh: "rt-0001-secret", expires: 3600)),
+      KeychainItem(
+        itemClass: .genericPassword, service: "com.example.auth", account: "session-new",
+        accessible: .afterFirstUnlockThisDeviceOnly,
+        data: session("eyJhbGciOiJIUzI1NiJ9.new-access-x", refresh: "rt-0002-secret", expires: 7200)
+      ),
+    ]
+  }
+
+  private static let tokens = [
+    "eyJhbGciOiJIUzI1NiJ9", "old-access", "new-access-x", "rt-0001-secret", "rt-0002-secret",
+  ]
+
+  @Test("Two items' differing tokens show as lengths, never as text, in text, JSON and HTML")
+  func itemTokensAreMasked() throws {
+    let folder = try Self.workspace(Self.sessionItems())
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let places = [
+      "keychain.json:genericPassword.com.example.auth.session-old",
+      "keychain.json:genericPassword.com.example.auth.session-new",
+    ]
+    let text = try DiffCommandTests.diff(places, in: folder)
+    #expect(text.status == 1, "\(text.stdout)\(text.stderr)")
+    #expect(
+      text.stdout.contains(
+        "changed accessToken: \"‹31 characters, masked›\" (string) → \"‹33 characters, masked›\" (string)"
+      ), "\(text.stdout)")
+    #expect(text.stdout.contains("3600 (integer) → 7200 (integer)"), "\(text.stdout)")
+    for format in ["json", "html"] {
+      let result = try DiffCommandTests.diff(places + ["--format", format], in: folder)
+      #expect(result.status == 1)
+      #expect(result.stdout.contains("‹14 characters, masked›"), "\(format): \(result.stdout)")
+      for token in Self.tokens {
+        #expect(!result.stdout.contains(token), "\(format) shows \(token)")
+      }
+    }
+    for token in Self.tokens {
+      #expect(!(text.stdout + text.stderr).contains(token), "text shows \(token)")
+    }
+  }
+
+  @Test("--store over two snapshots masks the items' tokens")
+  func storeTokensAreMasked() throws {
+    let items = Self.sessionItems()
+    var renamed = items[1]
+    renamed.account = "session-old"
+    let folder = try Self.workspace([items[0]])
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try KeychainSnapshot(items: [renamed]).writeNew(to: folder + "/keychain-2.json")
+    let result = try DiffCommandTests.diff(
+      ["--store", "keychain.json", "keychain-2.json"], in: folder)
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains("‹14 characters, masked›"), "\(result.stdout)")
+    for token in Self.tokens {
+      #expect(!(result.stdout + result.stderr).contains(token), "shows \(token)")
+    }
+  }
+
+  @Test("Archives that are files, not Keychain items, still show their text")
+  func fileTextIsShown() throws {
+    let items = Self.sessionItems()
+    let folder = try DiffCommandTests.folder([
+      "old.archive": Data(items[0].data), "new.archive": Data(items[1].data),
+    ])
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let result = try DiffCommandTests.diff(["old.archive", "new.archive"], in: folder)
+    #expect(result.stdout.contains("rt-0002-secret"), "\(result.stdout)")
+    #expect(!result.stdout.contains("masked"))
+  }
 }

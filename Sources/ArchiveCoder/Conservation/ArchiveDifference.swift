@@ -90,3 +90,23 @@ package enum ArchiveDifference: Hashable, Sendable, CustomStringConvertible {
     }
   }
 }
+
+extension ArchiveDifference {
+  /// The difference with its text values masked (``ComparedValue/maskingText``): for an
+  /// archive whose strings may be secrets, such as a Keychain item's.
+  ///
+  /// ```swift
+  /// ArchiveDifference.changed(path, old: .leaf(.string("t0k3n")), new: .leaf(.string("n3wt0k")))
+  ///   .maskingText  // changed: ‹5 characters, masked› → ‹6 characters, masked›
+  /// ```
+  package var maskingText: ArchiveDifference {
+    switch self {
+    case .added(let path, let value): .added(path, value.maskingText)
+    case .removed(let path, let value): .removed(path, value.maskingText)
+    case .changed(let path, let old, let new):
+      .changed(path, old: old.maskingText, new: new.maskingText)
+    case .typeChanged(let path, let old, let new):
+      .typeChanged(path, old: old.maskingText, new: new.maskingText)
+    }
+  }
+}

@@ -121,3 +121,26 @@ extension ArchiveKeyPath {
     return text.isEmpty ? "root" : text
   }
 }
+
+extension ComparedValue {
+  /// The value with a string's or a URL's text replaced by its length.
+  ///
+  /// For an archive whose text may be a secret, such as a Keychain item's token, a string
+  /// becomes `‹43 characters, masked›`. Its type stays, so a changed type still shows; data is
+  /// shown as a byte count already, and numbers, dates and classes are kept.
+  ///
+  /// ```swift
+  /// ComparedValue.leaf(.string("t0k3n")).maskingText.description  // "‹5 characters, masked›" (string)
+  /// ```
+  package var maskingText: ComparedValue {
+    switch self {
+    case .leaf(.string(let text)): .leaf(.string(Self.mask(text)))
+    case .leaf(.url(let text)): .leaf(.url(Self.mask(text)))
+    default: self
+    }
+  }
+
+  private static func mask(_ text: String) -> String {
+    "‹\(text.count) characters, masked›"
+  }
+}

@@ -34,8 +34,9 @@ enum DiffCommand {
 
         Text output prints nothing when nothing differs; --format json is stable
         (schemas/diff.schema.json); --format html sets old and new side by side. Each
-        prints the decoded values that differ (data as a byte count), never the bytes
-        of an archive or a Keychain item.
+        prints the decoded values that differ (data as a byte count; a Keychain
+        item's strings and URLs as their length only, since they hold tokens), never
+        the bytes of an archive or a Keychain item.
       """,
     arguments: [old, new],
     options: [
@@ -106,11 +107,22 @@ enum DiffCommand {
       throw CommandFailure(file: oldText, category: .limitExceeded, message: error.description)
     }
     var report = DiffReport(kind: .archives, old: oldText, new: newText)
-    report.add(
-      RecordComparison(
-        old: oldRecord.id, new: newRecord.id,
-        outcome: differences.isEmpty ? .same : .different(differences)))
+    let record = RecordComparison(
+      old: oldRecord.id, new: newRecord.id,
+      outcome: differences.isEmpty ? .same : .different(differences))
+    // A Keychain item's archive holds tokens: its text is never printed.
+    report.add(try isKeychainItem(oldText) || isKeychainItem(newText) ? record.maskingText : record)
     return report
+  }
+
+  /// Whether a place names a Keychain snapshot's item.
+  static func isKeychainItem(_ text: String) throws -> Bool {
+    do throws(MigrationError) {
+      guard case .keychainItem = try StorePlace(parsing: text).kind else { return false }
+      return true
+    } catch {
+      throw CommandFailure(error)
+    }
   }
 
   /// The record a place names and its archive; a diagnostic at the place when either is missing.

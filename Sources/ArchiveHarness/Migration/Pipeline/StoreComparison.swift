@@ -39,6 +39,14 @@ package struct RecordComparison: Sendable {
     self.outcome = outcome
   }
 
+  /// The result with its differences' text masked (`ArchiveDifference.maskingText`): for the
+  /// records of a Keychain snapshot, whose archives hold tokens.
+  package var maskingText: RecordComparison {
+    guard case .different(let differences) = outcome else { return self }
+    return RecordComparison(
+      old: old, new: new, outcome: .different(differences.map(\.maskingText)))
+  }
+
   /// Whether the two records differ in any way.
   package var differs: Bool {
     if case .same = outcome { return false }
@@ -104,6 +112,9 @@ package struct StoreComparison: Sendable {
         "'\(old.path)' is \(Self.kindName(old)) and '\(new.path)' is \(Self.kindName(new)); "
           + "two copies of one store are compared")
     }
+    // A Keychain item's archive holds tokens: its text is never printed.
+    let masking = old is KeychainSnapshotStore
+    func report(_ record: RecordComparison) { onRecord(masking ? record.maskingText : record) }
     var waitingOld = Waiting()
     var waitingNew = Waiting()
     var oldDone = false
@@ -116,7 +127,7 @@ package struct StoreComparison: Sendable {
       for record in oldBatch {
         let key = RecordKey(record.id)
         if let counterpart = waitingNew.take(key) {
-          onRecord(compare(record, counterpart))
+          report(compare(record, counterpart))
         } else {
           waitingOld.add(record, key)
         }
@@ -124,17 +135,17 @@ package struct StoreComparison: Sendable {
       for record in newBatch {
         let key = RecordKey(record.id)
         if let counterpart = waitingOld.take(key) {
-          onRecord(compare(counterpart, record))
+          report(compare(counterpart, record))
         } else {
           waitingNew.add(record, key)
         }
       }
     }
     for record in waitingOld.remaining() {
-      onRecord(RecordComparison(old: record.id, new: nil, outcome: .onlyInOld))
+      report(RecordComparison(old: record.id, new: nil, outcome: .onlyInOld))
     }
     for record in waitingNew.remaining() {
-      onRecord(RecordComparison(old: nil, new: record.id, outcome: .onlyInNew))
+      report(RecordComparison(old: nil, new: record.id, outcome: .onlyInNew))
     }
   }
 
