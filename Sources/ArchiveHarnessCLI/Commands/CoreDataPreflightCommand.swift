@@ -82,7 +82,7 @@ enum CoreDataPreflightCommand {
         isTransient: attribute.isTransient)
     }
     let preflight = TransformerPreflight(
-      storePath: arguments[store], registry: context.configuration.registry)
+      storePath: arguments[store], runner: context.configuration.preflightRunner())
     let report: TransformerPreflight.Report
     do throws(MigrationError) {
       report = try preflight.run(attributes, model: coreDataModel.file)

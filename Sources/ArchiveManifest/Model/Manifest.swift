@@ -252,6 +252,8 @@ package struct Manifest: Sendable {
   package var migration: MigrationAllowance
   /// Where the store's archives are, if the manifest says.
   package var store: StoreShape?
+  /// The Core Data attributes the manifest pins (`<coreDataAttribute>`), in document order.
+  package var coreDataAttributes: [CoreDataAttributePin] = []
   /// The new app version's Keychain queries (`<keychainQuery>`), in document order.
   package var keychainQueries: [KeychainQuery] = []
   /// The refused records the manifest accepts, in document order.
