@@ -39,6 +39,19 @@ enum Findings {
     return lines
   }
 
+  /// One line per store finding that is an error, at the store check's element in the manifest
+  /// (the finding's own place, an item or a row, is in the line).
+  static func lines(storeCheck result: VerificationCase, in project: HarnessProject)
+    -> [HarnessFinding]
+  {
+    result.storeFindings.filter { $0.severity == .error }.map { finding in
+      HarnessFinding(
+        "\(project.relative(result.location.description)): [\(finding.check)] "
+          + "\(project.relative(finding.place.description)): \(finding.message)",
+        at: result.location)
+    }
+  }
+
   /// Where the manifest says what a path must do: its outcome element, or the entry.
   static func location(of path: CheckedPath, in entry: ArchiveEntry) -> Place {
     guard case .decode(let decodePath) = path, let outcome = entry.outcome(for: decodePath)

@@ -1,7 +1,8 @@
 import ArchiveHarness
 import Testing
 
-/// One archive entry of one manifest, as a Swift Testing argument named by manifest and archive.
+/// One archive entry or store check of one manifest, as a Swift Testing argument named by
+/// manifest and archive (or store).
 ///
 /// ```swift
 /// @Test(arguments: NotesHarness.project.cases)
@@ -21,6 +22,9 @@ public struct HarnessCase: Sendable, Hashable, Encodable, CustomStringConvertibl
   enum Subject: Sendable, Hashable {
     /// An entry, by its manifest's index among the loaded manifests and its own index.
     case entry(manifest: Int, entry: Int)
+    /// A store check (a Keychain snapshot, a pinned Core Data attribute), by its manifest's
+    /// index among the loaded manifests and its index among the manifest's store checks.
+    case storeCheck(manifest: Int, check: Int)
     /// A problem that stops verification, with its findings.
     case problem([HarnessFinding])
     /// An archive no manifest lists.
@@ -41,6 +45,15 @@ public struct HarnessCase: Sendable, Hashable, Encodable, CustomStringConvertibl
     self.manifest = manifest
     self.archive = archive
     self.subject = .entry(manifest: manifestIndex, entry: entryIndex)
+    self.project = project
+  }
+
+  init(
+    manifest: String, store: String, manifestIndex: Int, checkIndex: Int, project: HarnessProject
+  ) {
+    self.manifest = manifest
+    self.archive = store
+    self.subject = .storeCheck(manifest: manifestIndex, check: checkIndex)
     self.project = project
   }
 
@@ -120,6 +133,14 @@ public struct HarnessCase: Sendable, Hashable, Encodable, CustomStringConvertibl
       return HarnessFailure(subject: description, findings: findings)
     case .unlisted(let item):
       return project.unlistedFailure(item, name: description)
+    case .storeCheck:
+      guard let result = project.verify(self) else {
+        return HarnessFailure(subject: description, findings: ["the store check is gone"])
+      }
+      guard result.status != .passed else { return nil }
+      return HarnessFailure(
+        subject: description, findings: Findings.lines(storeCheck: result, in: project),
+        notes: result.notes.map(project.relative))
     case .entry:
       guard let (_, entry) = project.lookUp(self),
         let result = project.verify(self)

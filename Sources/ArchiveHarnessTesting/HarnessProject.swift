@@ -230,6 +230,12 @@ public final class HarnessProject: Sendable {
             manifest: manifestName(file), archive: manifest.archives[entryIndex].path,
             manifestIndex: manifestIndex, entryIndex: entryIndex, project: self))
       }
+      for (checkIndex, check) in Verifier.storeChecks(of: manifest).enumerated() {
+        cases.append(
+          HarnessCase(
+            manifest: manifestName(file), store: check.path, manifestIndex: manifestIndex,
+            checkIndex: checkIndex, project: self))
+      }
     }
     for item in recorder.unlisted {
       cases.append(
@@ -264,11 +270,19 @@ public final class HarnessProject: Sendable {
     return report
   }
 
-  /// Verifies one entry through every path the worker runs.
+  /// Verifies one entry through every path the worker runs, or runs one store check.
   ///
   /// - Parameter harnessCase: A case of ``cases``.
   /// - Returns: The case's report, or nil for a case that stands for a setup problem.
   public func verify(_ harnessCase: HarnessCase) -> VerificationCase? {
+    if case .storeCheck(let manifestIndex, let checkIndex) = harnessCase.subject {
+      guard loaded.manifests.indices.contains(manifestIndex) else { return nil }
+      let manifest = loaded.manifests[manifestIndex]
+      let checks = Verifier.storeChecks(of: manifest)
+      guard checks.indices.contains(checkIndex) else { return nil }
+      return verifier.verify(
+        checks[checkIndex], of: manifest, archivesDirectory: archivesFolder.path)
+    }
     guard let (manifest, entry) = lookUp(harnessCase) else { return nil }
     return verifier.verify(entry, of: manifest, archivesDirectory: archivesFolder.path)
   }

@@ -115,6 +115,7 @@ package struct HTMLReportWriter: Sendable {
   private func row(_ item: VerificationCase) -> String {
     var searchable = [item.archive, item.manifest]
     searchable += item.strictnessFindings.map { "\($0.rule) \($0.className)" }
+    searchable += item.storeFindings.map { "\($0.check) \($0.place)" }
     for path in item.paths {
       if let category = path.category { searchable.append(category.description) }
       if let object = path.object { searchable.append(object.className) }
@@ -126,7 +127,11 @@ package struct HTMLReportWriter: Sendable {
     text += "<th scope=\"row\">\(escape(item.archive))</th>"
     text += "<td data-label=\"Status\" class=\"\(statusClass(item.status))\">"
     text += "\(statusWord(item.status))</td>"
-    for column in Self.columns {
+    if item.paths.isEmpty {
+      // A store check reads no archive on the decode paths.
+      text += "<td colspan=\"\(Self.columns.count)\" class=\"none\">store check</td>"
+    }
+    for column in Self.columns where !item.paths.isEmpty {
       text += "<td data-label=\"\(escape(column.description))\""
       guard let result = item.paths.first(where: { $0.path == .decode(column) }) else {
         text += " class=\"none\">not run</td>"
@@ -175,6 +180,13 @@ package struct HTMLReportWriter: Sendable {
       let error = finding.severity == .error
       text += "<p class=\"\(error ? "bad" : "warning")\">\(error ? "✗ error" : "warning"): "
       text += "[\(escape(finding.rule.rawValue))] <code>\(escape(finding.keyPath))</code>: "
+      text += "\(escape(finding.message))</p>"
+    }
+    for finding in item.storeFindings {
+      let error = finding.severity == .error
+      text += "<p class=\"\(error ? "bad" : "warning")\">\(error ? "✗ error" : "warning"): "
+      text +=
+        "[\(escape(finding.check.rawValue))] <code>\(escape(finding.place.description))</code>: "
       text += "\(escape(finding.message))</p>"
     }
     for note in item.notes {

@@ -64,6 +64,8 @@ package struct JSONReportWriter: Sendable {
       ]
         + (item.strictnessFindings.isEmpty
           ? [] : [("strictnessFindings", .array(item.strictnessFindings.map(strictnessJSON)))])
+        + (item.storeFindings.isEmpty
+          ? [] : [("storeFindings", .array(item.storeFindings.map(storeJSON)))])
         + (item.producer.map { [("producer", JSONValue.string($0))] } ?? [])
         + (item.milliseconds.map { [("durationMilliseconds", JSONValue.integer($0))] } ?? []))
   }
@@ -138,6 +140,15 @@ package struct JSONReportWriter: Sendable {
 
   /// A strictness finding: what it is about, the list given and the list to write, and the
   /// words reports print.
+  private func storeJSON(_ finding: StoreFinding) -> JSONValue {
+    .object([
+      ("check", .string(finding.check.rawValue)),
+      ("severity", .string(finding.severity.rawValue)),
+      ("place", .string(finding.place.description)),
+      ("message", .string(finding.message)),
+    ])
+  }
+
   private func strictnessJSON(_ finding: StrictnessFinding) -> JSONValue {
     var members: [(String, JSONValue)] = [
       ("rule", .string(finding.rule.rawValue)),

@@ -93,6 +93,9 @@ package struct JUnitReportWriter: Sendable {
     for finding in item.strictnessFindings where finding.severity == .error {
       lines.append("strictness: [\(finding.rule)] \(finding)")
     }
+    for finding in item.storeFindings where finding.severity == .error {
+      lines.append("\(finding.place): [\(finding.check)] \(finding.message)")
+    }
     return lines
   }
 

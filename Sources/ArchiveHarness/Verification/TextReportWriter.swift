@@ -42,7 +42,7 @@ package struct TextReportWriter: Sendable {
   package func caseText(_ item: VerificationCase) -> String {
     var text = "\(badge(item.status)) \(item.name)\n"
     if item.status == .passed && !verbose {
-      text += strictnessLines(item)
+      text += strictnessLines(item) + storeLines(item)
       for note in item.notes { text += "    note: \(note)\n" }
       return text
     }
@@ -67,11 +67,23 @@ package struct TextReportWriter: Sendable {
       text +=
         "    \(mark)\(expectation.keyPath): expected \(expectation.expected), got \(expectation.actual)  (\(expectation.location))\n"
     }
-    text += strictnessLines(item)
+    text += strictnessLines(item) + storeLines(item)
     for note in item.notes {
       text += "    note: \(note)\n"
     }
     return text
+  }
+
+  /// A store check's findings, one line each: `✗ error: [check] PLACE: …` or
+  /// `warning: [check] PLACE: …`.
+  private func storeLines(_ item: VerificationCase) -> String {
+    item.storeFindings.map { finding in
+      let head =
+        finding.severity == .error
+        ? paint("✗ ", code: "31") + "error: " : paint("warning: ", code: "33")
+      return "    \(head)[\(finding.check)] \(finding.place): "
+        + SwiftLiteral.escapingControlCharacters(finding.message) + "\n"
+    }.joined()
   }
 
   /// A case's strictness findings, one line each: `✗ error: [rule] …` under

@@ -41,6 +41,13 @@ public struct VerificationCase: Sendable, Hashable {
   /// }
   /// ```
   package var strictnessFindings: [StrictnessFinding]
+  /// What a store check found (a Keychain item no query finds, a Core Data row the pin does
+  /// not list as lost); only a store check's case, which has no ``paths``, has any.
+  ///
+  /// ```swift
+  /// for finding in item.storeFindings { print("\(finding.place): [\(finding.check)] \(finding.message)") }
+  /// ```
+  package var storeFindings: [StoreFinding]
   /// The manifest's producer, as `app version`, or `nil` when not known.
   public var producer: String?
   /// The Foundation paths whose outcome is a known swift-corelibs-foundation deviation, which
@@ -60,9 +67,11 @@ public struct VerificationCase: Sendable, Hashable {
   package init(
     manifest: String, archive: String, location: Place, paths: [PathResult],
     expectations: [ExpectationResult], notes: [String] = [], producer: String? = nil,
-    duration: TimeSpan? = nil, strictnessFindings: [StrictnessFinding] = []
+    duration: TimeSpan? = nil, strictnessFindings: [StrictnessFinding] = [],
+    storeFindings: [StoreFinding] = []
   ) {
     self.strictnessFindings = strictnessFindings
+    self.storeFindings = storeFindings
     self.producer = producer
     self.duration = duration
     self.manifest = manifest
@@ -73,12 +82,13 @@ public struct VerificationCase: Sendable, Hashable {
     self.notes = notes
   }
 
-  /// The case's status: an unexpected pass outranks a failure; a strictness finding that is
-  /// an error fails the case.
+  /// The case's status: an unexpected pass outranks a failure; a strictness or store finding
+  /// that is an error fails the case.
   public var status: Status {
     if paths.contains(where: { $0.isUnexpectedPass }) { return .unexpectedPass }
     if paths.contains(where: { !$0.matches }) || expectations.contains(where: { !$0.passed })
       || strictnessFindings.contains(where: { $0.severity == .error })
+      || storeFindings.contains(where: { $0.severity == .error })
     {
       return .failed
     }
@@ -102,6 +112,7 @@ extension VerificationCase {
     lhs.manifest == rhs.manifest && lhs.archive == rhs.archive && lhs.location == rhs.location
       && lhs.paths == rhs.paths && lhs.expectations == rhs.expectations && lhs.notes == rhs.notes
       && lhs.producer == rhs.producer && lhs.strictnessFindings == rhs.strictnessFindings
+      && lhs.storeFindings == rhs.storeFindings
   }
 
   /// Hashes what ``==(_:_:)`` compares.
@@ -114,6 +125,7 @@ extension VerificationCase {
     hasher.combine(notes)
     hasher.combine(producer)
     hasher.combine(strictnessFindings)
+    hasher.combine(storeFindings)
   }
 
   /// The `duration` in whole milliseconds, as reports write it; `nil` when not measured.

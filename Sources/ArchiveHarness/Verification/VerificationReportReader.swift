@@ -110,7 +110,25 @@ package struct VerificationReportReader: Sendable {
         TimeSpan.milliseconds(try milliseconds.integer())
       },
       strictnessFindings: try node.optional("strictnessFindings")?.elements(strictnessFinding)
-        ?? [])
+        ?? [],
+      storeFindings: try node.optional("storeFindings")?.elements(storeFinding) ?? [])
+  }
+
+  /// A store check's finding.
+  private static func storeFinding(_ node: Node) throws(VerificationReportReadError)
+    -> StoreFinding
+  {
+    let checkNode = node.member("check")
+    guard let check = StoreFinding.Check(rawValue: try checkNode.string()) else {
+      throw checkNode.error("no such store check")
+    }
+    let severityNode = node.member("severity")
+    guard let severity = Severity(rawValue: try severityNode.string()) else {
+      throw severityNode.error("no such severity")
+    }
+    return StoreFinding(
+      check, severity, at: Place(parsing: try node.member("place").string()),
+      try node.member("message").string())
   }
 
   /// A strictness finding; its `fixText` and `message` follow from the rest.

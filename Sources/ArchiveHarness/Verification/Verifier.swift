@@ -256,8 +256,9 @@ package struct Verifier: Sendable {
     return VerificationReport(cases: cases, shard: shard)
   }
 
-  /// Verifies every entry of the manifests, or only those of one shard, handing each case on
-  /// as it finishes, in report order.
+  /// Verifies every entry and store check of the manifests, or only those of one shard,
+  /// handing each case on as it finishes, in report order (a manifest's entries, then its store
+  /// checks).
   ///
   /// Entries run on ``concurrency`` threads, as in
   /// ``verify(_:archivesDirectory:shard:)``; `each` is called on the calling
@@ -286,18 +287,29 @@ package struct Verifier: Sendable {
     _ manifests: [Manifest], archivesDirectory: String, shard: VerificationShard? = nil,
     each: (VerificationCase) throws(Failure) -> Void
   ) throws(Failure) {
-    var selected: [(entry: ArchiveEntry, manifest: Manifest)] = []
+    var selected: [(work: VerificationWork, manifest: Manifest)] = []
     for manifest in manifests {
       for entry in manifest.archives
       where shard?.contains(manifest: manifest.file, archive: entry.path) ?? true {
-        selected.append((entry, manifest))
+        selected.append((.entry(entry), manifest))
+      }
+      for check in Self.storeChecks(of: manifest)
+      where shard?.contains(manifest: manifest.file, archive: check.path) ?? true {
+        selected.append((.store(check), manifest))
       }
     }
     let work = selected
     try OrderedLanes.run(
       work.count, lanes: concurrency,
       { index in
-        verify(work[index].entry, of: work[index].manifest, archivesDirectory: archivesDirectory)
+        switch work[index].work {
+        case .entry(let entry):
+          verify(entry, of: work[index].manifest, archivesDirectory: archivesDirectory)
+        case .store(let check):
+          timed {
+            verify(check, of: work[index].manifest, archivesDirectory: archivesDirectory)
+          }
+        }
       }, each: each)
   }
 
@@ -310,8 +322,13 @@ package struct Verifier: Sendable {
   package func verify(_ entry: ArchiveEntry, of manifest: Manifest, archivesDirectory: String)
     -> VerificationCase
   {
+    timed { untimedVerify(entry, of: manifest, archivesDirectory: archivesDirectory) }
+  }
+
+  /// A case with how long making it took (``VerificationCase/duration``).
+  private func timed(_ make: () -> VerificationCase) -> VerificationCase {
     let start = MonotonicInstant.now
-    var item = untimedVerify(entry, of: manifest, archivesDirectory: archivesDirectory)
+    var item = make()
     item.duration = MonotonicInstant.now - start
     return item
   }
@@ -625,4 +642,10 @@ package struct Verifier: Sendable {
     case .crashed(let crash): return "\(outcome.kind) (\(crash.cause))"
     }
   }
+}
+
+/// One case's work: an archive entry, or a store check.
+private enum VerificationWork {
+  case entry(ArchiveEntry)
+  case store(Verifier.StoreCheck)
 }
