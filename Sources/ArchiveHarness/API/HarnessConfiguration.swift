@@ -89,7 +89,7 @@ public struct HarnessConfiguration: Sendable {
   /// - Returns: A runner; when a worker is needed and none can be had, one whose every path
   ///   reports why.
   package func preflightRunner() -> any DecodePathRunner {
-    registry.modelClasses.isEmpty ? InProcessPathRunner(registry: registry) : runner()
+    TransformerPreflight.runner(registry: registry, worker: runner())
   }
 
   /// The ``additionalRegistries`` as a verifier serves them to entries that name one

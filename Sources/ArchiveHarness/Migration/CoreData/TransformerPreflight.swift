@@ -255,6 +255,20 @@ package struct TransformerPreflight {
     return report
   }
 
+  /// Where a preflight decodes rows: in `worker` when `registry` holds app classes, whose
+  /// `init?(coder:)` may trap; in this process when it holds none (the installed
+  /// `archive-harness`), since then only the harness coder runs.
+  ///
+  /// - Parameters:
+  ///   - registry: The harness's classes.
+  ///   - worker: The runner that decodes in the harness's decode worker.
+  /// - Returns: The runner to decode rows with.
+  package static func runner(registry: ClassRegistry, worker: any DecodePathRunner)
+    -> any DecodePathRunner
+  {
+    registry.modelClasses.isEmpty ? InProcessPathRunner(registry: registry) : worker
+  }
+
   /// The list an attribute's rows are checked against.
   static func basis(of attribute: Attribute) -> (Basis, [String]) {
     switch attribute.transformer {
