@@ -291,6 +291,22 @@ package struct Manifest: Sendable {
     self.location = location
   }
 
+  /// The paths below the archives folder the manifest names, which are therefore not
+  /// unlisted: its archive entries, and each pinned Core Data store (with its `-wal` and `-shm`
+  /// files) and model; a folder among them covers everything below it.
+  ///
+  /// ```swift
+  /// let unlisted = ArchiveFolder.unlisted(
+  ///   archives: "LegacyArchives", manifests: "manifests", listed: manifest.listedPaths)
+  /// ```
+  package var listedPaths: Set<String> {
+    var paths = Set(archives.map(\.path))
+    for pin in coreDataAttributes {
+      paths.formUnion([pin.store, pin.store + "-wal", pin.store + "-shm", pin.model])
+    }
+    return paths
+  }
+
   /// Returns the current class name for an archived class name, if a mapping names it.
   package func currentClassName(forArchivedName name: String) -> String? {
     classMappings.first { $0.archivedName == name }?.currentName

@@ -271,20 +271,59 @@ struct CoreDataAttributePinTests {
     #expect(message.contains("Secure.xcdatamodel/contents:2:"))
   }
 
+  /// A manifests folder holding `body` as `coredata.xml`, and an archives folder holding only
+  /// the fixtures named (by path below `CoreDataPlus/`): `(root, manifest path, archives)`.
+  private func project(_ body: String, fixtures: [String]) throws -> (
+    root: String, manifest: String, archives: String
+  ) {
+    let root = try ManifestTestSupport.temporaryDirectory()
+    let archives = root + "/LegacyArchives"
+    try FileManager.default.createDirectory(
+      atPath: root + "/manifests", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: archives + "/CoreDataPlus", withIntermediateDirectories: true)
+    for fixture in fixtures {
+      try FileManager.default.copyItem(
+        atPath: Fixtures.path(fixture), toPath: archives + "/CoreDataPlus/" + fixture)
+    }
+    let manifest = root + "/manifests/coredata.xml"
+    try Data(ManifestTestSupport.manifest(body).utf8).write(to: URL(fileURLWithPath: manifest))
+    return (root, manifest, archives)
+  }
+
   @Test("verify exits 1 for a pin the model no longer matches, printing the pin's manifest place")
   func verifyCommandFails() throws {
-    let folder = try ManifestTestSupport.temporaryDirectory()
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    try FileManager.default.createDirectory(
-      atPath: folder + "/manifests", withIntermediateDirectories: true)
-    let manifest = folder + "/manifests/coredata.xml"
-    try Data(ManifestTestSupport.manifest(try Self.colorPin()).utf8).write(
-      to: URL(fileURLWithPath: manifest))
+    let (root, manifest, archives) = try project(
+      try Self.colorPin(), fixtures: ["SampleModel_V1.sqlite", "SampleModel.xcdatamodeld"])
+    defer { try? FileManager.default.removeItem(atPath: root) }
     let run = try CommandRunner.run([
-      "verify", "--manifests", folder + "/manifests", "--archives", Self.archives,
+      "verify", "--manifests", root + "/manifests", "--archives", archives,
     ])
     #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
     #expect(run.stdout.contains("[core-data-transformer] \(manifest):4:"), "\(run.stdout)")
     #expect(run.stdout.contains("valueTransformerName 'ColorTransformer'"))
+    #expect(!run.stdout.contains("[unlisted]"), "\(run.stdout)")
+  }
+
+  @Test(
+    "verify exits 0 for pins that match, decoding in the harness's worker; the pinned store and model are not unlisted"
+  )
+  func verifyCommandPasses() throws {
+    let (root, _, archives) = try project(
+      try Self.coverPin(),
+      fixtures: ["SampleModel2_V1.sqlite", "SampleModel2-V1-transcribed.xcdatamodel"])
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let run = try CommandRunner.run([
+      "verify", "--manifests", root + "/manifests", "--archives", archives, "--format", "json",
+    ])
+    #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+    let violations = try JSONSchemas.violations(of: run.stdout, against: .verify)
+    #expect(violations.isEmpty, "\(violations)")
+    guard case .array(let cases)? = try JSONDocument(parsing: run.stdout)["cases"] else {
+      Issue.record("no cases in \(run.stdout)")
+      return
+    }
+    #expect(cases.count == 1)
+    #expect(cases.first?["archive"] == .string("CoreDataPlus/SampleModel2_V1.sqlite#Book.cover"))
   }
 }
