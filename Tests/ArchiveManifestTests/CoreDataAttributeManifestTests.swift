@@ -36,7 +36,8 @@ struct CoreDataAttributeManifestTests {
       ManifestTestSupport.manifest(body), archivesDirectory: Self.archives)
   }
 
-  @Test("A pin loads with its paths, transformer, rows, allowed classes and lost rows, at their places")
+  @Test(
+    "A pin loads with its paths, transformer, rows, allowed classes and lost rows, at their places")
   func loads() throws {
     let result = try load(
       try Self.pin(
@@ -90,8 +91,9 @@ struct CoreDataAttributeManifestTests {
     let result = try load(try Self.pin() + "\n" + (try Self.pin()))
     #expect(
       ManifestTestSupport.lines(result).contains {
-        $0.contains("Core Data attribute Car.color of store 'CoreDataPlus/SampleModel_V1.sqlite' "
-          + "is already pinned at manifest.xml:4:3")
+        $0.contains(
+          "Core Data attribute Car.color of store 'CoreDataPlus/SampleModel_V1.sqlite' "
+            + "is already pinned at manifest.xml:4:3")
       }, "\(ManifestTestSupport.lines(result))")
   }
 

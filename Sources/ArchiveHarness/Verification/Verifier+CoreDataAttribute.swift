@@ -67,8 +67,10 @@ extension Verifier {
         : "has no entity '\(pin.entity)'"
       return [
         finding(
-          .error, pin.location(ofAttribute: model.entities.contains { $0.name == pin.entity }
-            ? "attribute" : "entity"),
+          .error,
+          pin.location(
+            ofAttribute: model.entities.contains { $0.name == pin.entity }
+              ? "attribute" : "entity"),
           "the model '\(pin.model)' (\(model.file)) \(what); its transformable attributes are: "
             + names)
       ]
@@ -113,7 +115,8 @@ extension Verifier {
     if attribute.isTransient {
       findings.append(
         finding(
-          .error, pin.location, "\(pin.qualifiedName) is transient: Core Data keeps no column for it"
+          .error, pin.location,
+          "\(pin.qualifiedName) is transient: Core Data keeps no column for it"
         ))
       return findings
     }

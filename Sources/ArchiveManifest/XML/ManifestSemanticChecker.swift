@@ -199,7 +199,8 @@ package struct ManifestSemanticChecker {
       for key in entry.decodeKeys where !keys.insert(key).inserted {
         error(at: entry.location, "decodeKeys names '\(key)' more than once")
       }
-      guard let normalized = normalizedRelativePath(entry.path, noun: "archive", at: entry.pathLocation)
+      guard
+        let normalized = normalizedRelativePath(entry.path, noun: "archive", at: entry.pathLocation)
       else { continue }
       if let first = seen[normalized] {
         error(
@@ -223,6 +224,7 @@ package struct ManifestSemanticChecker {
   ///   - path: The path as written, relative to the archives folder.
   ///   - noun: What it names in messages: `archive`, `store`, `model`.
   ///   - location: Where it was written.
+  /// - Returns: The path relative to the archives folder, or nil when it is refused.
   private mutating func normalizedRelativePath(_ path: String, noun: String, at location: Place)
     -> String?
   {

@@ -60,7 +60,8 @@ struct CoreDataAttributePinTests {
 
   /// Loads a manifest of `body` (from line 4) and verifies each pin as a case.
   private func verify(
-    _ body: String, archives: String = Self.archives, sourceLocation: SourceLocation = #_sourceLocation
+    _ body: String, archives: String = Self.archives,
+    sourceLocation: SourceLocation = #_sourceLocation
   ) throws -> [VerificationCase] {
     let result = try ManifestTestSupport.load(
       ManifestTestSupport.manifest(body), archivesDirectory: archives)
@@ -68,7 +69,8 @@ struct CoreDataAttributePinTests {
       !result.diagnostics.containsErrors, "\(ManifestTestSupport.lines(result))",
       sourceLocation: sourceLocation)
     let manifest = try #require(result.manifest, sourceLocation: sourceLocation)
-    let verifier = Verifier(registry: .foundation, runner: InProcessPathRunner(registry: .foundation))
+    let verifier = Verifier(
+      registry: .foundation, runner: InProcessPathRunner(registry: .foundation))
     return Verifier.storeChecks(of: manifest).map {
       verifier.verify($0, of: manifest, archivesDirectory: archives)
     }
@@ -190,7 +192,8 @@ struct CoreDataAttributePinTests {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let item = try #require(
       try verify(
-        try Self.droppingPin(in: folder, lostRows: #"    <lostRow pk="3" class="ProfileKit.Memo"/>"#),
+        try Self.droppingPin(
+          in: folder, lostRows: #"    <lostRow pk="3" class="ProfileKit.Memo"/>"#),
         archives: folder
       ).first)
     #expect(item.status == .failed)
@@ -211,7 +214,9 @@ struct CoreDataAttributePinTests {
     #expect(finding.message == "ZBOOK.ZCOVER has 52 rows for Book.cover, but the pin says 51")
   }
 
-  @Test("A store whose checksum differs from the pin: the manifest does not load, naming storeSHA256's place")
+  @Test(
+    "A store whose checksum differs from the pin: the manifest does not load, naming storeSHA256's place"
+  )
   func checksumMismatch() throws {
     let pin = try Self.coverPin().replacingOccurrences(
       of: try Self.sha(Fixtures.path("SampleModel2_V1.sqlite")), with: ManifestTestSupport.zeroSHA)
@@ -224,7 +229,8 @@ struct CoreDataAttributePinTests {
     #expect(
       lines.first?.contains(
         "store 'CoreDataPlus/SampleModel2_V1.sqlite' has sha256 ") == true)
-    #expect(lines.first?.contains("but the manifest expects \(ManifestTestSupport.zeroSHA)") == true)
+    #expect(
+      lines.first?.contains("but the manifest expects \(ManifestTestSupport.zeroSHA)") == true)
   }
 
   @Test("A store path that leaves the archives folder: the manifest does not load")
@@ -254,7 +260,8 @@ struct CoreDataAttributePinTests {
     let item = try #require(try verify(try Self.colorPin(attribute: "maker")).first)
     #expect(item.status == .failed)
     let message = try #require(item.storeFindings.first?.message)
-    #expect(message.contains("has no transformable attribute 'maker' in entity 'Car'"), "\(message)")
+    #expect(
+      message.contains("has no transformable attribute 'maker' in entity 'Car'"), "\(message)")
   }
 
   @Test("A model that cannot be read: an error at the pin's model, naming the model's place")
