@@ -205,6 +205,48 @@ struct CoreDataAttributePinTests {
       "\(lines(item))")
   }
 
+  @Test("allowedClass on a transformer that is not custom: an error at the allowedClass")
+  func allowedClassNeedsCustomTransformer() throws {
+    let folder = try Self.droppingFolder()
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let item = try #require(
+      try verify(
+        try Self.droppingPin(
+          in: folder,
+          lostRows: #"    <allowedClass name="ProfilesApp.UserProfile"/><lostRow pk="3"/>"#),
+        archives: folder
+      ).first)
+    #expect(item.status == .failed)
+    #expect(
+      lines(item) == [
+        "5:5: error: allowedClass applies to a custom transformer only; Car.color's transformer "
+          + "reads with NSArray, NSDictionary, NSSet, NSString, NSNumber, NSDate, NSData, NSURL, "
+          + "NSUUID, NSNull"
+      ])
+  }
+
+  @Test(
+    "Thousands of lost rows the pin does not list: twenty are named, the rest counted in one finding"
+  )
+  func manyUnlistedLostRows() throws {
+    let sha = try Self.sha(Fixtures.path("SampleModel2_V1.sqlite"))
+    let item = try #require(
+      try verify(
+        #"  <coreDataAttribute store="CoreDataPlus/SampleModel2_V1.sqlite" storeSHA256=""#
+          + sha
+          + #"" model="CoreDataPlus/SampleModel2-V1-transcribed.xcdatamodel" entity="Page" attribute="content" transformer="ContentTransformer" rows="4970"/>"#
+      ).first)
+    #expect(item.status == .failed)
+    #expect(item.storeFindings.count == Verifier.maximumUnpinnedRowFindings + 1)
+    #expect(
+      item.storeFindings.first?.message.contains("Page[Z_PK=1].content would become nil") == true,
+      "\(lines(item))")
+    #expect(
+      item.storeFindings.last?.message
+        == "4950 more rows of Page.content would become nil that the pin does not list; "
+        + "`coredata preflight` lists them")
+  }
+
   @Test("The row count differs from the pin: an error at rows")
   func wrongRowCount() throws {
     let item = try #require(try verify(try Self.coverPin(rows: 51)).first)
