@@ -61,16 +61,14 @@ extension Verifier {
     else {
       let known = model.transformables.map { "\($0.entity).\($0.name)" }
       let names = known.isEmpty ? "(none)" : known.joined(separator: ", ")
+      let hasEntity = model.entities.contains { $0.name == pin.entity }
       let what =
-        model.entities.contains(where: { $0.name == pin.entity })
+        hasEntity
         ? "has no transformable attribute '\(pin.attribute)' in entity '\(pin.entity)'"
         : "has no entity '\(pin.entity)'"
       return [
         finding(
-          .error,
-          pin.location(
-            ofAttribute: model.entities.contains { $0.name == pin.entity }
-              ? "attribute" : "entity"),
+          .error, pin.location(ofAttribute: hasEntity ? "attribute" : "entity"),
           "the model '\(pin.model)' (\(model.file)) \(what); its transformable attributes are: "
             + names)
       ]
