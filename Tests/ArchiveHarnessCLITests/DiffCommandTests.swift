@@ -80,20 +80,35 @@ struct DiffCommandTests {
     let folder = try Self.versions()
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let result = try Self.diff(["v1.archive", "v2.archive"], in: folder)
-    #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+    Self.expectVersionOneToTwo(result, old: "v1.archive", new: "v2.archive")
+  }
+
+  /// Checks the text of `diff OLD NEW` from version 1 of the sample profile to version 2:
+  /// exit 1, the header, the renamed classes and the dropped field, and the summary.
+  static func expectVersionOneToTwo(
+    _ result: CommandRunner.Result, old: String, new: String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(result.status == 1, "\(result.stdout)\(result.stderr)", sourceLocation: sourceLocation)
     // The differences come in the old archive's field order, which Foundation's archiver
     // on Linux does not fix; the lines are the same.
     var lines = result.stdout.split(separator: "\n").map(String.init)
-    #expect(lines.prefix(2) == ["--- v1.archive", "+++ v2.archive"], "\(result.stdout)")
-    #expect(lines.last == "3 differences: 1 removed, 2 changed in type", "\(result.stdout)")
+    #expect(
+      lines.prefix(2) == ["--- \(old)", "+++ \(new)"], "\(result.stdout)",
+      sourceLocation: sourceLocation)
+    #expect(
+      lines.last == "3 differences: 1 removed, 2 changed in type", "\(result.stdout)",
+      sourceLocation: sourceLocation)
     lines = Array(lines.dropFirst(2).dropLast())
     #expect(
       Set(lines) == [
         "type-changed root: an instance of ProfilesApp.UserProfile → an instance of ProfileKit.UserProfile",
         "removed isActive: true (bool)",
         "type-changed address: an instance of ProfilesApp.Address → an instance of ProfileKit.Address",
-      ], "\(result.stdout)")
-    #expect(lines.first?.hasPrefix("type-changed root: ") == true, "\(result.stdout)")
+      ], "\(result.stdout)", sourceLocation: sourceLocation)
+    #expect(
+      lines.first?.hasPrefix("type-changed root: ") == true, "\(result.stdout)",
+      sourceLocation: sourceLocation)
   }
 
   @Test("--class-map makes the renamed classes equal, and the dropped field remains")

@@ -14,8 +14,10 @@ enum DiffCommand {
         them: STORE:TABLE[KEY] for the 'value' column of a row (STORE:TABLE[COLUMN=KEY]
         names the key column, a trailing .COLUMN the value column),
         STORE:ENTITY[Z_PK].ATTRIBUTE for a Core Data attribute, PLIST:KEYPATH for a
-        Data value of a property list, FOLDER:FILE for a file of a folder. A key is
-        'text', a number, x'hex' or a bare word.
+        Data value of a property list, SNAPSHOT:CLASS.SERVICE.ACCOUNT for the data of
+        a Keychain snapshot's item (genericPassword."com.example.auth".alice, or with
+        the dots unquoted), FOLDER:FILE for a file of a folder. A key is 'text', a
+        number, x'hex' or a bare word.
 
         The archives are compared as graphs from their $top entries, with no app code:
         objects pair by where they are reached, never by their UIDs, so one graph
@@ -26,11 +28,14 @@ enum DiffCommand {
         at its key path. --class-map and --class-map-file rename OLD's classes first.
 
         With --store, OLD and NEW are two copies of one store, such as a migrate backup
-        and the migrated store: folders, property lists, or SQLite databases read with
+        and the migrated store: folders, property lists, Keychain snapshots (a snapshot
+        and the one migrate --new-snapshot wrote), or SQLite databases read with
         --table (or --entity and --attribute). Records pair by their place in the store.
 
         Text output prints nothing when nothing differs; --format json is stable
-        (schemas/diff.schema.json); --format html sets old and new side by side.
+        (schemas/diff.schema.json); --format html sets old and new side by side. Each
+        prints the decoded values that differ (data as a byte count), never the bytes
+        of an archive or a Keychain item.
       """,
     arguments: [old, new],
     options: [
@@ -56,7 +61,8 @@ enum DiffCommand {
     "output", short: "o", valueName: "FILE",
     help: "Write the report here, not to stdout; a device or FIFO is written in place.")
   static let store = Flag(
-    name: "store", help: "Compare two copies of a store (folders, SQLite or property lists).")
+    name: "store",
+    help: "Compare two copies of a store (folders, SQLite, property lists or Keychain snapshots).")
 
   /// The store options that only `--store` takes.
   static let storeOptions = [
@@ -144,8 +150,8 @@ enum DiffCommand {
     return report
   }
 
-  /// Opens a store read-only: a folder, a property list, or an SQLite table named by
-  /// `--table` (or a Core Data attribute by `--entity` and `--attribute`).
+  /// Opens a store read-only: a folder, a Keychain snapshot, a property list, or an SQLite
+  /// table named by `--table` (or a Core Data attribute by `--entity` and `--attribute`).
   static func openStore(_ path: String, _ arguments: ParsedArguments) throws -> any RecordStore {
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
@@ -154,14 +160,16 @@ enum DiffCommand {
     let coreData = try MigrateOptions.coreDataSelection(arguments)
     let table = arguments[MigrateOptions.table]
     do throws(MigrationError) {
-      if isFolder.boolValue || PropertyListStore.looksLikePropertyList(atPath: path) {
-        if let given = storeOptions.first(where: arguments.isGiven) {
-          throw MigrationError(
-            .invalidOptions, file: path,
-            "--\(given) applies to SQLite stores; this store is "
-              + (isFolder.boolValue ? "a folder" : "a property list"))
-        }
-        if isFolder.boolValue { return try DirectoryStore(path: path) }
+      if isFolder.boolValue {
+        try refuseStoreOptions(arguments, path: path, storeKind: "a folder")
+        return try DirectoryStore(path: path)
+      }
+      if KeychainSnapshot.looksLikeSnapshot(atPath: path) {
+        try refuseStoreOptions(arguments, path: path, storeKind: "a Keychain snapshot")
+        return try KeychainSnapshotStore(path: path)
+      }
+      if PropertyListStore.looksLikePropertyList(atPath: path) {
+        try refuseStoreOptions(arguments, path: path, storeKind: "a property list")
         return try PropertyListStore(path: path)
       }
       if let coreData {
@@ -179,6 +187,17 @@ enum DiffCommand {
         valueColumn: arguments[MigrateOptions.valueColumn], readOnly: true)
     } catch {
       throw CommandFailure(error)
+    }
+  }
+
+  /// Refuses the options that only SQLite stores take, for a store of another kind.
+  private static func refuseStoreOptions(
+    _ arguments: ParsedArguments, path: String, storeKind: String
+  ) throws(MigrationError) {
+    if let given = storeOptions.first(where: arguments.isGiven) {
+      throw MigrationError(
+        .invalidOptions, file: path,
+        "--\(given) applies to SQLite stores; this store is \(storeKind)")
     }
   }
 }

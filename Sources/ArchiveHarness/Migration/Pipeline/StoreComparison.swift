@@ -50,10 +50,10 @@ package struct RecordComparison: Sendable {
 /// wrote, each record's archives as graphs (`ArchiveComparison`).
 ///
 /// Records pair by where they are in their store: a file's path relative to the folder, a
-/// row's key, a property list's key path. The two stores are read in step, a batch at a time,
-/// so two copies whose records come in one order are compared in bounded memory; records that
-/// only one side has so far wait for their counterpart, and those that never meet one are
-/// reported as only in one store.
+/// row's key, a property list's key path, a Keychain item's class, service and account. The
+/// two stores are read in step, a batch at a time, so two copies whose records come in one
+/// order are compared in bounded memory; records that only one side has so far wait for their
+/// counterpart, and those that never meet one are reported as only in one store.
 ///
 /// ```swift
 /// let comparison = StoreComparison(comparison: ArchiveComparison(classMap: map))
@@ -182,6 +182,7 @@ package struct StoreComparison: Sendable {
     case is DirectoryStore: return "a folder"
     case is SQLiteStore: return "an SQLite table"
     case is PropertyListStore: return "a property list"
+    case is KeychainSnapshotStore: return "a Keychain snapshot"
     default: return "a store of another kind"
     }
   }

@@ -2,7 +2,7 @@ import ArchiveFormat
 import CHarnessSQLite
 
 /// One record named on the command line: an archive file, a row of an SQLite table, a Core
-/// Data attribute of a row, or a `Data` value of a property list.
+/// Data attribute of a row, a `Data` value of a property list, or a Keychain snapshot's item.
 ///
 /// The text forms are the ones reports print for records (`RecordID`), so a place can be
 /// copied from a report:
@@ -16,6 +16,8 @@ import CHarnessSQLite
 /// | `cache.sqlite:store[id=7].payload` | the `payload` column of the row whose `id` is 7 (a table, not a Core Data entity) |
 /// | `Books.sqlite:Book[Z_PK=48].cover` | the `cover` attribute of the `Book` whose `Z_PK` is 48 (also `Book[48].cover`) |
 /// | `com.example.app.plist:recent[2]` | the `Data` value at a key path of a property list |
+/// | `keychain.json:genericPassword."com.example.auth".alice` | the data of a Keychain snapshot's item, by class, service and account |
+/// | `keychain.json:genericPassword.com.example.auth.alice` | the same item, its dots unquoted (matched whole against each item) |
 ///
 /// A key is `'text'` (`''` for a quote inside), a number, `x'hex'` for a blob, or a bare word,
 /// taken as text. The part before the first `:` that names an existing file or folder is the
@@ -39,6 +41,9 @@ package struct StorePlace: Hashable, Sendable, CustomStringConvertible {
     case row(database: String, table: String, keyColumn: String?, key: SQLiteValue, column: String?)
     /// A `Data` value of a property list, by its key path.
     case propertyListValue(file: String, keyPath: PropertyListKeyPath)
+    /// An item of a Keychain snapshot (`KeychainSnapshotStore`), by its name as written:
+    /// `CLASS.SERVICE.ACCOUNT`, quoted as reports print it or not.
+    case keychainItem(snapshot: String, item: String)
   }
 
   /// What the place names.
@@ -93,6 +98,9 @@ package struct StorePlace: Hashable, Sendable, CustomStringConvertible {
     if prefix == Array("SQLite format 3\0".utf8) {
       return try row(database: store, position: position, text)
     }
+    if KeychainSnapshot.looksLikeSnapshot(atPath: store) {
+      return .keychainItem(snapshot: store, item: position)
+    }
     if PropertyListStore.looksLikePropertyList(atPath: store) {
       guard let keyPath = PropertyListKeyPath(parsing: position) else {
         throw MigrationError(
@@ -104,8 +112,8 @@ package struct StorePlace: Hashable, Sendable, CustomStringConvertible {
     }
     throw MigrationError(
       .invalidPlace, file: text,
-      "'\(store)' is neither a folder, an SQLite database nor a property list, so "
-        + "'\(position)' names no record in it")
+      "'\(store)' is neither a folder, an SQLite database, a property list nor a Keychain "
+        + "snapshot, so '\(position)' names no record in it")
   }
 
   /// A row's position: `TABLE[KEY]`, `TABLE[COLUMN=KEY]`, either followed by `.COLUMN`.
@@ -207,7 +215,8 @@ package struct StorePlace: Hashable, Sendable, CustomStringConvertible {
   /// - Parameter maximumSize: The largest file or value read (64 MiB by default).
   /// - Returns: The record, named as reports name it.
   /// - Throws: `MigrationError` naming the store and the place: a missing file, table,
-  ///   column, row or key path (`record-not-found`), a store that does not open.
+  ///   column, row, key path or Keychain item (`record-not-found`), a store that does not open
+  ///   or a snapshot that does not read (`not-a-store`, at the member).
   package func read(maximumSize: Int = 64 << 20) throws(MigrationError) -> StoreRecord {
     switch kind {
     case .file(let path):
@@ -237,6 +246,9 @@ package struct StorePlace: Hashable, Sendable, CustomStringConvertible {
       throw MigrationError(
         .recordNotFound, place: Place(file: file, position: .keyPath(keyPath.description)),
         "the property list holds no Data value at '\(keyPath)'")
+    case .keychainItem(let snapshot, let item):
+      return try KeychainSnapshotStore(path: snapshot, maximumFileSize: maximumSize)
+        .record(named: item)
     case .row(let database, let table, let keyColumn, let key, let column):
       return try readRow(
         database: database, table: table, keyColumn: keyColumn, key: key, column: column,

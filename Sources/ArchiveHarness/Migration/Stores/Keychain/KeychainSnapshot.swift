@@ -8,7 +8,7 @@ import _ArchiveHarnessSystem
 /// let item = KeychainItem(
 ///   itemClass: .genericPassword, service: "com.example.auth", account: "alice",
 ///   accessible: .afterFirstUnlockThisDeviceOnly, data: archiveBytes)
-/// print(item.keyPath)  // genericPassword.com\.example\.auth.alice
+/// print(item.keyPath)  // genericPassword."com.example.auth".alice
 /// ```
 package struct KeychainItem: Sendable, Hashable {
   /// `kSecClass`.
@@ -43,6 +43,12 @@ package struct KeychainItem: Sendable, Hashable {
   /// What names the item as a record: `CLASS.SERVICE.ACCOUNT`, a key path of three keys.
   package var keyPath: PropertyListKeyPath {
     PropertyListKeyPath([.key(itemClass.rawValue), .key(service), .key(account)])
+  }
+
+  /// Class, service and account joined by dots as they are, with no quotes:
+  /// `genericPassword.com.example.auth.alice`; a place may name the item so.
+  package var dottedName: String {
+    itemClass.rawValue + "." + service + "." + account
   }
 }
 

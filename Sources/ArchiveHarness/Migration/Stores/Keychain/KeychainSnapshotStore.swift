@@ -72,10 +72,70 @@ package final class KeychainSnapshotStore: RecordStore {
     let records = records
     let end = min(records.count, next + maximumCount)
     defer { next = end }
-    return records[next..<end].map { item in
-      StoreRecord(
-        id: .propertyListValue(file: path, keyPath: item.keyPath), content: .bytes(item.data))
+    return records[next..<end].map(record)
+  }
+
+  /// An item's data as a record, named `FILE:CLASS.SERVICE.ACCOUNT`.
+  private func record(_ item: KeychainItem) -> StoreRecord {
+    StoreRecord(
+      id: .propertyListValue(file: path, keyPath: item.keyPath), content: .bytes(item.data))
+  }
+
+  /// The record of the item a name names: the key path reports print
+  /// (`genericPassword."com.example.auth".alice`), or class, service and account joined by
+  /// dots as they are (`genericPassword.com.example.auth.alice`), which is matched whole against
+  /// each item, never split at its dots.
+  ///
+  /// ```swift
+  /// let record = try store.record(named: "genericPassword.com.example.auth.alice")
+  /// print(record.id)  // keychain.json:genericPassword."com.example.auth".alice
+  /// ```
+  ///
+  /// - Parameter name: The item's name, as a place on the command line writes it.
+  /// - Returns: The item's data, named as reports name it.
+  /// - Throws: `MigrationError` at the snapshot and the name: `record-not-found` listing the
+  ///   nearest items when no item has the name, `invalid-place` listing the items when the
+  ///   dotted form names more than one.
+  package func record(named name: String) throws(MigrationError) -> StoreRecord {
+    let items = snapshot.items
+    let place = Place(file: path, position: .keyPath(name))
+    if let keyPath = PropertyListKeyPath(parsing: name),
+      let item = items.first(where: { $0.keyPath == keyPath })
+    {
+      return record(item)
     }
+    let dotted = items.filter { $0.dottedName == name }
+    if dotted.count > 1 {
+      throw MigrationError(
+        .invalidPlace, place: place,
+        "'\(name)' names \(dotted.count) items when its dots are read unquoted: "
+          + dotted.map(\.keyPath.description).joined(separator: ", ")
+          + "; write the one meant as reports name it, a key with a dot in quotes")
+    }
+    if let item = dotted.first { return record(item) }
+    throw MigrationError(
+      .recordNotFound, place: place,
+      "the snapshot holds no item '\(name)' (CLASS.SERVICE.ACCOUNT); "
+        + Self.nearest(to: name, in: items))
+  }
+
+  /// The items nearest a name that matches none, at most five, for a message.
+  private static func nearest(to name: String, in items: [KeychainItem]) -> String {
+    guard !items.isEmpty else { return "it holds no items" }
+    func shared(_ text: String) -> Int {
+      zip(text.unicodeScalars, name.unicodeScalars).prefix { $0 == $1 }.count
+    }
+    let ranked = items.enumerated().sorted { left, right in
+      let (a, b) = (
+        max(shared(left.element.dottedName), shared(left.element.keyPath.description)),
+        max(shared(right.element.dottedName), shared(right.element.keyPath.description))
+      )
+      return a != b ? a > b : left.offset < right.offset
+    }.map(\.element.keyPath.description)
+    let shown = ranked.prefix(5).joined(separator: ", ")
+    let rest = ranked.count - min(ranked.count, 5)
+    return (ranked.count == 1 ? "the item is " : "the nearest items are ") + shown
+      + (rest > 0 ? " and \(rest) more" : "")
   }
 
   /// Removes the temporary files an interrupted `migrate` left beside the new snapshot
