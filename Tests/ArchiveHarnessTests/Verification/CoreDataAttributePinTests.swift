@@ -375,4 +375,43 @@ struct CoreDataAttributePinTests {
     #expect(cases.count == 1)
     #expect(cases.first?["archive"] == .string("CoreDataPlus/SampleModel2_V1.sqlite#Book.cover"))
   }
+
+  @Test(
+    "verify in a team's harness decodes the pinned rows in its decode worker: a trapping init?(coder:) is a finding for that row"
+  )
+  func verifyTrapInWorker() throws {
+    var trapping = ArchiveBuilder()
+    trapping.setRoot(trapping.object("crash_test_harness.Badge", [("label", .integer(7))]))
+    var fine = ArchiveBuilder()
+    fine.setRoot(fine.object("crash_test_harness.Badge", [("label", .string("gold"))]))
+    let (folder, store) = try Fixtures.makeStore(colors: [2: fine.bytes(), 5: trapping.bytes()])
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let archives = folder + "/LegacyArchives"
+    try FileManager.default.createDirectory(
+      atPath: archives + "/CoreDataPlus", withIntermediateDirectories: true)
+    try FileManager.default.moveItem(
+      atPath: store, toPath: archives + "/CoreDataPlus/SampleModel_V1.sqlite")
+    try FileManager.default.copyItem(
+      atPath: Fixtures.path("SampleModel.xcdatamodeld"),
+      toPath: archives + "/CoreDataPlus/SampleModel.xcdatamodeld")
+    try FileManager.default.createDirectory(
+      atPath: folder + "/manifests", withIntermediateDirectories: true)
+    let sha = try Self.sha(archives + "/CoreDataPlus/SampleModel_V1.sqlite")
+    let pin = """
+        <coreDataAttribute store="CoreDataPlus/SampleModel_V1.sqlite" storeSHA256="\(sha)" model="CoreDataPlus/SampleModel.xcdatamodeld" entity="Car" attribute="color" transformer="ColorTransformer" rows="125">
+          <allowedClass name="crash_test_harness.Badge"/>
+        </coreDataAttribute>
+      """
+    try Data(ManifestTestSupport.manifest(pin).utf8).write(
+      to: URL(fileURLWithPath: folder + "/manifests/coredata.xml"))
+    let run = try CommandRunner.run(
+      ["verify", "--manifests", folder + "/manifests", "--archives", archives],
+      executableName: "crash-test-harness")
+    #expect(run.signal == nil)
+    #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
+    #expect(run.stdout.contains("Car[Z_PK=5].color would become nil"), "\(run.stdout)")
+    #expect(run.stdout.contains("[decoder-crashed]"))
+    #expect(run.stdout.contains("trapped in the decode worker on the secure path (SIGABRT"))
+    #expect(!run.stdout.contains("Z_PK=2]"))
+  }
 }
