@@ -5,14 +5,21 @@ extension Verifier {
   /// A store a manifest declares a check of, verified as one case of its own after the
   /// manifest's archive entries.
   package enum StoreCheck: Sendable {
+    /// A `<coreDataAttribute>` pin: its transformer and rows, read from its store and model.
+    case coreDataAttribute(CoreDataAttributePin)
+
     /// The case's archive column and the shard key: the store's path as written.
     package var path: String {
-      switch self {}
+      switch self {
+      case .coreDataAttribute(let pin): "\(pin.store)#\(pin.qualifiedName)"
+      }
     }
 
     /// Where the manifest declares the check.
     package var location: Place {
-      switch self {}
+      switch self {
+      case .coreDataAttribute(let pin): pin.location
+      }
     }
   }
 
@@ -22,7 +29,7 @@ extension Verifier {
   /// for check in Verifier.storeChecks(of: manifest) { print(check.path, check.location) }
   /// ```
   package static func storeChecks(of manifest: Manifest) -> [StoreCheck] {
-    []
+    manifest.coreDataAttributes.map(StoreCheck.coreDataAttribute)
   }
 
   /// Runs one store check; its findings are the case's ``VerificationCase/storeFindings``.
@@ -35,6 +42,9 @@ extension Verifier {
   package func verify(_ check: StoreCheck, of manifest: Manifest, archivesDirectory: String)
     -> VerificationCase
   {
-    switch check {}
+    switch check {
+    case .coreDataAttribute(let pin):
+      verifyCoreDataAttribute(pin, of: manifest, archivesDirectory: archivesDirectory)
+    }
   }
 }

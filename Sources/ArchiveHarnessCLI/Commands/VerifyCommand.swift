@@ -23,7 +23,10 @@ enum VerifyCommand {
         list does not name, decodeObject(forKey:) on a secure coder) is a
         warning naming the class, the key path and the list to write; with
         --strictness apple-future, or a manifest's strictness="apple-future",
-        it is an error that fails the case.
+        it is an error that fails the case. A manifest's <coreDataAttribute> pin
+        is a case of its own: the store's rows are read as coredata preflight reads
+        them, and a transformer the model no longer declares, a lost row the pin
+        does not list or another row count fails it.
       """,
     options: [manifests, archives, SchemaOption.option, format, output, shard, strictness],
     flags: [privacy, verbose],
@@ -31,7 +34,8 @@ enum VerifyCommand {
         0  every outcome and expectation is as the manifests say
         1  an outcome or expectation differs, an archive expected to be rejected
            decodes, with --privacy a value looks like personal data, or under
-           apple-future strictness a secure read breaks a rule Apple only logs today
+           apple-future strictness a secure read breaks a rule Apple only logs today,
+           or a Core Data pin differs from its store and model
         2  the run could not proceed (bad arguments, an invalid manifest, unreadable input)
       """)
 

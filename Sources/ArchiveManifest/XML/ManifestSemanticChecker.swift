@@ -7,8 +7,8 @@ import Foundation
   import Darwin
 #endif
 
-/// Checks what the XSD cannot: archive files, checksums, paths, duplicates (archives and
-/// accepted keys) and class names.
+/// Checks what the XSD cannot: archive files, pinned Core Data stores and models, checksums,
+/// paths, duplicates (archives, pins and accepted keys) and class names.
 package struct ManifestSemanticChecker {
   let manifest: Manifest
   let archivesDirectory: String
@@ -26,7 +26,45 @@ package struct ManifestSemanticChecker {
     checkClassNames()
     checkClassExpectations()
     checkAcceptedRefusals()
-    checkArchives()
+    let root = ManifestReference.realPath(archivesDirectory)
+    if root == nil, !manifest.archives.isEmpty || !manifest.coreDataAttributes.isEmpty {
+      error(
+        at: manifest.location,
+        "the archives folder '\(archivesDirectory)' does not exist")
+    }
+    checkArchives(root: root)
+    checkCoreDataAttributes(root: root)
+  }
+
+  /// Each pinned store and model is a path inside the archives folder that exists, the store
+  /// a file with the pinned checksum; an attribute of a store is pinned once.
+  private mutating func checkCoreDataAttributes(root: String?) {
+    var seen: [String: CoreDataAttributePin] = [:]
+    for pin in manifest.coreDataAttributes {
+      let storePlace = pin.location(ofAttribute: "store")
+      let modelPlace = pin.location(ofAttribute: "model")
+      let model = normalizedRelativePath(pin.model, noun: "model", at: modelPlace)
+      guard let store = normalizedRelativePath(pin.store, noun: "store", at: storePlace) else {
+        continue
+      }
+      let key = "\(store)\u{0}\(pin.entity)\u{0}\(pin.attribute)"
+      if let first = seen[key] {
+        error(
+          at: pin.location,
+          "Core Data attribute \(pin.qualifiedName) of store '\(pin.store)' is already pinned at "
+            + "\(first.location)")
+        continue
+      }
+      seen[key] = pin
+      guard let root else { continue }
+      checkFile(
+        pin.store, relativePath: store, noun: "store", root: root, at: storePlace,
+        sha256: (pin.storeSHA256, pin.location(ofAttribute: "storeSHA256")),
+        changed: "the store the pin is checked against changed; pin the new one")
+      if let model {
+        checkFile(pin.model, relativePath: model, noun: "model", root: root, at: modelPlace)
+      }
+    }
   }
 
   /// An accepted key is listed once: a second one would say two things of one record.
@@ -154,20 +192,16 @@ package struct ManifestSemanticChecker {
     }
   }
 
-  private mutating func checkArchives() {
-    let root = ManifestReference.realPath(archivesDirectory)
-    if root == nil, !manifest.archives.isEmpty {
-      error(
-        at: manifest.location,
-        "the archives folder '\(archivesDirectory)' does not exist")
-    }
+  private mutating func checkArchives(root: String?) {
     var seen: [String: ArchiveEntry] = [:]
     for entry in manifest.archives {
       var keys: Set<String> = []
       for key in entry.decodeKeys where !keys.insert(key).inserted {
         error(at: entry.location, "decodeKeys names '\(key)' more than once")
       }
-      guard let normalized = normalizedRelativePath(entry) else { continue }
+      guard
+        let normalized = normalizedRelativePath(entry.path, noun: "archive", at: entry.pathLocation)
+      else { continue }
       if let first = seen[normalized] {
         error(
           at: entry.pathLocation,
@@ -175,65 +209,84 @@ package struct ManifestSemanticChecker {
         continue
       }
       seen[normalized] = entry
-      if let root { checkFile(entry, relativePath: normalized, root: root) }
+      if let root {
+        checkFile(
+          entry.path, relativePath: normalized, noun: "archive", root: root,
+          at: entry.pathLocation, sha256: (entry.sha256, entry.sha256Location),
+          changed: "a fixture changed")
+      }
     }
   }
 
-  /// Returns the entry's path without `.` components, or nil (with an error) when it may escape.
-  private mutating func normalizedRelativePath(_ entry: ArchiveEntry) -> String? {
-    if entry.path.hasPrefix("/") || entry.path.hasPrefix("~") {
+  /// Returns a path without `.` components, or nil (with an error) when it may escape.
+  ///
+  /// - Parameters:
+  ///   - path: The path as written, relative to the archives folder.
+  ///   - noun: What it names in messages: `archive`, `store`, `model`.
+  ///   - location: Where it was written.
+  /// - Returns: The path relative to the archives folder, or nil when it is refused.
+  private mutating func normalizedRelativePath(_ path: String, noun: String, at location: Place)
+    -> String?
+  {
+    if path.hasPrefix("/") || path.hasPrefix("~") {
       error(
-        at: entry.pathLocation,
-        "archive path '\(entry.path)' is absolute; write it relative to the archives folder")
+        at: location,
+        "\(noun) path '\(path)' is absolute; write it relative to the archives folder")
       return nil
     }
-    let components = entry.path.split(separator: "/", omittingEmptySubsequences: true)
+    let components = path.split(separator: "/", omittingEmptySubsequences: true)
     if components.contains("..") {
       error(
-        at: entry.pathLocation,
-        "archive path '\(entry.path)' uses '..'; paths must stay inside the archives folder")
+        at: location,
+        "\(noun) path '\(path)' uses '..'; paths must stay inside the archives folder")
       return nil
     }
     let kept = components.filter { $0 != "." }
     if kept.isEmpty {
-      error(at: entry.pathLocation, "archive path '\(entry.path)' names no file")
+      error(at: location, "\(noun) path '\(path)' names no file")
       return nil
     }
     return kept.joined(separator: "/")
   }
 
-  private mutating func checkFile(_ entry: ArchiveEntry, relativePath: String, root: String) {
+  /// Checks that a path inside the archives folder exists, stays inside it, and, given a
+  /// checksum, is a file with that SHA-256; without one, a folder is accepted too (a model).
+  private mutating func checkFile(
+    _ given: String, relativePath: String, noun: String, root: String, at location: Place,
+    sha256: (expected: String, location: Place)? = nil, changed: String = ""
+  ) {
     let path = "\(archivesDirectory)/\(relativePath)"
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       error(
-        at: entry.pathLocation,
-        "archive '\(entry.path)' does not exist in '\(archivesDirectory)' (tried '\(path)'; "
-          + "archive paths are relative to the archives folder, which --archives sets)")
+        at: location,
+        "\(noun) '\(given)' does not exist in '\(archivesDirectory)' (tried '\(path)'; "
+          + "\(noun) paths are relative to the archives folder, which --archives sets)")
       return
     }
     guard let resolved = ManifestReference.realPath(path),
       resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     else {
       error(
-        at: entry.pathLocation,
-        "archive '\(entry.path)' resolves outside the archives folder (through a symbolic link)")
+        at: location,
+        "\(noun) '\(given)' resolves outside the archives folder (through a symbolic link)")
       return
     }
+    guard let sha256 else { return }
     if isDirectory.boolValue {
-      error(at: entry.pathLocation, "archive '\(entry.path)' is a folder, not a file")
+      error(at: location, "\(noun) '\(given)' is a folder, not a file")
       return
     }
     guard let data = FileManager.default.contents(atPath: resolved) else {
-      error(at: entry.pathLocation, "archive '\(entry.path)' cannot be read")
+      error(at: location, "\(noun) '\(given)' cannot be read")
       return
     }
     let actual = SHA256Checksum.hash(data).hexadecimal
-    if actual != entry.sha256 {
+    if actual != sha256.expected {
       error(
-        at: entry.sha256Location,
-        "archive '\(entry.path)' has sha256 \(actual), but the manifest expects \(entry.sha256); "
-          + "a fixture changed")
+        at: sha256.location,
+        "\(noun) '\(given)' has sha256 \(actual), but the manifest expects \(sha256.expected); "
+          + changed)
     }
   }
 
