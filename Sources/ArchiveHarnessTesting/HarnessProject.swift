@@ -160,7 +160,7 @@ public final class HarnessProject: Sendable {
     // lists archives that did not load. With no manifest yet, every archive is unlisted: a
     // team's first `swift test` drafts its first manifest.
     let usable = resolvedRoot != nil && !loaded.diagnostics.contains { $0.severity == .error }
-    let listed = Set(loaded.manifests.flatMap(\.listedFiles))
+    let listed = Set(loaded.manifests.flatMap(\.listedPaths))
     self.recorder = ArchiveRecorder(
       unlisted: usable
         ? ArchiveRecorder.unlisted(

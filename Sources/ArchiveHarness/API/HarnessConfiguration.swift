@@ -76,6 +76,22 @@ public struct HarnessConfiguration: Sendable {
       timeout: timeout, workers: workers)
   }
 
+  /// The runner a Core Data preflight (`coredata preflight`, a manifest's `coreDataAttribute`
+  /// pin) decodes rows with: ``runner(registryName:timeout:workers:)`` when ``registry`` holds
+  /// app classes, whose `init?(coder:)` may trap; this process when it holds none (the
+  /// installed `archive-harness`), since then only the harness coder runs.
+  ///
+  /// ```swift
+  /// let preflight = TransformerPreflight(
+  ///   storePath: "Books.sqlite", runner: configuration.preflightRunner())
+  /// ```
+  ///
+  /// - Returns: A runner; when a worker is needed and none can be had, one whose every path
+  ///   reports why.
+  package func preflightRunner() -> any DecodePathRunner {
+    TransformerPreflight.runner(registry: registry, worker: runner())
+  }
+
   /// The ``additionalRegistries`` as a verifier serves them to entries that name one
   /// (`registry="v1"`), each with a runner of its own.
   ///

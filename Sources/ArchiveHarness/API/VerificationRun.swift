@@ -156,7 +156,7 @@ public struct VerificationRun {
       diagnostics += file.diagnostics
       checksums.append((path, file.checksum ?? SHA256Checksum.hex([])))
       guard let manifest = file.manifest, let checksum = file.checksum else { continue }
-      listed.formUnion(manifest.listedFiles)
+      listed.formUnion(manifest.listedPaths)
       let keep = kept + manifest.archives.count <= options.keptEntries
       if keep { kept += manifest.archives.count }
       plans.append(

@@ -57,6 +57,8 @@ package struct MigrationError: Error, Hashable, Sendable, CustomStringConvertibl
     /// A store of a kind this command does not read yet (a property-list file that is not a
     /// keyed archive, for `survey`).
     package static let notSupported = Code("not-supported")
+    /// No decode worker could be had, or one misbehaved, where app code must run in one.
+    package static let workerUnavailable = Code("worker-unavailable")
   }
 
   /// The kind of problem.

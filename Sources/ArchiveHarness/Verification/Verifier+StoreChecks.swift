@@ -7,11 +7,14 @@ extension Verifier {
   package enum StoreCheck: Sendable {
     /// A Keychain snapshot (`<keychainSnapshot>`) against the manifest's `<keychainQuery>`s.
     case keychainSnapshot(KeychainSnapshotReference)
+    /// A `<coreDataAttribute>` pin: its transformer and rows, read from its store and model.
+    case coreDataAttribute(CoreDataAttributePin)
 
     /// The case's archive column and the shard key: the store's path as written.
     package var path: String {
       switch self {
       case .keychainSnapshot(let snapshot): snapshot.path
+      case .coreDataAttribute(let pin): "\(pin.store)#\(pin.qualifiedName)"
       }
     }
 
@@ -19,6 +22,7 @@ extension Verifier {
     package var location: Place {
       switch self {
       case .keychainSnapshot(let snapshot): snapshot.location
+      case .coreDataAttribute(let pin): pin.location
       }
     }
   }
@@ -29,7 +33,8 @@ extension Verifier {
   /// for check in Verifier.storeChecks(of: manifest) { print(check.path, check.location) }
   /// ```
   package static func storeChecks(of manifest: Manifest) -> [StoreCheck] {
-    manifest.keychainSnapshots.map(StoreCheck.keychainSnapshot)
+    manifest.coreDataAttributes.map(StoreCheck.coreDataAttribute)
+      + manifest.keychainSnapshots.map(StoreCheck.keychainSnapshot)
   }
 
   /// Runs one store check; its findings are the case's ``VerificationCase/storeFindings``.
@@ -45,6 +50,8 @@ extension Verifier {
     switch check {
     case .keychainSnapshot(let snapshot):
       verifyKeychainSnapshot(snapshot, of: manifest, archivesDirectory: archivesDirectory)
+    case .coreDataAttribute(let pin):
+      verifyCoreDataAttribute(pin, of: manifest, archivesDirectory: archivesDirectory)
     }
   }
 }

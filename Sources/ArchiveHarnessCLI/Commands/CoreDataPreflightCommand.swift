@@ -31,7 +31,12 @@ enum CoreDataPreflightCommand {
         allowed, at which key path), and the NSSecureUnarchiveFromDataTransformer
         subclass to write, with its registration.
         Classes this harness has not registered are checked by their archived names; a
-        team's own harness executable registers them and decodes them too.
+        team's own harness executable registers them and decodes them too, in its decode
+        worker: an init?(coder:) that traps loses that row (decoder-crashed), not the
+        command.
+        To check an attribute on every model change, pin it in a manifest with
+        <coreDataAttribute> (the store by checksum, the model, the transformer, the row
+        count and the accepted lost rows); verify then checks it as a case.
         Text output may change between versions; --format json is stable
         (schemas/coredata-preflight.schema.json).
       """,
@@ -41,7 +46,8 @@ enum CoreDataPreflightCommand {
         0  no row would be lost
         1  a row would become nil under the declared or proposed transformer
         2  the preflight could not proceed (bad arguments, an unreadable or malformed
-           model, a store that is not Core Data, a model attribute with no column)
+           model, a store that is not Core Data, a model attribute with no column, no
+           decode worker)
       """)
 
   static let store = Argument.single("store", help: "A Core Data SQLite store.")
@@ -82,7 +88,7 @@ enum CoreDataPreflightCommand {
         isTransient: attribute.isTransient)
     }
     let preflight = TransformerPreflight(
-      storePath: arguments[store], registry: context.configuration.registry)
+      storePath: arguments[store], runner: context.configuration.preflightRunner())
     let report: TransformerPreflight.Report
     do throws(MigrationError) {
       report = try preflight.run(attributes, model: coreDataModel.file)

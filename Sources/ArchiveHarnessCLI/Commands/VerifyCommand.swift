@@ -23,13 +23,16 @@ enum VerifyCommand {
         list does not name, decodeObject(forKey:) on a secure coder) is a
         warning naming the class, the key path and the list to write; with
         --strictness apple-future, or a manifest's strictness="apple-future",
-        it is an error that fails the case. A manifest's Keychain snapshot
-        (<keychainSnapshot>) is a case of its own: the manifest's
-        <keychainQuery>s run against its items as keychain check runs them, and
-        an item no query finds, or readable more often than its query requires,
-        fails it. An <archive keychainItem="CLASS.SERVICE.ACCOUNT"> entry reads
-        its bytes from that item of the snapshot and is verified on every path;
-        the items' data is never printed.
+        it is an error that fails the case. A manifest's <coreDataAttribute> pin
+        is a case of its own: the store's rows are read as coredata preflight reads
+        them, and a transformer the model no longer declares, a lost row the pin
+        does not list or another row count fails it. So is a manifest's Keychain
+        snapshot (<keychainSnapshot>): the manifest's <keychainQuery>s run
+        against its items as keychain check runs them, and an item no query
+        finds, or readable more often than its query requires, fails it. An
+        <archive keychainItem="CLASS.SERVICE.ACCOUNT"> entry reads its bytes
+        from that item of the snapshot and is verified on every path; the items'
+        data is never printed.
       """,
     options: [manifests, archives, SchemaOption.option, format, output, shard, strictness],
     flags: [privacy, verbose],
@@ -38,7 +41,8 @@ enum VerifyCommand {
         1  an outcome or expectation differs, an archive expected to be rejected
            decodes, with --privacy a value looks like personal data, under
            apple-future strictness a secure read breaks a rule Apple only logs
-           today, or a Keychain query would lose an item or accepts it too loosely
+           today, a Core Data pin differs from its store and model, or a Keychain
+           query would lose an item or accepts it too loosely
         2  the run could not proceed (bad arguments, an invalid manifest, unreadable input)
       """)
 

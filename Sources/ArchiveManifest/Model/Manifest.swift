@@ -252,6 +252,8 @@ package struct Manifest: Sendable {
   package var migration: MigrationAllowance
   /// Where the store's archives are, if the manifest says.
   package var store: StoreShape?
+  /// The Core Data attributes the manifest pins (`<coreDataAttribute>`), in document order.
+  package var coreDataAttributes: [CoreDataAttributePin] = []
   /// The new app version's Keychain queries (`<keychainQuery>`), in document order.
   package var keychainQueries: [KeychainQuery] = []
   /// The Keychain snapshots (`<keychainSnapshot>`) `verify` runs the queries against, in
@@ -292,12 +294,21 @@ package struct Manifest: Sendable {
     self.location = location
   }
 
-  /// The files the manifest lists, relative to the archives folder.
+  /// The paths below the archives folder the manifest names, which are therefore not
+  /// unlisted: its archive entries, its Keychain snapshots, and each pinned Core Data store
+  /// (with its `-wal` and `-shm` files) and model; a folder among them covers everything below
+  /// it.
   ///
-  /// Its archive entries' and its Keychain snapshots': an archive of the folder that is none
-  /// of them is unlisted.
-  package var listedFiles: Set<String> {
-    Set(archives.map(\.path)).union(keychainSnapshots.map(\.path))
+  /// ```swift
+  /// let unlisted = ArchiveFolder.unlisted(
+  ///   archives: "LegacyArchives", manifests: "manifests", listed: manifest.listedPaths)
+  /// ```
+  package var listedPaths: Set<String> {
+    var paths = Set(archives.map(\.path)).union(keychainSnapshots.map(\.path))
+    for pin in coreDataAttributes {
+      paths.formUnion([pin.store, pin.store + "-wal", pin.store + "-shm", pin.model])
+    }
+    return paths
   }
 
   /// Returns the current class name for an archived class name, if a mapping names it.

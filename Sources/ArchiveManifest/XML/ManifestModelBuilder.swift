@@ -52,6 +52,9 @@ package struct ManifestModelBuilder {
       acceptedRefusals: root.children(named: "accepted").compactMap { acceptedRefusal($0) },
       archives: root.children(named: "archive").map { archive($0) },
       location: root.location)
+    manifest.coreDataAttributes = root.children(named: "coreDataAttribute").compactMap {
+      coreDataAttribute($0)
+    }
     manifest.keychainQueries = root.children(named: "keychainQuery").compactMap {
       keychainQuery($0)
     }

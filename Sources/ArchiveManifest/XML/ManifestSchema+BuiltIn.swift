@@ -202,6 +202,30 @@ extension ManifestSchema {
           </xs:appinfo>
         </xs:annotation>
       </xs:element>
+      <xs:element name="coreDataAttribute" type="m:CoreDataAttribute" minOccurs="0" maxOccurs="unbounded">
+        <xs:annotation>
+          <xs:documentation>
+            A transformable attribute of a Core Data store, pinned so that CI
+            checks it on every model change: the store (by its SHA-256, it is the
+            oracle), the model, the value transformer the model must declare, how
+            many rows the attribute has, and the rows (`Z_PK`) the transformer
+            turns into nil. `verify` runs the `coredata preflight` of the
+            attribute as one case: a model that declares another transformer or
+            customClassName, a row lost that is not listed, a row count that
+            differs, or a store or model that cannot be read fails it; a listed
+            row that now decodes is a warning, to be removed.
+          </xs:documentation>
+          <xs:appinfo>
+            <example><![CDATA[
+              <coreDataAttribute store="CoreData/Books.sqlite" storeSHA256="4f1c0e5b8a2d3c4e5f60718293a4b5c6d7e8f90112233445566778899aabbccd"
+                                 model="CoreData/Books.xcdatamodeld" entity="Book" attribute="cover"
+                                 transformer="NSSecureUnarchiveFromData" rows="52">
+                <lostRow pk="3" class="Books.Cover"/>
+              </coreDataAttribute>
+            ]]></example>
+          </xs:appinfo>
+        </xs:annotation>
+      </xs:element>
       <xs:element name="keychainQuery" type="m:KeychainQuery" minOccurs="0" maxOccurs="unbounded">
         <xs:annotation>
           <xs:documentation>
@@ -646,6 +670,123 @@ extension ManifestSchema {
     <xs:attribute name="attribute" type="m:NonEmptyString">
       <xs:annotation>
         <xs:documentation>The entity's transformable attribute (kind core-data; required there).</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+  </xs:complexType>
+
+  <xs:complexType name="CoreDataAttribute">
+    <xs:annotation>
+      <xs:documentation>
+        A pinned Core Data attribute, such as &lt;coreDataAttribute
+        store="CoreData/Books.sqlite" storeSHA256="…" model="CoreData/Books.xcdatamodeld"
+        entity="Book" attribute="cover" transformer="NSSecureUnarchiveFromData"
+        rows="52"/&gt;. Its rows are read as `coredata preflight` reads them,
+        with the pinned transformer's allowed classes.
+      </xs:documentation>
+    </xs:annotation>
+    <xs:sequence>
+      <xs:element name="allowedClass" type="m:ClassReference" minOccurs="0" maxOccurs="unbounded">
+        <xs:annotation>
+          <xs:documentation>
+            A class in the custom transformer's `allowedTopLevelClasses`, by its
+            archived name, as `coredata preflight --allowed-classes` gives it.
+            Only a custom transformer takes them; without any, its rows are
+            checked against `NSSecureUnarchiveFromData`'s default classes.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<allowedClass name="Books.Cover"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+      <xs:element name="lostRow" type="m:CoreDataLostRow" minOccurs="0" maxOccurs="unbounded">
+        <xs:annotation>
+          <xs:documentation>
+            A row the transformer turns into nil, which the team accepts: its
+            `Z_PK`, and the class it is lost for. Each `Z_PK` is listed once.
+          </xs:documentation>
+          <xs:appinfo><example><![CDATA[<lostRow pk="3" class="ProfilesApp.UserProfile"/>]]></example></xs:appinfo>
+        </xs:annotation>
+      </xs:element>
+    </xs:sequence>
+    <xs:attribute name="store" type="m:RelativePath" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The Core Data SQLite store, relative to the archives folder as an
+          archive's `path` is. It is opened read-only.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="storeSHA256" type="m:SHA256" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The store file's SHA-256: the store is the oracle the pin is checked
+          against, so a store that changed is an error when the manifest is
+          loaded, as a changed archive is.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="model" type="m:RelativePath" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The app's model, relative to the archives folder: a `.xcdatamodeld`
+          folder (its current version), a `.xcdatamodel` folder, its `contents`
+          file, or a compiled `.momd` folder or `.mom` file. It is what changes;
+          it is read on every run.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="entity" type="m:NonEmptyString" use="required">
+      <xs:annotation>
+        <xs:documentation>The entity that declares the attribute, as the model names it.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="attribute" type="m:NonEmptyString" use="required">
+      <xs:annotation>
+        <xs:documentation>The transformable attribute.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="transformer" type="m:NonEmptyString" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          The `valueTransformerName` the model must declare:
+          `NSSecureUnarchiveFromData` (or another of its names),
+          `NSKeyedUnarchiveFromData` for none (the deprecated default), or a
+          custom transformer's name, compared exactly.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="customClassName" type="m:NonEmptyString">
+      <xs:annotation>
+        <xs:documentation>
+          The `customClassName` the model must declare; not compared when left
+          out (a compiled model does not keep it).
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="rows" type="xs:nonNegativeInteger" use="required">
+      <xs:annotation>
+        <xs:documentation>
+          How many rows the attribute's column has, over the entity and its
+          sub-entities, NULL rows included.
+        </xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+  </xs:complexType>
+
+  <xs:complexType name="CoreDataLostRow">
+    <xs:annotation>
+      <xs:documentation>A row a pinned transformer turns into nil, such as &lt;lostRow pk="3" class="ProfilesApp.UserProfile"/&gt;.</xs:documentation>
+    </xs:annotation>
+    <xs:attribute name="pk" type="xs:positiveInteger" use="required">
+      <xs:annotation>
+        <xs:documentation>The row's `Z_PK`.</xs:documentation>
+      </xs:annotation>
+    </xs:attribute>
+    <xs:attribute name="class" type="m:ClassName">
+      <xs:annotation>
+        <xs:documentation>
+          The archived class the row is lost for, as `coredata preflight`
+          names it; left out for a row lost for another reason (bytes that are
+          not an archive). A row lost for another class fails the pin.
+        </xs:documentation>
       </xs:annotation>
     </xs:attribute>
   </xs:complexType>

@@ -7,8 +7,9 @@ import Foundation
   import Darwin
 #endif
 
-/// Checks what the XSD cannot: archive files and Keychain snapshots, checksums, paths,
-/// duplicates (archives, Keychain items and accepted keys) and class names.
+/// Checks what the XSD cannot: archive files, Keychain snapshots, pinned Core Data stores and
+/// models, checksums, paths, duplicates (archives, Keychain items, pins and accepted keys) and
+/// class names.
 package struct ManifestSemanticChecker {
   let manifest: Manifest
   let archivesDirectory: String
@@ -26,7 +27,48 @@ package struct ManifestSemanticChecker {
     checkClassNames()
     checkClassExpectations()
     checkAcceptedRefusals()
-    checkArchives()
+    let root = ManifestReference.realPath(archivesDirectory)
+    if root == nil,
+      !manifest.archives.isEmpty || !manifest.coreDataAttributes.isEmpty
+        || !manifest.keychainSnapshots.isEmpty
+    {
+      error(
+        at: manifest.location,
+        "the archives folder '\(archivesDirectory)' does not exist")
+    }
+    checkArchives(root: root)
+    checkCoreDataAttributes(root: root)
+  }
+
+  /// Each pinned store and model is a path inside the archives folder that exists, the store
+  /// a file with the pinned checksum; an attribute of a store is pinned once.
+  private mutating func checkCoreDataAttributes(root: String?) {
+    var seen: [String: CoreDataAttributePin] = [:]
+    for pin in manifest.coreDataAttributes {
+      let storePlace = pin.location(ofAttribute: "store")
+      let modelPlace = pin.location(ofAttribute: "model")
+      let model = normalizedRelativePath(pin.model, noun: "model", at: modelPlace)
+      guard let store = normalizedRelativePath(pin.store, noun: "store", at: storePlace) else {
+        continue
+      }
+      let key = "\(store)\u{0}\(pin.entity)\u{0}\(pin.attribute)"
+      if let first = seen[key] {
+        error(
+          at: pin.location,
+          "Core Data attribute \(pin.qualifiedName) of store '\(pin.store)' is already pinned at "
+            + "\(first.location)")
+        continue
+      }
+      seen[key] = pin
+      guard let root else { continue }
+      checkFile(
+        pin.store, relativePath: store, noun: "store", root: root, at: storePlace,
+        sha256: (pin.storeSHA256, pin.location(ofAttribute: "storeSHA256")),
+        changed: "the store the pin is checked against changed; pin the new one")
+      if let model {
+        checkFile(pin.model, relativePath: model, noun: "model", root: root, at: modelPlace)
+      }
+    }
   }
 
   /// An accepted key is listed once: a second one would say two things of one record.
@@ -154,13 +196,7 @@ package struct ManifestSemanticChecker {
     }
   }
 
-  private mutating func checkArchives() {
-    let root = ManifestReference.realPath(archivesDirectory)
-    if root == nil, !manifest.archives.isEmpty || !manifest.keychainSnapshots.isEmpty {
-      error(
-        at: manifest.location,
-        "the archives folder '\(archivesDirectory)' does not exist")
-    }
+  private mutating func checkArchives(root: String?) {
     let snapshots = checkKeychainSnapshots(root: root)
     var seen: [String: ArchiveEntry] = [:]
     for entry in manifest.archives {
@@ -169,8 +205,7 @@ package struct ManifestSemanticChecker {
         error(at: entry.location, "decodeKeys names '\(key)' more than once")
       }
       guard
-        let normalized = normalizedRelativePath(
-          entry.path, at: entry.pathLocation, noun: "archive")
+        let normalized = normalizedRelativePath(entry.path, noun: "archive", at: entry.pathLocation)
       else { continue }
       // An entry of a Keychain item is one item of a declared snapshot, whose file the
       // snapshot's own check reads; the item and its data's checksum are checked by verify.
@@ -195,8 +230,9 @@ package struct ManifestSemanticChecker {
       }
       if let root {
         checkFile(
-          entry.path, relativePath: normalized, at: entry.pathLocation, sha256: entry.sha256,
-          at: entry.sha256Location, noun: "archive", root: root)
+          entry.path, relativePath: normalized, noun: "archive", root: root,
+          at: entry.pathLocation, sha256: (entry.sha256, entry.sha256Location),
+          changed: "a fixture changed")
       }
     }
   }
@@ -208,7 +244,7 @@ package struct ManifestSemanticChecker {
     for snapshot in manifest.keychainSnapshots {
       guard
         let normalized = normalizedRelativePath(
-          snapshot.path, at: snapshot.pathLocation, noun: "Keychain snapshot")
+          snapshot.path, noun: "Keychain snapshot", at: snapshot.pathLocation)
       else { continue }
       if let first = seen[normalized] {
         error(
@@ -219,16 +255,22 @@ package struct ManifestSemanticChecker {
       seen[normalized] = snapshot
       if let root {
         checkFile(
-          snapshot.path, relativePath: normalized, at: snapshot.pathLocation,
-          sha256: snapshot.sha256, at: snapshot.sha256Location, noun: "Keychain snapshot",
-          root: root)
+          snapshot.path, relativePath: normalized, noun: "Keychain snapshot", root: root,
+          at: snapshot.pathLocation, sha256: (snapshot.sha256, snapshot.sha256Location),
+          changed: "a fixture changed")
       }
     }
     return Set(seen.keys)
   }
 
   /// Returns a path without `.` components, or nil (with an error) when it may escape.
-  private mutating func normalizedRelativePath(_ path: String, at location: Place, noun: String)
+  ///
+  /// - Parameters:
+  ///   - path: The path as written, relative to the archives folder.
+  ///   - noun: What it names in messages: `archive`, `store`, `model`.
+  ///   - location: Where it was written.
+  /// - Returns: The path relative to the archives folder, or nil when it is refused.
+  private mutating func normalizedRelativePath(_ path: String, noun: String, at location: Place)
     -> String?
   {
     if path.hasPrefix("/") || path.hasPrefix("~") {
@@ -252,17 +294,18 @@ package struct ManifestSemanticChecker {
     return kept.joined(separator: "/")
   }
 
-  /// Checks that a listed file exists inside the archives folder and has its checksum.
+  /// Checks that a path inside the archives folder exists, stays inside it, and, given a
+  /// checksum, is a file with that SHA-256; without one, a folder is accepted too (a model).
   private mutating func checkFile(
-    _ listedPath: String, relativePath: String, at pathLocation: Place, sha256: String,
-    at sha256Location: Place, noun: String, root: String
+    _ given: String, relativePath: String, noun: String, root: String, at location: Place,
+    sha256: (expected: String, location: Place)? = nil, changed: String = ""
   ) {
     let path = "\(archivesDirectory)/\(relativePath)"
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       error(
-        at: pathLocation,
-        "\(noun) '\(listedPath)' does not exist in '\(archivesDirectory)' (tried '\(path)'; "
+        at: location,
+        "\(noun) '\(given)' does not exist in '\(archivesDirectory)' (tried '\(path)'; "
           + "\(noun) paths are relative to the archives folder, which --archives sets)")
       return
     }
@@ -270,24 +313,25 @@ package struct ManifestSemanticChecker {
       resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     else {
       error(
-        at: pathLocation,
-        "\(noun) '\(listedPath)' resolves outside the archives folder (through a symbolic link)")
+        at: location,
+        "\(noun) '\(given)' resolves outside the archives folder (through a symbolic link)")
       return
     }
+    guard let sha256 else { return }
     if isDirectory.boolValue {
-      error(at: pathLocation, "\(noun) '\(listedPath)' is a folder, not a file")
+      error(at: location, "\(noun) '\(given)' is a folder, not a file")
       return
     }
     guard let data = FileManager.default.contents(atPath: resolved) else {
-      error(at: pathLocation, "\(noun) '\(listedPath)' cannot be read")
+      error(at: location, "\(noun) '\(given)' cannot be read")
       return
     }
     let actual = SHA256Checksum.hash(data).hexadecimal
-    if actual != sha256 {
+    if actual != sha256.expected {
       error(
-        at: sha256Location,
-        "\(noun) '\(listedPath)' has sha256 \(actual), but the manifest expects \(sha256); "
-          + "a fixture changed")
+        at: sha256.location,
+        "\(noun) '\(given)' has sha256 \(actual), but the manifest expects \(sha256.expected); "
+          + changed)
     }
   }
 

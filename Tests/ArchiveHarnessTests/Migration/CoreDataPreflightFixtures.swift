@@ -29,15 +29,24 @@ enum CoreDataPreflightFixtures {
   /// A copy of the real `SampleModel_V1.sqlite` in a new folder, with ``droppingArchives`` in
   /// `ZCAR.ZCOLOR`: `(folder, store path)`.
   static func makeDroppingStore() throws -> (folder: String, path: String) {
+    var archives: [Int64: [UInt8]] = [:]
+    for (primaryKey, file) in droppingArchives {
+      archives[primaryKey] = try [UInt8](
+        Data(contentsOf: Corpus.packageRoot.appendingPathComponent(file)))
+    }
+    return try makeStore(colors: archives)
+  }
+
+  /// A copy of the real `SampleModel_V1.sqlite` in a new folder, with `colors` written into
+  /// `ZCAR.ZCOLOR` by `Z_PK`: `(folder, store path)`.
+  static func makeStore(colors: [Int64: [UInt8]]) throws -> (folder: String, path: String) {
     let temporary = try MigrationFixtures.temporaryFolder()
     let store = temporary + "/SampleModel_V1.sqlite"
     try FileManager.default.copyItem(atPath: path("SampleModel_V1.sqlite"), toPath: store)
     let database = try SQLiteDatabase(path: store, readOnly: false)
     try database.execute("PRAGMA journal_mode=DELETE")
     let update = try database.prepare("UPDATE ZCAR SET ZCOLOR = ?1 WHERE Z_PK = ?2")
-    for (primaryKey, file) in droppingArchives.sorted(by: { $0.key < $1.key }) {
-      let bytes = try [UInt8](
-        Data(contentsOf: Corpus.packageRoot.appendingPathComponent(file)))
+    for (primaryKey, bytes) in colors.sorted(by: { $0.key < $1.key }) {
       try update.bind(.blob(bytes), at: 1)
       try update.bind(.integer(primaryKey), at: 2)
       _ = try update.step()

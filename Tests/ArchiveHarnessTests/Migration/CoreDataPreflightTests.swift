@@ -181,6 +181,38 @@ struct CoreDataPreflightTests {
     #expect(run.stdout.contains("ProfilesApp.UserProfile"))
   }
 
+  @Test(
+    "A team's harness decodes rows in its decode worker: an init?(coder:) that traps loses that row, and the command finishes"
+  )
+  func trappingDecoderInWorker() throws {
+    var trapping = ArchiveBuilder()
+    trapping.setRoot(trapping.object("crash_test_harness.Badge", [("label", .integer(7))]))
+    var fine = ArchiveBuilder()
+    fine.setRoot(fine.object("crash_test_harness.Badge", [("label", .string("gold"))]))
+    let (folder, store) = try Fixtures.makeStore(colors: [
+      2: fine.bytes(), 5: trapping.bytes(), 9: fine.bytes(),
+    ])
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let run = try CommandRunner.run(
+      [
+        "coredata", "preflight", store, "--model", Fixtures.path("SampleModel.xcdatamodeld"),
+        "--allowed-classes", "Car.color=crash_test_harness.Badge", "--format", "json",
+      ], executableName: "crash-test-harness")
+    #expect(run.signal == nil)
+    #expect(run.status == 1, "\(run.stderr)")
+    let color = try #require(try attribute("Car.color", in: run.stdout))
+    #expect(color["lostRowCount"] == .number(1))
+    #expect(color["secure"]?["decoded"] == .number(2))
+    guard case .array(let lost)? = color["lostRows"], let row = lost.first else {
+      Issue.record("no lost rows")
+      return
+    }
+    #expect(row["pk"] == .number(5))
+    #expect(row["reason"] == .string("decoder-crashed"))
+    #expect(text(row["message"]).contains("trapped in the decode worker on the secure path"))
+    #expect(text(row["message"]).contains("SIGABRT"), "\(text(row["message"]))")
+  }
+
   // MARK: Bad input, each its own test
 
   @Test("Malformed model XML: exit 2, naming contents:LINE:COL")

@@ -19,10 +19,16 @@ import CHarnessSQLite
 ///   also checks what registered classes' own `init?(coder:)` ask for. A class the harness has
 ///   not registered is counted, not a loss: a team's own harness executable registers it.
 ///
+/// The decodes run where the ``runner`` runs them: in a decode worker for a harness that
+/// registers app classes (``HarnessConfiguration/preflightRunner()``), so that an
+/// `init?(coder:)` that traps is a `decoder-crashed` lost row, not the end of the command; in
+/// this process when no app code can run.
+///
 /// The store is opened read-only (no journal, no `-shm`); nothing is written.
 ///
 /// ```swift
-/// let preflight = TransformerPreflight(storePath: "Books.sqlite", registry: ClassRegistry())
+/// let preflight = TransformerPreflight(
+///   storePath: "Books.sqlite", runner: InProcessPathRunner(registry: ClassRegistry()))
 /// let report = try preflight.run([
 ///   .init(entity: "Book", attribute: "cover", declaredTransformer: "NSSecureUnarchiveFromData",
 ///     customClassName: nil, modelPlace: "Books.xcdatamodel/contents:4:9")
@@ -123,6 +129,8 @@ package struct TransformerPreflight {
     case secureReadRejected = "secure-read-rejected"
     /// The bytes are not a keyed archive: no unarchiving transformer reads them.
     case notAnArchive = "not-an-archive"
+    /// The app's `init?(coder:)` trapped in the decode worker: the app would crash on the row.
+    case decoderCrashed = "decoder-crashed"
   }
 
   /// One row that would become `nil`.
@@ -205,15 +213,22 @@ package struct TransformerPreflight {
 
   /// The store.
   package var storePath: String
-  /// The classes this harness can instantiate.
-  package var registry: ClassRegistry
+  /// Where the harness coder's legacy and secure decodes run: a decode worker, or this process.
+  package var runner: any DecodePathRunner
   /// The archived-name map.
   package var classMap: ClassNameMap
 
   /// Creates a preflight of a store.
-  package init(storePath: String, registry: ClassRegistry, classMap: ClassNameMap = .empty) {
+  ///
+  /// - Parameters:
+  ///   - storePath: The Core Data SQLite store.
+  ///   - runner: Where the rows decode; `HarnessConfiguration.preflightRunner()` chooses.
+  ///   - classMap: The archived-name map.
+  package init(
+    storePath: String, runner: any DecodePathRunner, classMap: ClassNameMap = .empty
+  ) {
     self.storePath = storePath
-    self.registry = registry
+    self.runner = runner
     self.classMap = classMap
   }
 
@@ -224,7 +239,8 @@ package struct TransformerPreflight {
   ///   - model: The model, as given, for the report.
   /// - Returns: Each attribute's rows, lists and lost rows.
   /// - Throws: `MigrationError`: the store cannot be opened, is not a Core Data store, or lacks
-  ///   an attribute's entity, table or column (the error names the model's place too).
+  ///   an attribute's entity, table or column (the error names the model's place too), or the
+  ///   runner's decode worker cannot be had (`worker-unavailable`).
   package func run(_ attributes: [Attribute], model: String = "") throws(MigrationError) -> Report {
     let database = try SQLiteDatabase(path: storePath, readOnly: true)
     guard let schema = try CoreDataSchema.read(database) else {
@@ -237,6 +253,20 @@ package struct TransformerPreflight {
       report.attributes.append(try check(attribute, schema: schema, database: database))
     }
     return report
+  }
+
+  /// Where a preflight decodes rows: in `worker` when `registry` holds app classes, whose
+  /// `init?(coder:)` may trap; in this process when it holds none (the installed
+  /// `archive-harness`), since then only the harness coder runs.
+  ///
+  /// - Parameters:
+  ///   - registry: The harness's classes.
+  ///   - worker: The runner that decodes in the harness's decode worker.
+  /// - Returns: The runner to decode rows with.
+  package static func runner(registry: ClassRegistry, worker: any DecodePathRunner)
+    -> any DecodePathRunner
+  {
+    registry.modelClasses.isEmpty ? InProcessPathRunner(registry: registry) : worker
   }
 
   /// The list an attribute's rows are checked against.
@@ -278,9 +308,6 @@ package struct TransformerPreflight {
     }
     sql += " ORDER BY Z_PK"
     let rows = try database.prepare(sql)
-    var decoder = HarnessDecoder(registry: registry, classMap: classMap)
-    decoder.describesObjects = false
-    decoder.conserves = false
     var minimal = ClassCollector()
     var unregistered: Set<String> = []
     while try rows.step() {
@@ -336,13 +363,19 @@ package struct TransformerPreflight {
             "class '\(refused.name)' (archived chain: \(refused.chain.joined(separator: ", "))) is not in allowedTopLevelClasses, at \(refused.keyPath)"
         )
       }
-      let legacy = decoder.decode(archive, secure: false)
-      let secure = decoder.decode(archive, secure: true, allowedClasses: classes)
-      count(legacy.outcome, into: &report.legacy, unregistered: &unregistered)
-      count(secure.outcome, into: &report.secure, unregistered: &unregistered)
-      if lost == nil, let rejection = secure.outcome.rejection,
-        rejection.category != .unmappedClass
-      {
+      let (legacy, secure) = try decode(bytes, allowedClasses: classes)
+      count(legacy, into: &report.legacy, unregistered: &unregistered)
+      count(secure, into: &report.secure, unregistered: &unregistered)
+      for (path, outcome) in [(DecodePath.secure, secure), (.legacy, legacy)] where lost == nil {
+        guard let crash = outcome.crash else { continue }
+        lost = LostRow(
+          primaryKey: primaryKey, entity: entity, kind: .decoderCrashed, className: nil,
+          keyPath: "root",
+          message:
+            "the app's decoding trapped in the decode worker on the \(path.rawValue) path (\(crash.summary)): the app would crash reading the row"
+        )
+      }
+      if lost == nil, let rejection = secure.rejection, rejection.category != .unmappedClass {
         lost = LostRow(
           primaryKey: primaryKey, entity: entity,
           kind: rejection.category == .classNotAllowed ? .classNotAllowed : .secureReadRejected,
@@ -355,6 +388,28 @@ package struct TransformerPreflight {
     report.leafClasses = minimal.leaves
     report.unregisteredClasses = unregistered.sorted()
     return report
+  }
+
+  /// The row's legacy and secure outcomes, in one request to the runner.
+  private func decode(_ bytes: [UInt8], allowedClasses: [String]) throws(MigrationError) -> (
+    legacy: DecodeOutcome, secure: DecodeOutcome
+  ) {
+    let results = runner.outcomes(
+      bytes, paths: [.legacy, .secure], allowedClasses: allowedClasses, classMap: classMap,
+      topKeys: ["root"])
+    var outcomes: [DecodeOutcome] = []
+    for result in results {
+      switch result {
+      case .success(let outcome): outcomes.append(outcome)
+      case .failure(let error):
+        throw MigrationError(.workerUnavailable, file: storePath, error.description)
+      }
+    }
+    guard outcomes.count == 2 else {
+      throw MigrationError(
+        .workerUnavailable, file: storePath, "the decode worker answered no legacy and secure path")
+    }
+    return (outcomes[0], outcomes[1])
   }
 
   private func record(_ row: LostRow, in report: inout AttributeReport) {

@@ -49,11 +49,20 @@ package enum ArchiveFolder {
     return paths
   }
 
-  /// The archives below `archives` that no manifest lists and the ignore file does not name.
+  /// The archives below `archives` that no manifest lists and the ignore file does not name;
+  /// a listed folder (a pinned Core Data model) lists every file below it.
   package static func unlisted(archives: String, manifests: String, listed: Set<String>)
     -> [String]
   {
     let ignored = Self.ignored(manifests: manifests)
-    return Self.archives(in: archives).filter { !listed.contains($0) && !ignored.contains($0) }
+    return Self.archives(in: archives).filter { path in
+      guard !listed.contains(path), !ignored.contains(path) else { return false }
+      var folder = Substring(path)
+      while let slash = folder.lastIndex(of: "/") {
+        folder = folder[..<slash]
+        if listed.contains(String(folder)) { return false }
+      }
+      return true
+    }
   }
 }
