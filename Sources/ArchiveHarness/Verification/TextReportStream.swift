@@ -23,6 +23,8 @@ package final class TextReportStream {
   package private(set) var counts: [VerificationCase.Status: Int] = [:]
   /// How many cases were written.
   package private(set) var total = 0
+  /// How many of the cases written are store checks.
+  package private(set) var storeChecks = 0
   /// What the passed cases read as, for the summary.
   package private(set) var tally = ReadTally()
 
@@ -75,6 +77,7 @@ package final class TextReportStream {
     counts[item.status, default: 0] += 1
     tally.add(item)
     total += 1
+    if item.isStoreCheck { storeChecks += 1 }
     try output.checkWritten()
   }
 
@@ -86,7 +89,8 @@ package final class TextReportStream {
     try output.checkOpen()
     output.send(
       writer.closingText(
-        notes: notes, total: total, counts: counts, containment: containment, tally: tally))
+        notes: notes, total: total, counts: counts, storeChecks: storeChecks,
+        containment: containment, tally: tally))
     try output.finish()
   }
 

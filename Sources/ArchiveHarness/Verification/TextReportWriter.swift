@@ -27,7 +27,8 @@ package struct TextReportWriter: Sendable {
     return text
       + closingText(
         notes: report.notes, total: report.cases.count, counts: report.counts,
-        containment: report.containment, tally: tally)
+        storeChecks: report.cases.filter(\.isStoreCheck).count, containment: report.containment,
+        tally: tally)
   }
 
   /// One case's block: its status line, then (when it failed, or in verbose mode) each path and
@@ -110,13 +111,15 @@ package struct TextReportWriter: Sendable {
   ///   - notes: The report's notes, such as what a privacy scan covered.
   ///   - total: How many cases there were.
   ///   - counts: How many cases ended with each status.
+  ///   - storeChecks: How many of the cases are store checks, which the summary names apart
+  ///     from the archive entries.
   ///   - containment: Whether a trap while decoding was contained, when known.
   ///   - tally: What the passed cases read as; with it, a line says how many decoded and how
   ///     many were rejected as expected, and a warning names each manifest of which nothing
   ///     decoded.
   /// - Returns: The closing lines, each ending with a line feed.
   package func closingText(
-    notes: [String], total: Int, counts: [VerificationCase.Status: Int],
+    notes: [String], total: Int, counts: [VerificationCase.Status: Int], storeChecks: Int = 0,
     containment: Containment? = nil, tally: ReadTally? = nil
   ) -> String {
     var text = ""
@@ -131,7 +134,12 @@ package struct TextReportWriter: Sendable {
     }
     let summary = VerificationCase.Status.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }
       .joined(separator: ", ")
-    text += "\n\(total) archive entries: \(summary)\n"
+    let checked =
+      storeChecks == 0
+      ? "\(total) archive entries"
+      : "\(total - storeChecks) archive entries and \(storeChecks) store "
+        + (storeChecks == 1 ? "check" : "checks")
+    text += "\n\(checked): \(summary)\n"
     if let tally, (counts[.passed] ?? 0) > 0 {
       text += "passed: \(tally.summary)\n"
     }

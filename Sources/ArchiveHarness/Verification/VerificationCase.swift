@@ -102,6 +102,10 @@ public struct VerificationCase: Sendable, Hashable {
   /// ```
   public var ranEveryPath: Bool { paths.allSatisfy(\.ran) }
 
+  /// Whether the case is a store check's (a Keychain snapshot, a pinned Core Data attribute),
+  /// which reads no archive on the decode paths, rather than an archive entry's.
+  package var isStoreCheck: Bool { paths.isEmpty }
+
   /// The name tests and JUnit use: `manifest › archive`.
   public var name: String { "\(manifest) › \(archive)" }
 }

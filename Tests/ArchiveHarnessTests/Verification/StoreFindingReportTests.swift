@@ -109,4 +109,19 @@ struct StoreFindingReportTests {
       html.contains("[keychain-query] <code>Keychain/app-v1.json:genericPassword.auth.ada</code>"))
     #expect(!html.contains("not run</td>"))
   }
+
+  @Test("The text summary counts store checks apart from archive entries, streamed or not")
+  func summaryNamesStoreChecks() throws {
+    let report = VerificationReport(cases: [
+      Self.storeCase([Self.missed]), Self.storeCase([]),
+    ])
+    let text = TextReportWriter(colour: false).render(report)
+    #expect(text.contains("\n0 archive entries and 2 store checks: 1 passed, 1 failed"), "\(text)")
+    var streamed = ""
+    let stream = TextReportStream(
+      writer: TextReportWriter(colour: false), containment: nil, sink: { streamed += $0 })
+    for item in report.cases { try stream.write(item) }
+    try stream.finish()
+    #expect(streamed.contains("0 archive entries and 2 store checks: 1 passed, 1 failed"))
+  }
 }
