@@ -113,7 +113,9 @@ struct KeychainPipelineTests {
       result.stdout.contains(
         "✗ error: [keychain-query] \(pipeline.snapshot):\(KeychainCLIFixtures.bob): no Keychain "
           + "query of the manifest finds this item"))
-    #expect(result.stdout.contains("2 archive entries: 1 passed, 1 failed, 0 unexpected-pass"))
+    #expect(
+      result.stdout.contains(
+        "1 archive entries and 1 store check: 1 passed, 1 failed, 0 unexpected-pass"))
   }
 
   @Test("The dry run plans both profiles, refuses the truncated memo, writes nothing, exit 1")
