@@ -24,9 +24,15 @@ package struct ReadTally: Sendable, Hashable {
   /// An empty tally.
   package init() {}
 
-  /// Counts a case, when it passed.
+  /// Passed archive entries counted: those decoded, those rejected as expected, and those
+  /// with neither (a path not run).
+  package private(set) var counted = 0
+
+  /// Counts a case, when it is a passed archive entry; a store check reads no archive on the
+  /// decode paths, and is not counted.
   package mutating func add(_ item: VerificationCase) {
-    guard item.status == .passed else { return }
+    guard item.status == .passed, !item.isStoreCheck else { return }
+    counted += 1
     let harness = item.paths.filter { $0.path == .decode(.secure) || $0.path == .decode(.legacy) }
     var decodedHere = false
     if harness.contains(where: { $0.outcome == .decoded }) {

@@ -140,7 +140,7 @@ package struct TextReportWriter: Sendable {
       : "\(total - storeChecks) archive entries and \(storeChecks) store "
         + (storeChecks == 1 ? "check" : "checks")
     text += "\n\(checked): \(summary)\n"
-    if let tally, (counts[.passed] ?? 0) > 0 {
+    if let tally, tally.counted > 0 {
       text += "passed: \(tally.summary)\n"
     }
     // Only an uncontained run says so: a trap in it would have ended the run, not failed a case.

@@ -124,4 +124,15 @@ struct StoreFindingReportTests {
     try stream.finish()
     #expect(streamed.contains("0 archive entries and 2 store checks: 1 passed, 1 failed"))
   }
+
+  @Test("A manifest of store checks only is not warned about as one whose entries never decode")
+  func storeChecksAreNotUndecodedEntries() {
+    let text = TextReportWriter(colour: false).render(
+      VerificationReport(cases: [Self.storeCase([]), Self.storeCase([Self.idle])]))
+    #expect(!text.contains("no entry decodes"), "\(text)")
+    #expect(!text.contains("passed: "), "\(text)")
+    #expect(
+      text.hasSuffix(
+        "0 archive entries and 2 store checks: 2 passed, 0 failed, 0 unexpected-pass\n"))
+  }
 }
