@@ -111,7 +111,7 @@ struct KeychainPipelineTests {
     #expect(result.stdout.contains("FAIL \(pipeline.manifests)/app.xml › Keychain/app-v1.json\n"))
     #expect(
       result.stdout.contains(
-        "✗ error: [keychain-query] \(pipeline.snapshot):\(KeychainCLIFixtures.bob): no Keychain "
+        "✗ error: [keychain-snapshot] \(pipeline.snapshot):\(KeychainCLIFixtures.bob): no Keychain "
           + "query of the manifest finds this item"))
     #expect(
       result.stdout.contains(

@@ -99,13 +99,13 @@ struct KeychainVerifyCommandTests {
     #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
     #expect(
       result.stdout.contains(
-        "error: [keychain-query] \(workspace.snapshot):\(KeychainCLIFixtures.bob): no Keychain "
+        "error: [keychain-snapshot] \(workspace.snapshot):\(KeychainCLIFixtures.bob): no Keychain "
           + "query of the manifest finds this item"), "\(result.stdout)")
     #expect(
       result.stdout.contains(
         #"\#(workspace.snapshot):internetPassword."api.example.com".token: the item is kSecAttrAccessibleAfterFirstUnlock, which can leave the device"#
       ))
-    #expect(result.stdout.contains("warning: [keychain-query] \(workspace.manifest):"))
+    #expect(result.stdout.contains("warning: [keychain-snapshot] \(workspace.manifest):"))
     #expect(try !Self.printsItemData(result))
   }
 

@@ -25,9 +25,10 @@ package struct NestedArchive: Sendable {
     self.archive = archive
   }
 
-  /// Whether bytes start as a binary or XML property list does; a cheap test before a full read.
+  /// Whether bytes start as a binary (`bplist`, any version) or XML property list does, after
+  /// an optional byte-order mark and white space; a cheap test before a full read.
   package static func looksLikePropertyList(_ bytes: [UInt8]) -> Bool {
-    if bytes.starts(with: Array("bplist00".utf8)) { return true }
+    if bytes.starts(with: Array("bplist".utf8)) { return true }
     var index = bytes.startIndex
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index += 3 }
     while index < bytes.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) {

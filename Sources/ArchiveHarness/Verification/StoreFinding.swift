@@ -8,17 +8,18 @@ import ArchiveFormat
 ///
 /// ```swift
 /// let finding = StoreFinding(
-///   .keychainQuery, .error, at: Place(file: "keychain.json", line: 0, column: 0),
+///   .keychainSnapshot, .error, at: Place(file: "keychain.json", line: 0, column: 0),
 ///   "no Keychain query of the manifest finds this item")
 /// print("\(finding.place): \(finding.severity): [\(finding.check)] \(finding.message)")
 /// ```
 package struct StoreFinding: Sendable, Hashable {
   /// The store checks a manifest can declare.
   package enum Check: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// A Keychain snapshot against the manifest's `<keychainQuery>`s.
-    case keychainQuery = "keychain-query"
-    /// A Core Data attribute's transformer and rows against the manifest's pin.
-    case coreDataTransformer = "core-data-transformer"
+    /// A `<keychainSnapshot>`: its items against the manifest's `<keychainQuery>`s, and its
+    /// items that hold archives against the manifest's `<archive keychainItem>` entries.
+    case keychainSnapshot = "keychain-snapshot"
+    /// A `<coreDataAttribute>` pin: the model's transformer and the store's rows.
+    case coreDataAttribute = "core-data-attribute"
 
     /// The check's name in reports.
     package var description: String { rawValue }

@@ -41,7 +41,7 @@ extension Verifier {
     _ pin: CoreDataAttributePin, classMap: ClassNameMap, archivesDirectory: String
   ) -> [StoreFinding] {
     func finding(_ severity: Severity, _ place: Place, _ message: String) -> StoreFinding {
-      StoreFinding(.coreDataTransformer, severity, at: place, message)
+      StoreFinding(.coreDataAttribute, severity, at: place, message)
     }
     let modelPath = (archivesDirectory as NSString).appendingPathComponent(pin.model)
     let model: CoreDataModel
@@ -164,7 +164,7 @@ extension Verifier {
         if let className = expected.className, className != row.className {
           findings.append(
             StoreFinding(
-              .coreDataTransformer, .error, at: expected.location,
+              .coreDataAttribute, .error, at: expected.location,
               "\(name) is lost for \(row.className.map { "class '\($0)'" } ?? "another reason"), "
                 + "not for class '\(className)' as pinned: \(row.message)"))
         }
@@ -176,7 +176,7 @@ extension Verifier {
         "<lostRow pk=\"\(row.primaryKey)\"\(row.className.map { " class=\"\($0)\"" } ?? "")/>"
       findings.append(
         StoreFinding(
-          .coreDataTransformer, .error, at: pin.location,
+          .coreDataAttribute, .error, at: pin.location,
           "\(name) would become nil under \(transformer) [\(row.kind.rawValue)]: \(row.message); "
             + "allow its classes (the smallest allowedTopLevelClasses that decodes every row: "
             + "\(list)), or accept the loss with \(element)"))
@@ -185,7 +185,7 @@ extension Verifier {
     if unpinned > Self.maximumUnpinnedRowFindings || notListed > 0 {
       findings.append(
         StoreFinding(
-          .coreDataTransformer, .error, at: pin.location,
+          .coreDataAttribute, .error, at: pin.location,
           "\(max(0, unpinned - Self.maximumUnpinnedRowFindings) + notListed) more rows of "
             + "\(pin.qualifiedName) would become nil that the pin does not list; "
             + "`coredata preflight` lists them"))
@@ -195,7 +195,7 @@ extension Verifier {
     for row in pin.lostRows where lost[row.primaryKey] == nil {
       findings.append(
         StoreFinding(
-          .coreDataTransformer, .warning, at: row.location,
+          .coreDataAttribute, .warning, at: row.location,
           "\(pin.entity)[Z_PK=\(row.primaryKey)].\(pin.attribute) is pinned as lost but now "
             + "decodes under \(transformer): remove its lostRow"))
     }

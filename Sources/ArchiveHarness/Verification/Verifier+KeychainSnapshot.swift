@@ -98,27 +98,58 @@ extension Verifier {
   ) -> VerificationCase {
     let file = (archivesDirectory as NSString).appendingPathComponent(snapshot.path)
     var findings: [StoreFinding] = []
+    let store: KeychainSnapshotStore
+    do throws(MigrationError) {
+      store = try KeychainSnapshotStore(path: file)
+    } catch {
+      findings.append(
+        StoreFinding(
+          .keychainSnapshot, .error, at: error.place,
+          "cannot read the Keychain snapshot: \(error.message)"))
+      return VerificationCase(
+        manifest: manifest.file, archive: snapshot.path, location: snapshot.location, paths: [],
+        expectations: [], producer: Self.producer(of: manifest), storeFindings: findings)
+    }
     if manifest.keychainQueries.isEmpty {
       findings.append(
         StoreFinding(
-          .keychainQuery, .warning, at: snapshot.location,
+          .keychainSnapshot, .warning, at: snapshot.location,
           "the manifest declares no <keychainQuery>, so no query runs against the Keychain "
             + "snapshot '\(snapshot.path)'"))
     } else {
-      do throws(MigrationError) {
-        findings = try KeychainQueryFinding.check(
-          snapshotAt: file, queries: manifest.keychainQueries
-        )
-        .findings.map { StoreFinding(.keychainQuery, $0.severity, at: $0.place, $0.message) }
-      } catch {
-        findings.append(
-          StoreFinding(
-            .keychainQuery, .error, at: error.place,
-            "cannot read the Keychain snapshot: \(error.message)"))
-      }
+      findings = KeychainQueryFinding.check(
+        store.snapshot, file: file, queries: manifest.keychainQueries
+      )
+      .map { StoreFinding(.keychainSnapshot, $0.severity, at: $0.place, $0.message) }
     }
+    findings += Self.unverifiedItems(of: store, snapshot: snapshot, in: manifest)
     return VerificationCase(
       manifest: manifest.file, archive: snapshot.path, location: snapshot.location, paths: [],
       expectations: [], producer: Self.producer(of: manifest), storeFindings: findings)
+  }
+
+  /// A warning for each item of a snapshot whose data is a property list (an archive) that no
+  /// `<archive keychainItem>` entry of the manifest verifies: nothing in a snapshot a manifest
+  /// declares goes unchecked silently.
+  static func unverifiedItems(
+    of store: KeychainSnapshotStore, snapshot: KeychainSnapshotReference, in manifest: Manifest
+  ) -> [StoreFinding] {
+    var listed = Set<String>()
+    for entry in manifest.archives where entry.path == snapshot.path {
+      guard let name = entry.keychainItem,
+        let record = try? store.record(named: name)
+      else { continue }
+      listed.insert(record.id.description)
+    }
+    return store.snapshot.items.compactMap { item in
+      let id = RecordID.propertyListValue(file: store.path, keyPath: item.keyPath)
+      guard !listed.contains(id.description), NestedArchive.looksLikePropertyList(item.data)
+      else { return nil }
+      return StoreFinding(
+        .keychainSnapshot, .warning, at: id.place,
+        "the item holds a property list that no <archive keychainItem> entry verifies on the "
+          + "decode paths; add <archive path=\"\(snapshot.path)\" "
+          + "keychainItem='\(item.keyPath)' sha256=\"\(SHA256Checksum.hex(item.data))\">")
+    }
   }
 }

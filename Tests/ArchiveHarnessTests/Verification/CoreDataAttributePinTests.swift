@@ -108,7 +108,7 @@ struct CoreDataAttributePinTests {
     let item = try #require(try verify(try Self.colorPin()).first)
     #expect(item.status == .failed)
     let finding = try #require(item.storeFindings.first)
-    #expect(finding.check == .coreDataTransformer)
+    #expect(finding.check == .coreDataAttribute)
     #expect(finding.severity == .error)
     #expect(finding.place.file == "manifest.xml")
     #expect(finding.place.line == 4)
@@ -349,7 +349,7 @@ struct CoreDataAttributePinTests {
       "verify", "--manifests", root + "/manifests", "--archives", archives,
     ])
     #expect(run.status == 1, "\(run.stdout)\(run.stderr)")
-    #expect(run.stdout.contains("[core-data-transformer] \(manifest):4:"), "\(run.stdout)")
+    #expect(run.stdout.contains("[core-data-attribute] \(manifest):4:"), "\(run.stdout)")
     #expect(run.stdout.contains("valueTransformerName 'ColorTransformer'"))
     #expect(!run.stdout.contains("[unlisted]"), "\(run.stdout)")
   }

@@ -9,10 +9,10 @@ import Testing
 @Suite("Store findings in verify's reports")
 struct StoreFindingReportTests {
   static let missed = StoreFinding(
-    .keychainQuery, .error, at: Place(parsing: "Keychain/app-v1.json:genericPassword.auth.ada"),
+    .keychainSnapshot, .error, at: Place(parsing: "Keychain/app-v1.json:genericPassword.auth.ada"),
     "no Keychain query of the manifest finds this item: the app would lose it")
   static let idle = StoreFinding(
-    .keychainQuery, .warning, at: Place(file: "manifests/app.xml", line: 9, column: 3),
+    .keychainSnapshot, .warning, at: Place(file: "manifests/app.xml", line: 9, column: 3),
     "the query genericPassword service 'auth2' finds no item of Keychain/app-v1.json")
 
   static func storeCase(_ findings: [StoreFinding]) -> VerificationCase {
@@ -50,7 +50,7 @@ struct StoreFindingReportTests {
       Issue.record("no store findings in \(text)")
       return
     }
-    #expect(findings.first?["check"] == .string("keychain-query"))
+    #expect(findings.first?["check"] == .string("keychain-snapshot"))
     #expect(findings.first?["severity"] == .string("error"))
     #expect(findings.first?["place"] == .string("Keychain/app-v1.json:genericPassword.auth.ada"))
     let read = try VerificationReportReader().report(document)
@@ -62,7 +62,7 @@ struct StoreFindingReportTests {
   func unknownCheckIsRefused() throws {
     let report = VerificationReport(cases: [Self.storeCase([Self.missed])])
     let text = JSONReportWriter().render(report).replacingOccurrences(
-      of: "\"keychain-query\"", with: "\"keychain-magic\"")
+      of: "\"keychain-snapshot\"", with: "\"keychain-magic\"")
     #expect(throws: VerificationReportReadError.self) {
       try VerificationReportReader().report(try JSONDocument(parsing: text))
     }
@@ -75,16 +75,16 @@ struct StoreFindingReportTests {
     #expect(text.hasPrefix("FAIL "))
     #expect(
       text.contains(
-        "✗ error: [keychain-query] Keychain/app-v1.json:genericPassword.auth.ada: no Keychain query"
+        "✗ error: [keychain-snapshot] Keychain/app-v1.json:genericPassword.auth.ada: no Keychain query"
       ))
-    #expect(text.contains("warning: [keychain-query] manifests/app.xml:9:3: the query"))
+    #expect(text.contains("warning: [keychain-snapshot] manifests/app.xml:9:3: the query"))
   }
 
   @Test("A passing store case still shows its warnings in the text report")
   func passingTextShowsWarnings() {
     let text = TextReportWriter(colour: false).caseText(Self.storeCase([Self.idle]))
     #expect(text.hasPrefix("PASS "))
-    #expect(text.contains("warning: [keychain-query]"))
+    #expect(text.contains("warning: [keychain-snapshot]"))
   }
 
   @Test("JUnit names each error finding as the failure, not the warnings")
@@ -94,7 +94,7 @@ struct StoreFindingReportTests {
     #expect(xml.contains("<failure"))
     #expect(
       xml.contains(
-        "Keychain/app-v1.json:genericPassword.auth.ada: [keychain-query] no Keychain query"))
+        "Keychain/app-v1.json:genericPassword.auth.ada: [keychain-snapshot] no Keychain query"))
     #expect(!xml.contains("finds no item of Keychain"))
   }
 
@@ -106,7 +106,8 @@ struct StoreFindingReportTests {
     ).render(VerificationReport(cases: [Self.storeCase([Self.missed])]))
     #expect(html.contains(">store check</td>"))
     #expect(
-      html.contains("[keychain-query] <code>Keychain/app-v1.json:genericPassword.auth.ada</code>"))
+      html.contains(
+        "[keychain-snapshot] <code>Keychain/app-v1.json:genericPassword.auth.ada</code>"))
     #expect(!html.contains("not run</td>"))
   }
 

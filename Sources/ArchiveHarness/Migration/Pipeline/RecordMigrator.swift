@@ -96,7 +96,7 @@ package struct RecordMigrator: Sendable {
     guard !bytes.isEmpty else {
       return .decided(RecordPlan(record: record, outcome: .skipped("the value is empty")))
     }
-    guard Self.looksLikePropertyList(bytes) else {
+    guard NestedArchive.looksLikePropertyList(bytes) else {
       return .decided(
         RecordPlan(
           record: record, outcome: .skipped("not an archive: not a binary or XML property list")))
@@ -191,16 +191,5 @@ package struct RecordMigrator: Sendable {
     guard let object = archive.object(at: Int(index)) else { return true }
     if case .null = object { return true }
     return false
-  }
-
-  /// Whether bytes start like a binary or XML property list (after an optional BOM and whitespace).
-  static func looksLikePropertyList(_ bytes: [UInt8]) -> Bool {
-    if bytes.starts(with: Array("bplist".utf8)) { return true }
-    var start = 0
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-    while start < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[start]) { start += 1 }
-    let rest = bytes[start...]
-    return rest.starts(with: Array("<?xml".utf8)) || rest.starts(with: Array("<plist".utf8))
-      || rest.starts(with: Array("<!DOCTYPE".utf8))
   }
 }

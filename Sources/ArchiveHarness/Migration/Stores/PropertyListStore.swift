@@ -81,7 +81,7 @@ package final class PropertyListStore: RecordStore {
   /// - Returns: `false` for a folder, a file that cannot be read, or other contents.
   package static func looksLikePropertyList(atPath path: String) -> Bool {
     guard let prefix = try? DurableFile.readPrefix(path, count: 4096) else { return false }
-    return RecordMigrator.looksLikePropertyList(prefix)
+    return NestedArchive.looksLikePropertyList(prefix)
   }
 
   /// The number of `Data` values the file holds.
