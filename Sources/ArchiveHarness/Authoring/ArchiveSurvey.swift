@@ -48,11 +48,15 @@ struct ArchiveSurvey {
   var readErrorCategory = RejectionCategory.malformed
 
   private let limits: ManifestAuthor.Options
+  /// Whether values are written masked, as a secret's are (a Keychain item's archive): strings
+  /// and URLs by their length, data and UUIDs by their digest, never as they are.
+  private let masksValues: Bool
   private var visited: Set<Int> = []
 
   /// A survey of an archive that does not read: no classes, no expectations.
   init(readError: KeyedArchiveError, options: ManifestAuthor.Options) {
     limits = options
+    masksValues = false
     self.readError = "\(readError)"
     self.readErrorCategory = Self.category(of: readError)
   }
@@ -64,8 +68,16 @@ struct ArchiveSurvey {
     RejectionCategory(structural: error)
   }
 
-  init(archive: KeyedArchive, options: ManifestAuthor.Options) {
+  /// Surveys an archive.
+  ///
+  /// - Parameters:
+  ///   - archive: The archive.
+  ///   - options: Where the walk stops, and how long a value is written out.
+  ///   - masksValues: Whether the archive holds secrets (a Keychain item's data): its strings
+  ///     and URLs are then stated by their length, its data and UUIDs by their digest.
+  init(archive: KeyedArchive, options: ManifestAuthor.Options, masksValues: Bool = false) {
     limits = options
+    self.masksValues = masksValues
     for object in archive.objects {
       switch object {
       case .classDescription(let description):
@@ -109,7 +121,7 @@ struct ArchiveSurvey {
     let key = path.description
     let leaf = archive.leaf(of: node)
     guard case .object(let className, let index, let count) = leaf else {
-      add(key, Self.element(for: leaf, key: key, options: limits))
+      add(key, Self.element(for: leaf, key: key, options: limits, masked: masksValues))
       return
     }
     if index >= 0, ManifestXMLWriter.isClassName(className) {
@@ -161,7 +173,8 @@ struct ArchiveSurvey {
     var values: [String] = []
     for leaf in leaves {
       switch leaf {
-      case .string(let text) where text.utf16.count <= 200 && XMLText.isValid(text):
+      case .string(let text)
+      where !masksValues && text.utf16.count <= 200 && XMLText.isValid(text):
         values.append(text)
       case .integer(let number): values.append(String(number))
       case .unsignedInteger(let number): values.append(String(number))
@@ -213,10 +226,31 @@ struct ArchiveSurvey {
   }
 
   /// The expectation element for a leaf, or nil when the leaf cannot be written.
-  static func element(for leaf: ArchiveLeaf, key: String, options: ManifestAuthor.Options)
-    -> String?
-  {
+  ///
+  /// - Parameters:
+  ///   - leaf: The value.
+  ///   - key: Its key path.
+  ///   - options: How long a string or data is written out.
+  ///   - masked: Whether the value may be a secret: a string is then stated by its length
+  ///     (`count`, a URL's by `maxLength`), data and a UUID by their digest (`dataDigest`).
+  /// - Returns: The element's text.
+  static func element(
+    for leaf: ArchiveLeaf, key: String, options: ManifestAuthor.Options, masked: Bool = false
+  ) -> String? {
     let keyAttribute = ManifestXMLWriter.keyAttribute(key)
+    if masked {
+      switch leaf {
+      case .string(let value):
+        return "<count\(keyAttribute) equals=\"\(value.utf16.count)\"/>"
+      case .url(let value):
+        return "<maxLength\(keyAttribute) utf16=\"\(value.utf16.count)\"/>"
+      case .data(let bytes), .uuid(let bytes):
+        return
+          "<dataDigest\(keyAttribute) sha256=\"\(SHA256Checksum.hash(bytes).hexadecimal)\" length=\"\(bytes.count)\"/>"
+      default:
+        break
+      }
+    }
     switch leaf {
     case .null:
       return "<null\(keyAttribute)/>"

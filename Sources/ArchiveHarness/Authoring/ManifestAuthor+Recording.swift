@@ -70,18 +70,19 @@ extension ManifestAuthor {
         text, file: file, baseDirectory: baseDirectory, diagnostics: &diagnostics)
     else { return }
     var entries: [String: ArchiveEntry] = [:]
-    for entry in manifest.archives where entries[Self.normalized(entry.path)] == nil {
-      entries[Self.normalized(entry.path)] = entry
+    for entry in manifest.archives {
+      let key = Self.entryKey(path: entry.path, keychainItem: entry.keychainItem)
+      if entries[key] == nil { entries[key] = entry }
     }
     for index in drafts.indices {
-      guard let entry = entries[Self.normalized(drafts[index].item.input.path)] else { continue }
+      guard let entry = entries[drafts[index].item.input.entryKey] else { continue }
       let checked = verifier.verify(entry, of: manifest, bytes: drafts[index].item.input.bytes)
       drafts[index].observe(checked, entry: entry)
       for loss in drafts[index].losses {
         diagnostics.append(
           ManifestDiagnostic(
             .error, .semantic, at: entry.location,
-            "\(entry.path): \(loss.element): \(loss.message); fix the decoder, or declare the "
+            "\(entry.caseName): \(loss.element): \(loss.message); fix the decoder, or declare the "
               + "change in the manifest's <migration>"))
       }
     }
@@ -204,9 +205,11 @@ extension ManifestAuthor.EntryDraft {
     guard checked.expectations.count >= entry.expectations.count,
       entry.expectations.count == expectations.count
     else { return }
+    // A Keychain item's values are secrets: what a decode found instead is not written.
+    let masked = item.input.keychainItem != nil
     for (index, result) in checked.expectations.prefix(entry.expectations.count).enumerated()
     where !result.passed {
-      dropped[index] = "the archive holds \(result.actual)"
+      dropped[index] = masked ? "the archive holds another value" : "the archive holds \(result.actual)"
     }
     var byPlace: [Place: Int] = [:]
     for (index, expectation) in entry.expectations.enumerated()
@@ -215,7 +218,10 @@ extension ManifestAuthor.EntryDraft {
     }
     for result in checked.expectations.dropFirst(entry.expectations.count) where !result.passed {
       guard let index = byPlace[result.location], dropped[index] == nil else { continue }
-      dropped[index] = "the object the secure path decodes has \(result.actual)"
+      dropped[index] =
+        masked
+        ? "the object the secure path decodes has another value"
+        : "the object the secure path decodes has \(result.actual)"
     }
   }
 }

@@ -90,13 +90,38 @@ public struct ManifestAuthor: Sendable {
   public struct Input: Sendable {
     /// The path relative to the archives folder.
     public var path: String
-    /// The file's bytes.
+    /// The file's bytes; a Keychain item's data when ``keychainItem`` is set.
     public var bytes: [UInt8]
+    /// The Keychain item whose data `bytes` is (its key path, `CLASS.SERVICE.ACCOUNT`), when
+    /// `path` is a Keychain snapshot: the entry is written with `keychainItem`, and its string
+    /// values as lengths and its data as digests, never as the item's text.
+    package var keychainItem: String?
 
     /// Creates an input.
     public init(path: String, bytes: [UInt8]) {
       self.path = path
       self.bytes = bytes
+    }
+
+    /// Creates the input of one Keychain item of a snapshot.
+    package init(path: String, keychainItem: String, data: [UInt8]) {
+      self.path = path
+      self.bytes = data
+      self.keychainItem = keychainItem
+    }
+
+    /// The entry's name, as its case is named: `PATH`, or `SNAPSHOT:CLASS.SERVICE.ACCOUNT`.
+    var name: String { keychainItem.map { "\(path):\($0)" } ?? path }
+
+    /// Where the input is, for diagnostics: the file, or the snapshot's item.
+    var place: Place {
+      guard let keychainItem else { return Place(file: path, line: 0, column: 0) }
+      return Place(file: path, position: .keyPath(keychainItem))
+    }
+
+    /// What tells entries apart: the normalized path, and the Keychain item when there is one.
+    var entryKey: String {
+      ManifestAuthor.entryKey(path: path, keychainItem: keychainItem)
     }
   }
 
@@ -179,7 +204,7 @@ public struct ManifestAuthor: Sendable {
     var inputs: [Input] = []
     var diagnostics: [ManifestDiagnostic] = []
     for path in paths {
-      let full = archivesDirectory.isEmpty ? path : "\(archivesDirectory)/\(path)"
+      let full = file(path, in: archivesDirectory)
       if let bytes = ArchiveFile.read(full) {
         inputs.append(Input(path: path, bytes: bytes))
       } else {
@@ -203,8 +228,27 @@ public struct ManifestAuthor: Sendable {
   ///   - file: Where the manifest will be written, for diagnostics and `classMapFile` paths.
   /// - Returns: The manifest text and what was met on the way.
   public func author(_ inputs: [Input], file: String = "<authored manifest>") -> Result {
+    author(inputs, keychainSnapshots: [], file: file)
+  }
+
+  /// Writes a complete manifest for archive files and Keychain snapshots.
+  ///
+  /// Each snapshot is declared (`<keychainSnapshot path sha256>`), and each of its items whose
+  /// data is a property list gets an `<archive keychainItem>` entry, recorded as an archive
+  /// file's is; the items whose data is not one are named in a comment.
+  ///
+  /// - Parameters:
+  ///   - inputs: The archive files.
+  ///   - keychainSnapshots: The snapshots.
+  ///   - file: Where the manifest will be written, for diagnostics and `classMapFile` paths.
+  /// - Returns: The manifest text and what was met on the way.
+  package func author(
+    _ inputs: [Input], keychainSnapshots: [KeychainSnapshotInput],
+    file: String = "<authored manifest>"
+  ) -> Result {
     var diagnostics: [ManifestDiagnostic] = []
-    let surveyed = survey(inputs, diagnostics: &diagnostics)
+    let surveyed = survey(
+      inputs + keychainSnapshots.flatMap(\.archiveInputs), diagnostics: &diagnostics)
     var classNames: Set<String> = []
     var reachable: Set<String> = []
     for item in surveyed {
@@ -225,8 +269,10 @@ public struct ManifestAuthor: Sendable {
       text += self.manifestHead(
         produced: produced,
         provenance:
-          "Authored by \(self.options.toolName) manifest author from \(surveyed.count) archives.",
+          "Authored by \(self.options.toolName) manifest author from \(surveyed.count) archives"
+          + Self.snapshotProvenance(keychainSnapshots) + ".",
         plan: plan)
+      text += self.keychainSnapshotElements(keychainSnapshots, indent: "  ")
       for draft in drafts {
         text += self.archiveElement(draft, current: plan.current, indent: "  ", prefix: "")
       }
@@ -238,7 +284,7 @@ public struct ManifestAuthor: Sendable {
       &drafts, in: render(drafts), file: file, baseDirectory: folder.isEmpty ? "." : folder,
       diagnostics: &diagnostics)
     return Result(
-      text: render(drafts), diagnostics: diagnostics, addedArchives: surveyed.map(\.input.path))
+      text: render(drafts), diagnostics: diagnostics, addedArchives: surveyed.map(\.input.name))
   }
 
   /// Adds archives that an existing manifest does not list yet, and refreshes the checksum of
@@ -436,12 +482,14 @@ public struct ManifestAuthor: Sendable {
       do {
         let archive = try KeyedArchive(bytes: input.bytes)
         surveyed.append(
-          Surveyed(input: input, survey: ArchiveSurvey(archive: archive, options: options)))
+          Surveyed(
+            input: input,
+            survey: ArchiveSurvey(
+              archive: archive, options: options, masksValues: input.keychainItem != nil)))
       } catch {
         diagnostics.append(
           ManifestDiagnostic(
-            .warning, .archive(error),
-            at: Place(file: input.path, line: 0, column: 0),
+            .warning, .archive(error), at: input.place,
             "not a keyed archive, listed as rejected [\(ArchiveSurvey.category(of: error))] on "
               + "every path: \(error)"))
         surveyed.append(
@@ -470,9 +518,10 @@ public struct ManifestAuthor: Sendable {
       }
     }
     let registryAttribute = options.registry.map { " registry=\"\(XMLText.escaped($0))\"" } ?? ""
+    let itemAttribute = item.input.keychainItem.map { " keychainItem=\(Self.quoted($0))" } ?? ""
     var text =
-      "\(indent)<\(prefix)archive path=\"\(XMLText.escaped(item.input.path))\" sha256=\"\(sha)\""
-      + "\(keysAttribute)\(registryAttribute)>\n"
+      "\(indent)<\(prefix)archive path=\"\(XMLText.escaped(item.input.path))\"\(itemAttribute)"
+      + " sha256=\"\(sha)\"\(keysAttribute)\(registryAttribute)>\n"
     if let keysComment { text += keysComment }
     if item.survey.readError == nil {
       text += allowedClassesElement(
@@ -652,6 +701,20 @@ public struct ManifestAuthor: Sendable {
 
   static func normalized(_ path: String) -> String {
     path.split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+  }
+
+  /// What tells entries apart: the normalized path, and the Keychain item when there is one
+  /// (several entries read items of one snapshot).
+  static func entryKey(path: String, keychainItem: String?) -> String {
+    keychainItem.map { "\(normalized(path))\u{0}\($0)" } ?? normalized(path)
+  }
+
+  /// An attribute value in quotes: single ones when it holds a double quote and no single one,
+  /// as a key path with a quoted key reads best (`'genericPassword."com.example.auth".alice'`).
+  static func quoted(_ value: String) -> String {
+    let escaped = XMLText.escaped(value)
+    guard value.contains("\""), !value.contains("'") else { return "\"\(escaped)\"" }
+    return "'" + escaped.replacingOccurrences(of: "&quot;", with: "\"") + "'"
   }
 
   private static func today() -> String {

@@ -56,10 +56,20 @@ enum ManifestAuthorCommand {
         for review. A read that misses a class the archive needs is recorded as the
         rejection it is, with the allowedClasses advice as a comment.
 
+        A Keychain snapshot (keychain export) among the archives is declared with
+        <keychainSnapshot path sha256>, and each item whose data is a property list
+        gets an <archive keychainItem=CLASS.SERVICE.ACCOUNT> entry, recorded as a
+        file's is; the items whose data is not one are named in a comment. An item
+        holds secrets: its strings are recorded by their length (count, maxLength)
+        and its data by its digest (dataDigest), never as they are. A snapshot that
+        does not read is an error naming the file and the place (items[1].data),
+        and nothing is written.
+
         With --update, new archives are added to an existing manifest; a listed
         archive whose bytes changed gets its new sha256 and keeps its expectations,
         and an outcome that changed is reported, not written over. Every human edit
-        and comment in the manifest is kept.
+        and comment in the manifest is kept. --update takes archive files only, not
+        a Keychain snapshot.
       """,
     arguments: [archiveFiles],
     options: [
@@ -70,10 +80,12 @@ enum ManifestAuthorCommand {
         0  the manifest was written
         1  it was written, with errors noted (a bad --produced date), or an archive
            --update refreshed no longer gives what its entry records
-        2  the run could not proceed (an unreadable archive or manifest, bad arguments)
+        2  the run could not proceed (an unreadable archive, manifest or Keychain
+           snapshot, bad arguments)
       """)
 
-  static let archiveFiles = Argument.repeating("archive", help: "Archives, relative to --archives.")
+  static let archiveFiles = Argument.repeating(
+    "archive", help: "Archives and Keychain snapshots, relative to --archives.")
   static let output = Option<String?>.optional(
     "output", short: "o", valueName: "FILE",
     help: "Write the manifest here, not to stdout; a device or FIFO is written in place.")
@@ -222,8 +234,28 @@ enum ManifestAuthorCommand {
       registered = Set(named.classNames)
       options.registry = name
     }
+    let archivesFolder = arguments[SharedOptions.archives]
+    var files: [String] = []
+    var snapshots: [ManifestAuthor.KeychainSnapshotInput] = []
+    for path in arguments[archiveFiles] {
+      guard ManifestAuthor.isKeychainSnapshot(path, archivesDirectory: archivesFolder) else {
+        files.append(path)
+        continue
+      }
+      if arguments[update] != nil {
+        throw UsageError(
+          message: "--update takes archive files; '\(path)' is a Keychain snapshot: author a "
+            + "manifest for it without --update")
+      }
+      do throws(MigrationError) {
+        snapshots.append(
+          try ManifestAuthor.KeychainSnapshotInput(path: path, archivesDirectory: archivesFolder))
+      } catch {
+        throw CommandFailure(error)
+      }
+    }
     let (inputs, problems) = ManifestAuthor.inputs(
-      paths: arguments[archiveFiles], archivesDirectory: arguments[SharedOptions.archives])
+      paths: files, archivesDirectory: archivesFolder)
     ManifestDiagnosticsPrinter.print(problems, to: context.console)
     guard problems.isEmpty else { return .unusable }
     var verifier = Verifier(
@@ -242,7 +274,8 @@ enum ManifestAuthorCommand {
         existingText: String(decoding: data, as: UTF8.self), file: existing, with: inputs,
         schema: try SchemaOption.source(arguments[SchemaOption.option]))
     } else {
-      result = author.author(inputs, file: arguments[output] ?? "<stdout>")
+      result = author.author(
+        inputs, keychainSnapshots: snapshots, file: arguments[output] ?? "<stdout>")
     }
     ManifestDiagnosticsPrinter.print(result.diagnostics, to: context.console)
     guard !result.text.isEmpty else { return .unusable }

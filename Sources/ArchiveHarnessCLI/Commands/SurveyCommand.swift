@@ -32,6 +32,10 @@ enum SurveyCommand {
         classes, and allowedClasses marked for review. Then
         'migrate-dry-run --store STORE --manifest FILE' needs no more options.
         When several columns hold archives, --place names the one to describe.
+        For a Keychain snapshot that manifest is for migrate, and a note names the
+        'manifest author' to run next: it declares the snapshot and records what
+        each decode path does with each item's archive (<archive keychainItem>),
+        which verify checks; survey runs no decode path.
       """,
     arguments: [store],
     options: [
@@ -120,6 +124,12 @@ enum SurveyCommand {
       .note, file: manifestPath, category: nil,
       "manifest written for \(findings.archives) archives; next: "
         + writer.dryRunCommand(manifest: manifestPath, in: report))
+    if let next = writer.keychainAuthorCommand(in: report) {
+      context.console.diagnose(
+        .note, file: manifestPath, category: nil,
+        "it does not verify the items' archives; to record what each decode path does with "
+          + "them, in <archive keychainItem> entries verify checks: " + next)
+    }
     return result.diagnostics.contains { $0.severity == .error } ? .findings : .success
   }
 }

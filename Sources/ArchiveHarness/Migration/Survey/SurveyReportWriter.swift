@@ -1,4 +1,5 @@
 import ArchiveFormat
+import Foundation
 
 /// Writes a survey as text for people or as JSON (`schemas/survey.schema.json`) for tools.
 ///
@@ -89,6 +90,23 @@ package struct SurveyReportWriter: Sendable {
   package func dryRunCommand(manifest: String, in report: SurveyReport) -> String {
     ([toolName, "migrate-dry-run", "--store", report.store] + Self.storeArguments(for: report)
       + ["--manifest", manifest]).map(Self.shellWord).joined(separator: " ")
+  }
+
+  /// The `manifest author` that drafts a Keychain snapshot's `<keychainSnapshot>` and its
+  /// items' `<archive keychainItem>` entries, with the snapshot's folder as `--archives`; nil
+  /// for a store of another kind.
+  ///
+  /// ```swift
+  /// writer.keychainAuthorCommand(in: report)
+  /// // archive-harness manifest author --archives Keychain app-v1.json --output MANIFEST
+  /// ```
+  package func keychainAuthorCommand(in report: SurveyReport) -> String? {
+    guard report.kind == .keychainSnapshot else { return nil }
+    let folder = (report.store as NSString).deletingLastPathComponent
+    return ([
+      toolName, "manifest", "author", "--archives", folder.isEmpty ? "." : folder,
+      (report.store as NSString).lastPathComponent,
+    ].map(Self.shellWord) + ["--output", "MANIFEST"]).joined(separator: " ")
   }
 
   /// A word as a POSIX shell reads it back: bare when it is safe, else in single quotes.
