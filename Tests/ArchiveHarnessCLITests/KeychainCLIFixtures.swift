@@ -33,6 +33,39 @@ enum KeychainCLIFixtures {
     ]
   }
 
+  /// A session token the authoring tests archive into an item; it must never be written out.
+  static let token = "tok_live_7Qm2vX9pLr4sZ8nB"
+  /// A signing key the token item's archive holds beside the token.
+  static let signingKey: [UInt8] = Array(0..<16).map { UInt8($0 * 17 % 251) }
+
+  /// An archived session (an `NSDictionary`): the token as a string, the key as data.
+  static func sessionArchive() -> [UInt8] {
+    var archive = TestArchive()
+    let key = archive.add(.data(signingKey))
+    let root = archive.dictionary([
+      ("accessToken", archive.string(token)), ("signingKey", .uid(key)),
+    ])
+    return archive.bytes(root: root)
+  }
+
+  /// The snapshot `manifest author` is tested on: the items of ``items()``, a session token
+  /// archived in an item, and a device identifier stored as plain bytes (no archive).
+  static func authoringItems() throws -> [KeychainItem] {
+    try items() + [
+      KeychainItem(
+        itemClass: .genericPassword, service: "com.example.session", account: "current",
+        accessible: .afterFirstUnlockThisDeviceOnly, data: sessionArchive()),
+      KeychainItem(
+        itemClass: .genericPassword, service: "com.example.auth", account: "device-id",
+        accessible: .whenUnlockedThisDeviceOnly, data: Array("device-7F3A".utf8)),
+    ]
+  }
+
+  /// The key path of the item that holds no archive.
+  static let deviceID = #"genericPassword."com.example.auth".device-id"#
+  /// The key path of the session token's item.
+  static let session = #"genericPassword."com.example.session".current"#
+
   /// The key path of alice's item, as survey and migrate name it.
   static let alice = #"genericPassword."com.example.auth".alice"#
   /// The key path of bob's item, which the new version's queries miss.
