@@ -209,7 +209,8 @@ extension ManifestAuthor.EntryDraft {
     let masked = item.input.keychainItem != nil
     for (index, result) in checked.expectations.prefix(entry.expectations.count).enumerated()
     where !result.passed {
-      dropped[index] = masked ? "the archive holds another value" : "the archive holds \(result.actual)"
+      dropped[index] =
+        masked ? "the archive holds another value" : "the archive holds \(result.actual)"
     }
     var byPlace: [Place: Int] = [:]
     for (index, expectation) in entry.expectations.enumerated()

@@ -103,10 +103,11 @@ package struct SurveyReportWriter: Sendable {
   package func keychainAuthorCommand(in report: SurveyReport) -> String? {
     guard report.kind == .keychainSnapshot else { return nil }
     let folder = (report.store as NSString).deletingLastPathComponent
-    return ([
-      toolName, "manifest", "author", "--archives", folder.isEmpty ? "." : folder,
-      (report.store as NSString).lastPathComponent,
-    ].map(Self.shellWord) + ["--output", "MANIFEST"]).joined(separator: " ")
+    return
+      ([
+        toolName, "manifest", "author", "--archives", folder.isEmpty ? "." : folder,
+        (report.store as NSString).lastPathComponent,
+      ].map(Self.shellWord) + ["--output", "MANIFEST"]).joined(separator: " ")
   }
 
   /// A word as a POSIX shell reads it back: bare when it is safe, else in single quotes.
