@@ -90,7 +90,7 @@ public struct ManifestAuthor: Sendable {
   public struct Input: Sendable {
     /// The path relative to the archives folder.
     public var path: String
-    /// The file's bytes; a Keychain item's data when ``keychainItem`` is set.
+    /// The file's bytes, or a Keychain item's data.
     public var bytes: [UInt8]
     /// The Keychain item whose data `bytes` is (its key path, `CLASS.SERVICE.ACCOUNT`), when
     /// `path` is a Keychain snapshot: the entry is written with `keychainItem`, and its string
