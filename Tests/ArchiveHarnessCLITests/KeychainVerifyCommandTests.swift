@@ -9,8 +9,8 @@ import Testing
 /// from an item's data on every path, the Foundation worker's included.
 @Suite("verify on Keychain snapshots")
 struct KeychainVerifyCommandTests {
-  /// A folder with `archives/Keychain/app-v1.json` (the fixtures' snapshot) and
-  /// `manifests/app.xml`.
+  /// A folder with `archives/Keychain/app-v1.json` (the fixtures' snapshot, or one of `items`)
+  /// and `manifests/app.xml`.
   struct Workspace {
     let folder: String
     var archives: String { folder + "/archives" }
@@ -18,13 +18,13 @@ struct KeychainVerifyCommandTests {
     var manifest: String { manifests + "/app.xml" }
     var snapshot: String { archives + "/Keychain/app-v1.json" }
 
-    init() throws {
+    init(items: [KeychainItem]? = nil) throws {
       folder = try StoreFixtures.temporaryFolder()
       for name in ["archives/Keychain", "manifests"] {
         try FileManager.default.createDirectory(
           atPath: folder + "/" + name, withIntermediateDirectories: true)
       }
-      try Data(KeychainSnapshot(items: try KeychainCLIFixtures.items()).encoded())
+      try Data(KeychainSnapshot(items: try items ?? KeychainCLIFixtures.items()).encoded())
         .write(to: URL(fileURLWithPath: snapshot))
     }
 

@@ -9,41 +9,12 @@ import Testing
 /// comment, never writes an item's strings or data, and `verify` passes on what it wrote.
 @Suite("manifest author on Keychain snapshots")
 struct ManifestAuthorKeychainTests {
-  /// A folder with `archives/Keychain/app-v1.json` (the authoring fixtures' snapshot) and an
-  /// empty `manifests/`.
-  struct Workspace {
-    let folder: String
-    var archives: String { folder + "/archives" }
-    var manifests: String { folder + "/manifests" }
-    var manifest: String { manifests + "/app.xml" }
-    var snapshot: String { archives + "/Keychain/app-v1.json" }
+  /// The `verify` tests' workspace, with the authoring fixtures' snapshot.
+  typealias Workspace = KeychainVerifyCommandTests.Workspace
 
-    init() throws {
-      folder = try StoreFixtures.temporaryFolder()
-      for name in ["archives/Keychain", "manifests"] {
-        try FileManager.default.createDirectory(
-          atPath: folder + "/" + name, withIntermediateDirectories: true)
-      }
-      try Data(KeychainSnapshot(items: try KeychainCLIFixtures.authoringItems()).encoded())
-        .write(to: URL(fileURLWithPath: snapshot))
-    }
-
-    /// Runs `manifest author` on the snapshot (or `inputs`), writing `manifests/app.xml`.
-    func author(_ inputs: [String] = ["Keychain/app-v1.json"], _ more: [String] = []) throws
-      -> CommandRunner.Result
-    {
-      try CommandRunner.run(
-        ["manifest", "author", "--archives", archives] + inputs
-          + [
-            "--app", "ProfilesApp", "--version", "1.0", "--platform", "iOS 16",
-            "--produced", "2024-03-04", "--output", manifest,
-          ] + more)
-    }
-
-    /// The manifest written.
-    func text() throws -> String {
-      String(decoding: try KeychainCLIFixtures.contents(manifest), as: UTF8.self)
-    }
+  /// A workspace whose snapshot holds ``KeychainCLIFixtures/authoringItems()``.
+  static func workspace() throws -> Workspace {
+    try Workspace(items: KeychainCLIFixtures.authoringItems())
   }
 
   /// The `<archive>` start tag of an item's entry, as authoring writes it.
@@ -54,7 +25,7 @@ struct ManifestAuthorKeychainTests {
 
   @Test("A snapshot gets its declaration and a recorded entry per item holding a property list")
   func authorsSnapshot() throws {
-    let workspace = try Workspace()
+    let workspace = try Self.workspace()
     defer { try? FileManager.default.removeItem(atPath: workspace.folder) }
     let result = try workspace.author()
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -88,7 +59,7 @@ struct ManifestAuthorKeychainTests {
 
   @Test("verify passes on the authored manifest, and no item is left unverified")
   func authoredManifestVerifies() throws {
-    let workspace = try Workspace()
+    let workspace = try Self.workspace()
     defer { try? FileManager.default.removeItem(atPath: workspace.folder) }
     let authored = try workspace.author()
     try #require(authored.status == 0, "\(authored.stdout)\(authored.stderr)")
@@ -110,7 +81,7 @@ struct ManifestAuthorKeychainTests {
 
   @Test("An item whose data is not an archive is named in a comment, with no entry")
   func nonArchiveItemIsNamed() throws {
-    let workspace = try Workspace()
+    let workspace = try Self.workspace()
     defer { try? FileManager.default.removeItem(atPath: workspace.folder) }
     let result = try workspace.author()
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -125,7 +96,7 @@ struct ManifestAuthorKeychainTests {
 
   @Test("A token string and a key in an item's archive are never written into the manifest")
   func tokenIsNotWritten() throws {
-    let workspace = try Workspace()
+    let workspace = try Self.workspace()
     defer { try? FileManager.default.removeItem(atPath: workspace.folder) }
     let result = try workspace.author()
     #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -145,7 +116,7 @@ struct ManifestAuthorKeychainTests {
 
   @Test("A snapshot that does not read fails with exit 2 naming the place, and writes nothing")
   func corruptSnapshotFails() throws {
-    let workspace = try Workspace()
+    let workspace = try Self.workspace()
     defer { try? FileManager.default.removeItem(atPath: workspace.folder) }
     try Data(
       """
@@ -164,7 +135,7 @@ struct ManifestAuthorKeychainTests {
 
   @Test("--update refuses a Keychain snapshot with exit 2, leaving the manifest as it was")
   func updateRefusesSnapshot() throws {
-    let workspace = try Workspace()
+    let workspace = try Self.workspace()
     defer { try? FileManager.default.removeItem(atPath: workspace.folder) }
     try #require(try workspace.author().status == 0)
     let before = try KeychainCLIFixtures.contents(workspace.manifest)
@@ -180,7 +151,7 @@ struct ManifestAuthorKeychainTests {
 
   @Test("survey --author on a snapshot names the manifest author that records its items")
   func surveyAuthorNamesManifestAuthor() throws {
-    let workspace = try Workspace()
+    let workspace = try Self.workspace()
     defer { try? FileManager.default.removeItem(atPath: workspace.folder) }
     let result = try CommandRunner.run(
       ["survey", workspace.snapshot, "--author", workspace.manifests + "/store.xml"])
@@ -189,5 +160,24 @@ struct ManifestAuthorKeychainTests {
       result.stderr.contains(
         "profiles-harness manifest author --archives \(workspace.archives)/Keychain "
           + "app-v1.json --output MANIFEST"), "\(result.stderr)")
+  }
+}
+
+extension KeychainVerifyCommandTests.Workspace {
+  /// Runs `manifest author` on the snapshot (or `inputs`), writing `manifests/app.xml`.
+  func author(_ inputs: [String] = ["Keychain/app-v1.json"], _ more: [String] = []) throws
+    -> CommandRunner.Result
+  {
+    try CommandRunner.run(
+      ["manifest", "author", "--archives", archives] + inputs
+        + [
+          "--app", "ProfilesApp", "--version", "1.0", "--platform", "iOS 16",
+          "--produced", "2024-03-04", "--output", manifest,
+        ] + more)
+  }
+
+  /// The manifest written.
+  func text() throws -> String {
+    String(decoding: try KeychainCLIFixtures.contents(manifest), as: UTF8.self)
   }
 }
