@@ -310,6 +310,16 @@ public struct ManifestAuthor: Sendable {
   )
     -> Result
   {
+    if let item = inputs.first(where: { $0.keychainItem != nil }) {
+      // Checksums are refreshed and entries found by path, and a snapshot's items share one.
+      return Result(
+        text: "",
+        diagnostics: [
+          ManifestDiagnostic(
+            .error, .semantic, at: item.place,
+            "an update adds archive files; author a Keychain snapshot's manifest without it")
+        ], addedArchives: [])
+    }
     let folder = (file as NSString).deletingLastPathComponent
     let baseDirectory = folder.isEmpty ? "." : folder
     var text = existingText

@@ -65,4 +65,23 @@ struct ManifestAuthorKeychainTests {
     #expect(!text.contains("Springfield") && !text.contains("1 Main St"), "\(text)")
     #expect(text.contains(#"<count key="address.city" equals="11"/>"#), "\(text)")
   }
+
+  @Test("An update refuses a Keychain item's input, and writes nothing")
+  func updateRefusesItems() throws {
+    let (archives, text, _) = try authored()
+    defer { try? FileManager.default.removeItem(atPath: archives) }
+    let item = try #require(KeychainFixtures.items().first)
+    let result = ManifestAuthor().update(
+      existingText: text, file: "manifest.xml",
+      with: [
+        ManifestAuthor.Input(
+          path: "Keychain/app-v1.json", keychainItem: item.keyPath.description, data: item.data)
+      ])
+    #expect(result.text.isEmpty)
+    #expect(result.diagnostics.containsErrors)
+    #expect(
+      result.diagnostics.first?.location.description
+        == #"Keychain/app-v1.json:genericPassword."com.example.auth".alice"#,
+      "\(result.diagnostics)")
+  }
 }
