@@ -71,7 +71,7 @@ extension ManifestAuthor {
     archivesDirectory.isEmpty ? path : "\(archivesDirectory)/\(path)"
   }
 
-  /// ` and N Keychain snapshots`, for the provenance, or nothing.
+  /// Which Keychain snapshots the archives came from, for the provenance; empty without one.
   static func snapshotProvenance(_ snapshots: [KeychainSnapshotInput]) -> String {
     switch snapshots.count {
     case 0: ""

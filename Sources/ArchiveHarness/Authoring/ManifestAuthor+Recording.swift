@@ -158,6 +158,8 @@ extension ManifestAuthor {
 extension ManifestAuthor.EntryDraft {
   /// Records what one verification of the draft's entry observed.
   mutating func observe(_ checked: VerificationCase, entry: ArchiveEntry) {
+    // A Keychain item's values are secrets: what a decode found or lost is not written.
+    let masked = item.input.keychainItem != nil
     for path in DecodePath.manifestPaths {
       guard let element = path.manifestElementName,
         let result = checked.paths.first(where: { $0.path == .decode(path) })
@@ -184,7 +186,14 @@ extension ManifestAuthor.EntryDraft {
       case (.rejected, .rejection(.notConserved)?):
         // The archive is the reference: a loss is a finding to fix or declare, never an
         // outcome to expect.
-        losses.append((element, result.message ?? "the current code does not keep the archive"))
+        losses.append(
+          (
+            element,
+            masked
+              ? "the current code does not keep what the item's archive holds (the values are "
+                + "not shown, since the item's data is secret)"
+              : result.message ?? "the current code does not keep the archive"
+          ))
         comments.append(
           "\(element): not recorded, the current code does not keep what the archive holds")
       case (.decoded, _):
@@ -205,8 +214,6 @@ extension ManifestAuthor.EntryDraft {
     guard checked.expectations.count >= entry.expectations.count,
       entry.expectations.count == expectations.count
     else { return }
-    // A Keychain item's values are secrets: what a decode found instead is not written.
-    let masked = item.input.keychainItem != nil
     for (index, result) in checked.expectations.prefix(entry.expectations.count).enumerated()
     where !result.passed {
       dropped[index] =
