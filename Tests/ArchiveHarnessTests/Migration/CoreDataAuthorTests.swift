@@ -92,7 +92,8 @@ struct CoreDataAuthorTests {
     #expect(pins.map(\.transformer) == ["CoverTransformer", "ContentTransformer"])
     #expect(pins.map(\.customClassName) == ["Cover", "Content"])
     #expect(pins.map(\.rows) == [52, 4970])
-    #expect(pins.map { $0.allowedClasses?.map(\.name) } == [["CoreDataPlus_Tests.Cover"], ["Content"]])
+    #expect(
+      pins.map { $0.allowedClasses?.map(\.name) } == [["CoreDataPlus_Tests.Cover"], ["Content"]])
   }
 
   @Test("The authored manifests of both real stores load, and verify passes on them at once")
@@ -111,7 +112,8 @@ struct CoreDataAuthorTests {
     try ignoreUnlisted(
       manifests: manifests,
       listed: [
-        "CoreDataPlus/SampleModel2_V1.sqlite", "CoreDataPlus/SampleModel2-V1-transcribed.xcdatamodel",
+        "CoreDataPlus/SampleModel2_V1.sqlite",
+        "CoreDataPlus/SampleModel2-V1-transcribed.xcdatamodel",
         "CoreDataPlus/SampleModel_V1.sqlite", "CoreDataPlus/SampleModel.xcdatamodeld",
       ], archives: Self.archives)
     let verify = try CommandRunner.run([
