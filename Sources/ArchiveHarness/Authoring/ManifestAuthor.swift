@@ -597,6 +597,24 @@ public struct ManifestAuthor: Sendable {
     return text + "  </producer>\n"
   }
 
+  /// An error diagnostic when a manifest written for a store does not load back, else nil.
+  ///
+  /// - Parameters:
+  ///   - text: The manifest text.
+  ///   - file: Where it will be written, for diagnostics.
+  /// - Returns: The error, naming every load error.
+  func loadBackError(_ text: String, file: String) -> ManifestDiagnostic? {
+    let loaded = ManifestLoader.load(
+      bytes: Array(text.utf8), file: file, baseDirectory: ".",
+      archivesDirectory: options.archivesDirectory)
+    let errors = loaded.diagnostics.filter { $0.severity == .error }
+    guard loaded.manifest == nil || !errors.isEmpty else { return nil }
+    return ManifestDiagnostic(
+      .error, .semantic, at: Place(file: file, line: 0, column: 0),
+      "the manifest written for the store does not load: "
+        + errors.map(\.description).joined(separator: "; "))
+  }
+
   /// Text fit for an XML comment: no `--`, no line breaks, no characters XML forbids.
   func commentSafe(_ text: String) -> String {
     var safe = ""

@@ -143,14 +143,8 @@ enum CoreDataPreflightCommand {
     guard let manifestPath, let pinPaths else {
       return report.lostRowCount > 0 ? .findings : .success
     }
-    var options = ManifestAuthor.Options()
-    options.app = arguments[ManifestAuthorCommand.app]
-    options.version = arguments[ManifestAuthorCommand.version]
-    options.platform = arguments[ManifestAuthorCommand.platform]
-    options.produced = arguments[ManifestAuthorCommand.produced]
-    options.provenance = arguments[ManifestAuthorCommand.provenance]
+    var options = ManifestAuthorCommand.producerOptions(arguments, toolName: context.toolName)
     options.archivesDirectory = archivesDirectory
-    options.toolName = context.toolName
     let drafted: (result: ManifestAuthor.Result, lostRows: Int)
     do throws(MigrationError) {
       drafted = try ManifestAuthor(options: options).coreDataManifest(
