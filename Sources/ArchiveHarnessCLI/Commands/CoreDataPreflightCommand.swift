@@ -102,11 +102,23 @@ enum CoreDataPreflightCommand {
       }
       try OutputWriting.checkNew(manifestPath)
       // As verify finds it: LegacyArchives beside the nearest manifests folder.
-      archivesDirectory =
-        try arguments[VerifyCommand.archives]
-        ?? ManifestFolder.locateForCommand(
-          from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        ).archives
+      if let given = arguments[VerifyCommand.archives] {
+        archivesDirectory = given
+      } else {
+        do throws(ManifestFolder.NotFound) {
+          archivesDirectory =
+            try ManifestFolder.locate(
+              from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            ).archives
+        } catch {
+          throw CommandFailure(
+            file: ManifestFolder.manifestsFolder, category: .invalidOptions,
+            message:
+              "--author needs the archives folder, LegacyArchives beside the nearest manifests "
+              + "folder, but there is no manifests folder here or above (looked in "
+              + error.searched.joined(separator: ", ") + "); give --archives DIR")
+        }
+      }
       do throws(MigrationError) {
         pinPaths = try ManifestAuthor.coreDataPinPaths(
           store: arguments[store], model: modelPath, archivesDirectory: archivesDirectory)

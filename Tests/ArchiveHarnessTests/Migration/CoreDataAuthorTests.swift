@@ -167,6 +167,67 @@ struct CoreDataAuthorTests {
     #expect(passing.status == 0, "\(passing.stdout)\(passing.stderr)")
   }
 
+  @Test(
+    "Without --archives, pins are relative to LegacyArchives beside the nearest manifests folder, as verify finds it"
+  )
+  func defaultArchivesFolder() throws {
+    let root = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    for folder in ["manifests", "LegacyArchives/Cars", "work"] {
+      try FileManager.default.createDirectory(
+        atPath: root + "/" + folder, withIntermediateDirectories: true)
+    }
+    try FileManager.default.copyItem(
+      atPath: Fixtures.path("SampleModel_V1.sqlite"),
+      toPath: root + "/LegacyArchives/Cars/Cars.sqlite")
+    try FileManager.default.copyItem(
+      atPath: Fixtures.path("SampleModel.xcdatamodeld"),
+      toPath: root + "/LegacyArchives/Cars/SampleModel.xcdatamodeld")
+    let run = try CommandRunner.run(
+      [
+        "coredata", "preflight", "../LegacyArchives/Cars/Cars.sqlite", "--model",
+        "../LegacyArchives/Cars/SampleModel.xcdatamodeld", "--author", "../manifests/Cars.xml",
+      ], in: URL(fileURLWithPath: root + "/work"))
+    #expect(run.status == 0, "\(run.stderr)")
+    let (loaded, errors) = try load(
+      root + "/manifests/Cars.xml", archives: root + "/LegacyArchives")
+    #expect(errors.isEmpty, "\(errors)")
+    let pin = try #require(loaded?.coreDataAttributes.first)
+    #expect(pin.store == "Cars/Cars.sqlite")
+    #expect(pin.model == "Cars/SampleModel.xcdatamodeld")
+    #expect(pin.rows == 125)
+    let verify = try CommandRunner.run(["verify"], in: URL(fileURLWithPath: root + "/work"))
+    #expect(verify.status == 0, "\(verify.stdout)\(verify.stderr)")
+  }
+
+  @Test(
+    "Without --archives and with no manifests folder here or above: exit 2, saying to give --archives, and nothing is written"
+  )
+  func noArchivesFolderFound() throws {
+    let root = try MigrationFixtures.temporaryFolder()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let run = try CommandRunner.run(
+      [
+        "coredata", "preflight", Fixtures.path("SampleModel_V1.sqlite"), "--model",
+        Fixtures.path("SampleModel.xcdatamodeld"), "--author", "Cars.xml",
+      ], in: URL(fileURLWithPath: root))
+    #expect(run.status == 2)
+    #expect(run.stderr.contains("no manifests folder here or above"), "\(run.stderr)")
+    #expect(run.stderr.contains("give --archives DIR"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: root).isEmpty)
+  }
+
+  @Test("--author - is a usage error: the report itself goes to stdout")
+  func authorToStandardOutputRefused() throws {
+    let run = try CommandRunner.run([
+      "coredata", "preflight", Fixtures.path("SampleModel_V1.sqlite"), "--model",
+      Fixtures.path("SampleModel.xcdatamodeld"), "--author", "-", "--archives", Self.archives,
+    ])
+    #expect(run.status == 2)
+    #expect(run.stderr.contains("--author needs a file"), "\(run.stderr)")
+    #expect(run.stdout.isEmpty)
+  }
+
   @Test("An existing FILE is refused: exit 2, and it is left as it was")
   func existingFileRefused() throws {
     let manifests = try manifestsFolder()
