@@ -16,42 +16,19 @@ struct KeychainPipelineTests {
   /// `manifests/app.xml`, the new version's manifest: its queries, the snapshot, and an entry
   /// of alice's item.
   struct Pipeline {
-    let folder: String
-    var archives: String { folder + "/archives" }
-    var manifests: String { folder + "/manifests" }
-    var snapshot: String { archives + "/Keychain/app-v1.json" }
+    /// The folders and the snapshot, as `verify`'s own tests lay them out.
+    let workspace: KeychainVerifyCommandTests.Workspace
+    var folder: String { workspace.folder }
+    var archives: String { workspace.archives }
+    var manifests: String { workspace.manifests }
+    var snapshot: String { workspace.snapshot }
     var newSnapshot: String { folder + "/app-v2.json" }
 
     init() throws {
-      folder = try StoreFixtures.temporaryFolder()
-      for name in ["archives/Keychain", "manifests"] {
-        try FileManager.default.createDirectory(
-          atPath: folder + "/" + name, withIntermediateDirectories: true)
-      }
-      try Data(KeychainSnapshot(items: try KeychainCLIFixtures.items()).encoded())
-        .write(to: URL(fileURLWithPath: snapshot))
-      let profile = SHA256Checksum.hex(try KeychainCLIFixtures.shipped("profile-valid.archive"))
-      let manifest = """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <manifest xmlns="urn:archive-harness:manifest:1" schemaVersion="1">
-          <producer app="ProfilesApp" version="2.0" platform="iOS 17" produced="2024-03-04"/>
-          <classMap>
-            <map from="ProfilesApp.UserProfile" to="ProfileKit.UserProfile"/>
-            <map from="ProfilesApp.Address" to="ProfileKit.Address"/>
-          </classMap>
-          <allowedClasses>
-            <class name="ProfileKit.UserProfile"/>
-            <class name="ProfileKit.Address"/>
-          </allowedClasses>
-        \(KeychainCLIFixtures.queryElements)
-          <keychainSnapshot path="Keychain/app-v1.json" sha256="\(SHA256Checksum.hex(try KeychainCLIFixtures.contents(snapshot)))"/>
-          <archive path="Keychain/app-v1.json" keychainItem='\(KeychainCLIFixtures.alice)' sha256="\(profile)">
-            <rootClass name="ProfileKit.UserProfile"/>
-            <string key="name">Avery Example</string>
-          </archive>
-        </manifest>
-        """
-      try Data(manifest.utf8).write(to: URL(fileURLWithPath: manifests + "/app.xml"))
+      workspace = try KeychainVerifyCommandTests.Workspace()
+      try workspace.writeManifest(
+        queries: KeychainCLIFixtures.queryElements,
+        entries: try KeychainVerifyCommandTests.aliceEntry())
     }
 
     func survey() throws -> CommandRunner.Result {

@@ -112,17 +112,7 @@ extension ManifestAuthor {
     text += ManifestXMLWriter.storeElement(findings.shape)
     text += "</manifest>\n"
 
-    let loaded = ManifestLoader.load(
-      bytes: Array(text.utf8), file: file, baseDirectory: ".",
-      archivesDirectory: options.archivesDirectory)
-    let errors = loaded.diagnostics.filter { $0.severity == .error }
-    if loaded.manifest == nil || !errors.isEmpty {
-      diagnostics.append(
-        ManifestDiagnostic(
-          .error, .semantic, at: Place(file: file, line: 0, column: 0),
-          "the manifest written for the store does not load: "
-            + errors.map(\.description).joined(separator: "; ")))
-    }
+    if let error = loadBackError(text, file: file) { diagnostics.append(error) }
     return Result(text: text, diagnostics: diagnostics, addedArchives: [])
   }
 

@@ -622,14 +622,7 @@ public struct ManifestAuthor: Sendable {
   ///   - plan: The class map's rows.
   /// - Returns: The text, up to and with the `classMap`'s end tag.
   func manifestHead(produced: String, provenance: String, plan: ClassPlan) -> String {
-    var text =
-      "<manifest xmlns=\"\(ManifestSchema.namespace)\" schemaVersion=\"\(ManifestSchema.version)\">\n"
-    text += "  <producer app=\"\(XMLText.escaped(options.app))\""
-    text += " version=\"\(XMLText.escaped(options.version))\""
-    text += " platform=\"\(XMLText.escaped(options.platform))\""
-    text += " produced=\"\(XMLText.escaped(produced))\">\n"
-    text += "    <provenance>\(XMLText.escaped(options.provenance ?? provenance))</provenance>\n"
-    text += "  </producer>\n"
+    var text = manifestStart(produced: produced, provenance: provenance)
     if registeredClasses == nil {
       text +=
         "  <!-- Class-name mapping skeleton: every class name the archives contain, superclass\n"
@@ -644,6 +637,41 @@ public struct ManifestAuthor: Sendable {
     text += plan.rows(indent: "    ", prefix: "")
     text += "  </classMap>\n"
     return text
+  }
+
+  /// The `manifest` start tag and the `producer` of a manifest being written, from the options.
+  ///
+  /// - Parameters:
+  ///   - produced: The `produced` date.
+  ///   - provenance: The provenance written when `Options.provenance` is nil.
+  /// - Returns: The text, up to and with the `producer`'s end tag.
+  func manifestStart(produced: String, provenance: String) -> String {
+    var text =
+      "<manifest xmlns=\"\(ManifestSchema.namespace)\" schemaVersion=\"\(ManifestSchema.version)\">\n"
+    text += "  <producer app=\"\(XMLText.escaped(options.app))\""
+    text += " version=\"\(XMLText.escaped(options.version))\""
+    text += " platform=\"\(XMLText.escaped(options.platform))\""
+    text += " produced=\"\(XMLText.escaped(produced))\">\n"
+    text += "    <provenance>\(XMLText.escaped(options.provenance ?? provenance))</provenance>\n"
+    return text + "  </producer>\n"
+  }
+
+  /// An error diagnostic when a manifest written for a store does not load back, else nil.
+  ///
+  /// - Parameters:
+  ///   - text: The manifest text.
+  ///   - file: Where it will be written, for diagnostics.
+  /// - Returns: The error, naming every load error.
+  func loadBackError(_ text: String, file: String) -> ManifestDiagnostic? {
+    let loaded = ManifestLoader.load(
+      bytes: Array(text.utf8), file: file, baseDirectory: ".",
+      archivesDirectory: options.archivesDirectory)
+    let errors = loaded.diagnostics.filter { $0.severity == .error }
+    guard loaded.manifest == nil || !errors.isEmpty else { return nil }
+    return ManifestDiagnostic(
+      .error, .semantic, at: Place(file: file, line: 0, column: 0),
+      "the manifest written for the store does not load: "
+        + errors.map(\.description).joined(separator: "; "))
   }
 
   /// Text fit for an XML comment: no `--`, no line breaks, no characters XML forbids.

@@ -1,6 +1,7 @@
 import ArchiveFormat
 import ArchiveHarness
 import ArchiveManifest
+import Foundation
 
 /// `archive-harness coredata preflight STORE --model MODEL`: reads every row of every
 /// transformable attribute the way its value transformer would, and names the rows a secure
@@ -37,17 +38,32 @@ enum CoreDataPreflightCommand {
         To check an attribute on every model change, pin it in a manifest with
         <coreDataAttribute> (the store by checksum, the model, the transformer, the row
         count and the accepted lost rows); verify then checks it as a case.
+        With --author FILE, it also drafts that manifest, in a new file (an existing
+        one is refused, nothing is replaced): one pin per transformable attribute, the
+        store and model relative to --archives (both must be inside it), the store's
+        SHA-256, the model's transformer and customClassName, and the row count; a
+        custom transformer's allowedClass list (--allowed-classes, or else the minimal
+        one, its rows checked again with it) marked REVIEW. A row that would be lost is
+        never pinned as accepted: it is a comment holding the <lostRow .../> to paste if
+        the loss is accepted, and verify fails on it until then. verify passes on the
+        manifest when no row is lost.
         Text output may change between versions; --format json is stable
         (schemas/coredata-preflight.schema.json).
       """,
     arguments: [store],
-    options: [model, allowedClasses, format],
+    options: [
+      model, allowedClasses, format, author, VerifyCommand.archives, ManifestAuthorCommand.app,
+      ManifestAuthorCommand.version, ManifestAuthorCommand.platform,
+      ManifestAuthorCommand.produced, ManifestAuthorCommand.provenance,
+    ],
     exitStatus: """
-        0  no row would be lost
-        1  a row would become nil under the declared or proposed transformer
+        0  no row would be lost (and the manifest was written)
+        1  a row would become nil under the declared or proposed transformer, or under
+           a drafted pin (the manifest is written, the row in a comment)
         2  the preflight could not proceed (bad arguments, an unreadable or malformed
-           model, a store that is not Core Data, a model attribute with no column, no
-           decode worker)
+           model, a store that is not SQLite or not Core Data, a model attribute with no
+           column, no decode worker), or --author could not write: the file exists, or
+           the store or model is outside the archives folder; nothing is written
       """)
 
   static let store = Argument.single("store", help: "A Core Data SQLite store.")
@@ -62,6 +78,11 @@ enum CoreDataPreflightCommand {
   static let format = Option.defaulted(
     "format", valueName: "FORMAT", help: "Output format.",
     default: TransformerPreflightReportWriter.Format.text)
+  static let author = Option<String?>.optional(
+    "author", valueName: "FILE",
+    help:
+      "Also draft a manifest pinning every transformable attribute (<coreDataAttribute>), in a new file."
+  )
 
   static let command = Command(spec: spec) { arguments, context in
     let lists = try parseAllowedClasses(arguments[allowedClasses])
@@ -71,6 +92,39 @@ enum CoreDataPreflightCommand {
       coreDataModel = try CoreDataModelReader.read(path: modelPath)
     } catch {
       throw CommandFailure(place: error.place, category: .invalidModel, message: error.message)
+    }
+    let manifestPath = arguments[author]
+    var pinPaths: (store: String, model: String)?
+    var archivesDirectory = ManifestFolder.archivesFolder
+    if let manifestPath {
+      if manifestPath == "-" {
+        throw UsageError(message: "--author needs a file: the preflight itself goes to stdout")
+      }
+      try OutputWriting.checkNew(manifestPath)
+      // As verify finds it: LegacyArchives beside the nearest manifests folder.
+      if let given = arguments[VerifyCommand.archives] {
+        archivesDirectory = given
+      } else {
+        do throws(ManifestFolder.NotFound) {
+          archivesDirectory =
+            try ManifestFolder.locate(
+              from: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            ).archives
+        } catch {
+          throw CommandFailure(
+            file: ManifestFolder.manifestsFolder, category: .invalidOptions,
+            message:
+              "--author needs the archives folder, LegacyArchives beside the nearest manifests "
+              + "folder, but there is no manifests folder here or above (looked in "
+              + error.searched.joined(separator: ", ") + "); give --archives DIR")
+        }
+      }
+      do throws(MigrationError) {
+        pinPaths = try ManifestAuthor.coreDataPinPaths(
+          store: arguments[store], model: modelPath, archivesDirectory: archivesDirectory)
+      } catch {
+        throw CommandFailure(error)
+      }
     }
     let known = Set(coreDataModel.transformables.map { "\($0.entity).\($0.name)" })
     for name in lists.keys.sorted() where !known.contains(name) {
@@ -98,7 +152,31 @@ enum CoreDataPreflightCommand {
     let writer = TransformerPreflightReportWriter(
       format: arguments[format], toolName: context.toolName)
     context.console.output(writer.render(report))
-    return report.lostRowCount > 0 ? .findings : .success
+    guard let manifestPath, let pinPaths else {
+      return report.lostRowCount > 0 ? .findings : .success
+    }
+    var options = ManifestAuthorCommand.producerOptions(arguments, toolName: context.toolName)
+    options.archivesDirectory = archivesDirectory
+    let drafted: (result: ManifestAuthor.Result, lostRows: Int)
+    do throws(MigrationError) {
+      drafted = try ManifestAuthor(options: options).coreDataManifest(
+        store: pinPaths.store, model: pinPaths.model, report: report, preflight: preflight,
+        file: manifestPath)
+    } catch {
+      throw CommandFailure(error)
+    }
+    ManifestDiagnosticsPrinter.print(drafted.result.diagnostics, to: context.console)
+    try OutputWriting.writeNew(drafted.result.text, to: manifestPath)
+    let pins = report.attributes.filter { $0.skipped == nil }.count
+    context.console.diagnose(
+      .note, file: manifestPath, category: nil,
+      "manifest written: \(pins) pinned attributes; "
+        + (drafted.lostRows == 0
+          ? "verify passes on it while the store and model stay as they are"
+          : "\(drafted.lostRows) rows would become nil, each in a comment with the <lostRow> to "
+            + "paste if the loss is accepted; verify fails until then"))
+    let failed = drafted.result.diagnostics.contains { $0.severity == .error }
+    return report.lostRowCount > 0 || drafted.lostRows > 0 || failed ? .findings : .success
   }
 
   /// `Entity.attribute=Class,Class` options, by attribute.

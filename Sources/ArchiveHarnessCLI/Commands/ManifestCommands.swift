@@ -122,6 +122,21 @@ enum ManifestAuthorCommand {
     help: "The class the app's read asks for as the root, for every archive given.",
     defaultDescription: "each archive's own root class")
 
+  /// Authoring options with the producer's (`--app`, `--version`, `--platform`, `--produced`,
+  /// `--provenance`) and the tool's name, for every command that writes a manifest.
+  static func producerOptions(_ arguments: ParsedArguments, toolName: String)
+    -> ManifestAuthor.Options
+  {
+    var options = ManifestAuthor.Options()
+    options.app = arguments[app]
+    options.version = arguments[version]
+    options.platform = arguments[platform]
+    options.produced = arguments[produced]
+    options.provenance = arguments[provenance]
+    options.toolName = toolName
+    return options
+  }
+
   /// The team's class map: `--class-map` pairs, then the rows of `--class-map-file` files, or,
   /// when none is given, of every class map file in `maps/` beside the manifest.
   ///
@@ -201,15 +216,9 @@ enum ManifestAuthorCommand {
 
   static let command = Command(spec: spec) { arguments, context in
     try OutputWriting.check(arguments[output] ?? arguments[update])
-    var options = ManifestAuthor.Options()
-    options.app = arguments[app]
-    options.version = arguments[version]
-    options.platform = arguments[platform]
-    options.produced = arguments[produced]
-    options.provenance = arguments[provenance]
+    var options = producerOptions(arguments, toolName: context.toolName)
     options.rootClass = arguments[rootClass]
     options.archivesDirectory = arguments[SharedOptions.archives]
-    options.toolName = context.toolName
     var readLines = arguments[read].map { (text: $0, place: Place(file: "--read")) }
     if let file = arguments[reads] {
       guard let data = FileManager.default.contents(atPath: file) else {

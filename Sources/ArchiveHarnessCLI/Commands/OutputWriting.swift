@@ -21,6 +21,32 @@ enum OutputWriting {
     }
   }
 
+  /// Throws unless `path` names nothing yet, in a folder that exists: a file that is always new.
+  static func checkNew(_ path: String) throws {
+    do throws(FileOutputError) {
+      let kind = try OutputPathKind.of(path)
+      guard kind == .missing else {
+        throw FileOutputError(
+          .alreadyExists, path: path,
+          "already exists (\(kind.rawValue)); this file is always new, and nothing is replaced")
+      }
+      _ = try OutputDestination.resolve(path)
+    } catch {
+      throw CommandFailure(error)
+    }
+  }
+
+  /// Writes text to a new file, created exclusively (nothing that exists is ever opened,
+  /// replaced or followed), synced with its folder; a failed write leaves no file.
+  static func writeNew(_ text: String, to path: String) throws {
+    do throws(FileOutputError) {
+      try AtomicFile.createNew(path, bytes: Array(text.utf8))
+      try AtomicFile.syncDirectory(AtomicFile.directory(of: path))
+    } catch {
+      throw CommandFailure(error)
+    }
+  }
+
   /// Writes bytes to `path`, or to the console when `path` is nil or `-`.
   static func write(_ bytes: [UInt8], to path: String?, console: Console) throws {
     guard let path, path != "-" else {

@@ -11,7 +11,10 @@ enum PrivacyScanCommand {
     discussion: """
         Every file below the archives folder is scanned: each string, data value,
         dictionary key and URL of a keyed archive, and the printable bytes of any
-        other file. The scan looks for emails, phone numbers, IBANs, card numbers
+        other file. A Keychain snapshot is scanned item by item (each item's data,
+        account, service and access group, named SNAPSHOT:CLASS.SERVICE.ACCOUNT),
+        never as JSON text; an <archive keychainItem> entry's reviews apply to its
+        item. The scan looks for emails, phone numbers, IBANs, card numbers
         (Luhn), package IPv4 and global IPv6 addresses, JSON Web Tokens, bearer
         tokens and long high-entropy tokens. Values are shown masked
         (xxxxx@xxxxxxx.xx) unless --reveal is given. A manifest entry's
@@ -120,7 +123,7 @@ enum PrivacyScanCommand {
             .error, place: review.location, category: .semantic,
             "the reviewed key path '\(review.keyPathText)' is malformed")
         }
-        reviews[entry.path, default: []] += entry.reviewed
+        reviews[entry.caseName, default: []] += entry.reviewed
       }
     }
     guard usable else {

@@ -108,13 +108,7 @@ enum SurveyCommand {
     } catch {
       throw CommandFailure(file: path, category: .invalidOptions, message: error.description)
     }
-    var options = ManifestAuthor.Options()
-    options.app = arguments[ManifestAuthorCommand.app]
-    options.version = arguments[ManifestAuthorCommand.version]
-    options.platform = arguments[ManifestAuthorCommand.platform]
-    options.produced = arguments[ManifestAuthorCommand.produced]
-    options.provenance = arguments[ManifestAuthorCommand.provenance]
-    options.toolName = context.toolName
+    let options = ManifestAuthorCommand.producerOptions(arguments, toolName: context.toolName)
     let result = ManifestAuthor(
       options: options, registeredClasses: Set(context.configuration.registry.classNames)
     ).storeManifest(findings, file: manifestPath)

@@ -7,7 +7,9 @@ import Foundation
 /// ```
 public enum NotesModel {
   /// Every model class of the module, for a decode registry.
-  public static let classes: [NSObject.Type] = [Note.self, FileAttachment.self, Notebook.self]
+  public static let classes: [NSObject.Type] = [
+    Note.self, FileAttachment.self, Notebook.self, SyncSession.self,
+  ]
 
   /// The classes the app's read of a note or notebook file declares.
   public static let allowedClasses: [AnyClass] = [Notebook.self, Note.self, NSArray.self]

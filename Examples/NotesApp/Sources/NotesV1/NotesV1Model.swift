@@ -7,5 +7,7 @@ import Foundation
 /// ```
 public enum NotesV1Model {
   /// Every model class of the module.
-  public static let classes: [NSObject.Type] = [Note.self, Attachment.self, Notebook.self]
+  public static let classes: [NSObject.Type] = [
+    Note.self, Attachment.self, Notebook.self, SyncSession.self,
+  ]
 }

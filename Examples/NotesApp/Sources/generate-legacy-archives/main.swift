@@ -6,6 +6,7 @@
 //   swift run generate-legacy-archives [--output DIR]          (default: RawArchives, never committed)
 //   swift run generate-legacy-archives damaged DIR [--update-manifest FILE --archives ROOT]
 //   swift run generate-legacy-archives store PATH [--records N] [--table T]
+//   swift run generate-legacy-archives keychain PATH               (the device's Keychain snapshot)
 //
 // scripts/record-archives runs the first two around `notes-harness anonymize`. Foundation
 // writes an object's keys in hash order; the generator runs itself again with
@@ -94,6 +95,9 @@ do {
   if arguments.first == "store" {
     guard arguments.count >= 2 else { throw GeneratorError("usage: store PATH [--records N]") }
     try writeStore(at: arguments[1], arguments: arguments)
+  } else if arguments.first == "keychain" {
+    guard arguments.count >= 2 else { throw GeneratorError("usage: keychain PATH") }
+    try KeychainSnapshotWriter.write(to: arguments[1])
   } else if arguments.first == "damaged" {
     guard arguments.count >= 2 else {
       throw GeneratorError("usage: damaged DIR [--update-manifest FILE --archives ROOT]")

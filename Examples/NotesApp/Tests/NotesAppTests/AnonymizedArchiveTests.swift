@@ -44,8 +44,25 @@ struct AnonymizedArchiveTests {
     return strings
   }()
 
+  /// The snapshot of the Keychain items version 1.0 left.
+  static let snapshot = "Keychain/notes-1.0-keychain.json"
+
+  /// A file's bytes; for the Keychain snapshot, what its items hold (each item's data, account
+  /// and service), not the JSON text, whose member names are no one's data.
   static func bytes(_ file: String) throws -> [UInt8] {
-    try NotesHarness.bytes(file)
+    let bytes = try NotesHarness.bytes(file)
+    guard file == snapshot else { return bytes }
+    let json = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any]
+    let items = try #require(json?["items"] as? [[String: Any]])
+    var held: [UInt8] = []
+    for item in items {
+      let data = try #require((item["data"] as? String).flatMap { Data(base64Encoded: $0) })
+      held += Array(data) + [0]
+      for attribute in ["account", "service"] {
+        held += Array(((item[attribute] as? String) ?? "").utf8) + [0]
+      }
+    }
+    return held
   }
 
   /// Whether `haystack` holds `needle`, ASCII letters compared without case.
@@ -58,10 +75,12 @@ struct AnonymizedArchiveTests {
     }
   }
 
-  @Test("The committed folder holds the seven archives the manifest lists")
+  @Test("The committed folder holds the manifest's seven archives and the Keychain snapshot")
   func holdsTheArchives() {
-    #expect(Self.files.count == 7)
-    #expect(Self.files.allSatisfy { $0.hasPrefix("NotesV1-1.0/") && $0.hasSuffix(".archive") })
+    let notes = Self.files.filter { $0 != Self.snapshot }
+    #expect(Self.files.count == 8)
+    #expect(notes.count == 7)
+    #expect(notes.allSatisfy { $0.hasPrefix("NotesV1-1.0/") && $0.hasSuffix(".archive") })
   }
 
   @Test("No raw string, name, email, phone number or date text appears, as UTF-8 or UTF-16")
@@ -96,7 +115,7 @@ struct AnonymizedArchiveTests {
   @Test("The privacy scan finds nothing in the committed archives")
   func privacyScanIsClean() {
     let report = PrivacyScanner().scan(folder: NotesHarness.project.archivesFolder.path)
-    #expect(report.filesScanned == 7)
+    #expect(report.filesScanned == 8)
     #expect(report.findings.isEmpty, "\(report.findings.map(\.description))")
     #expect(report.unreadable.isEmpty)
   }

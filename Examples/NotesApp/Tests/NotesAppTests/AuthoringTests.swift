@@ -12,11 +12,14 @@ struct AuthoringTests {
       let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
         "notes-authoring-\(UUID().uuidString)")
       defer { try? FileManager.default.removeItem(at: folder) }
-      try FileManager.default.createDirectory(
-        at: folder.appendingPathComponent("manifests"), withIntermediateDirectories: true)
+      for made in ["manifests", "LegacyArchives"] {
+        try FileManager.default.createDirectory(
+          at: folder.appendingPathComponent(made), withIntermediateDirectories: true)
+      }
+      // The notes' archives; the Keychain snapshot has its own manifest (KeychainTests).
       try FileManager.default.copyItem(
-        at: NotesHarness.project.archivesFolder,
-        to: folder.appendingPathComponent("LegacyArchives"))
+        at: NotesHarness.project.archivesFolder.appendingPathComponent("NotesV1-1.0"),
+        to: folder.appendingPathComponent("LegacyArchives/NotesV1-1.0"))
       let archives = try FileManager.default.contentsOfDirectory(
         atPath: folder.appendingPathComponent("LegacyArchives/NotesV1-1.0").path
       ).filter { $0.hasSuffix(".archive") }.sorted().map { "NotesV1-1.0/\($0)" }

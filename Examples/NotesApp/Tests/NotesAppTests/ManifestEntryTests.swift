@@ -12,6 +12,9 @@ struct ManifestEntryTests {
   func everyEntryIsACase() {
     // Version 2's reading of 1.0's archives, and 1.0's own (registry="v1").
     let counts = Dictionary(grouping: NotesHarness.project.cases, by: \.manifest).mapValues(\.count)
-    #expect(counts == ["NotesV1-1.0.xml": 7, "NotesV1-1.0-own-code.xml": 3])
+    #expect(
+      counts == [
+        "NotesV1-1.0.xml": 7, "NotesV1-1.0-own-code.xml": 3, "NotesV1-1.0-keychain.xml": 2,
+      ])
   }
 }

@@ -130,8 +130,15 @@ package struct KeychainSnapshot: Sendable, Hashable {
   /// if KeychainSnapshot.looksLikeSnapshot(atPath: path) { … }
   /// ```
   package static func looksLikeSnapshot(atPath path: String) -> Bool {
-    guard let prefix = try? DurableFile.readPrefix(path, count: 4096),
-      prefix.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
+    guard let prefix = try? DurableFile.readPrefix(path, count: 4096) else { return false }
+    return looksLikeSnapshot(prefix)
+  }
+
+  /// Whether bytes are a snapshot by their first 4 KiB, as ``looksLikeSnapshot(atPath:)``
+  /// tells a file.
+  package static func looksLikeSnapshot(_ bytes: [UInt8]) -> Bool {
+    let prefix = bytes.prefix(4096)
+    guard prefix.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{")
     else { return false }
     let marker = Array("\"\(formatName)\"".utf8)
     return prefix.indices.contains { prefix[$0...].starts(with: marker) }
