@@ -2,6 +2,10 @@ import ArchiveFormat
 import ArchiveManifest
 import Foundation
 
+// The privacy scan of an archives folder. It lives beside verify's own privacy scan rather than
+// in Anonymization/, whose byte and archive scanner the fuzz targets compile alone: a folder
+// holds stores too (a Keychain snapshot, read item by item), which Migration/ reads.
+
 extension PrivacyScanner {
   /// Scans every file in a folder and its subfolders, and applies the manifests' reviews.
   ///
@@ -105,39 +109,6 @@ extension PrivacyScanner {
       report.staleReviews += applied.stale.map { .init(archivePath: name, review: $0) }
     }
     return keys
-  }
-
-  /// Splits findings into those no review covers and those one does, and lists the reviews that cover none.
-  package static func apply(_ reviews: [ReviewedValue], to findings: [PrivacyFinding]) -> (
-    open: [PrivacyFinding], reviewed: [PrivacyFinding], stale: [ReviewedValue]
-  ) {
-    var open: [PrivacyFinding] = []
-    var reviewed: [PrivacyFinding] = []
-    var used = Set<Int>()
-    for finding in findings {
-      guard let position = reviews.firstIndex(where: { covers($0, finding) }) else {
-        open.append(finding)
-        continue
-      }
-      used.insert(position)
-      var covered = finding
-      covered.review = reviews[position]
-      reviewed.append(covered)
-    }
-    let stale = reviews.enumerated().filter { !used.contains($0.offset) }.map(\.element)
-    return (open, reviewed, stale)
-  }
-
-  /// Whether a review covers a finding: the same detector (when it names one) and the same key path, `[*]` matching any step.
-  package static func covers(_ review: ReviewedValue, _ finding: PrivacyFinding) -> Bool {
-    if let detector = review.detector, detector != finding.kind.rawValue { return false }
-    if let pattern = review.keyPath, let path = finding.keyPath,
-      pattern.components.count == path.components.count,
-      ArchiveLeafWalk.componentsMatch(pattern, path, count: path.components.count)
-    {
-      return true
-    }
-    return review.keyPathText == finding.place
   }
 
   private static func join(_ folder: String, _ relative: String) -> String {
