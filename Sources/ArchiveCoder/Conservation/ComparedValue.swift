@@ -141,6 +141,6 @@ extension ComparedValue {
   }
 
   private static func mask(_ text: String) -> String {
-    "‹\(text.count) characters, masked›"
+    MaskedText.characters(text)
   }
 }

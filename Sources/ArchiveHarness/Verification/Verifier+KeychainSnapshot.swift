@@ -7,7 +7,9 @@ extension Verifier {
   /// read from the snapshot the entry's path names and its data checked against the entry's
   /// `sha256`, then verified on every path as a file's bytes are.
   ///
-  /// The case is named `SNAPSHOT:CLASS.SERVICE.ACCOUNT`. An item the snapshot does not hold, a
+  /// The case is named `SNAPSHOT:CLASS.SERVICE.ACCOUNT`. Its decoded objects and the values
+  /// its expectations found are masked (`DecodedValue.maskingText`): an item holds tokens and
+  /// keys, which no report may show. An item the snapshot does not hold, a
   /// snapshot that does not read, or data whose checksum differs is a structural failure
   /// naming the snapshot and the item; the item's data is never put in a message.
   ///
@@ -26,6 +28,13 @@ extension Verifier {
     case .failure(let failure): checked = Self.unreadable(entry, of: manifest, failure.message)
     }
     checked.archive = entry.caseName
+    // An item holds tokens and keys: its decoded text and bytes never reach a report.
+    for index in checked.paths.indices {
+      checked.paths[index].object = checked.paths[index].object?.maskingText
+    }
+    for index in checked.expectations.indices {
+      checked.expectations[index].actual = checked.expectations[index].actual.maskingText
+    }
     return checked
   }
 

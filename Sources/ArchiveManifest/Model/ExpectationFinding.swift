@@ -156,3 +156,24 @@ package struct ExpectationFinding: Sendable, Hashable, CustomStringConvertible {
       "\(location): \(status.rawValue): \(archivePath) \(key): expected \(expected), found \(actual)"
   }
 }
+
+extension ExpectationFinding.Observation {
+  /// The observation with the text and bytes it quotes replaced by their length
+  /// (`MaskedText`), for an archive whose values may be secrets, such as a Keychain item's.
+  ///
+  /// ```swift
+  /// ExpectationFinding.Observation.value(.string("t0k3n")).maskingText
+  /// // .value(.string("‹5 characters, masked›"))
+  /// ```
+  package var maskingText: ExpectationFinding.Observation {
+    switch self {
+    case .value(.string(let text)): .value(.string(MaskedText.characters(text)))
+    case .value(.url(let text)): .value(.url(MaskedText.characters(text)))
+    case .value(.data(let bytes)): .value(.string(MaskedText.bytes(bytes)))
+    case .uncountable(let inner): .uncountable(inner.maskingText)
+    case .someElementsFail(let first, let failing, let total):
+      .someElementsFail(first: first.maskingText, failing: failing, of: total)
+    default: self
+    }
+  }
+}

@@ -328,6 +328,43 @@ struct KeychainSnapshotVerificationTests {
     #expect(entry.expectations.contains { !$0.passed && $0.keyPath == "name" })
   }
 
+  @Test("An item's decoded text reaches no report: objects and found values are masked")
+  func itemValuesAreMasked() throws {
+    let workspace = try Workspace()
+    defer { try? FileManager.default.removeItem(atPath: workspace.folder) }
+    try workspace.writeManifest(
+      snapshot: try workspace.snapshotChecksum(), queries: Self.findingEvery,
+      entries: Self.aliceEntry(expectations: #"      <string key="name">Grace</string>"#))
+    let report = try workspace.verify()
+    let entry = try #require(report.cases.first { !$0.paths.isEmpty })
+    let object = try #require(entry.paths.first?.object)
+    #expect(object[field: "name"] == .string("‹3 characters, masked›"), "\(object)")
+    #expect(object[field: "id"] == .integer(1))
+    let name = try #require(entry.expectations.first { $0.keyPath == "name" })
+    #expect(!name.passed)
+    #expect(name.actual == .value(.string("‹3 characters, masked›")))
+    for text in [
+      JSONReportWriter().render(report),
+      TextReportWriter(colour: false, verbose: true).render(report),
+      HTMLReportWriter(
+        parameters: RunParameters(
+          manifests: "m", archives: "a", harnessVersion: "0", platform: "Linux")
+      ).render(report),
+    ] {
+      #expect(!text.contains("Ada"), "an item's name in a report")
+      #expect(!text.contains("Springfield"), "an item's city in a report")
+    }
+  }
+
+  @Test("Masking replaces an object's text by its length and keeps its numbers and classes")
+  func maskingKeepsShape() throws {
+    let item = DecodedValue.object(
+      className: "ProfileKit.UserProfile",
+      fields: [DecodedField(key: "name", value: .string("Ada"))])
+    #expect(item.maskingText[field: "name"] == .string("‹3 characters, masked›"))
+    #expect(item.maskingText.className == "ProfileKit.UserProfile")
+  }
+
   @Test("An entry naming an item the snapshot does not hold fails, naming snapshot and item")
   func unknownItem() throws {
     let workspace = try Workspace()
