@@ -98,8 +98,8 @@ enum DiffCommand {
   static func compareArchives(_ oldText: String, _ newText: String, comparison: ArchiveComparison)
     throws -> DiffReport
   {
-    let (oldRecord, oldArchive) = try archive(at: oldText)
-    let (newRecord, newArchive) = try archive(at: newText)
+    let (oldPlace, oldRecord, oldArchive) = try archive(at: oldText)
+    let (newPlace, newRecord, newArchive) = try archive(at: newText)
     let differences: [ArchiveDifference]
     do throws(ArchiveComparison.LimitExceeded) {
       differences = try comparison.differences(oldArchive, newArchive)
@@ -110,32 +110,24 @@ enum DiffCommand {
     let record = RecordComparison(
       old: oldRecord.id, new: newRecord.id,
       outcome: differences.isEmpty ? .same : .different(differences))
-    // A Keychain item's archive holds tokens: its text is never printed.
-    report.add(try isKeychainItem(oldText) || isKeychainItem(newText) ? record.maskingText : record)
+    report.add(oldPlace.holdsSecrets || newPlace.holdsSecrets ? record.maskingText : record)
     return report
   }
 
-  /// Whether a place names a Keychain snapshot's item.
-  static func isKeychainItem(_ text: String) throws -> Bool {
-    do throws(MigrationError) {
-      guard case .keychainItem = try StorePlace(parsing: text).kind else { return false }
-      return true
-    } catch {
-      throw CommandFailure(error)
-    }
-  }
-
-  /// The record a place names and its archive; a diagnostic at the place when either is missing.
-  static func archive(at text: String) throws -> (StoreRecord, KeyedArchive) {
+  /// The place, the record it names and its archive; a diagnostic at the place when either is
+  /// missing.
+  static func archive(at text: String) throws -> (StorePlace, StoreRecord, KeyedArchive) {
+    let place: StorePlace
     let record: StoreRecord
     do throws(MigrationError) {
-      record = try StorePlace(parsing: text).read()
+      place = try StorePlace(parsing: text)
+      record = try place.read()
     } catch {
       throw CommandFailure(error)
     }
     switch record.content {
     case .bytes(let bytes):
-      return (record, try InspectCommand.readArchive(bytes, path: text, limits: .default))
+      return (place, record, try InspectCommand.readArchive(bytes, path: text, limits: .default))
     case .null:
       throw CommandFailure(
         place: record.id.place, category: .invalid, message: "the value is NULL, not an archive")

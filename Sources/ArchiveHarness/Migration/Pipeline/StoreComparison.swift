@@ -112,8 +112,7 @@ package struct StoreComparison: Sendable {
         "'\(old.path)' is \(Self.kindName(old)) and '\(new.path)' is \(Self.kindName(new)); "
           + "two copies of one store are compared")
     }
-    // A Keychain item's archive holds tokens: its text is never printed.
-    let masking = old is KeychainSnapshotStore
+    let masking = old.holdsSecrets || new.holdsSecrets
     func report(_ record: RecordComparison) { onRecord(masking ? record.maskingText : record) }
     var waitingOld = Waiting()
     var waitingNew = Waiting()

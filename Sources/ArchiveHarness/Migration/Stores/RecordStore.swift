@@ -8,6 +8,10 @@ package protocol RecordStore: AnyObject {
   /// The store's path, as messages print it.
   var path: String { get }
 
+  /// Whether the store's values are secrets (a Keychain snapshot's tokens and keys), whose text
+  /// no report may print; `false` unless the store says so.
+  var holdsSecrets: Bool { get }
+
   /// The number of records the store holds, for progress; `nil` when counting is not cheap.
   func recordCount() throws(MigrationError) -> Int?
 
@@ -43,4 +47,9 @@ package protocol RecordStore: AnyObject {
   /// - Throws: `MigrationError` when the store cannot be written.
   func makeWriter(runDirectory: String?, journalPath: String?) throws(MigrationError)
     -> any RecordWriter
+}
+
+extension RecordStore {
+  /// A store's values are not secrets unless it says so.
+  package var holdsSecrets: Bool { false }
 }

@@ -54,6 +54,13 @@ package struct StorePlace: Hashable, Sendable, CustomStringConvertible {
   /// The place as it was written.
   package var description: String { text }
 
+  /// Whether the place's value is a secret (a Keychain snapshot's item), whose text no report
+  /// may print, as `RecordStore.holdsSecrets` says of a store.
+  package var holdsSecrets: Bool {
+    if case .keychainItem = kind { return true }
+    return false
+  }
+
   /// Reads a place's text, finding the store on disk: the longest-standing rule is that a
   /// path that exists as given is a file.
   ///

@@ -32,6 +32,8 @@ package final class KeychainSnapshotStore: RecordStore {
   package var newSnapshotPath: String?
   /// Whether `migrate` updates the Keychain's items in place instead (Apple platforms).
   package var appliesToKeychain = false
+  /// An item's data holds tokens and keys: its text is never printed.
+  package var holdsSecrets: Bool { true }
 
   private var next = 0
 
